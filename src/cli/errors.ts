@@ -1,0 +1,69 @@
+/**
+ * Typed errors and the one table that maps them to exit codes. Commands throw;
+ * only main() decides what the process exits with.
+ */
+
+export const ExitCode = {
+  OK: 0,
+  FAILURE: 1,
+  USAGE: 2,
+  PARTIAL: 3,
+  AUTH: 4,
+  INTERRUPTED: 130,
+} as const;
+export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+export const EXIT_CODES_HELP = `Exit codes:
+  0    success
+  1    failure (the service refused the request, a network error, a bug)
+  2    usage error or invalid input (bad flags, unreadable or invalid file)
+  3    partial failure in a bulk run (some rows or items failed or were invalid)
+  4    authentication (no key, a key the service does not accept, mode mismatch)
+  130  interrupted (Ctrl-C); work already done is kept`;
+
+/** Base class: a message for the user, an optional hint, and an exit code. */
+export class JobfitError extends Error {
+  readonly exitCode: ExitCodeValue;
+  readonly hint?: string;
+  constructor(message: string, opts: { exitCode?: ExitCodeValue; hint?: string; cause?: unknown } = {}) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.name = new.target.name;
+    this.exitCode = opts.exitCode ?? ExitCode.FAILURE;
+    this.hint = opts.hint;
+  }
+}
+
+/** Bad flags, bad arguments or unusable input: exit 2. */
+export class UsageError extends JobfitError {
+  constructor(message: string, hint?: string) {
+    super(message, { exitCode: ExitCode.USAGE, hint });
+  }
+}
+
+/** No key, an invalid key, or a mode mismatch: exit 4. */
+export class AuthError extends JobfitError {
+  constructor(message: string, hint?: string) {
+    super(message, { exitCode: ExitCode.AUTH, hint });
+  }
+}
+
+/** Some items of a bulk run failed; the rest succeeded and were reported: exit 3. */
+export class PartialFailureError extends JobfitError {
+  constructor(message: string, hint?: string) {
+    super(message, { exitCode: ExitCode.PARTIAL, hint });
+  }
+}
+
+/** The user cancelled (Ctrl-C or declined a confirmation). */
+export class CancelError extends JobfitError {
+  constructor(message = 'Cancelled.', exitCode: ExitCodeValue = ExitCode.INTERRUPTED) {
+    super(message, { exitCode });
+  }
+}
+
+/** Already reported to the user; main() only sets the exit code. */
+export class SilentError extends JobfitError {
+  constructor(exitCode: ExitCodeValue) {
+    super('', { exitCode });
+  }
+}

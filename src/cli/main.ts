@@ -1,0 +1,134 @@
+import { Command, CommanderError, Option } from 'commander';
+import { COMMANDS, type CommandDeps } from './commands.js';
+import type { GlobalOptions, IOStreams, OutputFormat } from './context.js';
+import { createContext } from './create-context.js';
+import { EXIT_CODES_HELP, ExitCode, JobfitError } from './errors.js';
+import { createProcessIO } from './iostreams.js';
+import { VERSION } from './version.js';
+
+/** Options of the root program that take a value (to find the command name in argv). */
+const VALUE_OPTIONS = new Set(['-p', '--profile', '--base-url', '-o', '--output', '--fields']);
+
+function commandNameOf(argv: string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--') return argv[i + 1];
+    if (a.startsWith('-')) {
+      if (VALUE_OPTIONS.has(a)) i++;
+      continue;
+    }
+    return a;
+  }
+  return undefined;
+}
+
+export function globalsOf(cmd: Command): GlobalOptions {
+  const o = cmd.optsWithGlobals() as Record<string, unknown>;
+  const fields = typeof o.fields === 'string' ? o.fields.split(',').map((f) => f.trim()).filter(Boolean) : undefined;
+  return {
+    profile: o.profile as string | undefined,
+    mode: o.live ? 'live' : o.test ? 'test' : undefined,
+    baseUrl: o.baseUrl as string | undefined,
+    output: o.output as OutputFormat | undefined,
+    fields,
+    color: o.color !== false,
+    quiet: Boolean(o.quiet),
+    verbose: Boolean(o.verbose),
+  };
+}
+
+function buildProgram(io: IOStreams): Command {
+  const program = new Command('jobfit');
+  program
+    .description('Administer invitations and pull results from the Assessment and Job-Fit Service API v2.\nWith no configuration, every command runs against the embedded local stub.')
+    .version(VERSION, '-V, --version')
+    .option('-p, --profile <name>', 'config profile to use (env JOBFIT_PROFILE)')
+    .addOption(new Option('--live', 'use the profile\'s live key').conflicts('test'))
+    .addOption(new Option('--test', 'use the profile\'s test key').conflicts('live'))
+    .option('--base-url <url>', 'API base URL, e.g. https://host/v2 (env JOBFIT_BASE_URL)')
+    .addOption(new Option('-o, --output <format>', 'output format (default: table on a terminal, json otherwise)').choices(['table', 'json', 'ndjson', 'csv']))
+    .option('--fields <a,b,c>', 'only these fields (dotted names for nested ones)')
+    .option('--no-color', 'no colour (also NO_COLOR)')
+    .option('-q, --quiet', 'no notices on stderr')
+    .option('-v, --verbose', 'trace HTTP requests on stderr (keys masked) and show stack traces')
+    .showHelpAfterError('(add --help for usage)')
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+      outputError: (s, write) => write(s),
+    })
+    .exitOverride()
+    .addHelpText('after', `\nEnvironment: JOBFIT_PROFILE, JOBFIT_API_KEY, JOBFIT_BASE_URL, JOBFIT_CONFIG_DIR, NO_COLOR, HTTPS_PROXY\nSee \`jobfit help exit-codes\` for exit codes.`);
+  program.configureHelp({ sortSubcommands: false });
+  return program;
+}
+
+/**
+ * Runs the CLI with the given arguments and streams and returns the exit code.
+ * Never calls process.exit, so tests run it in-process.
+ */
+export async function run(argv: string[], io: IOStreams): Promise<number> {
+  const program = buildProgram(io);
+  let verbose = argv.includes('-v') || argv.includes('--verbose');
+  const deps: CommandDeps = {
+    context: (cmd) => {
+      const globals = globalsOf(cmd);
+      verbose = globals.verbose;
+      return createContext(io, globals);
+    },
+  };
+
+  const name = commandNameOf(argv);
+  if (name === 'help' && argv.includes('exit-codes')) {
+    io.stdout.write(`${EXIT_CODES_HELP}\n`);
+    return ExitCode.OK;
+  }
+  for (const entry of COMMANDS) {
+    if (entry.name === name) {
+      const mod = await entry.load();
+      mod.register(program, deps);
+    } else {
+      program.command(entry.name).summary(entry.summary).description(entry.summary).allowUnknownOption().helpOption(false)
+        .action(async () => {
+          const mod = await entry.load();
+          const fresh = buildProgram(io);
+          mod.register(fresh, deps);
+          await fresh.parseAsync(argv, { from: 'user' });
+        });
+    }
+  }
+  program.addHelpText('after', '');
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return ExitCode.OK;
+  } catch (err) {
+    return reportError(err, io, verbose);
+  }
+}
+
+export function reportError(err: unknown, io: IOStreams, verbose: boolean): number {
+  if (err instanceof CommanderError) {
+    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return ExitCode.OK;
+    if (err.code === 'commander.executeSubCommandAsync') return err.exitCode;
+    // commander already printed its message
+    return ExitCode.USAGE;
+  }
+  if (err instanceof JobfitError) {
+    if (err.message) io.stderr.write(`Error: ${err.message}\n`);
+    if (err.hint) io.stderr.write(`Hint: ${err.hint}\n`);
+    if (verbose && err.stack && err.message) io.stderr.write(`${err.stack}\n`);
+    return err.exitCode;
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  io.stderr.write(`Error: ${message}\n`);
+  if (verbose && err instanceof Error && err.stack) io.stderr.write(`${err.stack}\n`);
+  else io.stderr.write('(run with --verbose for details)\n');
+  return ExitCode.FAILURE;
+}
+
+export async function runMain(argv: string[]): Promise<void> {
+  const io = createProcessIO();
+  const code = await run(argv, io);
+  process.exitCode = code;
+}
