@@ -1,0 +1,4 @@
+export * from './messages.js';
+export * from './requests.js';
+export * from './routes.js';
+export * from './schemas.js';
