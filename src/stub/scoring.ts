@@ -39,29 +39,13 @@ import {
   TRAIT_KEYS,
   dimensionsOf,
 } from './catalog.js';
+import type { DimensionScore, FacetScore, JobFitReport, Scores } from '../api/schemas.js';
 
 // ---------------------------------------------------------------- shapes
-// Mirrors of the reference's objects, field order as the reference lists them.
+// The contract's types (src/api/schemas.ts), so what we return is what the
+// routes must send.
 
-export interface DimensionScore {
-  object: 'score';
-  id: number;
-  display_name: string;
-  short_name: string;
-  description: string;
-  is_starred: boolean;
-  yellow_band: number;
-  test_taker_score: number | null;
-  facets?: DimensionScore[];
-}
-
-export interface Scores {
-  thinking_skills: DimensionScore[] | null;
-  personality_traits: DimensionScore[] | null;
-  career_interests: DimensionScore[] | null;
-  skill_survey_reference: DimensionScore[] | null;
-  structured_interview: DimensionScore[] | null;
-}
+export type { DimensionScore, FacetScore, Scores };
 
 export interface Fit {
   fitscore_raw: number | null;
@@ -69,73 +53,23 @@ export interface Fit {
   five_star_score: number | null;
 }
 
-export interface RankedItem {
-  id: number;
-  display_name: string;
-  short_name: string;
-  description: string;
-  rank: number;
-}
-
-export type InterestRange = 'Low' | 'Medium' | 'High';
-export type TraitRange = 'Less Pronounced' | 'Moderately Pronounced' | 'More Pronounced';
-
-export interface CareerInterestFacet {
-  object: 'career_interest_facet';
-  id: number;
-  display_name: string;
-  short_name: string;
-  description: string;
-  test_taker_score_range: InterestRange;
-}
-
-export interface CareerInterest {
-  object: 'career_interest';
-  id: number;
-  display_name: string;
-  short_name: string;
-  description: string;
-  facets: CareerInterestFacet[];
-}
-
-export interface PersonalityTraitFacet {
-  object: 'personality_trait_facet';
-  id: number;
-  display_name: string;
-  short_name: string;
-  description: string;
-  anchor_low: string;
-  anchor_high: string;
-  test_taker_score_range: TraitRange;
-}
-
-export interface PersonalityTrait {
-  object: 'personality_trait';
-  id: number;
-  display_name: string;
-  short_name: string;
-  description: string;
-  facets: PersonalityTraitFacet[];
-}
-
-export interface JobFamilyJobFit {
-  object: 'job_family_job_fit';
-  job_family_number: string;
-  job_family_name: string;
-  job_family_job_zone: number;
-  job_fit_percentage: number;
-  job_fit_star_rating: number;
-  rank: number;
-}
-
-export interface JobFitReportParts {
-  riasec_profile: string;
-  career_interests_profile: RankedItem[];
-  career_interests: CareerInterest[];
-  personality_traits_profile: RankedItem[];
-  personality_traits: PersonalityTrait[];
-  top_fit_occupations: JobFamilyJobFit[];
-}
+export type JobFitReportParts = Pick<
+  JobFitReport,
+  | 'riasec_profile'
+  | 'career_interests_profile'
+  | 'career_interests'
+  | 'personality_traits_profile'
+  | 'personality_traits'
+  | 'top_fit_occupations'
+>;
+export type RankedItem = JobFitReport['career_interests_profile'][number];
+export type CareerInterest = JobFitReport['career_interests'][number];
+export type CareerInterestFacet = CareerInterest['facets'][number];
+export type PersonalityTrait = JobFitReport['personality_traits'][number];
+export type PersonalityTraitFacet = PersonalityTrait['facets'][number];
+export type JobFamilyJobFit = JobFitReport['top_fit_occupations'][number];
+export type InterestRange = CareerInterestFacet['test_taker_score_range'];
+export type TraitRange = PersonalityTraitFacet['test_taker_score_range'];
 
 /** Raw scores by short_name, per section; a section is null when its assessment is not complete. */
 export interface RawScores {
@@ -337,7 +271,7 @@ export function fitFor(seed: string, completed: readonly number[], scoreProfile:
 
 // ------------------------------------------------------------ scorecard
 
-function scoreObject(def: FacetDef, score: number | null): DimensionScore {
+function scoreObject(def: FacetDef, score: number | null): FacetScore {
   return {
     object: 'score',
     id: def.id,
