@@ -1,0 +1,47 @@
+/**
+ * CSV for spreadsheets and databases: RFC 4180 quoting by csv-stringify, one
+ * header line, dotted column names (see fields.ts), and formula neutralisation.
+ *
+ * Spreadsheets run a cell that starts with `=`, `+`, `-`, `@`, a tab or a
+ * carriage return as a formula (CSV injection). Following OWASP, such a *string*
+ * cell gets a leading single quote `'`. That includes E.164 phone numbers
+ * (`+14155550100` becomes `'+14155550100`): some spreadsheets evaluate them,
+ * and the quote is what tells a spreadsheet to keep the text. Actual numbers
+ * from the API (JSON numbers, e.g. a negative score) are written as numbers and
+ * never changed.
+ */
+import { stringify } from 'csv-stringify/sync';
+import { type Cell, flattenRecord, project, unionKeys } from './fields.js';
+
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+export function neutraliseCell(cell: Cell): Cell {
+  if (typeof cell === 'string' && FORMULA_START.test(cell)) return `'${cell}`;
+  return cell;
+}
+
+export function csvLine(cells: Cell[]): string {
+  return stringify([cells.map(neutraliseCell)], { eof: true, record_delimiter: '\n' });
+}
+
+/** A flat record of an item, restricted to --fields when given. */
+export function csvRecord(item: unknown, fields?: string[]): Record<string, Cell> {
+  return flattenRecord(fields ? project(item, fields) : item);
+}
+
+/** Cells of a record in header order (a missing column is an empty cell). */
+export function cellsFor(record: Record<string, Cell>, header: string[]): Cell[] {
+  return header.map((h) => record[h] ?? '');
+}
+
+/**
+ * A whole CSV document. The header is `columns` when given (flattened names such
+ * as `team.display_name`), else the union of keys in first-seen order.
+ */
+export function toCsv(items: unknown[], opts: { columns?: string[]; fields?: string[] } = {}): string {
+  const records = items.map((it) => csvRecord(it, opts.fields));
+  const header = opts.columns ?? unionKeys(records);
+  let out = csvLine(header);
+  for (const r of records) out += csvLine(cellsFor(r, header));
+  return out;
+}

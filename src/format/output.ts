@@ -1,0 +1,336 @@
+/**
+ * The one output helper of every command: `-o table|json|ndjson|csv` and
+ * `--fields`. Commands hand it API objects; it decides the shape.
+ *
+ * The rules (documented in the README):
+ * - Default format: `table` when stdout is a terminal, otherwise `json`.
+ * - json: the API's object as received, pretty-printed with 2 spaces. A list
+ *   is the API's list envelope (`{ mode, object: "list", total_count, has_more,
+ *   data }`), so `jq '.data[]'` works for one page and for `--all` alike; a
+ *   collection we assemble ourselves (several ids) is a JSON array.
+ * - ndjson: one compact JSON object per line: each item of a list (no
+ *   envelope), or the one object.
+ * - csv: a header line and one row per item (see csv.ts for flattening and
+ *   formula neutralisation).
+ * - table: columns chosen per command, fit to the terminal.
+ * - --fields a,b.c: only those fields, dotted names for nested ones, in that
+ *   order; unknown names are a usage error listing the valid ones. In json the
+ *   list envelope stays and each item is cut down.
+ * - A list cut by the service's cap (`has_more: true`) is announced on stderr.
+ */
+import type { Context, OutputFormat } from '../cli/context.js';
+import { UsageError } from '../cli/errors.js';
+import { chalkFor } from './color.js';
+import { flattenRecord, getPath, isPlainObject, pathsOf, project, unionKeys, validateFields } from './fields.js';
+import type { ColumnSpec, TableOptions } from './table.js';
+
+export type { ColumnSpec } from './table.js';
+
+// The table and CSV code (and cli-table3, csv-stringify) load only when that
+// format is printed: `-o json` into a pipe should cost no more than it needs.
+const loadTable = () => import('./table.js');
+const loadCsv = () => import('./csv.js');
+
+/** What the output helper needs of a Context (tests can build just this). */
+export type OutputCtx = Pick<Context, 'io' | 'globals'>;
+
+export const FORMATS: readonly OutputFormat[] = ['table', 'json', 'ndjson', 'csv'];
+
+/** The API's list envelope. */
+export interface ListEnvelope<T = unknown> {
+  mode?: string;
+  object?: string;
+  total_count?: number;
+  has_more?: boolean;
+  data: T[];
+  [k: string]: unknown;
+}
+
+export function isListEnvelope(v: unknown): v is ListEnvelope {
+  return isPlainObject(v) && Array.isArray(v.data);
+}
+
+/**
+ * The format to print in: an explicit `-o` wins (a usage error when this
+ * command cannot print it); otherwise table on a terminal, json when piped.
+ */
+export function resolveFormat(ctx: OutputCtx, allowed: readonly OutputFormat[] = FORMATS): OutputFormat {
+  const explicit = ctx.globals.output;
+  if (explicit) {
+    if (!allowed.includes(explicit)) {
+      throw new UsageError(`This command cannot print -o ${explicit}.`, `Use one of: ${allowed.join(', ')}.`);
+    }
+    return explicit;
+  }
+  if (ctx.io.stdoutIsTTY && allowed.includes('table')) return 'table';
+  return allowed.includes('json') ? 'json' : allowed[0];
+}
+
+export function tableOptions(ctx: OutputCtx): TableOptions {
+  return { tty: ctx.io.stdoutIsTTY, width: ctx.io.columns, color: chalkFor(ctx.io.colorStdout), now: ctx.io.now() };
+}
+
+function fieldsOf(ctx: OutputCtx): string[] | undefined {
+  const f = ctx.globals.fields;
+  return f && f.length > 0 ? f : undefined;
+}
+
+/** Table columns for --fields: the command's header for a key it knows, else the key. */
+function columnsForFields(fields: string[], columns: ColumnSpec[] = []): ColumnSpec[] {
+  return fields.map((f) => columns.find((c) => c.key === f) ?? { key: f, header: f.toUpperCase() });
+}
+
+function json(v: unknown): string {
+  return `${JSON.stringify(v, null, 2)}\n`;
+}
+
+export interface PrintObjectOptions {
+  /** Rows of the table view (label = header); all fields when absent. */
+  columns?: ColumnSpec[];
+  /** Field names valid for --fields besides those present in the object. */
+  knownFields?: string[];
+  allowed?: readonly OutputFormat[];
+}
+
+/** Prints one API object. */
+export async function printObject(ctx: OutputCtx, obj: unknown, opts: PrintObjectOptions = {}): Promise<void> {
+  const format = resolveFormat(ctx, opts.allowed);
+  const fields = fieldsOf(ctx);
+  if (fields) validateFields(fields, [obj], [...(opts.columns ?? []).map((c) => c.key), ...(opts.knownFields ?? [])]);
+  const out = ctx.io.stdout;
+  switch (format) {
+    case 'json':
+      out.write(json(fields ? project(obj, fields) : obj));
+      return;
+    case 'ndjson':
+      out.write(`${JSON.stringify(fields ? project(obj, fields) : obj)}\n`);
+      return;
+    case 'csv': {
+      const { toCsv } = await loadCsv();
+      out.write(toCsv([obj], { fields }));
+      return;
+    }
+    case 'table': {
+      const { cellText, renderKeyValue } = await loadTable();
+      const t = tableOptions(ctx);
+      let pairs: Array<[string, string]>;
+      if (fields || opts.columns) {
+        const cols = fields ? columnsForFields(fields, opts.columns) : (opts.columns as ColumnSpec[]);
+        pairs = cols.map((c) => {
+          const v = getPath(obj, c.key);
+          return [c.header ?? c.key, c.format ? c.format(v, obj) : cellText(v, t)];
+        });
+      } else {
+        // Every scalar, by its dotted name; arrays of objects by their fields.
+        const flat = flattenRecord(obj);
+        pairs = Object.entries(flat).map(([k, v]) => [k, typeof v === 'string' ? cellText(v, t) : String(v)]);
+      }
+      out.write(renderKeyValue(pairs, t));
+      return;
+    }
+  }
+}
+
+export interface PrintListOptions {
+  /** Table columns (the command's choice for a terminal). */
+  columns: ColumnSpec[];
+  /** Fixed CSV header (flattened names); the union of the items' keys when absent. */
+  csvColumns?: string[];
+  /** Field names valid for --fields besides those present in the items. */
+  knownFields?: string[];
+  /** Plural noun for notices ("invitations"). */
+  noun?: string;
+  /** Announce a list cut by the service's cap on stderr (default true). */
+  capNotice?: boolean;
+  /** Flags that narrow the list, for the cap notice (default --team/--custom-id/--email). */
+  narrowFlags?: string[];
+  allowed?: readonly OutputFormat[];
+}
+
+/**
+ * Prints a list: the API's envelope as received, or a plain array of items we
+ * assembled. See the rules at the top of this file.
+ */
+export async function printList(ctx: OutputCtx, envelopeOrItems: ListEnvelope | unknown[], opts: PrintListOptions): Promise<void> {
+  const format = resolveFormat(ctx, opts.allowed);
+  const envelope = isListEnvelope(envelopeOrItems) ? envelopeOrItems : undefined;
+  const items = envelope ? envelope.data : (envelopeOrItems as unknown[]);
+  const fields = fieldsOf(ctx);
+  if (fields) validateFields(fields, items.slice(0, 50), [...opts.columns.map((c) => c.key), ...(opts.knownFields ?? [])]);
+  const shown = fields ? items.map((it) => project(it, fields)) : items;
+  const out = ctx.io.stdout;
+  switch (format) {
+    case 'json':
+      out.write(json(envelope ? { ...envelope, data: shown } : shown));
+      break;
+    case 'ndjson':
+      for (const it of shown) out.write(`${JSON.stringify(it)}\n`);
+      break;
+    case 'csv': {
+      const { toCsv } = await loadCsv();
+      out.write(toCsv(items, { fields, columns: fields ? undefined : opts.csvColumns }));
+      break;
+    }
+    case 'table':
+      if (items.length > 0) {
+        const { renderTable } = await loadTable();
+        out.write(renderTable(items, fields ? columnsForFields(fields, opts.columns) : opts.columns, tableOptions(ctx)));
+      } else if (!ctx.globals.quiet) {
+        ctx.io.stderr.write(`No ${opts.noun ?? 'items'} found.\n`);
+      }
+      break;
+  }
+  if (envelope?.has_more && opts.capNotice !== false) {
+    writeCapNotice(ctx, { count: items.length, total: envelope.total_count, noun: opts.noun, narrowFlags: opts.narrowFlags });
+  }
+}
+
+const NUM = new Intl.NumberFormat('en-US');
+
+/** The stderr notice for a list cut by the service's cap. */
+export function capNotice(o: { count: number; total?: number; noun?: string; narrowFlags?: string[] }): string {
+  const noun = o.noun ?? 'items';
+  const flags = o.narrowFlags ?? ['--team', '--custom-id', '--email'];
+  const of = o.total !== undefined && o.total > o.count ? ` of ${NUM.format(o.total)}` : '';
+  const narrow = flags.length > 0 ? `, or narrow with ${flags.join('/')}` : '';
+  return `Showing ${NUM.format(o.count)}${of} ${noun} (the service returns at most ${NUM.format(o.count)} per request). Use --all for the complete list${narrow}.`;
+}
+
+/**
+ * Written even with --quiet: a list silently cut short is the one thing a
+ * script must hear about.
+ */
+export function writeCapNotice(ctx: OutputCtx, o: Parameters<typeof capNotice>[0]): void {
+  const c = chalkFor(ctx.io.colorStderr);
+  ctx.io.stderr.write(`${c.yellow(capNotice(o))}\n`);
+}
+
+export interface ListWriterOptions {
+  columns: ColumnSpec[];
+  /** Fixed CSV header; without it the first item's keys fix the header. */
+  csvColumns?: string[];
+  knownFields?: string[];
+  /** JSON as a list envelope with this mode (the items of an API list, e.g. `--all`); a JSON array when absent. */
+  envelope?: { mode?: string };
+  allowed?: readonly OutputFormat[];
+  noun?: string;
+}
+
+export interface ListWriter {
+  readonly format: OutputFormat;
+  /** Number of items written so far. */
+  readonly count: number;
+  write(item: unknown): void;
+  end(): void;
+}
+
+/**
+ * Streams a long list: NDJSON and CSV lines leave at once; JSON is written as
+ * it comes and is valid when end() is called (with `envelope`: the list
+ * envelope with `data` first and `total_count` = items written, `has_more`:
+ * false after it); a table needs every row for its widths, so it waits for end().
+ * With CSV and no `csvColumns`, the first item fixes the header; fields of later
+ * items outside it are dropped with one warning.
+ */
+export async function createListWriter(ctx: OutputCtx, opts: ListWriterOptions): Promise<ListWriter> {
+  const format = resolveFormat(ctx, opts.allowed);
+  const { cellsFor, csvLine, csvRecord } = format === 'csv' ? await loadCsv() : ({} as Awaited<ReturnType<typeof loadCsv>>);
+  const { renderTable } = format === 'table' ? await loadTable() : ({} as Awaited<ReturnType<typeof loadTable>>);
+  const fields = fieldsOf(ctx);
+  const out = ctx.io.stdout;
+  let count = 0;
+  let header: string[] | undefined = fields ? undefined : opts.csvColumns;
+  let warnedExtra = false;
+  const buffered: unknown[] = [];
+  let ended = false;
+
+  const start = () => {
+    if (format === 'json') {
+      if (opts.envelope) {
+        const head: Record<string, unknown> = {};
+        if (opts.envelope.mode !== undefined) head.mode = opts.envelope.mode;
+        head.object = 'list';
+        const open = JSON.stringify(head, null, 2).replace(/\n}$/, '');
+        out.write(`${open},\n  "data": [`);
+      } else {
+        out.write('[');
+      }
+    }
+    if (format === 'csv' && header) out.write(csvLine(header));
+  };
+  start();
+
+  const indent = opts.envelope ? '    ' : '  ';
+
+  return {
+    format,
+    get count() {
+      return count;
+    },
+    write(item: unknown) {
+      if (ended) throw new Error('list writer already ended');
+      if (count === 0 && fields) {
+        validateFields(fields, [item], [...opts.columns.map((c) => c.key), ...(opts.knownFields ?? [])]);
+      }
+      const shown = fields ? project(item, fields) : item;
+      switch (format) {
+        case 'json': {
+          const body = JSON.stringify(shown, null, 2).replace(/\n/g, `\n${indent}`);
+          out.write(`${count === 0 ? '' : ','}\n${indent}${body}`);
+          break;
+        }
+        case 'ndjson':
+          out.write(`${JSON.stringify(shown)}\n`);
+          break;
+        case 'csv': {
+          const rec = csvRecord(item, fields);
+          if (!header) {
+            header = unionKeys([rec]);
+            out.write(csvLine(header));
+          } else if (!warnedExtra && !opts.csvColumns && Object.keys(rec).some((k) => !header?.includes(k))) {
+            warnedExtra = true;
+            const extra = Object.keys(rec).filter((k) => !header?.includes(k));
+            ctx.io.stderr.write(`Warning: CSV columns were fixed by the first row; ${extra.join(', ')} of later rows left out (use -o ndjson for every field).\n`);
+          }
+          out.write(csvLine(cellsFor(rec, header)));
+          break;
+        }
+        case 'table':
+          buffered.push(item);
+          break;
+      }
+      count++;
+    },
+    end() {
+      if (ended) return;
+      ended = true;
+      switch (format) {
+        case 'json':
+          if (opts.envelope) {
+            out.write(`${count === 0 ? '' : '\n  '}],\n  "total_count": ${count},\n  "has_more": false\n}\n`);
+          } else {
+            out.write(`${count === 0 ? '' : '\n'}]\n`);
+          }
+          break;
+        case 'csv':
+          // An empty export still says what its columns would have been, when known.
+          if (!header && count === 0 && fields) out.write(csvLine(fields));
+          break;
+        case 'table':
+          if (buffered.length > 0) {
+            out.write(renderTable(buffered, fields ? columnsForFields(fields, opts.columns) : opts.columns, tableOptions(ctx)));
+          } else if (!ctx.globals.quiet) {
+            ctx.io.stderr.write(`No ${opts.noun ?? 'items'} found.\n`);
+          }
+          break;
+        default:
+          break;
+      }
+    },
+  };
+}
+
+/** Every dotted field name an object offers (for help texts and completion). */
+export function fieldNames(sample: unknown): string[] {
+  return [...pathsOf(sample)];
+}

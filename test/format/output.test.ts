@@ -1,0 +1,271 @@
+import { parse } from 'csv-parse/sync';
+import { describe, expect, it } from 'vitest';
+import type { GlobalOptions } from '../../src/cli/context.js';
+import { UsageError } from '../../src/cli/errors.js';
+import { type ColumnSpec, capNotice, createListWriter, printList, printObject, resolveFormat } from '../../src/format/output.js';
+import { type MemoryIOOptions, memoryIO } from '../helpers/io.js';
+import { envelope, invitation, listItem } from './fixtures.js';
+
+const ANSI = /\x1b\[/;
+const NOW = new Date('2024-05-03T10:00:00Z');
+
+function setup(globals: Partial<GlobalOptions> = {}, io: MemoryIOOptions = {}) {
+  const m = memoryIO({ now: () => NOW, ...io });
+  const ctx = { io: m.io, globals: { color: true, quiet: false, verbose: false, ...globals } };
+  return { ...m, ctx };
+}
+
+const columns: ColumnSpec[] = [
+  { key: 'id', header: 'ID' },
+  { key: 'email', header: 'EMAIL' },
+  { key: 'team.display_name', header: 'TEAM' },
+  { key: 'created_at', header: 'CREATED' },
+];
+
+describe('resolveFormat', () => {
+  it('defaults to table on a terminal and json in a pipe', () => {
+    expect(resolveFormat(setup({}, { tty: true }).ctx)).toBe('table');
+    expect(resolveFormat(setup({}, { tty: false }).ctx)).toBe('json');
+  });
+  it('lets -o win, and refuses a format the command cannot print', () => {
+    expect(resolveFormat(setup({ output: 'csv' }, { tty: true }).ctx)).toBe('csv');
+    expect(() => resolveFormat(setup({ output: 'csv' }).ctx, ['table', 'json'])).toThrow(UsageError);
+  });
+});
+
+describe('printObject', () => {
+  it('json is the object as received, stable', async () => {
+    const s = setup({ output: 'json' });
+    await printObject(s.ctx, invitation);
+    expect(JSON.parse(s.stdout())).toEqual(invitation);
+    expect(s.stdout()).toBe(`${JSON.stringify(invitation, null, 2)}\n`);
+  });
+  it('ndjson is one compact line', async () => {
+    const s = setup({ output: 'ndjson' });
+    await printObject(s.ctx, invitation);
+    expect(s.stdout().split('\n')).toHaveLength(2);
+    expect(JSON.parse(s.stdout())).toEqual(invitation);
+  });
+  it('--fields projects nested names in the given order', async () => {
+    const s = setup({ output: 'json', fields: ['email', 'team.display_name', 'invitation_assessments.short_name'] });
+    await printObject(s.ctx, invitation);
+    const got = JSON.parse(s.stdout());
+    expect(got).toEqual({ email: 'ada@example.com', team: { display_name: 'Sales' }, invitation_assessments: [{ short_name: 'Personality' }, { short_name: 'Interests' }] });
+    expect(Object.keys(got)).toEqual(['email', 'team', 'invitation_assessments']);
+  });
+  it('--fields rejects unknown names and lists the valid ones', async () => {
+    const s = setup({ output: 'json', fields: ['email', 'nope', 'team.colour'] });
+    const err = await printObject(s.ctx, invitation).catch((e) => e);
+    expect(err).toBeInstanceOf(UsageError);
+    expect(err.message).toBe('Unknown fields for --fields: "nope", "team.colour".');
+    expect(err.hint).toContain('team.display_name');
+    expect(err.hint).toContain('email');
+    expect(s.stdout()).toBe('');
+  });
+  it('--fields accepts a name under a parent that is null in the data', async () => {
+    const s = setup({ output: 'json', fields: ['invited_by_user.email'] });
+    await printObject(s.ctx, invitation);
+    expect(JSON.parse(s.stdout())).toEqual({ invited_by_user: null });
+  });
+  it('table shows every field by dotted name, without colour when piped', async () => {
+    const s = setup({ output: 'table' });
+    await printObject(s.ctx, invitation);
+    expect(s.stdout()).toMatch(/^team\.display_name\s+Sales$/m);
+    expect(s.stdout()).toMatch(/^created_at\s+2024-05-01T10:00:00Z$/m);
+    expect(s.stdout()).not.toMatch(ANSI);
+  });
+  it('table on a terminal: short dates, colour, chosen rows', async () => {
+    const s = setup({}, { tty: true });
+    await printObject(s.ctx, invitation, { columns: [{ key: 'email', header: 'Email' }, { key: 'created_at', header: 'Created' }] });
+    expect(s.stdout()).toContain('2d ago');
+    expect(s.stdout()).toMatch(ANSI);
+    expect(s.stdout()).not.toContain('Sales');
+  });
+  it('no colour on a terminal with NO_COLOR', async () => {
+    const s = setup({}, { tty: true, env: { NO_COLOR: '1' } });
+    await printObject(s.ctx, invitation);
+    expect(s.stdout()).not.toMatch(ANSI);
+  });
+});
+
+describe('printList', () => {
+  it('json is the envelope as received; ndjson one item per line', async () => {
+    const env = envelope(3);
+    const j = setup({ output: 'json' });
+    await printList(j.ctx, env, { columns });
+    expect(JSON.parse(j.stdout())).toEqual(env);
+    const n = setup({ output: 'ndjson' });
+    await printList(n.ctx, env, { columns });
+    const lines = n.stdout().trimEnd().split('\n');
+    expect(lines.map((l) => JSON.parse(l))).toEqual(env.data);
+  });
+  it('json of assembled items is an array; --fields keeps the envelope and cuts items', async () => {
+    const a = setup({ output: 'json' });
+    await printList(a.ctx, [listItem(1)], { columns });
+    expect(JSON.parse(a.stdout())).toEqual([listItem(1)]);
+    const f = setup({ output: 'json', fields: ['id', 'team.id'] });
+    await printList(f.ctx, envelope(2), { columns });
+    const got = JSON.parse(f.stdout());
+    expect(got.total_count).toBe(2);
+    expect(got.data).toEqual([{ id: 1, team: { id: 7 } }, { id: 2, team: { id: 7 } }]);
+  });
+  it('table: chosen columns, fit to the terminal width with …', async () => {
+    const long = envelope(2);
+    long.data[0].email = `${'x'.repeat(120)}@example.com`;
+    const s = setup({}, { tty: true, columns: 60, env: { NO_COLOR: '1' } });
+    await printList(s.ctx, long, { columns });
+    const lines = s.stdout().trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^ID\s+EMAIL\s+TEAM\s+CREATED$/);
+    for (const l of lines) expect([...l].length).toBeLessThanOrEqual(60);
+    expect(lines[1]).toContain('…');
+    expect(lines[1]).toContain('2d ago');
+  });
+  it('table piped: full values, ISO dates, no colour', async () => {
+    const long = envelope(1);
+    long.data[0].email = `${'x'.repeat(120)}@example.com`;
+    const s = setup({ output: 'table' }, { columns: 60 });
+    await printList(s.ctx, long, { columns });
+    expect(s.stdout()).toContain(long.data[0].email);
+    expect(s.stdout()).toContain('2024-05-01T10:00:00Z');
+    expect(s.stdout()).not.toMatch(ANSI);
+  });
+  it('table with --fields uses those columns', async () => {
+    const s = setup({ output: 'table', fields: ['email', 'team.id'] });
+    await printList(s.ctx, envelope(1), { columns });
+    expect(s.stdout().split('\n')[0]).toMatch(/^EMAIL\s+TEAM\.ID$/);
+  });
+  it('an empty table says so on stderr', async () => {
+    const s = setup({ output: 'table' });
+    await printList(s.ctx, envelope(0), { columns, noun: 'invitations' });
+    expect(s.stdout()).toBe('');
+    expect(s.stderr()).toBe('No invitations found.\n');
+  });
+  it('a capped list says so on stderr, not stdout', async () => {
+    const s = setup({ output: 'ndjson', quiet: true });
+    await printList(s.ctx, envelope(50, 3214), { columns, noun: 'invitations' });
+    expect(s.stdout().trimEnd().split('\n')).toHaveLength(50);
+    expect(s.stderr()).toBe(
+      'Showing 50 of 3,214 invitations (the service returns at most 50 per request). Use --all for the complete list, or narrow with --team/--custom-id/--email.\n',
+    );
+  });
+});
+
+describe('capNotice', () => {
+  it('is a function of count, total and noun', () => {
+    expect(capNotice({ count: 150, total: 151, noun: 'test takers', narrowFlags: ['--team'] })).toBe(
+      'Showing 150 of 151 test takers (the service returns at most 150 per request). Use --all for the complete list, or narrow with --team.',
+    );
+    expect(capNotice({ count: 50, noun: 'profiles', narrowFlags: [] })).toBe(
+      'Showing 50 profiles (the service returns at most 50 per request). Use --all for the complete list.',
+    );
+  });
+});
+
+describe('CSV', () => {
+  it('flattens nested fields with dotted names, null as empty, and reads back', async () => {
+    const s = setup({ output: 'csv' });
+    await printObject(s.ctx, invitation);
+    const [row] = parse(s.stdout(), { columns: true }) as Record<string, string>[];
+    expect(row['team.id']).toBe('7');
+    expect(row['team.display_name']).toBe('Sales');
+    expect(row.invited_by_user).toBe('');
+    expect(row.accepted_at).toBe('');
+    expect(row.send_via_email).toBe('true');
+    expect(row['invitation_assessments.short_name']).toBe('Personality;Interests');
+    expect(row['invitation_assessments.id']).toBe('6;8');
+  });
+  it('neutralises formula cells (OWASP) but leaves numbers alone', async () => {
+    const s = setup({ output: 'csv' });
+    const items = [
+      { id: 1, a: '=1+1', b: '+14155550100', c: '-x', d: '@SUM(A1)', e: '\tx', f: '\rx', n: -5, g: 'plain' },
+    ];
+    await printList(s.ctx, items, { columns: [] });
+    const [row] = parse(s.stdout(), { columns: true }) as Record<string, string>[];
+    expect(row).toEqual({ id: '1', a: "'=1+1", b: "'+14155550100", c: "'-x", d: "'@SUM(A1)", e: "'\tx", f: "'\rx", n: '-5', g: 'plain' });
+  });
+  it('header is the union of keys in first-seen order; a fixed header when given', async () => {
+    const s = setup({ output: 'csv' });
+    await printList(s.ctx, [{ a: 1, inv: null }, { a: 2, b: 'x', inv: { id: 3 } }], { columns: [] });
+    const rows = parse(s.stdout()) as string[][];
+    expect(rows[0]).toEqual(['a', 'b', 'inv.id']);
+    expect(rows.slice(1)).toEqual([['1', '', ''], ['2', 'x', '3']]);
+    const f = setup({ output: 'csv' });
+    await printList(f.ctx, envelope(2), { columns, csvColumns: ['id', 'team.display_name', 'missing'] });
+    expect(parse(f.stdout())).toEqual([['id', 'team.display_name', 'missing'], ['1', 'Sales', ''], ['2', 'Sales', '']]);
+  });
+  it('--fields picks the columns, an object field expands', async () => {
+    const s = setup({ output: 'csv', fields: ['email', 'team'] });
+    await printList(s.ctx, envelope(1), { columns });
+    expect(parse(s.stdout())).toEqual([['email', 'team.id', 'team.display_name'], ['p1@example.com', '7', 'Sales']]);
+  });
+  it('quotes commas, quotes and newlines', async () => {
+    const s = setup({ output: 'csv' });
+    await printList(s.ctx, [{ a: 'x, "y"\nz' }], { columns: [] });
+    expect(parse(s.stdout(), { columns: true })).toEqual([{ a: 'x, "y"\nz' }]);
+  });
+});
+
+describe('createListWriter', () => {
+  const items = [listItem(1), listItem(2), listItem(3)];
+
+  it('json envelope streams valid JSON equal to the items', async () => {
+    const s = setup({ output: 'json' });
+    const w = await createListWriter(s.ctx, { columns, envelope: { mode: 'test' } });
+    w.write(items[0]);
+    expect(s.stdout().length).toBeGreaterThan(0);
+    w.write(items[1]);
+    w.write(items[2]);
+    w.end();
+    const got = JSON.parse(s.stdout());
+    expect(got).toEqual({ mode: 'test', object: 'list', data: items, total_count: 3, has_more: false });
+    expect(s.stdout()).toBe(`${JSON.stringify(got, null, 2)}\n`);
+  });
+  it('json array, also when empty', async () => {
+    const s = setup({ output: 'json' });
+    const w = await createListWriter(s.ctx, { columns });
+    w.write(items[0]);
+    w.end();
+    expect(JSON.parse(s.stdout())).toEqual([items[0]]);
+    const e = setup({ output: 'json' });
+    const we = await createListWriter(e.ctx, { columns, envelope: {} });
+    we.end();
+    expect(JSON.parse(e.stdout())).toEqual({ object: 'list', data: [], total_count: 0, has_more: false });
+  });
+  it('ndjson and csv write each item at once', async () => {
+    const n = setup({ output: 'ndjson' });
+    const wn = await createListWriter(n.ctx, { columns });
+    wn.write(items[0]);
+    expect(n.stdout()).toBe(`${JSON.stringify(items[0])}\n`);
+    const c = setup({ output: 'csv' });
+    const wc = await createListWriter(c.ctx, { columns });
+    wc.write(items[0]);
+    expect(parse(c.stdout(), { columns: true })).toHaveLength(1);
+    wc.write(items[1]);
+    wc.end();
+    expect(parse(c.stdout(), { columns: true })).toHaveLength(2);
+  });
+  it('csv: later fields outside the first row are dropped with one warning', async () => {
+    const c = setup({ output: 'csv' });
+    const w = await createListWriter(c.ctx, { columns });
+    w.write({ a: 1 });
+    w.write({ a: 2, b: 3 });
+    w.write({ a: 3, b: 4 });
+    w.end();
+    expect(parse(c.stdout())).toEqual([['a'], ['1'], ['2'], ['3']]);
+    expect(c.stderr().match(/Warning/g)).toHaveLength(1);
+  });
+  it('table buffers until end', async () => {
+    const t = setup({ output: 'table' });
+    const w = await createListWriter(t.ctx, { columns });
+    w.write(items[0]);
+    expect(t.stdout()).toBe('');
+    w.end();
+    expect(t.stdout()).toMatch(/^ID\s+EMAIL/);
+    expect(w.count).toBe(1);
+  });
+  it('--fields is checked on the first item', async () => {
+    const s = setup({ output: 'ndjson', fields: ['bogus'] });
+    const w = await createListWriter(s.ctx, { columns });
+    expect(() => w.write(items[0])).toThrow(UsageError);
+  });
+});
