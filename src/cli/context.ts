@@ -5,6 +5,8 @@
  * in-process; main() builds the real one.
  */
 import type { Readable } from 'node:stream';
+import type { JobfitClient } from '../client/client.js';
+import type { ConfigStore } from '../config/store.js';
 
 export interface OutStream {
   write(chunk: string): boolean;
@@ -57,6 +59,29 @@ export interface Context {
   warn(message: string): void;
   /** Trace lines on stderr, only with --verbose. */
   debug(message: string): void;
+  /** The config store (profiles), loaded on first use. */
+  config(): Promise<ConfigStore>;
+  /**
+   * The typed API client for the resolved connection, created on first use.
+   * With nothing configured it starts the embedded stub (and says so once).
+   */
+  client(): Promise<JobfitClient>;
+  /** What client() connected to; undefined until it was called. */
+  readonly connection?: ConnectionInfo;
+  /** Closes kept-alive connections and the embedded stub. main() calls it in a finally. */
+  close(): Promise<void>;
+}
+
+/** Where the client talks to, safe to print (the key is masked). */
+export interface ConnectionInfo {
+  baseUrl: string;
+  mode?: 'live' | 'test';
+  /** `sk_live_…a1b2`, or `(none)`. */
+  maskedKey: string;
+  /** `env`, `flag`, `profile:<name>` or `embedded-stub`. */
+  source: string;
+  profileName?: string;
+  embedded: boolean;
 }
 
 /** Prompts, driven by @inquirer/prompts on a terminal; never called when !io.canPrompt. */

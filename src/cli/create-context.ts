@@ -1,17 +1,129 @@
-import type { Context, GlobalOptions, IOStreams } from './context.js';
+import type { JobfitClient } from '../client/client.js';
+import type { HttpClientOptions } from '../client/http.js';
+import type { ConfigStore } from '../config/store.js';
+import type { ConnectionInfo, Context, GlobalOptions, IOStreams } from './context.js';
+import { UsageError } from './errors.js';
 
-export function createContext(io: IOStreams, globals: GlobalOptions): Context {
+export const EMBEDDED_NOTICE =
+  'Using the embedded local stub (no profile configured; run `jobfit login` to use the real service).';
+
+/** What the embedded stub module gives us (src/stub/index.ts). */
+export interface StubHandle {
+  url: string;
+  keys: Array<{ account_id: number; display_name: string; live_key: string; test_key: string }>;
+  close(): Promise<void>;
+}
+export type StartStub = (opts: { dataDir: string; port?: number; host?: string }) => Promise<StubHandle>;
+
+/** Seams for tests; main() passes none. */
+export interface ContextDeps {
+  startStub?: StartStub;
+  /** Extra client options (sleep, retry, timeouts, dispatcher). */
+  clientOptions?: Partial<HttpClientOptions>;
+}
+
+function positiveNumber(env: Record<string, string | undefined>, name: string): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) throw new UsageError(`${name} must be a non-negative number, got "${raw}".`);
+  return n;
+}
+
+export function createContext(io: IOStreams, globals: GlobalOptions, deps: ContextDeps = {}): Context {
+  let configP: Promise<ConfigStore> | undefined;
+  let clientP: Promise<JobfitClient> | undefined;
+  let connection: ConnectionInfo | undefined;
+  const closers: Array<() => Promise<void>> = [];
+
+  const info = (m: string) => {
+    if (!globals.quiet) io.stderr.write(`${m}\n`);
+  };
+
+  async function makeClient(): Promise<JobfitClient> {
+    const [{ readConfigView }, { resolveConnection }, { stubDataDir }, { maskKey }, { HttpClient }, { JobfitClient }] = await Promise.all([
+      import('../config/read.js'),
+      import('../config/resolve.js'),
+      import('../config/paths.js'),
+      import('../config/mask.js'),
+      import('../client/http.js'),
+      import('../client/client.js'),
+    ]);
+    const resolution = resolveConnection({ globals, env: io.env, config: readConfigView(io.env) });
+    let baseUrl: string;
+    let apiKey: string | undefined;
+    let mode: 'live' | 'test' | undefined;
+    if (resolution.embedded) {
+      const startStub: StartStub = deps.startStub ?? (await import('../stub/index.js')).startStub;
+      const stub = await startStub({ dataDir: stubDataDir(io.env), port: 0, host: '127.0.0.1' });
+      closers.push(() => stub.close());
+      const account = stub.keys[0];
+      if (!account) throw new UsageError('The embedded stub has no seeded account.', 'run `jobfit stub reset`');
+      // Live by default so its state is kept between runs; nothing leaves this machine.
+      mode = resolution.mode ?? 'live';
+      apiKey = mode === 'test' ? account.test_key : account.live_key;
+      baseUrl = stub.url;
+      info(EMBEDDED_NOTICE);
+      connection = { baseUrl, mode, maskedKey: maskKey(apiKey), source: 'embedded-stub', embedded: true };
+    } else {
+      baseUrl = resolution.baseUrl;
+      apiKey = resolution.apiKey;
+      mode = resolution.mode;
+      connection = {
+        baseUrl,
+        mode,
+        maskedKey: maskKey(apiKey),
+        source: resolution.source,
+        profileName: resolution.profileName,
+        embedded: false,
+      };
+    }
+    const timeoutS = positiveNumber(io.env, 'JOBFIT_TIMEOUT');
+    const maxRetries = positiveNumber(io.env, 'JOBFIT_MAX_RETRIES');
+    const http = new HttpClient({
+      baseUrl,
+      apiKey,
+      env: io.env,
+      signal: io.signal,
+      trace: globals.verbose ? (line) => io.stderr.write(`${line}\n`) : undefined,
+      timeouts: timeoutS === undefined ? undefined : { headersMs: timeoutS * 1000, bodyMs: timeoutS * 1000 },
+      retry: maxRetries === undefined ? undefined : { maxRetries: Math.floor(maxRetries) },
+      ...deps.clientOptions,
+    });
+    closers.unshift(() => http.close());
+    return new JobfitClient(http, { verbose: globals.verbose });
+  }
+
   return {
     io,
     globals,
-    info: (m) => {
-      if (!globals.quiet) io.stderr.write(`${m}\n`);
-    },
+    info,
     warn: (m) => {
       io.stderr.write(`Warning: ${m}\n`);
     },
     debug: (m) => {
       if (globals.verbose) io.stderr.write(`${m}\n`);
+    },
+    config() {
+      configP ??= import('../config/store.js').then(({ ConfigStore }) => new ConfigStore({ env: io.env }));
+      return configP;
+    },
+    client() {
+      clientP ??= makeClient();
+      return clientP;
+    },
+    get connection() {
+      return connection;
+    },
+    async close() {
+      const fns = closers.splice(0);
+      for (const fn of fns) {
+        try {
+          await fn();
+        } catch {
+          // Closing is best effort: the command's own result matters more.
+        }
+      }
     },
   };
 }

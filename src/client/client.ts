@@ -1,0 +1,220 @@
+/**
+ * The typed client: one method per route of src/api/routes.ts.
+ *
+ * Responses are returned as received (unknown fields and nulls pass through:
+ * a newer server may add them). They are checked against the shared zod
+ * schemas only when the verbose trace is on, because a mismatch is only ever
+ * reported there; this keeps zod and the schemas out of a normal run's start-up.
+ */
+import type { CreateInvitationBody, ListQuery, UpdateInvitationBody } from '../api/requests.js';
+import type { RouteName, RouteResponse, ROUTES } from '../api/routes.js';
+import type { z } from 'zod';
+import { type HttpClient, type HttpResponse, type QueryValue, UnknownOutcomeError } from './http.js';
+
+type RouteTable = typeof ROUTES;
+
+/**
+ * Method and path of every route. The `satisfies` clause makes the compiler
+ * check each line against ROUTES (a type-only import: no runtime cost).
+ */
+export const ROUTE_LINES = {
+  healthcheck: { method: 'GET', path: '/healthcheck' },
+  getAccount: { method: 'GET', path: '/accounts' },
+  listUsers: { method: 'GET', path: '/users' },
+  listTeams: { method: 'GET', path: '/teams' },
+  listEmailTemplates: { method: 'GET', path: '/email-templates' },
+  createInvitation: { method: 'POST', path: '/invitations' },
+  listInvitations: { method: 'GET', path: '/invitations' },
+  getInvitation: { method: 'GET', path: '/invitations/:invitationId' },
+  updateInvitation: { method: 'PUT', path: '/invitations/:invitationId' },
+  listTestTakers: { method: 'GET', path: '/test-takers' },
+  getTestTaker: { method: 'GET', path: '/test-takers/:testTakerId' },
+  getScorecard: { method: 'GET', path: '/test-takers/:testTakerId/scorecard' },
+  getJobFitReport: { method: 'GET', path: '/test-takers/:testTakerId/job-fit-report' },
+  listCareerNavigationProfiles: { method: 'GET', path: '/career-navigation-profiles' },
+  getCareerNavigationProfile: { method: 'GET', path: '/career-navigation-profiles/:careerNavigationProfileId' },
+  listAssessments: { method: 'GET', path: '/assessments' },
+  listScoreProfiles: { method: 'GET', path: '/score-profiles' },
+} as const satisfies { [K in RouteName]: { method: RouteTable[K]['method']; path: RouteTable[K]['path'] } };
+
+export type ListFilter = { team_id?: number | string; custom_id?: string; email?: string } & Partial<Record<keyof ListQuery, unknown>>;
+
+export interface CallOptions {
+  params?: Record<string, string | number>;
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  signal?: AbortSignal;
+}
+
+export interface CreateInvitationResult {
+  invitation: RouteResponse<'createInvitation'>;
+  /** The first POST was lost and the invitation was found by its email instead of being sent twice. */
+  recovered: boolean;
+  /** POSTs sent (1 or 2). */
+  sends: number;
+}
+
+export type ValidateMode = 'always' | 'verbose' | 'never';
+
+function fillPath(path: string, params: Record<string, string | number> = {}): string {
+  return path.replace(/:([A-Za-z]+)/g, (_, name: string) => {
+    const v = params[name];
+    if (v === undefined || v === '') throw new Error(`missing path parameter ${name}`);
+    return encodeURIComponent(String(v));
+  });
+}
+
+function describeIssues(issues: z.core.$ZodIssue[]): string {
+  const shown = issues.slice(0, 3).map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`);
+  const more = issues.length > 3 ? ` and ${issues.length - 3} more` : '';
+  return shown.join('; ') + more;
+}
+
+export class JobfitClient {
+  readonly http: HttpClient;
+  private readonly validate: ValidateMode;
+  private routes?: Promise<RouteTable>;
+
+  constructor(http: HttpClient, opts: { validate?: ValidateMode; verbose?: boolean } = {}) {
+    this.http = http;
+    this.validate = opts.validate ?? (opts.verbose ? 'always' : 'never');
+  }
+
+  async close(): Promise<void> {
+    await this.http.close();
+  }
+
+  /** Calls a route by name; the answer is returned as received. */
+  async call<N extends RouteName>(name: N, opts: CallOptions = {}): Promise<RouteResponse<N>> {
+    const line = ROUTE_LINES[name];
+    const res = await this.http.request({
+      method: line.method,
+      path: fillPath(line.path, opts.params),
+      query: opts.query,
+      body: opts.body,
+      auth: name !== 'healthcheck',
+      signal: opts.signal,
+    });
+    if (this.validate === 'always') await this.check(name, res);
+    return res.data as RouteResponse<N>;
+  }
+
+  /** A raw request for `jobfit api`: non-2xx answers are returned, not thrown. */
+  raw(method: string, path: string, opts: { query?: Record<string, QueryValue>; body?: unknown; signal?: AbortSignal } = {}): Promise<HttpResponse> {
+    return this.http.request({ method, path, query: opts.query, body: opts.body, throwOnError: false, signal: opts.signal, auth: !/^\/?healthcheck\b/.test(path) });
+  }
+
+  /** Notes a schema mismatch in the trace; never throws (lenient by design). */
+  private async check(name: RouteName, res: HttpResponse): Promise<void> {
+    try {
+      this.routes ??= import('../api/routes.js').then((m) => m.ROUTES);
+      const schema = (await this.routes)[name].response as z.ZodType;
+      const result = schema.safeParse(res.data);
+      if (result.success) return;
+      // Fields a newer server added are expected, not a mismatch.
+      const issues = result.error.issues.filter((i) => i.code !== 'unrecognized_keys');
+      if (issues.length === 0) return;
+      this.http.trace(`  ! the answer of ${name} differs from the reference (${describeIssues(issues)}); passing it through as received`);
+    } catch (err) {
+      this.http.trace(`  ! could not check the answer of ${name}: ${(err as Error).message}`);
+    }
+  }
+
+  healthcheck() {
+    return this.call('healthcheck');
+  }
+  getAccount() {
+    return this.call('getAccount');
+  }
+  listUsers() {
+    return this.call('listUsers');
+  }
+  listTeams() {
+    return this.call('listTeams');
+  }
+  listEmailTemplates() {
+    return this.call('listEmailTemplates');
+  }
+  listInvitations(filter: ListFilter = {}, signal?: AbortSignal) {
+    return this.call('listInvitations', { query: filter as Record<string, QueryValue>, signal });
+  }
+  getInvitation(id: number | string, signal?: AbortSignal) {
+    return this.call('getInvitation', { params: { invitationId: id }, signal });
+  }
+  updateInvitation(id: number | string, body: UpdateInvitationBody, signal?: AbortSignal) {
+    return this.call('updateInvitation', { params: { invitationId: id }, body, signal });
+  }
+  listTestTakers(filter: ListFilter = {}, signal?: AbortSignal) {
+    return this.call('listTestTakers', { query: filter as Record<string, QueryValue>, signal });
+  }
+  getTestTaker(id: number | string, signal?: AbortSignal) {
+    return this.call('getTestTaker', { params: { testTakerId: id }, signal });
+  }
+  getScorecard(id: number | string, sp: string, signal?: AbortSignal) {
+    return this.call('getScorecard', { params: { testTakerId: id }, query: { sp }, signal });
+  }
+  getJobFitReport(id: number | string, signal?: AbortSignal) {
+    return this.call('getJobFitReport', { params: { testTakerId: id }, signal });
+  }
+  listCareerNavigationProfiles() {
+    return this.call('listCareerNavigationProfiles');
+  }
+  getCareerNavigationProfile(id: string, signal?: AbortSignal) {
+    return this.call('getCareerNavigationProfile', { params: { careerNavigationProfileId: id }, signal });
+  }
+  listAssessments() {
+    return this.call('listAssessments');
+  }
+  listScoreProfiles() {
+    return this.call('listScoreProfiles');
+  }
+
+  async createInvitation(body: CreateInvitationBody, signal?: AbortSignal): Promise<RouteResponse<'createInvitation'>> {
+    return (await this.createInvitationDetailed(body, signal)).invitation;
+  }
+
+  /**
+   * POST /invitations without ever creating two: when the connection is lost
+   * after sending, the invitation is looked up by its email; only when it is
+   * not there is the POST sent again, once.
+   */
+  async createInvitationDetailed(body: CreateInvitationBody, signal?: AbortSignal): Promise<CreateInvitationResult> {
+    try {
+      const invitation = await this.call('createInvitation', { body, signal });
+      return { invitation, recovered: false, sends: 1 };
+    } catch (err) {
+      if (!(err instanceof UnknownOutcomeError)) throw err;
+      this.http.trace(`  outcome of POST /invitations unknown (${err.code}); looking the email up`);
+    }
+    const found = await this.findInvitationByEmail(body.email, signal);
+    if (found) return { invitation: found, recovered: true, sends: 1 };
+
+    this.http.trace('  no invitation with that email: sending once more');
+    try {
+      const invitation = await this.call('createInvitation', { body, signal });
+      return { invitation, recovered: false, sends: 2 };
+    } catch (err) {
+      if (!(err instanceof UnknownOutcomeError)) throw err;
+      const again = await this.findInvitationByEmail(body.email, signal);
+      if (again) return { invitation: again, recovered: true, sends: 2 };
+      throw new UnknownOutcomeError(`Creating the invitation for ${body.email} failed twice with the outcome unknown.`, {
+        url: err.url,
+        code: err.code,
+        cause: err,
+        requestSent: true,
+        hint: `check with \`jobfit invitations list --email ${body.email}\` before trying again`,
+      });
+    }
+  }
+
+  /** The invitation whose email is exactly this one (the filter itself is partial), fetched in full. */
+  async findInvitationByEmail(email: string, signal?: AbortSignal): Promise<RouteResponse<'getInvitation'> | undefined> {
+    const wanted = email.trim().toLowerCase();
+    const list = await this.listInvitations({ email: email.trim() }, signal);
+    const items = Array.isArray(list?.data) ? list.data : [];
+    const hit = items.find((i) => typeof i?.email === 'string' && i.email.trim().toLowerCase() === wanted);
+    if (!hit) return undefined;
+    this.http.trace(`  found invitation ${hit.id} for that email: not sending again`);
+    return this.getInvitation(hit.id, signal);
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * Which server and which key a command talks to.
+ * Precedence: flag > environment > profile. A `--profile` flag beats
+ * JOBFIT_API_KEY (the person asked for that profile); JOBFIT_PROFILE does not.
+ * With nothing configured at all, the caller runs the embedded stub.
+ */
+import { AuthError, UsageError } from '../cli/errors.js';
+import { normalizeBaseUrl } from './keys.js';
+import { maskKey, modeOfKey } from './mask.js';
+import type { ConfigView } from './read.js';
+import type { Mode, Profile } from './types.js';
+
+export type ConnectionSource = 'env' | `profile:${string}` | 'embedded-stub' | 'flag';
+
+export interface ResolvedConnection {
+  embedded?: false;
+  baseUrl: string;
+  /** Absent only when a base URL was given without any key (e.g. for `health`). */
+  apiKey?: string;
+  mode?: Mode;
+  /** Where the key came from. */
+  source: ConnectionSource;
+  profileName?: string;
+}
+
+export interface EmbeddedConnection {
+  embedded: true;
+  /** `--live`/`--test` as given; the embedded stub uses the live key otherwise. */
+  mode?: Mode;
+}
+
+export type Resolution = ResolvedConnection | EmbeddedConnection;
+
+export interface ResolveInput {
+  globals: { profile?: string; mode?: Mode; baseUrl?: string };
+  env: Record<string, string | undefined>;
+  config: ConfigView;
+}
+
+const LOGIN_HINT = 'run `jobfit login` or set JOBFIT_API_KEY';
+
+function pickProfileName(input: ResolveInput): { name?: string; explicit: boolean } {
+  const { globals, env, config } = input;
+  if (globals.profile) return { name: globals.profile, explicit: true };
+  if (env.JOBFIT_PROFILE) return { name: env.JOBFIT_PROFILE, explicit: true };
+  const current = config.currentProfileName();
+  if (current && config.getProfile(current)) return { name: current, explicit: false };
+  const names = config.profileNames();
+  if (names.includes('default')) return { name: 'default', explicit: false };
+  if (names.length === 1) return { name: names[0], explicit: false };
+  if (names.length > 1) {
+    throw new UsageError(
+      `Several profiles exist (${names.join(', ')}) and none is current.`,
+      'pass --profile NAME, set JOBFIT_PROFILE, or run `jobfit config set current_profile NAME`',
+    );
+  }
+  return { explicit: false };
+}
+
+function requireProfile(config: ConfigView, name: string): Profile {
+  const p = config.getProfile(name);
+  if (!p) {
+    const names = config.profileNames();
+    throw new UsageError(
+      `No profile named "${name}".`,
+      names.length ? `known profiles: ${names.join(', ')}` : 'run `jobfit login` to create one',
+    );
+  }
+  return p;
+}
+
+function keyOfProfile(p: Profile, name: string, wanted?: Mode): { key: string; mode: Mode } {
+  const mode: Mode = wanted ?? p.default_mode ?? (p.live_key ? 'live' : 'test');
+  const key = mode === 'live' ? p.live_key : p.test_key;
+  if (!key) {
+    throw new AuthError(`Profile "${name}" has no ${mode} key.`, `run \`jobfit login --profile ${name}\` or \`jobfit config set ${mode}_key ...\``);
+  }
+  return { key, mode };
+}
+
+function checkKeyMode(key: string, wanted: Mode | undefined, where: string): Mode {
+  const mode = modeOfKey(key);
+  if (!mode) throw new AuthError(`The API key from ${where} (${maskKey(key)}) does not start with sk_live or sk_test.`, LOGIN_HINT);
+  if (wanted && wanted !== mode) {
+    throw new AuthError(`--${wanted} was given but the key from ${where} is a ${mode} key (${maskKey(key)}).`);
+  }
+  return mode;
+}
+
+export function resolveConnection(input: ResolveInput): Resolution {
+  const { globals, env, config } = input;
+  const flagBase = globals.baseUrl ? normalizeBaseUrl(globals.baseUrl) : undefined;
+  const envBase = env.JOBFIT_BASE_URL ? normalizeBaseUrl(env.JOBFIT_BASE_URL) : undefined;
+  const envKey = env.JOBFIT_API_KEY?.trim() || undefined;
+
+  const { name, explicit } = pickProfileName(input);
+  const profile = name ? (explicit ? requireProfile(config, name) : config.getProfile(name)) : undefined;
+
+  // The env key wins over a profile picked implicitly or by JOBFIT_PROFILE, not over --profile.
+  if (envKey && !globals.profile) {
+    const mode = checkKeyMode(envKey, globals.mode, 'JOBFIT_API_KEY');
+    const baseUrl = flagBase ?? envBase ?? profile?.base_url;
+    if (!baseUrl) {
+      throw new UsageError('JOBFIT_API_KEY is set but no base URL is known.', 'set JOBFIT_BASE_URL or pass --base-url https://host/v2');
+    }
+    return { baseUrl, apiKey: envKey, mode, source: 'env', profileName: profile ? name : undefined };
+  }
+
+  if (profile && name) {
+    const { key, mode } = keyOfProfile(profile, name, globals.mode);
+    checkKeyMode(key, mode, `profile "${name}"`);
+    const baseUrl = flagBase ?? envBase ?? profile.base_url;
+    if (!baseUrl) {
+      throw new UsageError(`Profile "${name}" has no base URL.`, `run \`jobfit config set base_url https://host/v2 --profile ${name}\``);
+    }
+    return { baseUrl, apiKey: key, mode, source: `profile:${name}`, profileName: name };
+  }
+
+  // A server but no key: keyless routes (healthcheck) work; others get the API's key error.
+  if (flagBase || envBase) {
+    return { baseUrl: (flagBase ?? envBase)!, source: flagBase ? 'flag' : 'env' };
+  }
+  return { embedded: true, mode: globals.mode };
+}

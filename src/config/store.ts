@@ -1,0 +1,258 @@
+/**
+ * The config store: profiles on `conf`, in a file only the owner can read.
+ * Load this module lazily (ctx.config()); read-only paths use read.ts.
+ */
+import { chmodSync, mkdirSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Conf from 'conf';
+import { UsageError } from '../cli/errors.js';
+import { CONFIG_KEYS, keySpec } from './keys.js';
+import { maskKey } from './mask.js';
+import { CONFIG_FILE_NAME, configDir, PROJECT_NAME } from './paths.js';
+import { parseConfigText } from './read.js';
+import type { ConfigData, Profile } from './types.js';
+
+export const FILE_MODE = 0o600;
+const DIR_MODE = 0o700;
+const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+export interface ConfigEntry {
+  /** Set for profile keys; absent for top-level keys. */
+  profile?: string;
+  key: string;
+  /** As shown to a person: keys masked, lists comma-joined. */
+  value: string;
+}
+
+export interface ConfigStoreOptions {
+  /** Overrides JOBFIT_CONFIG_DIR and the platform default (tests). */
+  dir?: string;
+  env?: Record<string, string | undefined>;
+}
+
+export function validateProfileName(name: string): string {
+  if (!PROFILE_NAME.test(name)) {
+    throw new UsageError(`"${name}" is not a valid profile name.`, 'use letters, digits, dot, dash or underscore (up to 64 characters)');
+  }
+  return name;
+}
+
+function getPath(obj: Record<string, unknown> | undefined, dotted: string): unknown {
+  let cur: unknown = obj;
+  for (const part of dotted.split('.')) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[part];
+  }
+  return cur;
+}
+
+function setPath(obj: Record<string, unknown>, dotted: string, value: unknown): void {
+  const parts = dotted.split('.');
+  let cur = obj;
+  for (const part of parts.slice(0, -1)) {
+    const next = cur[part];
+    if (next === null || typeof next !== 'object' || Array.isArray(next)) cur[part] = {};
+    cur = cur[part] as Record<string, unknown>;
+  }
+  cur[parts[parts.length - 1]] = value;
+}
+
+/** Deletes the leaf and any parent object it leaves empty. */
+function unsetPath(obj: Record<string, unknown>, dotted: string): boolean {
+  const parts = dotted.split('.');
+  const parents: Array<Record<string, unknown>> = [];
+  let cur = obj;
+  for (const part of parts.slice(0, -1)) {
+    const next = cur[part];
+    if (next === null || typeof next !== 'object') return false;
+    parents.push(cur);
+    cur = next as Record<string, unknown>;
+  }
+  const leaf = parts[parts.length - 1];
+  if (!Object.hasOwn(cur, leaf)) return false;
+  delete cur[leaf];
+  for (let i = parents.length - 1; i >= 0; i--) {
+    const child = parents[i][parts[i]] as Record<string, unknown>;
+    if (Object.keys(child).length === 0) delete parents[i][parts[i]];
+  }
+  return true;
+}
+
+function display(key: string, value: unknown): string {
+  if (keySpec(key).secret && typeof value === 'string') return maskKey(value);
+  if (Array.isArray(value)) return value.join(',');
+  return String(value);
+}
+
+export class ConfigStore {
+  readonly dir: string;
+  readonly path: string;
+  private readonly conf: Conf<ConfigData>;
+
+  constructor(opts: ConfigStoreOptions = {}) {
+    this.dir = opts.dir ?? configDir(opts.env ?? process.env);
+    mkdirSync(this.dir, { recursive: true, mode: DIR_MODE });
+    try {
+      this.conf = new Conf<ConfigData>({
+        projectName: PROJECT_NAME,
+        cwd: this.dir,
+        configName: CONFIG_FILE_NAME.replace(/\.json$/, ''),
+        configFileMode: FILE_MODE,
+        accessPropertiesByDotNotation: false,
+        // Our own parse gives a one-sentence error instead of conf's exception.
+        deserialize: (text) => parseConfigText(text, `${this.dir}/${CONFIG_FILE_NAME}`),
+      });
+    } catch (err) {
+      if (err instanceof UsageError) throw err;
+      throw new UsageError(`Cannot open the config in ${this.dir}: ${(err as Error).message}`);
+    }
+    this.path = this.conf.path;
+    // A file created by an older version or by hand may be readable by others.
+    this.fixMode();
+  }
+
+  /** Owner-only read/write; called after every write because an editor or umask may have changed it. */
+  private fixMode(): void {
+    try {
+      const st = statSync(this.path);
+      if ((st.mode & 0o777) !== FILE_MODE) chmodSync(this.path, FILE_MODE);
+      const dst = statSync(dirname(this.path));
+      if ((dst.mode & 0o077) !== 0 && dirname(this.path) === this.dir) chmodSync(this.dir, dst.mode & 0o700);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+  }
+
+  data(): ConfigData {
+    return structuredClone(this.conf.store);
+  }
+
+  private write(data: ConfigData): void {
+    this.conf.store = data;
+    this.fixMode();
+  }
+
+  currentProfileName(): string | undefined {
+    const c = this.conf.store.current_profile;
+    return typeof c === 'string' && c ? c : undefined;
+  }
+
+  profileNames(): string[] {
+    return Object.keys(this.conf.store.profiles ?? {}).sort();
+  }
+
+  getProfile(name: string): Profile | undefined {
+    const profiles = this.conf.store.profiles ?? {};
+    return Object.hasOwn(profiles, name) ? structuredClone(profiles[name]) : undefined;
+  }
+
+  /** The profile that `config get/set` act on: the one asked for, else the current one, else `default`. */
+  activeProfileName(override?: string): string {
+    return override ?? this.currentProfileName() ?? 'default';
+  }
+
+  setCurrentProfile(name: string | undefined): void {
+    const data = this.data();
+    if (name === undefined) delete data.current_profile;
+    else data.current_profile = validateProfileName(name);
+    this.write(data);
+  }
+
+  /** Replaces a profile; the first profile saved becomes the current one. */
+  setProfile(name: string, profile: Profile): void {
+    validateProfileName(name);
+    const data = this.data();
+    data.profiles = { ...(data.profiles ?? {}), [name]: structuredClone(profile) };
+    if (!data.current_profile) data.current_profile = name;
+    this.write(data);
+  }
+
+  updateProfile(name: string, patch: Partial<Profile>): Profile {
+    const merged: Profile = { ...(this.getProfile(name) ?? {}), ...patch };
+    for (const k of Object.keys(merged) as Array<keyof Profile>) if (merged[k] === undefined) delete merged[k];
+    this.setProfile(name, merged);
+    return merged;
+  }
+
+  deleteProfile(name: string): boolean {
+    const data = this.data();
+    if (!data.profiles || !Object.hasOwn(data.profiles, name)) return false;
+    delete data.profiles[name];
+    if (data.current_profile === name) {
+      const rest = Object.keys(data.profiles);
+      if (rest.length > 0) data.current_profile = rest.sort()[0];
+      else delete data.current_profile;
+    }
+    this.write(data);
+    return true;
+  }
+
+  /** Raw value of a key (not masked: for the program, never for printing). */
+  get(key: string, profile?: string): unknown {
+    const spec = keySpec(key);
+    if (spec.scope === 'global') return getPath(this.conf.store as Record<string, unknown>, key);
+    const p = this.getProfile(this.activeProfileName(profile));
+    return getPath(p as Record<string, unknown> | undefined, key);
+  }
+
+  /** The value of a key as shown to a person (keys masked). */
+  getDisplay(key: string, profile?: string): string | undefined {
+    const v = this.get(key, profile);
+    return v === undefined ? undefined : display(key, v);
+  }
+
+  /** Parses and stores a value typed by a person; unknown keys and bad values throw UsageError. */
+  set(key: string, value: string, profile?: string): void {
+    const spec = keySpec(key);
+    const parsed = spec.parse(value);
+    const data = this.data();
+    if (spec.scope === 'global') {
+      setPath(data as Record<string, unknown>, key, parsed);
+    } else {
+      const name = validateProfileName(this.activeProfileName(profile));
+      data.profiles ??= {};
+      data.profiles[name] ??= {};
+      setPath(data.profiles[name] as Record<string, unknown>, key, parsed);
+      if (!data.current_profile) data.current_profile = name;
+    }
+    this.write(data);
+  }
+
+  unset(key: string, profile?: string): boolean {
+    const spec = keySpec(key);
+    const data = this.data();
+    let removed: boolean;
+    if (spec.scope === 'global') {
+      removed = unsetPath(data as Record<string, unknown>, key);
+    } else {
+      const p = data.profiles?.[this.activeProfileName(profile)];
+      removed = p ? unsetPath(p as Record<string, unknown>, key) : false;
+    }
+    if (removed) this.write(data);
+    return removed;
+  }
+
+  /** Every set value, keys masked: of one profile when given, else the top level and all profiles. */
+  list(profile?: string): ConfigEntry[] {
+    const out: ConfigEntry[] = [];
+    const data = this.conf.store;
+    if (profile === undefined) {
+      for (const spec of CONFIG_KEYS) {
+        if (spec.scope !== 'global') continue;
+        const v = getPath(data as Record<string, unknown>, spec.name);
+        if (v !== undefined) out.push({ key: spec.name, value: display(spec.name, v) });
+      }
+    }
+    const names = profile === undefined ? this.profileNames() : [profile];
+    for (const name of names) {
+      const p = this.getProfile(name);
+      if (!p) continue;
+      for (const spec of CONFIG_KEYS) {
+        if (spec.scope !== 'profile') continue;
+        const v = getPath(p as Record<string, unknown>, spec.name);
+        if (v !== undefined) out.push({ profile: name, key: spec.name, value: display(spec.name, v) });
+      }
+    }
+    return out;
+  }
+}
