@@ -1,0 +1,96 @@
+/**
+ * Prompts for a person at a terminal, on @inquirer/prompts. Prompts are
+ * written to stderr so that stdout keeps only data (`jobfit invite > out.json`
+ * still asks its questions). Without a terminal nothing is asked: the method
+ * throws a usage error naming the flag that gives the answer instead.
+ */
+import { Writable } from 'node:stream';
+import type { IOStreams, OutStream, Prompter } from './context.js';
+import { CancelError, UsageError } from './errors.js';
+
+/** A hint for the no-terminal case: which flag (or env var) supplies the answer. */
+export interface FlagHint {
+  flag?: string;
+}
+
+/** The Prompter of context.ts, where every method also accepts `{ flag }` for its no-terminal message. */
+export interface JobfitPrompter extends Prompter {
+  input(message: string, opts?: { default?: string; validate?: (value: string) => true | string } & FlagHint): Promise<string>;
+  password(message: string, opts?: { validate?: (value: string) => true | string } & FlagHint): Promise<string>;
+  confirm(message: string, opts?: { default?: boolean } & FlagHint): Promise<boolean>;
+  select<T>(message: string, choices: Array<{ name: string; value: T; description?: string }>, opts?: { default?: T } & FlagHint): Promise<T>;
+  checkbox<T>(message: string, choices: Array<{ name: string; value: T; checked?: boolean }>, opts?: { required?: boolean } & FlagHint): Promise<T[]>;
+}
+
+function cannotPrompt(message: string, hint?: FlagHint): never {
+  const what = message.replace(/[:?\s]+$/, '');
+  throw new UsageError(
+    hint?.flag ? `${what}: no terminal to ask on; give it with ${hint.flag}.` : `${what}: no terminal to ask on.`,
+    'Prompts need stdin and stderr to be a terminal (and JOBFIT_NO_PROMPT and CI unset).',
+  );
+}
+
+/** Ctrl-C inside a prompt (or our own abort signal) is a cancellation, not a crash. */
+function isCancel(err: unknown): boolean {
+  const name = err instanceof Error ? err.name : '';
+  return name === 'ExitPromptError' || name === 'AbortPromptError' || name === 'CancelPromptError';
+}
+
+/** Inquirer pipes into its output, so an OutStream that is not a real stream (tests) gets wrapped. */
+function asWritable(out: OutStream): NodeJS.WritableStream {
+  if (typeof (out as { on?: unknown }).on === 'function') return out as unknown as NodeJS.WritableStream;
+  const w = new Writable({
+    write(chunk: Buffer | string, _enc, cb) {
+      out.write(chunk.toString());
+      cb();
+    },
+  });
+  return Object.assign(w, { isTTY: out.isTTY, columns: out.columns });
+}
+
+export function createPrompter(io: IOStreams): JobfitPrompter {
+  // Loaded on first use: most runs never prompt, and @inquirer/prompts costs start-up time.
+  const lib = () => import('@inquirer/prompts');
+  const context = () => ({
+    input: io.stdin as NodeJS.ReadableStream,
+    output: asWritable(io.stderr),
+    signal: io.signal,
+    clearPromptOnDone: false,
+  });
+  async function guard<T>(p: () => Promise<T>): Promise<T> {
+    try {
+      return await p();
+    } catch (err) {
+      if (isCancel(err)) throw new CancelError();
+      throw err;
+    }
+  }
+
+  return {
+    async input(message, opts = {}) {
+      if (!io.canPrompt) cannotPrompt(message, opts);
+      const { input } = await lib();
+      return guard(() => input({ message, default: opts.default, validate: opts.validate }, context()));
+    },
+    async password(message, opts = {}) {
+      if (!io.canPrompt) cannotPrompt(message, opts);
+      const { password } = await lib();
+      return guard(() => password({ message, mask: '*', validate: opts.validate }, context()));
+    },
+    async confirm(message, opts = {}) {
+      if (!io.canPrompt) cannotPrompt(message, opts);
+      const { confirm } = await lib();
+      return guard(() => confirm({ message, default: opts.default }, context()));
+    },
+    async select<T>(message: string, choices: Array<{ name: string; value: T; description?: string }>, opts: { default?: T } & FlagHint = {}) {
+      if (!io.canPrompt) cannotPrompt(message, opts);
+      const { select } = await lib();
+      return guard(() => select<T>({ message, choices, default: opts.default, pageSize: 12 }, context()));
+    },
+    async checkbox<T>(message: string, choices: Array<{ name: string; value: T; checked?: boolean }>, opts: { required?: boolean } & FlagHint = {}) {
+      if (!io.canPrompt) cannotPrompt(message, opts);
+      const { checkbox } = await lib();
+      return guard(() => checkbox<T>({ message, choices, required: opts.required, pageSize: 12 }, context()));
+    },
+  };
+}
