@@ -1,0 +1,151 @@
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Conf from 'conf';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/cli/errors.js';
+import { CONFIG_KEY_NAMES } from '../../src/config/keys.js';
+import { maskKey, redactKey } from '../../src/config/mask.js';
+import { configDir, configFilePath } from '../../src/config/paths.js';
+import { readConfigView } from '../../src/config/read.js';
+import { ConfigStore } from '../../src/config/store.js';
+
+const LIVE = 'sk_live_0123456789abcdefa1b2';
+const TEST = 'sk_test_0123456789abcdefc3d4';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'jobfit-config-'));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const modeOf = (p: string) => statSync(p).mode & 0o777;
+
+describe('maskKey', () => {
+  it('keeps the prefix and the last 4 characters', () => {
+    expect(maskKey(LIVE)).toBe('sk_live_…a1b2');
+    expect(maskKey(TEST)).toBe('sk_test_…c3d4');
+  });
+  it('shows no tail of a short secret and handles missing keys', () => {
+    expect(maskKey('sk_live_abc')).toBe('sk_live_…');
+    expect(maskKey('short')).toBe('…');
+    expect(maskKey(undefined)).toBe('(none)');
+  });
+  it('redactKey replaces every occurrence', () => {
+    expect(redactKey(`a ${LIVE} b ${LIVE}`, LIVE)).toBe('a sk_live_…a1b2 b sk_live_…a1b2');
+  });
+});
+
+describe('config paths', () => {
+  it('uses JOBFIT_CONFIG_DIR when set', () => {
+    expect(configDir({ JOBFIT_CONFIG_DIR: dir })).toBe(dir);
+    expect(configFilePath({ JOBFIT_CONFIG_DIR: dir })).toBe(join(dir, 'config.json'));
+  });
+  it("matches conf's default location for project jobfit", () => {
+    const xdg = join(dir, 'xdg');
+    const env = { XDG_CONFIG_HOME: xdg };
+    const saved = process.env.XDG_CONFIG_HOME;
+    process.env.XDG_CONFIG_HOME = xdg;
+    try {
+      // conf resolves env-paths from process.env; compare with our computation.
+      const c = new Conf({ projectName: 'jobfit' });
+      if (process.platform === 'linux') expect(configFilePath(env)).toBe(c.path);
+    } finally {
+      if (saved === undefined) delete process.env.XDG_CONFIG_HOME;
+      else process.env.XDG_CONFIG_HOME = saved;
+    }
+  });
+});
+
+describe('ConfigStore', () => {
+  it('writes the file with mode 0600 and fixes a looser mode on the next write', () => {
+    const store = new ConfigStore({ dir });
+    store.set('base_url', 'https://api.example.com/v2/');
+    expect(modeOf(store.path)).toBe(0o600);
+    chmodSync(store.path, 0o644);
+    store.set('live_key', LIVE);
+    expect(modeOf(store.path)).toBe(0o600);
+    // Opening an existing, too-open file tightens it as well.
+    chmodSync(store.path, 0o666);
+    new ConfigStore({ dir });
+    expect(modeOf(store.path)).toBe(0o600);
+  });
+
+  it('refuses unknown keys and lists the valid ones', () => {
+    const store = new ConfigStore({ dir });
+    let err: unknown;
+    try {
+      store.set('api_key', 'x');
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as UsageError).message).toContain('Unknown config key "api_key"');
+    for (const k of CONFIG_KEY_NAMES) expect((err as UsageError).hint).toContain(k);
+    expect(() => store.get('nope')).toThrow(UsageError);
+    expect(() => store.unset('nope')).toThrow(UsageError);
+  });
+
+  it('validates values', () => {
+    const store = new ConfigStore({ dir });
+    expect(() => store.set('live_key', TEST)).toThrow(/sk_live/);
+    expect(() => store.set('default_mode', 'prod')).toThrow(/live or test/);
+    expect(() => store.set('invite_defaults.team_id', 'abc')).toThrow(/positive integer/);
+    expect(() => store.set('base_url', 'ftp://x')).toThrow(/http/);
+    store.set('invite_defaults.assessments', '6, 8');
+    expect(store.get('invite_defaults.assessments')).toEqual([6, 8]);
+  });
+
+  it('get/set/unset/list on the current profile, masking keys in list', () => {
+    const store = new ConfigStore({ dir });
+    store.set('base_url', 'https://api.example.com/v2/');
+    store.set('live_key', LIVE);
+    store.set('test_key', TEST, 'staging');
+    store.set('invite_defaults.team_id', '12');
+    expect(store.currentProfileName()).toBe('default');
+    expect(store.get('base_url')).toBe('https://api.example.com/v2');
+    expect(store.get('live_key')).toBe(LIVE);
+    expect(store.getDisplay('live_key')).toBe('sk_live_…a1b2');
+    expect(store.profileNames()).toEqual(['default', 'staging']);
+
+    const list = store.list();
+    const text = JSON.stringify(list);
+    expect(text).not.toContain(LIVE);
+    expect(text).not.toContain(TEST);
+    expect(list).toContainEqual({ key: 'current_profile', value: 'default' });
+    expect(list).toContainEqual({ profile: 'default', key: 'live_key', value: 'sk_live_…a1b2' });
+    expect(list).toContainEqual({ profile: 'staging', key: 'test_key', value: 'sk_test_…c3d4' });
+    expect(store.list('staging')).toEqual([{ profile: 'staging', key: 'test_key', value: 'sk_test_…c3d4' }]);
+
+    expect(store.unset('invite_defaults.team_id')).toBe(true);
+    expect(store.unset('invite_defaults.team_id')).toBe(false);
+    expect(store.getProfile('default')).toEqual({ base_url: 'https://api.example.com/v2', live_key: LIVE });
+    // The file on disk holds what the light reader sees.
+    const view = readConfigView({ JOBFIT_CONFIG_DIR: dir });
+    expect(view.getProfile('staging')).toEqual({ test_key: TEST });
+  });
+
+  it('profile CRUD keeps current_profile sensible', () => {
+    const store = new ConfigStore({ dir });
+    store.setProfile('work', { base_url: 'https://a/v2', live_key: LIVE });
+    expect(store.currentProfileName()).toBe('work');
+    store.updateProfile('home', { base_url: 'https://b/v2', test_key: TEST, default_mode: 'test' });
+    expect(store.currentProfileName()).toBe('work');
+    store.setCurrentProfile('home');
+    expect(store.deleteProfile('home')).toBe(true);
+    expect(store.currentProfileName()).toBe('work');
+    expect(store.deleteProfile('home')).toBe(false);
+    expect(() => store.setProfile('bad name', {})).toThrow(UsageError);
+    expect(store.deleteProfile('work')).toBe(true);
+    expect(store.currentProfileName()).toBeUndefined();
+  });
+
+  it('reports a corrupt file in one sentence', () => {
+    writeFileSync(join(dir, 'config.json'), '{nope');
+    expect(() => new ConfigStore({ dir })).toThrow(/not valid JSON/);
+    expect(() => readConfigView({ JOBFIT_CONFIG_DIR: dir })).toThrow(/not valid JSON/);
+    expect(readFileSync(join(dir, 'config.json'), 'utf8')).toBe('{nope');
+  });
+});
