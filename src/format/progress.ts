@@ -1,0 +1,124 @@
+/**
+ * Progress of a long run on stderr: done/total, rate, errors, ETA. A bar only
+ * when stderr is a terminal and --quiet is off; otherwise the reporter counts
+ * silently, and the one-line summary at the end works everywhere.
+ */
+import cliProgress from 'cli-progress';
+import type { Context } from '../cli/context.js';
+import { chalkFor } from './color.js';
+
+export interface ProgressOptions {
+  /** Items expected; may be set later with setTotal (unknown at first for --all). */
+  total?: number;
+  /** Words before the bar ("Inviting"). */
+  label?: string;
+  /** Plural noun for the summary ("invitations"). */
+  noun?: string;
+  /** Milliseconds clock, injectable for tests (default performance.now). */
+  clock?: () => number;
+}
+
+export interface Progress {
+  /** Counts finished items (default 1); `error: true` counts them as failed. */
+  tick(opts?: { error?: boolean; n?: number }): void;
+  setTotal(total: number): void;
+  /** Removes nothing: stops redrawing and leaves the last state on screen. Idempotent. */
+  stop(): void;
+  /** "1,000 invitations: 997 done, 3 failed, in 2.1s (476/s)" */
+  summary(): string;
+  /** stop(), then the summary on stderr (unless --quiet). */
+  finish(): void;
+  readonly done: number;
+  readonly errors: number;
+  /** A bar is being drawn. */
+  readonly active: boolean;
+}
+
+const NUM = new Intl.NumberFormat('en-US');
+
+export function formatDuration(ms: number): string {
+  const s = ms / 1000;
+  if (s < 60) return `${s.toFixed(1)}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m${String(Math.round(s % 60)).padStart(2, '0')}s`;
+  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
+}
+
+export function createProgress(ctx: Pick<Context, 'io' | 'globals'>, opts: ProgressOptions = {}): Progress {
+  const clock = opts.clock ?? (() => performance.now());
+  const started = clock();
+  let total = opts.total;
+  let done = 0;
+  let errors = 0;
+  let stopped = false;
+  const showBar = ctx.io.stderrIsTTY && !ctx.globals.quiet;
+  const c = chalkFor(ctx.io.colorStderr);
+
+  const rate = () => {
+    const secs = (clock() - started) / 1000;
+    return secs > 0 ? done / secs : 0;
+  };
+  const payload = () => ({ rate: Math.round(rate()).toString(), errors: errors ? c.red(`${NUM.format(errors)} failed`) : '0 failed' });
+
+  let bar: cliProgress.SingleBar | undefined;
+  if (showBar) {
+    bar = new cliProgress.SingleBar(
+      {
+        stream: ctx.io.stderr as unknown as NodeJS.WritableStream,
+        format: `${opts.label ? `${opts.label} ` : ''}{bar} {value}/{total} | {rate}/s | {errors} | ETA {eta_formatted}`,
+        barsize: Math.max(10, Math.min(30, ctx.io.columns - 60)),
+        barCompleteChar: '█',
+        barIncompleteChar: '░',
+        hideCursor: true,
+        fps: 10,
+        etaBuffer: 50,
+        clearOnComplete: false,
+        linewrap: false,
+      },
+      cliProgress.Presets.shades_classic,
+    );
+    bar.start(total ?? 0, 0, payload());
+  }
+
+  const self: Progress = {
+    tick(o = {}) {
+      const n = o.n ?? 1;
+      done += n;
+      if (o.error) errors += n;
+      bar?.update(done, payload());
+    },
+    setTotal(t) {
+      total = t;
+      bar?.setTotal(t);
+    },
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      if (bar) {
+        bar.update(done, payload());
+        bar.stop();
+      }
+    },
+    summary() {
+      const noun = opts.noun ?? 'items';
+      const elapsed = clock() - started;
+      const of = total !== undefined && total !== done ? ` of ${NUM.format(total)}` : '';
+      const ok = done - errors;
+      return `${NUM.format(done)}${of} ${noun}: ${NUM.format(ok)} done, ${NUM.format(errors)} failed, in ${formatDuration(elapsed)} (${NUM.format(Math.round(rate()))}/s)`;
+    },
+    finish() {
+      self.stop();
+      if (!ctx.globals.quiet) ctx.io.stderr.write(`${self.summary()}\n`);
+    },
+    get done() {
+      return done;
+    },
+    get errors() {
+      return errors;
+    },
+    get active() {
+      return Boolean(bar) && !stopped;
+    },
+  };
+  return self;
+}
