@@ -1,0 +1,348 @@
+/**
+ * The stub's state: one SQLite file `<dataDir>/stub.db`, shared by a running
+ * `stub serve` and CLI commands such as `stub accept` in other processes.
+ *
+ * - WAL mode + busy_timeout: readers never block the writer and a second
+ *   writer waits instead of failing with SQLITE_BUSY.
+ * - Every write runs in `BEGIN IMMEDIATE` (store.write), so a read-then-write
+ *   (duplicate checks, then insert) cannot interleave with another process.
+ * - Scores are not stored: scoring.ts derives them from (account, test taker,
+ *   completed tests).
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import type BetterSqlite3 from 'better-sqlite3';
+import type { SeedPeopleOptions } from './seed-adapter.js';
+
+type Database = BetterSqlite3.Database;
+type Statement = BetterSqlite3.Statement;
+
+const SCHEMA_VERSION = '1';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS accounts (
+  id INTEGER PRIMARY KEY,
+  display_name TEXT NOT NULL,
+  webhook_endpoint TEXT,
+  webhook_test_endpoint TEXT,
+  webhooks_enabled INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS api_keys (
+  key TEXT PRIMARY KEY,
+  account_id INTEGER NOT NULL,
+  mode TEXT NOT NULL CHECK (mode IN ('live','test'))
+);
+CREATE TABLE IF NOT EXISTS teams (
+  id INTEGER PRIMARY KEY,
+  account_id INTEGER NOT NULL,
+  display_name TEXT NOT NULL,
+  webhooks_enabled INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS teams_account ON teams(account_id);
+CREATE TABLE IF NOT EXISTS users (
+  id INTEGER PRIMARY KEY,
+  account_id INTEGER NOT NULL,
+  first_name TEXT NOT NULL,
+  last_name TEXT NOT NULL,
+  email TEXT NOT NULL,
+  email_lc TEXT NOT NULL,
+  default_team_id INTEGER,
+  default_test_ids TEXT NOT NULL DEFAULT '[]',
+  default_invitation_template_id INTEGER,
+  default_congrats_template_id INTEGER,
+  default_scheduling_link TEXT,
+  send_congrats_notification INTEGER NOT NULL DEFAULT 0,
+  notify_on_completion INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS users_account_email ON users(account_id, email_lc);
+CREATE TABLE IF NOT EXISTS user_teams (user_id INTEGER NOT NULL, team_id INTEGER NOT NULL, PRIMARY KEY (user_id, team_id));
+CREATE INDEX IF NOT EXISTS user_teams_team ON user_teams(team_id);
+CREATE TABLE IF NOT EXISTS templates (
+  id INTEGER PRIMARY KEY,
+  account_id INTEGER NOT NULL,
+  display_name TEXT NOT NULL,
+  template_type TEXT NOT NULL CHECK (template_type IN ('invitation','congrats'))
+);
+CREATE TABLE IF NOT EXISTS template_teams (template_id INTEGER NOT NULL, team_id INTEGER NOT NULL, PRIMARY KEY (template_id, team_id));
+CREATE TABLE IF NOT EXISTS account_score_profiles (account_id INTEGER NOT NULL, score_profile_id INTEGER NOT NULL, PRIMARY KEY (account_id, score_profile_id));
+CREATE TABLE IF NOT EXISTS invitations (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  account_id INTEGER NOT NULL,
+  team_id INTEGER NOT NULL,
+  invited_by_user_id INTEGER,
+  created_at TEXT NOT NULL,
+  accepted_at TEXT,
+  first_name TEXT NOT NULL,
+  last_name TEXT NOT NULL,
+  email TEXT NOT NULL,
+  email_lc TEXT NOT NULL,
+  send_via_email INTEGER NOT NULL,
+  phone TEXT,
+  send_via_sms INTEGER NOT NULL,
+  custom_id TEXT,
+  person_id TEXT,
+  invitation_template_id INTEGER,
+  ref_text TEXT,
+  congrats_template_id INTEGER,
+  send_congrats_notification INTEGER NOT NULL DEFAULT 0,
+  target_score_profile_id INTEGER,
+  token TEXT NOT NULL UNIQUE,
+  test_taker_id INTEGER,
+  status_callback_url TEXT,
+  api_version TEXT NOT NULL DEFAULT 'v2'
+);
+CREATE INDEX IF NOT EXISTS invitations_list ON invitations(account_id, created_at DESC, id DESC);
+CREATE INDEX IF NOT EXISTS invitations_team_list ON invitations(team_id, created_at DESC, id DESC);
+CREATE INDEX IF NOT EXISTS invitations_email ON invitations(account_id, email_lc);
+CREATE TABLE IF NOT EXISTS invitation_assessments (
+  invitation_id INTEGER NOT NULL,
+  test_id INTEGER NOT NULL,
+  position INTEGER NOT NULL,
+  PRIMARY KEY (invitation_id, test_id)
+);
+CREATE TABLE IF NOT EXISTS test_takers (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  account_id INTEGER NOT NULL,
+  team_id INTEGER NOT NULL,
+  invitation_id INTEGER NOT NULL UNIQUE,
+  created_at TEXT NOT NULL,
+  first_name TEXT NOT NULL,
+  last_name TEXT NOT NULL,
+  email TEXT NOT NULL,
+  email_lc TEXT NOT NULL,
+  phone TEXT,
+  custom_id TEXT,
+  person_id TEXT
+);
+CREATE INDEX IF NOT EXISTS test_takers_list ON test_takers(account_id, created_at DESC, id DESC);
+CREATE INDEX IF NOT EXISTS test_takers_team_list ON test_takers(team_id, created_at DESC, id DESC);
+CREATE INDEX IF NOT EXISTS test_takers_email ON test_takers(account_id, email_lc);
+CREATE TABLE IF NOT EXISTS assigned_assessments (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  test_taker_id INTEGER NOT NULL,
+  test_id INTEGER NOT NULL,
+  position INTEGER NOT NULL,
+  completed_at TEXT,
+  language TEXT
+);
+CREATE INDEX IF NOT EXISTS assigned_taker ON assigned_assessments(test_taker_id);
+CREATE TABLE IF NOT EXISTS career_navigation_profiles (
+  id TEXT PRIMARY KEY,
+  account_id INTEGER NOT NULL,
+  test_taker_id INTEGER NOT NULL UNIQUE,
+  created_at TEXT NOT NULL,
+  seq INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS cnp_list ON career_navigation_profiles(account_id, created_at DESC, seq DESC);
+CREATE TABLE IF NOT EXISTS outbox (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  account_id INTEGER NOT NULL,
+  channel TEXT NOT NULL CHECK (channel IN ('email','sms')),
+  kind TEXT NOT NULL,
+  recipient TEXT NOT NULL,
+  subject TEXT,
+  body TEXT NOT NULL,
+  template_id INTEGER,
+  invitation_id INTEGER,
+  test_taker_id INTEGER,
+  created_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS events (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  id TEXT NOT NULL UNIQUE,
+  account_id INTEGER NOT NULL,
+  team_id INTEGER,
+  type TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  payload TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS deliveries (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  event_id TEXT NOT NULL,
+  url TEXT NOT NULL,
+  attempt INTEGER NOT NULL DEFAULT 1,
+  status TEXT NOT NULL,
+  response_status INTEGER,
+  attempted_at TEXT NOT NULL,
+  error TEXT
+);
+CREATE INDEX IF NOT EXISTS deliveries_event ON deliveries(event_id);
+`;
+
+/** Every table the seed fills or the service writes, children first (for reset). */
+const TABLES = [
+  'deliveries',
+  'events',
+  'outbox',
+  'career_navigation_profiles',
+  'assigned_assessments',
+  'test_takers',
+  'invitation_assessments',
+  'invitations',
+  'account_score_profiles',
+  'template_teams',
+  'templates',
+  'user_teams',
+  'users',
+  'teams',
+  'api_keys',
+  'accounts',
+];
+
+// Invitation and test taker ids start in different ranges so that one used in
+// place of the other is caught at once (400) rather than answering by chance.
+const FIRST_INVITATION_ID = 100_000;
+const FIRST_TEST_TAKER_ID = 500_000;
+
+export const DB_FILE = 'stub.db';
+
+/** Unguessable token for the participant's start link (/take/<token>). */
+export function newToken(): string {
+  return randomBytes(18).toString('base64url');
+}
+
+/** Career navigation profile id: `cnp_` + 20 random alphanumerics. */
+export function newProfileId(): string {
+  return `cnp_${randomBytes(15).toString('base64url').replace(/[-_]/g, '').slice(0, 20).padEnd(20, '0')}`;
+}
+
+export function nowIso(): string {
+  return new Date().toISOString();
+}
+
+let DatabaseCtor: typeof BetterSqlite3 | undefined;
+function sqlite(): typeof BetterSqlite3 {
+  // A plain require: better-sqlite3 is CommonJS and stays outside the bundle.
+  DatabaseCtor ??= createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
+  return DatabaseCtor;
+}
+
+export interface SeedPeopleResult {
+  invitations: number;
+  testTakers: number;
+  completed: number;
+  firstId: number | null;
+}
+
+export class Store {
+  readonly db: Database;
+  readonly path: string;
+  private readonly stmts = new Map<string, Statement>();
+
+  constructor(readonly dataDir: string) {
+    mkdirSync(dataDir, { recursive: true });
+    this.path = join(dataDir, DB_FILE);
+    const Db = sqlite();
+    this.db = new Db(this.path);
+    this.db.pragma('busy_timeout = 5000');
+    this.db.pragma('journal_mode = WAL');
+    // NORMAL is durable across application crashes in WAL mode, and several
+    // times faster for the many small commits of a load test.
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('foreign_keys = OFF');
+    this.write(() => this.db.exec(SCHEMA));
+  }
+
+  /** A cached prepared statement. */
+  stmt(sql: string): Statement {
+    let s = this.stmts.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      this.stmts.set(sql, s);
+    }
+    return s;
+  }
+
+  get<T>(sql: string, ...params: unknown[]): T | undefined {
+    return this.stmt(sql).get(...params) as T | undefined;
+  }
+
+  all<T>(sql: string, ...params: unknown[]): T[] {
+    return this.stmt(sql).all(...params) as T[];
+  }
+
+  run(sql: string, ...params: unknown[]): BetterSqlite3.RunResult {
+    return this.stmt(sql).run(...params);
+  }
+
+  /** Runs `fn` in a BEGIN IMMEDIATE transaction (nested calls join the outer one). */
+  write<T>(fn: () => T): T {
+    if (this.db.inTransaction) return fn();
+    return this.db.transaction(fn).immediate();
+  }
+
+  /** Runs `fn` in a read transaction, so that a count and a page see the same snapshot. */
+  read<T>(fn: () => T): T {
+    if (this.db.inTransaction) return fn();
+    return this.db.transaction(fn).deferred();
+  }
+
+  meta(key: string): string | undefined {
+    return this.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', key)?.value;
+  }
+
+  setMeta(key: string, value: string): void {
+    this.run('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', key, value);
+  }
+
+  get seeded(): boolean {
+    return this.meta('seeded') === SCHEMA_VERSION;
+  }
+
+  /** Seeds a fresh store. Two processes opening a new directory at once seed it exactly once. */
+  async ensureSeeded(): Promise<void> {
+    if (this.seeded) return;
+    const { writeSeed } = await import('./seed-adapter.js');
+    this.write(() => {
+      if (this.seeded) return;
+      this.seedAll(writeSeed);
+    });
+  }
+
+  /** Restores the seed: every record the service or a command wrote is gone. */
+  async reset(): Promise<void> {
+    const { writeSeed } = await import('./seed-adapter.js');
+    this.write(() => {
+      for (const t of TABLES) this.db.exec(`DELETE FROM ${t}`);
+      // Tables other parts add (the webhook queue) are emptied too.
+      const extra = this.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('meta', 'sqlite_sequence')")
+        .map((r) => r.name)
+        .filter((n) => !TABLES.includes(n));
+      for (const t of extra) this.db.exec(`DELETE FROM "${t}"`);
+      this.db.exec('DELETE FROM sqlite_sequence');
+      this.db.exec(`DELETE FROM meta WHERE key IN ('seeded', 'cnp_seq', 'people_next_index')`);
+      this.seedAll(writeSeed);
+    });
+  }
+
+  private seedAll(writeSeed: (store: Store) => void): void {
+    this.db.exec(`INSERT INTO sqlite_sequence (name, seq) VALUES ('invitations', ${FIRST_INVITATION_ID - 1}), ('test_takers', ${FIRST_TEST_TAKER_ID - 1})`);
+    writeSeed(this);
+    this.setMeta('seeded', SCHEMA_VERSION);
+  }
+
+  close(): void {
+    this.stmts.clear();
+    if (this.db.open) this.db.close();
+  }
+
+  /**
+   * Adds `count` invitations (with test takers, completions and profiles per
+   * the state mix) to a team: prepared statements in one transaction, about a
+   * second per 100,000. No events and no outbox: seeded history, not activity.
+   */
+  async seedPeople(accountId: number, teamId: number, count: number, opts: SeedPeopleOptions = {}): Promise<SeedPeopleResult> {
+    const { seedPeopleRows } = await import('./seed-adapter.js');
+    return this.write(() => seedPeopleRows(this, accountId, teamId, count, opts));
+  }
+}
+
+/** Opens the store of a data directory, creating and seeding it on first use. */
+export async function openStore(dataDir: string): Promise<Store> {
+  const store = new Store(dataDir);
+  await store.ensureSeeded();
+  return store;
+}

@@ -1,0 +1,352 @@
+/**
+ * Rows to API objects, in the field order of src/api/schemas.ts. Shared by the
+ * HTTP routes and the lifecycle (event snapshots), so both say the same thing.
+ *
+ * URLs live under the stub's own origin and are built when an object is
+ * shown, never stored, so the same data served on another port is right:
+ *   /take/<token>                      assessment_url (always)
+ *   /results/<token>/scorecard         scorecard_url (after acceptance)
+ *   /results/<token>/job-fit-summary   job_fit_summary_url (Personality and Interests complete)
+ *   /results/<token>/career-options    career_options_spotlight_url (Interests complete)
+ *   /career/<profile id>               career_navigation_url (profile exists)
+ */
+import type {
+  AccountRef,
+  AssessmentRef,
+  CareerNavigationProfile,
+  CareerNavigationProfileListItem,
+  EmailTemplateRef,
+  Invitation,
+  InvitationListItem,
+  Mode,
+  TeamRef,
+  TestTaker,
+  TestTakerListItem,
+  UserRef,
+} from '../api/schemas.js';
+import { ASSESSMENTS, CAREER_INTEREST_TYPES, JOB_FAMILIES, SCORE_PROFILES, TEST_ID } from './catalog.js';
+import { oneLetterMatch, riasecOf, twoLetterMatch } from './scoring.js';
+import type { Store } from './store.js';
+
+export interface InvitationRow {
+  id: number;
+  account_id: number;
+  team_id: number;
+  invited_by_user_id: number | null;
+  created_at: string;
+  accepted_at: string | null;
+  first_name: string;
+  last_name: string;
+  email: string;
+  send_via_email: number;
+  phone: string | null;
+  send_via_sms: number;
+  custom_id: string | null;
+  person_id: string | null;
+  invitation_template_id: number | null;
+  ref_text: string | null;
+  congrats_template_id: number | null;
+  send_congrats_notification: number;
+  target_score_profile_id: number | null;
+  token: string;
+  test_taker_id: number | null;
+  status_callback_url: string | null;
+}
+
+export interface TestTakerRow {
+  id: number;
+  account_id: number;
+  team_id: number;
+  invitation_id: number;
+  created_at: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone: string | null;
+  custom_id: string | null;
+  person_id: string | null;
+}
+
+export interface AssignedRow {
+  id: number;
+  test_id: number;
+  completed_at: string | null;
+  language: string | null;
+}
+
+export interface UserRow {
+  id: number;
+  account_id: number;
+  first_name: string;
+  last_name: string;
+  email: string;
+  default_team_id: number | null;
+  default_test_ids: string;
+  default_invitation_template_id: number | null;
+  default_congrats_template_id: number | null;
+  default_scheduling_link: string | null;
+  send_congrats_notification: number;
+  notify_on_completion: number;
+}
+
+export interface ProfileRow {
+  id: string;
+  account_id: number;
+  test_taker_id: number;
+  created_at: string;
+}
+
+const ASSESSMENT_REFS = new Map<number, AssessmentRef>(
+  ASSESSMENTS.map((a) => [a.id, { id: a.id, display_name: a.display_name, short_name: a.short_name }]),
+);
+
+export function assessmentRef(testId: number): AssessmentRef {
+  return ASSESSMENT_REFS.get(testId) ?? { id: testId, display_name: `Assessment ${testId}`, short_name: String(testId) };
+}
+
+export function teamRef(store: Store, id: number): TeamRef {
+  const t = store.get<{ id: number; display_name: string }>('SELECT id, display_name FROM teams WHERE id = ?', id);
+  return t ? { id: t.id, display_name: t.display_name } : { id, display_name: '' };
+}
+
+export function accountRef(store: Store, id: number): AccountRef {
+  const a = store.get<{ id: number; display_name: string }>('SELECT id, display_name FROM accounts WHERE id = ?', id);
+  return a ? { id: a.id, display_name: a.display_name } : { id, display_name: '' };
+}
+
+export function templateRef(store: Store, id: number | null): EmailTemplateRef | null {
+  if (id === null) return null;
+  const t = store.get<{ id: number; display_name: string }>('SELECT id, display_name FROM templates WHERE id = ?', id);
+  return t ? { id: t.id, display_name: t.display_name } : null;
+}
+
+export function userRef(store: Store, id: number | null): UserRef | null {
+  if (id === null) return null;
+  const u = store.get<UserRow>('SELECT * FROM users WHERE id = ?', id);
+  return u ? { id: u.id, first_name: u.first_name, last_name: u.last_name, email: u.email } : null;
+}
+
+export function scoreProfileRefById(id: number | null): { id: number; display_name: string; short_name: string } | null {
+  if (id === null) return null;
+  const p = SCORE_PROFILES.find((x) => x.id === id);
+  return p ? { id: p.id, display_name: p.display_name, short_name: p.short_name } : null;
+}
+
+/** Seed string of the deterministic scoring (scoring.ts). */
+export function scoreSeed(accountId: number, testTakerId: number): string {
+  return `${accountId}:${testTakerId}`;
+}
+
+export function completedTests(store: Store, testTakerId: number): number[] {
+  return store
+    .all<{ test_id: number }>('SELECT test_id FROM assigned_assessments WHERE test_taker_id = ? AND completed_at IS NOT NULL ORDER BY position', testTakerId)
+    .map((r) => r.test_id);
+}
+
+export function profileOfTaker(store: Store, testTakerId: number): ProfileRow | undefined {
+  return store.get<ProfileRow>('SELECT * FROM career_navigation_profiles WHERE test_taker_id = ?', testTakerId);
+}
+
+export interface ResultUrls {
+  scorecard_url: string | null;
+  job_fit_summary_url: string | null;
+  career_options_spotlight_url: string | null;
+  career_navigation_url: string | null;
+  career_navigation_profile_id: string | null;
+}
+
+/** The result links of an invitation, by how far its test taker has come. */
+export function resultUrls(store: Store, origin: string, token: string, testTakerId: number | null): ResultUrls {
+  if (testTakerId === null) {
+    return { scorecard_url: null, job_fit_summary_url: null, career_options_spotlight_url: null, career_navigation_url: null, career_navigation_profile_id: null };
+  }
+  const done = completedTests(store, testTakerId);
+  const profile = profileOfTaker(store, testTakerId);
+  const interests = done.includes(TEST_ID.interests);
+  const jobFit = interests && done.includes(TEST_ID.personality);
+  return {
+    scorecard_url: `${origin}/results/${token}/scorecard`,
+    job_fit_summary_url: jobFit ? `${origin}/results/${token}/job-fit-summary` : null,
+    career_options_spotlight_url: interests ? `${origin}/results/${token}/career-options` : null,
+    career_navigation_url: profile ? careerNavigationUrl(origin, profile.id) : null,
+    career_navigation_profile_id: profile?.id ?? null,
+  };
+}
+
+export function careerNavigationUrl(origin: string, profileId: string): string {
+  return `${origin}/career/${encodeURIComponent(profileId)}`;
+}
+
+export function assessmentUrl(origin: string, token: string): string {
+  return `${origin}/take/${token}`;
+}
+
+export function invitationTests(store: Store, invitationId: number): number[] {
+  return store
+    .all<{ test_id: number }>('SELECT test_id FROM invitation_assessments WHERE invitation_id = ? ORDER BY position', invitationId)
+    .map((r) => r.test_id);
+}
+
+export function invitationObject(store: Store, row: InvitationRow, mode: Mode, origin: string): Invitation {
+  const urls = resultUrls(store, origin, row.token, row.test_taker_id);
+  return {
+    mode,
+    object: 'invitation',
+    id: row.id,
+    invited_by_user: userRef(store, row.invited_by_user_id),
+    created_at: row.created_at,
+    accepted_at: row.accepted_at,
+    first_name: row.first_name,
+    last_name: row.last_name,
+    email: row.email,
+    send_via_email: row.send_via_email === 1,
+    phone: row.phone,
+    send_via_sms: row.send_via_sms === 1,
+    custom_id: row.custom_id,
+    person_id: row.person_id,
+    invitation_email_template: templateRef(store, row.invitation_template_id),
+    ref_text: row.ref_text,
+    congrats_email_template: templateRef(store, row.congrats_template_id),
+    send_congrats_notification: row.send_congrats_notification === 1,
+    target_score_profile: scoreProfileRefById(row.target_score_profile_id),
+    invitation_assessments: invitationTests(store, row.id).map(assessmentRef),
+    assessment_url: assessmentUrl(origin, row.token),
+    career_navigation_url: urls.career_navigation_url,
+    scorecard_url: urls.scorecard_url,
+    job_fit_summary_url: urls.job_fit_summary_url,
+    career_options_spotlight_url: urls.career_options_spotlight_url,
+    team: teamRef(store, row.team_id),
+    account: accountRef(store, row.account_id),
+    test_taker_id: row.test_taker_id,
+    career_navigation_profile_id: urls.career_navigation_profile_id,
+  };
+}
+
+export type InvitationListRow = InvitationRow & { team_name: string; account_name: string };
+
+export function invitationListItem(row: InvitationListRow, origin: string): InvitationListItem {
+  return {
+    object: 'invitation_list_item',
+    id: row.id,
+    first_name: row.first_name,
+    last_name: row.last_name,
+    email: row.email,
+    created_at: row.created_at,
+    accepted_at: row.accepted_at,
+    assessment_url: assessmentUrl(origin, row.token),
+    test_taker_id: row.test_taker_id,
+    custom_id: row.custom_id,
+    person_id: row.person_id,
+    team: { id: row.team_id, display_name: row.team_name },
+    account: { id: row.account_id, display_name: row.account_name },
+  };
+}
+
+export type TestTakerListRow = TestTakerRow & { team_name: string; account_name: string };
+
+export function testTakerListItem(row: TestTakerListRow): TestTakerListItem {
+  return {
+    object: 'test_taker_list_item',
+    id: row.id,
+    invitation_id: row.invitation_id,
+    first_name: row.first_name,
+    last_name: row.last_name,
+    email: row.email,
+    created_at: row.created_at,
+    custom_id: row.custom_id,
+    person_id: row.person_id,
+    team: { id: row.team_id, display_name: row.team_name },
+    account: { id: row.account_id, display_name: row.account_name },
+  };
+}
+
+export function testTakerObject(store: Store, tt: TestTakerRow, mode: Mode, origin: string): TestTaker {
+  const inv = store.get<{ token: string }>('SELECT token FROM invitations WHERE id = ?', tt.invitation_id);
+  const urls = resultUrls(store, origin, inv?.token ?? '', tt.id);
+  const assigned = store.all<AssignedRow>(
+    'SELECT id, test_id, completed_at, language FROM assigned_assessments WHERE test_taker_id = ? ORDER BY position',
+    tt.id,
+  );
+  return {
+    mode,
+    object: 'test_taker',
+    id: tt.id,
+    person_id: tt.person_id,
+    custom_id: tt.custom_id,
+    invitation_id: tt.invitation_id,
+    phone: tt.phone,
+    assigned_assessments: assigned.map((a) => ({
+      id: a.id,
+      completed_at: a.completed_at,
+      language: a.language,
+      assessment: assessmentRef(a.test_id),
+    })),
+    scorecard_url: urls.scorecard_url,
+    job_fit_summary_url: urls.job_fit_summary_url,
+    career_navigation_url: urls.career_navigation_url,
+    career_navigation_profile_id: urls.career_navigation_profile_id,
+  };
+}
+
+/**
+ * What the career exploration site would have: the test taker's strongest
+ * interests and the job family that best matches their code. Derived, like
+ * scores, from the deterministic scoring.
+ */
+export function profileContent(accountId: number, testTakerId: number): Pick<CareerNavigationProfile, 'exercises' | 'plan_job_1'> {
+  const code = riasecOf(scoreSeed(accountId, testTakerId), [TEST_ID.interests]) ?? 'RIA';
+  const names = [...code].map((l) => CAREER_INTEREST_TYPES.find((t) => t.letter === l)?.name ?? l);
+  let best = JOB_FAMILIES[0];
+  let bestScore = -1;
+  for (const jf of JOB_FAMILIES) {
+    const s = oneLetterMatch(code, jf.riasec) * 10 + twoLetterMatch(code, jf.riasec);
+    if (s > bestScore) {
+      best = jf;
+      bestScore = s;
+    }
+  }
+  const jobName = best.job_family_name.replace(/ \(Zone \d\)$/, '');
+  return {
+    exercises: { strengthsCareerInterests: names.join(', '), targetJobName: jobName },
+    plan_job_1: { jobName, onetCode: onetCodeOf(best.job_family_number, best.job_family_job_zone) },
+  };
+}
+
+/** A made-up code in the O*NET-SOC layout (NN-NNNN.NN), stable per job family. */
+function onetCodeOf(familyNumber: string, zone: number): string {
+  const n = familyNumber.replace(/\D/g, '').padStart(4, '0');
+  return `${11 + (Number(n) % 43)}-${n}.0${zone}`;
+}
+
+export function profileObject(store: Store, p: ProfileRow, mode: Mode, origin: string): CareerNavigationProfile {
+  const tt = store.get<{ person_id: string | null }>('SELECT person_id FROM test_takers WHERE id = ?', p.test_taker_id);
+  return {
+    mode,
+    object: 'career_navigation_profile',
+    id: p.id,
+    person_id: tt?.person_id ?? null,
+    test_taker_id: p.test_taker_id,
+    career_navigation_url: careerNavigationUrl(origin, p.id),
+    ...profileContent(p.account_id, p.test_taker_id),
+  };
+}
+
+export type ProfileListRow = ProfileRow & { custom_id: string | null; person_id: string | null };
+
+export function profileListItem(p: ProfileListRow, origin: string): CareerNavigationProfileListItem {
+  return {
+    object: 'career_navigation_profile_list_item',
+    id: p.id,
+    test_taker_id: p.test_taker_id,
+    custom_id: p.custom_id,
+    person_id: p.person_id,
+    career_navigation_url: careerNavigationUrl(origin, p.id),
+    created_at: p.created_at,
+  };
+}
+
+/** Drops `mode` from an object: event snapshots are not answers to a keyed request. */
+export function withoutMode<T extends { mode?: unknown }>(o: T): Omit<T, 'mode'> {
+  const { mode: _mode, ...rest } = o;
+  return rest;
+}
