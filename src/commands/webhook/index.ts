@@ -1,0 +1,48 @@
+import type { Command } from 'commander';
+import type { CommandDeps } from '../../cli/commands.js';
+
+const LISTEN_HELP = `
+Prints one line per event: time, type, event id, the resource it is about.
+With -o json or -o ndjson, prints the events themselves on stdout.
+The listening URL is printed first, on stderr.
+
+Against the local stub (no profile configured, or --data DIR), the account's
+webhook endpoint points at this listener and delivery is switched on (for the
+account and, unless --only-enabled-teams, for every team) while it runs; the
+previous settings come back when it stops. Failed deliveries are retried while
+it runs.
+
+Each event is shown once, even when delivered twice. Bodies that are not JSON
+get 400, bodies over 1 MB get 413; both are noted on stderr.
+
+Examples:
+  jobfit webhook listen
+  jobfit webhook listen --events invitation.accepted,test_taker.created
+  jobfit webhook listen --forward-to http://localhost:3000/webhooks --log events.ndjson
+  jobfit webhook listen -o ndjson | jq .type`;
+
+export function register(program: Command, deps: CommandDeps): void {
+  const webhook = program.command('webhook').description('Receive webhook events locally');
+  webhook
+    .command('listen')
+    .description('Listen for webhook events on a local port and print them')
+    .option('--port <n>', 'port to listen on (0 picks a free one)', '0')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--events <a,b>', 'show only these event types')
+    .option('--log <file>', 'append every event received to FILE as NDJSON')
+    .option('--forward-to <url>', 're-post each event to your app and print its answer')
+    .option('--data <dir>', 'the local stub data directory to point at this listener')
+    .option('--account <id>', 'stub account whose endpoint to set (default: the key\'s, else the first)')
+    .option('--only-enabled-teams', 'do not switch on delivery for the stub\'s teams')
+    .option('--no-stub', 'do not change any local stub settings')
+    .addHelpText('after', LISTEN_HELP)
+    .action(async (opts: Record<string, unknown>, cmd: Command) => {
+      const ctx = deps.context(cmd);
+      const { listen } = await import('./listen.js');
+      try {
+        await listen(ctx, opts);
+      } finally {
+        await ctx.close?.();
+      }
+    });
+}

@@ -1,0 +1,171 @@
+/**
+ * `jobfit webhook listen`: a local receiver for webhook events. It prints a
+ * line per event (or the events as JSON/NDJSON), appends them to a log, and
+ * can re-post them to the developer's app. Against the local stub it points
+ * the account's endpoint at itself while it runs.
+ */
+import { appendFileSync } from 'node:fs';
+import { resolve as resolvePath } from 'node:path';
+import { EVENT_TYPES } from '../../api/schemas.js';
+import type { Context } from '../../cli/context.js';
+import { JobfitError, UsageError } from '../../cli/errors.js';
+import { type ForwardResult, type Receiver, type WebhookEvent, resourceLabel, startReceiver } from './receiver.js';
+import type { StubLink } from './stub-link.js';
+
+export interface ListenOptions {
+  port?: string;
+  host?: string;
+  events?: string;
+  log?: string;
+  forwardTo?: string;
+  data?: string;
+  account?: string;
+  onlyEnabledTeams?: boolean;
+  stub?: boolean;
+}
+
+export function parsePort(v: string | undefined): number {
+  if (v === undefined) return 0;
+  if (!/^\d+$/.test(v) || Number(v) > 65535) throw new UsageError(`--port must be a number from 0 to 65535, got "${v}".`);
+  return Number(v);
+}
+
+export function parseEventFilter(v: string | undefined): Set<string> | undefined {
+  if (v === undefined) return undefined;
+  const names = v.split(',').map((s) => s.trim()).filter(Boolean);
+  if (names.length === 0) throw new UsageError('--events needs at least one event type.', `known types: ${EVENT_TYPES.join(', ')}`);
+  const known = new Set<string>(EVENT_TYPES);
+  const unknown = names.filter((n) => !known.has(n));
+  if (unknown.length > 0) {
+    throw new UsageError(`Unknown event type${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}.`, `known types: ${EVENT_TYPES.join(', ')}`);
+  }
+  return new Set(names);
+}
+
+export function parseHttpUrl(v: string, flag: string): string {
+  let u: URL;
+  try {
+    u = new URL(v);
+  } catch {
+    throw new UsageError(`${flag} must be a URL such as http://localhost:3000/webhooks, got "${v}".`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UsageError(`${flag} must be an http or https URL, got "${v}".`);
+  return u.toString();
+}
+
+function clock(d: Date): string {
+  return d.toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+}
+
+/** The stub data directory to link, or undefined when listening for a remote service. */
+async function stubTarget(ctx: Context, o: ListenOptions): Promise<{ dataDir: string; apiKey?: string } | undefined> {
+  if (o.stub === false) return undefined;
+  const apiKey = ctx.io.env.JOBFIT_API_KEY?.trim() || undefined;
+  if (o.data) return { dataDir: resolvePath(o.data), apiKey };
+  const [{ readConfigView }, { resolveConnection }, { stubDataDir }] = await Promise.all([
+    import('../../config/read.js'),
+    import('../../config/resolve.js'),
+    import('../../config/paths.js'),
+  ]);
+  const r = resolveConnection({ globals: ctx.globals, env: ctx.io.env, config: readConfigView(ctx.io.env) });
+  if (r.embedded) return { dataDir: stubDataDir(ctx.io.env) };
+  return undefined;
+}
+
+export async function listen(ctx: Context, o: ListenOptions): Promise<void> {
+  const format = ctx.globals.output;
+  if (format === 'csv') throw new UsageError('webhook listen prints lines, json or ndjson; -o csv is not supported.');
+  const json = format === 'json' || format === 'ndjson' ? format : undefined;
+  const port = parsePort(o.port);
+  const filter = parseEventFilter(o.events);
+  const forwardTo = o.forwardTo === undefined ? undefined : parseHttpUrl(o.forwardTo, '--forward-to');
+  const accountId = o.account === undefined ? undefined : Number(o.account);
+  if (accountId !== undefined && !Number.isInteger(accountId)) throw new UsageError(`--account must be an account id, got "${o.account}".`);
+  const logPath = o.log === undefined ? undefined : resolvePath(o.log);
+  if (logPath) {
+    try {
+      appendFileSync(logPath, '');
+    } catch (err) {
+      throw new UsageError(`Cannot write the log file ${logPath}: ${(err as Error).message}`);
+    }
+  }
+  const { stdout } = ctx.io;
+  // With JSON on stdout, everything else (forward results) goes to stderr.
+  const side = (line: string) => (json ? ctx.io.stderr.write(`${line}\n`) : stdout.write(`${line}\n`));
+
+  const onEvent = (event: WebhookEvent) => {
+    if (logPath) {
+      try {
+        appendFileSync(logPath, `${JSON.stringify(event)}\n`);
+      } catch (err) {
+        ctx.warn(`could not append to ${logPath}: ${(err as Error).message}`);
+      }
+    }
+    if (json === 'ndjson') stdout.write(`${JSON.stringify(event)}\n`);
+    else if (json === 'json') stdout.write(`${JSON.stringify(event, null, 2)}\n`);
+    else stdout.write(`${clock(ctx.io.now())}  ${event.type.padEnd(34)} ${event.id}  ${resourceLabel(event)}\n`);
+  };
+  const onForward = (_e: WebhookEvent, r: ForwardResult) => {
+    if (r.status === null) side(`  -> ${r.url}  failed: ${r.error} (${r.ms} ms)`);
+    else side(`  -> ${r.url}  ${r.status} (${r.ms} ms)`);
+  };
+
+  let receiver: Receiver;
+  try {
+    receiver = await startReceiver({
+      host: o.host ?? '127.0.0.1',
+      port,
+      events: filter,
+      forwardTo,
+      onEvent,
+      onForward,
+      onNote: (m) => ctx.info(m),
+    });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new JobfitError(`Port ${port} is already in use on ${o.host ?? '127.0.0.1'}.`, { hint: 'pick another --port, or --port 0 for a free one' });
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`Cannot listen on host ${o.host}.`);
+    throw err;
+  }
+  // Always printed (even with --quiet): scripts read the URL from this line.
+  ctx.io.stderr.write(`Listening for webhook events on ${receiver.url}\n`);
+
+  let link: StubLink | undefined;
+  try {
+    const target = await stubTarget(ctx, o);
+    if (target) {
+      const { linkStub } = await import('./stub-link.js');
+      link = await linkStub({
+        dataDir: target.dataDir,
+        url: receiver.url,
+        accountId,
+        apiKey: target.apiKey,
+        onlyEnabledTeams: o.onlyEnabledTeams,
+        onAttempt: (r) => {
+          if (!r.ok) ctx.debug(`delivery of ${r.event_id} attempt ${r.attempt} failed: ${r.error}`);
+        },
+      });
+      const teams = link.teamsSwitched.length ? `; delivery switched on for teams ${link.teamsSwitched.join(', ')}` : '';
+      ctx.info(`Local stub (${target.dataDir}): account ${link.accountId} now delivers to this listener${teams}. Restored when you stop.`);
+    } else {
+      ctx.info('Set this URL as the webhook endpoint of your account (a tunnel is needed for a remote service).');
+    }
+    if (filter) ctx.info(`Showing only: ${[...filter].join(', ')}`);
+    ctx.info('Press Ctrl-C to stop.');
+
+    await new Promise<void>((resolve) => {
+      if (ctx.io.signal.aborted) resolve();
+      else ctx.io.signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+  } finally {
+    await receiver.close();
+    if (link) {
+      try {
+        await link.restore();
+      } catch (err) {
+        ctx.warn(`could not restore the stub's webhook settings: ${(err as Error).message}`);
+      }
+    }
+  }
+  ctx.info(`Stopped; ${receiver.shown} event${receiver.shown === 1 ? '' : 's'} received.${link ? ' The stub\'s webhook settings are back as they were.' : ''}`);
+}
