@@ -75,6 +75,23 @@ function fieldsOf(ctx: OutputCtx): string[] | undefined {
   return f && f.length > 0 ? f : undefined;
 }
 
+/**
+ * Columns when a command chose none: the items' top-level fields (references
+ * show by name), without the `object` and `mode` markers.
+ */
+export function defaultColumns(items: unknown[]): ColumnSpec[] {
+  const keys = new Set<string>();
+  for (const it of items.slice(0, 50)) if (isPlainObject(it)) for (const k of Object.keys(it)) keys.add(k);
+  keys.delete('object');
+  keys.delete('mode');
+  return [...keys].map((k) => ({ key: k, header: k.toUpperCase() }));
+}
+
+function tableColumns(fields: string[] | undefined, columns: ColumnSpec[], items: unknown[]): ColumnSpec[] {
+  if (fields) return columnsForFields(fields, columns);
+  return columns.length > 0 ? columns : defaultColumns(items);
+}
+
 /** Table columns for --fields: the command's header for a key it knows, else the key. */
 function columnsForFields(fields: string[], columns: ColumnSpec[] = []): ColumnSpec[] {
   return fields.map((f) => columns.find((c) => c.key === f) ?? { key: f, header: f.toUpperCase() });
@@ -174,7 +191,7 @@ export async function printList(ctx: OutputCtx, envelopeOrItems: ListEnvelope | 
     case 'table':
       if (items.length > 0) {
         const { renderTable } = await loadTable();
-        out.write(renderTable(items, fields ? columnsForFields(fields, opts.columns) : opts.columns, tableOptions(ctx)));
+        out.write(renderTable(items, tableColumns(fields, opts.columns, items), tableOptions(ctx)));
       } else if (!ctx.globals.quiet) {
         ctx.io.stderr.write(`No ${opts.noun ?? 'items'} found.\n`);
       }
@@ -220,7 +237,10 @@ export interface ListWriter {
   readonly format: OutputFormat;
   /** Number of items written so far. */
   readonly count: number;
-  write(item: unknown): void;
+  /** Writes one item; false when stdout's buffer is full (then `await drained()` before more). */
+  write(item: unknown): boolean;
+  /** Resolves when stdout can take more (at once unless a write returned false). */
+  drained(): Promise<void>;
   end(): void;
 }
 
@@ -261,13 +281,17 @@ export async function createListWriter(ctx: OutputCtx, opts: ListWriterOptions):
   start();
 
   const indent = opts.envelope ? '    ' : '  ';
+  let full = false;
+  const emit = (chunk: string) => {
+    if (!out.write(chunk)) full = true;
+  };
 
   return {
     format,
     get count() {
       return count;
     },
-    write(item: unknown) {
+    write(item: unknown): boolean {
       if (ended) throw new Error('list writer already ended');
       if (count === 0 && fields) {
         validateFields(fields, [item], [...opts.columns.map((c) => c.key), ...(opts.knownFields ?? [])]);
@@ -276,23 +300,23 @@ export async function createListWriter(ctx: OutputCtx, opts: ListWriterOptions):
       switch (format) {
         case 'json': {
           const body = JSON.stringify(shown, null, 2).replace(/\n/g, `\n${indent}`);
-          out.write(`${count === 0 ? '' : ','}\n${indent}${body}`);
+          emit(`${count === 0 ? '' : ','}\n${indent}${body}`);
           break;
         }
         case 'ndjson':
-          out.write(`${JSON.stringify(shown)}\n`);
+          emit(`${JSON.stringify(shown)}\n`);
           break;
         case 'csv': {
           const rec = csvRecord(item, fields);
           if (!header) {
             header = unionKeys([rec]);
-            out.write(csvLine(header));
+            emit(csvLine(header));
           } else if (!warnedExtra && !opts.csvColumns && Object.keys(rec).some((k) => !header?.includes(k))) {
             warnedExtra = true;
             const extra = Object.keys(rec).filter((k) => !header?.includes(k));
             ctx.io.stderr.write(`Warning: CSV columns were fixed by the first row; ${extra.join(', ')} of later rows left out (use -o ndjson for every field).\n`);
           }
-          out.write(csvLine(cellsFor(rec, header)));
+          emit(csvLine(cellsFor(rec, header)));
           break;
         }
         case 'table':
@@ -300,6 +324,14 @@ export async function createListWriter(ctx: OutputCtx, opts: ListWriterOptions):
           break;
       }
       count++;
+      return !full;
+    },
+    drained() {
+      if (!full) return Promise.resolve();
+      full = false;
+      const stream = out as { once?: (event: string, cb: () => void) => void };
+      if (typeof stream.once !== 'function') return Promise.resolve();
+      return new Promise<void>((resolve) => stream.once?.('drain', resolve));
     },
     end() {
       if (ended) return;
@@ -318,7 +350,7 @@ export async function createListWriter(ctx: OutputCtx, opts: ListWriterOptions):
           break;
         case 'table':
           if (buffered.length > 0) {
-            out.write(renderTable(buffered, fields ? columnsForFields(fields, opts.columns) : opts.columns, tableOptions(ctx)));
+            out.write(renderTable(buffered, tableColumns(fields, opts.columns, buffered), tableOptions(ctx)));
           } else if (!ctx.globals.quiet) {
             ctx.io.stderr.write(`No ${opts.noun ?? 'items'} found.\n`);
           }

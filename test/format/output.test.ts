@@ -269,3 +269,31 @@ describe('createListWriter', () => {
     expect(() => w.write(items[0])).toThrow(UsageError);
   });
 });
+
+describe('defaults and back-pressure', () => {
+  it('a table with no chosen columns shows the top-level fields', async () => {
+    const s = setup({ output: 'table' });
+    await printList(s.ctx, envelope(1), { columns: [] });
+    const head = s.stdout().split('\n')[0];
+    expect(head).toMatch(/^ID\s+FIRST_NAME\s+LAST_NAME\s+EMAIL/);
+    expect(head).not.toContain('OBJECT');
+    expect(s.stdout()).toContain('Sales');
+  });
+  it('write() reports a full stdout and drained() waits for it', async () => {
+    const { EventEmitter } = await import('node:events');
+    const out = Object.assign(new EventEmitter(), { buf: '', write(c: string) { out.buf += c; return false; } });
+    const m = memoryIO({});
+    const io = { ...m.io, stdout: out };
+    const w = await createListWriter({ io, globals: { output: 'ndjson', color: true, quiet: false, verbose: false } }, { columns });
+    expect(w.write(listItem(1))).toBe(false);
+    let resolved = false;
+    const p = w.drained().then(() => {
+      resolved = true;
+    });
+    await Promise.resolve();
+    expect(resolved).toBe(false);
+    out.emit('drain');
+    await p;
+    expect(resolved).toBe(true);
+  });
+});
