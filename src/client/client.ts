@@ -197,7 +197,7 @@ export class JobfitClient {
       if (!(err instanceof UnknownOutcomeError)) throw err;
       const again = await this.findInvitationByEmail(body.email, signal);
       if (again) return { invitation: again, recovered: true, sends: 2 };
-      throw new UnknownOutcomeError(`Creating the invitation for ${body.email} failed twice with the outcome unknown.`, {
+      throw new UnknownOutcomeError(`Creating the invitation for ${body.email} failed twice with the outcome unknown (${err.message}).`, {
         url: err.url,
         code: err.code,
         cause: err,

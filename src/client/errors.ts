@@ -125,7 +125,11 @@ export function errorFromResponse(init: ApiErrorInit): ApiError {
     const hint = /\/scorecard$/.test(bare) && /\bsp\b|score.?profile/i.test(apiMessageText(apiMessage) ?? '') ? SCORE_PROFILES_HINT : undefined;
     return new BadRequestError({ ...full, hint: init.hint ?? hint });
   }
-  if (status === 404) return new NotFoundError(full, 'not found');
+  if (status === 404) {
+    // Only career navigation profiles answer 404 by design; elsewhere it usually means a wrong base URL.
+    const wrongBase = !/^\/career-navigation-profiles\//.test(init.path);
+    return new NotFoundError({ ...full, hint: init.hint ?? (wrongBase ? 'check that the base URL is the root of the v2 API (it ends in /v2)' : undefined) }, 'not found');
+  }
   if (status === 429) return new RateLimitError(full);
   if (status >= 500) return new ServerError(full);
   return new ClientRequestError(full);
