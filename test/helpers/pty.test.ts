@@ -61,3 +61,17 @@ describe('pseudo-terminal prompts', () => {
     expect(r.stdout).toBe('');
   });
 });
+
+describe('spawnJobfitPty', () => {
+  it('runs the CLI from source in a terminal', async () => {
+    const { spawnJobfitPty } = await import('./pty.js');
+    const s = spawnJobfitPty(['help', 'exit-codes']);
+    try {
+      await s.expect('130  interrupted');
+      const r = await s.wait();
+      expect(r.code).toBe(0);
+    } finally {
+      s.kill();
+    }
+  });
+});

@@ -139,3 +139,16 @@ export function spawnPty(command: string, args: string[], opts: PtyOptions = {})
 export function spawnTsPty(file: string, args: string[] = [], opts: PtyOptions = {}): PtySession {
   return spawnPty(process.execPath, ['--import', 'tsx', file, ...args], opts);
 }
+
+const ROOT = new URL('../../', import.meta.url);
+
+/**
+ * Runs `jobfit ARGS` in a pseudo-terminal: from source under tsx by default (no
+ * build needed), or the built bin/jobfit.js with `built: true`. Pass
+ * JOBFIT_CONFIG_DIR (a mkdtemp dir) in `env`.
+ */
+export function spawnJobfitPty(args: string[], opts: PtyOptions & { built?: boolean } = {}): PtySession {
+  const entry = new URL(opts.built ? 'bin/jobfit.js' : 'src/cli/entry.ts', ROOT).pathname;
+  const nodeArgs = opts.built ? [entry, ...args] : ['--import', 'tsx', entry, ...args];
+  return spawnPty(process.execPath, nodeArgs, { cwd: new URL('.', ROOT).pathname, ...opts });
+}
