@@ -24,5 +24,22 @@ export interface CommandEntry {
 }
 
 export const COMMANDS: CommandEntry[] = [
+  { name: 'login', summary: 'Connect a profile to the service: base URL and live/test keys, verified', group: 'Setup', load: () => import('../commands/login/index.js') },
+  { name: 'logout', summary: 'Forget a profile and its keys', group: 'Setup', load: () => import('../commands/logout/index.js') },
+  { name: 'config', summary: 'Show and change settings: config list|get|set|unset|path', group: 'Setup', load: () => import('../commands/config/index.js') },
+  { name: 'whoami', summary: 'Which account, mode, base URL and key (masked) commands use', group: 'Setup', load: () => import('../commands/whoami/index.js') },
+  { name: 'health', summary: 'Check that the service answers (no key needed)', group: 'Setup', load: () => import('../commands/health/index.js') },
+  { name: 'accounts', summary: 'Show the account linked to the key', group: 'Read', load: () => import('../commands/accounts/index.js') },
+  { name: 'users', summary: 'List users and their invitation defaults', group: 'Read', load: () => import('../commands/users/index.js') },
+  { name: 'teams', summary: 'List teams', group: 'Read', load: () => import('../commands/teams/index.js') },
+  { name: 'templates', summary: 'List email templates', group: 'Read', load: () => import('../commands/templates/index.js') },
+  { name: 'assessments', summary: 'List the assessment catalog (test ids)', group: 'Read', load: () => import('../commands/assessments/index.js') },
+  { name: 'score-profiles', summary: 'List score profiles (the --sp of scorecard)', group: 'Read', load: () => import('../commands/score-profiles/index.js') },
+  { name: 'invite', summary: 'Invite one participant (flags or prompts) or many from a CSV (--csv)', group: 'Write', load: () => import('../commands/invite/index.js') },
+  { name: 'invitations', summary: 'List, show and update invitations', group: 'Read', load: () => import('../commands/invitations/index.js') },
+  { name: 'test-takers', summary: 'List and show test takers', group: 'Read', load: () => import('../commands/test-takers/index.js') },
+  { name: 'profiles', summary: 'List and show career navigation profiles', group: 'Read', load: () => import('../commands/profiles/index.js') },
+  { name: 'api', summary: 'Send a raw request: api METHOD PATH [--data JSON]', group: 'Other', load: () => import('../commands/api/index.js') },
+  { name: 'completion', summary: 'Print a shell completion script: completion bash|zsh|fish', group: 'Other', load: () => import('../commands/completion/index.js') },
   { name: 'stub', summary: 'Run and drive the embedded local stub of the service', group: 'Local stub', load: () => import('../commands/stub/index.js') },
 ];

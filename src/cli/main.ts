@@ -1,8 +1,8 @@
 import { Command, CommanderError, Option } from 'commander';
 import { COMMANDS, type CommandDeps } from './commands.js';
-import type { GlobalOptions, IOStreams, OutputFormat } from './context.js';
+import type { Context, GlobalOptions, IOStreams, OutputFormat } from './context.js';
 import { createContext } from './create-context.js';
-import { EXIT_CODES_HELP, ExitCode, JobfitError } from './errors.js';
+import { ExitCode, JobfitError } from './errors.js';
 import { createProcessIO } from './iostreams.js';
 import { VERSION } from './version.js';
 
@@ -58,7 +58,7 @@ function buildProgram(io: IOStreams): Command {
       outputError: (s, write) => write(s),
     })
     .exitOverride()
-    .addHelpText('after', `\nEnvironment: JOBFIT_PROFILE, JOBFIT_API_KEY, JOBFIT_BASE_URL, JOBFIT_CONFIG_DIR, NO_COLOR, HTTPS_PROXY\nSee \`jobfit help exit-codes\` for exit codes.`);
+    .addHelpText('after', `\nEnvironment: JOBFIT_PROFILE, JOBFIT_API_KEY, JOBFIT_BASE_URL, JOBFIT_CONFIG_DIR, NO_COLOR, HTTPS_PROXY\nHelp topics: \`jobfit help exit-codes\`, \`jobfit help environment\`, \`jobfit help output\`, \`jobfit help modes\`.`);
   program.configureHelp({ sortSubcommands: false });
   return program;
 }
@@ -70,18 +70,28 @@ function buildProgram(io: IOStreams): Command {
 export async function run(argv: string[], io: IOStreams): Promise<number> {
   const program = buildProgram(io);
   let verbose = argv.includes('-v') || argv.includes('--verbose');
+  const contexts: Context[] = [];
   const deps: CommandDeps = {
     context: (cmd) => {
       const globals = globalsOf(cmd);
       verbose = globals.verbose;
-      return createContext(io, globals);
+      const ctx = createContext(io, globals);
+      contexts.push(ctx);
+      return ctx;
     },
   };
 
   const name = commandNameOf(argv);
-  if (name === 'help' && argv.includes('exit-codes')) {
-    io.stdout.write(`${EXIT_CODES_HELP}\n`);
-    return ExitCode.OK;
+  if (name === 'help') {
+    const { helpTopicOf, helpTopicText } = await import('./help.js');
+    const topic = helpTopicOf(argv);
+    if (topic) {
+      io.stdout.write(helpTopicText(topic));
+      return ExitCode.OK;
+    }
+    // `jobfit help teams` is `jobfit teams --help` (with the real module loaded).
+    const rest = argv.slice(argv.indexOf('help') + 1);
+    if (rest.length > 0 && COMMANDS.some((c) => c.name === rest[0])) return run([...rest, '--help'], io);
   }
   for (const entry of COMMANDS) {
     if (entry.name === name) {
@@ -104,6 +114,9 @@ export async function run(argv: string[], io: IOStreams): Promise<number> {
     return ExitCode.OK;
   } catch (err) {
     return reportError(err, io, verbose);
+  } finally {
+    // Keep-alive sockets and the embedded stub would hold the process open.
+    for (const ctx of contexts) await ctx.close();
   }
 }
 

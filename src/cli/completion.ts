@@ -1,0 +1,233 @@
+/**
+ * Shell completion scripts for bash, zsh and fish. The script is static: the
+ * lists of commands, subcommands and flags are written into it from the
+ * commander tree when `jobfit completion <shell>` runs, so completing costs
+ * the shell nothing and never starts node.
+ */
+import type { Command, Option } from 'commander';
+
+export interface FlagSpec {
+  /** `--team`, plus `-o` style short forms. */
+  names: string[];
+  takesValue: boolean;
+  choices?: string[];
+  description: string;
+}
+
+export interface CommandSpec {
+  name: string;
+  description: string;
+  flags: FlagSpec[];
+  subcommands: CommandSpec[];
+  /** Fixed values of the first argument (e.g. `completion bash|zsh|fish`). */
+  argChoices?: string[];
+}
+
+export interface CompletionSpec {
+  globals: FlagSpec[];
+  commands: CommandSpec[];
+}
+
+function flagOf(o: Option): FlagSpec {
+  const names = [o.short, o.long].filter((n): n is string => Boolean(n));
+  return {
+    names,
+    takesValue: Boolean(o.required || o.optional),
+    choices: o.argChoices ? [...o.argChoices] : undefined,
+    description: (o.description ?? '').split('\n')[0],
+  };
+}
+
+export function commandSpecOf(cmd: Command, argChoices: Record<string, string[]> = {}): CommandSpec {
+  return {
+    name: cmd.name(),
+    description: (cmd.summary() || cmd.description() || '').split('\n')[0],
+    flags: cmd.options.filter((o) => !o.hidden).map(flagOf),
+    subcommands: cmd.commands.filter((c) => c.name() !== 'help').map((c) => commandSpecOf(c, argChoices)),
+    argChoices: argChoices[cmd.name()],
+  };
+}
+
+const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+function allValueFlags(spec: CompletionSpec): string[] {
+  const out = new Set<string>();
+  const walk = (flags: FlagSpec[]) => {
+    for (const f of flags) if (f.takesValue) for (const n of f.names) out.add(n);
+  };
+  walk(spec.globals);
+  const rec = (c: CommandSpec) => {
+    walk(c.flags);
+    c.subcommands.forEach(rec);
+  };
+  spec.commands.forEach(rec);
+  return [...out].sort();
+}
+
+const words = (xs: string[]) => xs.join(' ');
+const flagWords = (flags: FlagSpec[]) => words(flags.flatMap((f) => f.names.filter((n) => n.startsWith('--'))).concat('--help'));
+
+function choiceFlags(spec: CompletionSpec): Array<{ names: string[]; choices: string[] }> {
+  const out: Array<{ names: string[]; choices: string[] }> = [];
+  const seen = new Set<string>();
+  const add = (f: FlagSpec) => {
+    if (!f.choices) return;
+    const key = f.names.join('|');
+    if (seen.has(key)) return;
+    seen.add(key);
+    out.push({ names: f.names, choices: f.choices });
+  };
+  spec.globals.forEach(add);
+  const rec = (c: CommandSpec) => {
+    c.flags.forEach(add);
+    c.subcommands.forEach(rec);
+  };
+  spec.commands.forEach(rec);
+  return out;
+}
+
+export function bashScript(spec: CompletionSpec): string {
+  const valueFlags = allValueFlags(spec);
+  const cases: string[] = [];
+  for (const c of spec.commands) {
+    if (c.subcommands.length > 0) {
+      const subs = c.subcommands
+        .map((s) => `        ${s.name}) opts=${q(flagWords(s.flags))} ;;`)
+        .join('\n');
+      cases.push(
+        `    ${c.name})\n      case "$sub" in\n        '') opts=${q(words(c.subcommands.map((s) => s.name)))}; [[ "$cur" == -* ]] && opts=${q(flagWords(c.flags))} ;;\n${subs}\n      esac ;;`,
+      );
+    } else {
+      const args = c.argChoices ? `; [[ -z "$sub" && "$cur" != -* ]] && opts=${q(words(c.argChoices))}` : '';
+      cases.push(`    ${c.name}) opts=${q(flagWords(c.flags))}${args} ;;`);
+    }
+  }
+  const choiceCases = choiceFlags(spec)
+    .map((f) => `    ${f.names.join('|')}) COMPREPLY=($(compgen -W ${q(words(f.choices))} -- "$cur")); return ;;`)
+    .join('\n');
+  return `# bash completion for jobfit. Load it now:   source <(jobfit completion bash)
+# or for every shell:  jobfit completion bash > ~/.local/share/bash-completion/completions/jobfit
+_jobfit() {
+  local cur prev cmd="" sub="" opts="" i w
+  cur="\${COMP_WORDS[COMP_CWORD]}"
+  prev="\${COMP_WORDS[COMP_CWORD-1]}"
+  case "$prev" in
+${choiceCases}
+    ${valueFlags.join('|')}) return ;;
+  esac
+  for ((i = 1; i < COMP_CWORD; i++)); do
+    w="\${COMP_WORDS[i]}"
+    case "$w" in
+      ${valueFlags.join('|')}) ((i++)); continue ;;
+      -*) continue ;;
+    esac
+    if [[ -z "$cmd" ]]; then cmd="$w"; elif [[ -z "$sub" ]]; then sub="$w"; fi
+  done
+  case "$cmd" in
+    '') opts=${q(words(spec.commands.map((c) => c.name)))} ;;
+${cases.join('\n')}
+  esac
+  if [[ "$cur" == -* ]]; then opts="$opts ${flagWords(spec.globals)}"; fi
+  COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+}
+complete -o default -F _jobfit jobfit
+`;
+}
+
+/** zsh: the same walk as bash, with descriptions for commands and subcommands. */
+export function zshScript(spec: CompletionSpec): string {
+  const valueFlags = allValueFlags(spec);
+  const desc = (c: CommandSpec) => q(`${c.name}:${c.description.replace(/:/g, '\\:')}`);
+  const cases: string[] = [];
+  for (const c of spec.commands) {
+    if (c.subcommands.length > 0) {
+      const subs = c.subcommands.map((s) => `        ${s.name}) flags=(${flagWords(s.flags)}) ;;`).join('\n');
+      cases.push(
+        `    ${c.name})\n      case "$sub" in\n        '') items=(${c.subcommands.map(desc).join(' ')}); flags=(${flagWords(c.flags)}) ;;\n${subs}\n      esac ;;`,
+      );
+    } else {
+      const args = c.argChoices ? ` items=(${c.argChoices.map((a) => q(a)).join(' ')})` : '';
+      cases.push(`    ${c.name}) flags=(${flagWords(c.flags)});${args} ;;`);
+    }
+  }
+  const choiceCases = choiceFlags(spec)
+    .map((f) => `    ${f.names.join('|')}) compadd -- ${words(f.choices)}; return ;;`)
+    .join('\n');
+  return `#compdef jobfit
+# zsh completion for jobfit. Load it now:   source <(jobfit completion zsh)
+# or for every shell:  jobfit completion zsh > "\${fpath[1]}/_jobfit"
+_jobfit() {
+  local cmd="" sub="" i w
+  local -a items flags
+  local prev="\${words[CURRENT-1]}" cur="\${words[CURRENT]}"
+  case "$prev" in
+${choiceCases}
+    ${valueFlags.join('|')}) _files; return ;;
+  esac
+  for ((i = 2; i < CURRENT; i++)); do
+    w="\${words[i]}"
+    case "$w" in
+      ${valueFlags.join('|')}) ((i++)); continue ;;
+      -*) continue ;;
+    esac
+    if [[ -z "$cmd" ]]; then cmd="$w"; elif [[ -z "$sub" ]]; then sub="$w"; fi
+  done
+  case "$cmd" in
+    '') items=(${spec.commands.map(desc).join(' ')}) ;;
+${cases.join('\n')}
+  esac
+  if [[ "$cur" == -* ]]; then
+    compadd -- \${flags[@]} ${flagWords(spec.globals)}
+  elif (( \${#items} )); then
+    _describe -t commands 'jobfit command' items
+  else
+    _files
+  fi
+}
+if [[ "\${zsh_eval_context[-1]}" == loadautofunc ]]; then _jobfit "$@"; else compdef _jobfit jobfit; fi
+`;
+}
+
+function fishFlag(f: FlagSpec, condition?: string): string {
+  const parts = ['complete -c jobfit'];
+  if (condition) parts.push(`-n ${q(condition)}`);
+  for (const n of f.names) parts.push(n.startsWith('--') ? `-l ${n.slice(2)}` : `-s ${n.slice(1)}`);
+  if (f.choices) parts.push(`-x -a ${q(words(f.choices))}`);
+  else if (f.takesValue) parts.push('-r');
+  if (f.description) parts.push(`-d ${q(f.description)}`);
+  return parts.join(' ');
+}
+
+export function fishScript(spec: CompletionSpec): string {
+  const names = spec.commands.map((c) => c.name);
+  const lines = [
+    '# fish completion for jobfit. Load it now:   jobfit completion fish | source',
+    '# or for every shell:  jobfit completion fish > ~/.config/fish/completions/jobfit.fish',
+    'complete -c jobfit -f',
+    ...spec.globals.map((f) => fishFlag(f)),
+  ];
+  for (const c of spec.commands) {
+    lines.push(`complete -c jobfit -n '__fish_use_subcommand' -a ${c.name} -d ${q(c.description)}`);
+    const seen = `__fish_seen_subcommand_from ${c.name}`;
+    if (c.subcommands.length > 0) {
+      const subNames = words(c.subcommands.map((s) => s.name));
+      for (const s of c.subcommands) {
+        lines.push(`complete -c jobfit -n ${q(`${seen}; and not __fish_seen_subcommand_from ${subNames}`)} -a ${s.name} -d ${q(s.description)}`);
+        for (const f of s.flags) lines.push(fishFlag(f, `${seen}; and __fish_seen_subcommand_from ${s.name}`));
+      }
+    }
+    if (c.argChoices) lines.push(`complete -c jobfit -n ${q(`${seen}; and not __fish_seen_subcommand_from ${words(c.argChoices)}`)} -a ${q(words(c.argChoices))}`);
+    for (const f of c.flags) lines.push(fishFlag(f, seen));
+  }
+  lines.push(`# commands: ${names.join(' ')}`);
+  return `${lines.join('\n')}\n`;
+}
+
+export const SHELLS = ['bash', 'zsh', 'fish'] as const;
+export type Shell = (typeof SHELLS)[number];
+
+export function completionScript(shell: Shell, spec: CompletionSpec): string {
+  if (shell === 'bash') return bashScript(spec);
+  if (shell === 'zsh') return zshScript(spec);
+  return fishScript(spec);
+}

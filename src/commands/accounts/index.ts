@@ -1,0 +1,32 @@
+import type { Command } from 'commander';
+import type { CommandDeps } from '../../cli/commands.js';
+import type { Context } from '../../cli/context.js';
+import { printObject } from '../../format/output.js';
+import { clientFor } from '../shared/client.js';
+import { examples } from '../shared/help.js';
+
+/** GET /accounts: the one account the key belongs to. */
+export async function run(_opts: Record<string, never>, ctx: Context): Promise<void> {
+  const client = await clientFor(ctx);
+  const account = await client.getAccount();
+  await printObject(ctx, account, {
+    columns: [
+      { key: 'id', header: 'ID' },
+      { key: 'display_name', header: 'NAME' },
+      { key: 'mode', header: 'MODE' },
+      { key: 'webhooks_enabled', header: 'WEBHOOKS ENABLED' },
+      { key: 'webhook_endpoint', header: 'WEBHOOK ENDPOINT' },
+    ],
+  });
+}
+
+export function register(program: Command, deps: CommandDeps): void {
+  program
+    .command('accounts')
+    .alias('account')
+    .description('Show the account linked to the API key (GET /accounts)')
+    .addHelpText('after', examples('jobfit accounts', 'jobfit --test accounts -o json'))
+    .action(async (_o: unknown, cmd: Command) => {
+      await run({}, deps.context(cmd));
+    });
+}

@@ -1,0 +1,14 @@
+import { simpleList } from '../shared/simple-list.js';
+
+export const { run, register } = simpleList({
+  name: 'assessments',
+  description: 'List the assessment catalog (GET /assessments); the ids are the test ids of `invite --assessments`',
+  noun: 'assessments',
+  columns: [
+    { key: 'id', header: 'TEST ID', align: 'right' },
+    { key: 'display_name', header: 'NAME' },
+    { key: 'short_name', header: 'SHORT NAME' },
+  ],
+  fetch: (c) => c.listAssessments(),
+  examples: ['jobfit assessments', 'jobfit assessments -o csv'],
+});

@@ -1,0 +1,199 @@
+/**
+ * login: connect a profile to the service. On a terminal it asks for the
+ * profile name, base URL and the two keys (typed masked) and checks each key
+ * with GET /accounts. Without a terminal it never prompts: the key comes from
+ * JOBFIT_API_KEY or stdin, the base URL from --base-url, JOBFIT_BASE_URL or the
+ * profile.
+ */
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { ApiError } from '../../client/errors.js';
+import type { CommandDeps } from '../../cli/commands.js';
+import type { Context } from '../../cli/context.js';
+import { AuthError, JobfitError, UsageError } from '../../cli/errors.js';
+import { normalizeBaseUrl } from '../../config/keys.js';
+import { maskKey, modeOfKey } from '../../config/mask.js';
+import type { Mode, Profile } from '../../config/types.js';
+import { clientForKey } from '../shared/client.js';
+import { examples } from '../shared/help.js';
+import { parseOptions } from '../shared/options.js';
+import { prompterFor } from '../shared/prompter.js';
+import { readStdin } from '../shared/stdin.js';
+
+export const LoginOptions = z.object({
+  profile: z.string().optional(),
+  baseUrl: z.string().optional(),
+  defaultMode: z.enum(['live', 'test'], { error: 'must be live or test' }).optional(),
+});
+export type LoginOptions = z.output<typeof LoginOptions>;
+
+export interface AccountSummary {
+  id: unknown;
+  display_name: unknown;
+  mode: unknown;
+}
+
+/** Checks a key with GET /accounts; seam for tests. */
+export type VerifyKey = (ctx: Context, baseUrl: string, key: string) => Promise<AccountSummary>;
+
+export const verifyKey: VerifyKey = async (ctx, baseUrl, key) => {
+  const mode = modeOfKey(key);
+  const client = await clientForKey(ctx, baseUrl, key);
+  try {
+    const account = (await client.getAccount()) as AccountSummary;
+    if (account?.mode !== undefined && account.mode !== mode) {
+      throw new AuthError(`The ${mode} key ${maskKey(key)} got an answer in ${String(account.mode)} mode from ${baseUrl}.`, 'check that the key and the base URL belong together');
+    }
+    return account;
+  } catch (err) {
+    if (err instanceof ApiError) {
+      throw new AuthError(`The service at ${baseUrl} refused the ${mode} key ${maskKey(key)}: ${err.apiText}.`, 'check the key and the base URL');
+    }
+    throw err;
+  } finally {
+    await client.close();
+  }
+};
+
+function describe(a: AccountSummary): string {
+  return `account ${String(a.display_name)} (id ${String(a.id)})`;
+}
+
+function validBaseUrl(v: string): true | string {
+  try {
+    normalizeBaseUrl(v);
+    return true;
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
+
+export async function run(opts: LoginOptions, ctx: Context, verify: VerifyKey = verifyKey): Promise<void> {
+  const envKey = ctx.io.env.JOBFIT_API_KEY?.trim();
+  if (ctx.io.canPrompt && !envKey) await interactive(opts, ctx, verify);
+  else await unattended(opts, ctx, verify, envKey);
+}
+
+async function save(ctx: Context, name: string, patch: Partial<Profile>): Promise<void> {
+  const store = await ctx.config();
+  store.updateProfile(name, patch);
+  store.setCurrentProfile(name);
+  ctx.info(`Saved profile "${name}" in ${store.path} (readable by you only); it is now the current profile.`);
+}
+
+async function unattended(opts: LoginOptions, ctx: Context, verify: VerifyKey, envKey: string | undefined): Promise<void> {
+  let key = envKey;
+  let from = 'JOBFIT_API_KEY';
+  if (!key && !ctx.io.stdin.isTTY) {
+    key = (await readStdin(ctx.io)).split(/\r?\n/).find((l) => l.trim())?.trim();
+    from = 'stdin';
+  }
+  if (!key) {
+    throw new UsageError('No API key given and no terminal to ask on.', 'pipe the key on stdin (`printf %s "$KEY" | jobfit login`) or set JOBFIT_API_KEY');
+  }
+  const mode = modeOfKey(key);
+  if (!mode) throw new UsageError(`The key from ${from} (${maskKey(key)}) does not start with sk_live or sk_test.`);
+  const store = await ctx.config();
+  const name = opts.profile ?? (ctx.io.env.JOBFIT_PROFILE || undefined) ?? store.currentProfileName() ?? 'default';
+  const existing = store.getProfile(name);
+  const rawBase = opts.baseUrl ?? ctx.io.env.JOBFIT_BASE_URL ?? existing?.base_url;
+  if (!rawBase) throw new UsageError('No base URL: give --base-url https://host/v2 (or set JOBFIT_BASE_URL).');
+  const baseUrl = normalizeBaseUrl(rawBase);
+  const account = await verify(ctx, baseUrl, key);
+  ctx.info(`The ${mode} key ${maskKey(key)} from ${from} belongs to ${describe(account)}.`);
+  await save(ctx, name, {
+    base_url: baseUrl,
+    [mode === 'live' ? 'live_key' : 'test_key']: key,
+    default_mode: opts.defaultMode ?? existing?.default_mode ?? mode,
+  });
+}
+
+async function interactive(opts: LoginOptions, ctx: Context, verify: VerifyKey): Promise<void> {
+  const prompter = await prompterFor(ctx);
+  const store = await ctx.config();
+  const name =
+    opts.profile ??
+    (await prompter.input('Profile name', {
+      default: (ctx.io.env.JOBFIT_PROFILE || undefined) ?? store.currentProfileName() ?? 'default',
+      validate: (v) => (/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(v.trim()) ? true : 'letters, digits, dot, dash or underscore'),
+    })).trim();
+  const existing = store.getProfile(name) ?? {};
+  const baseUrl = normalizeBaseUrl(
+    opts.baseUrl ??
+      (await prompter.input('Base URL of the API (including /v2)', {
+        default: existing.base_url ?? ctx.io.env.JOBFIT_BASE_URL,
+        validate: validBaseUrl,
+      })),
+  );
+
+  const keys: Partial<Record<Mode, string>> = {};
+  const accounts: Partial<Record<Mode, AccountSummary>> = {};
+  for (const mode of ['live', 'test'] as const) {
+    const had = mode === 'live' ? existing.live_key : existing.test_key;
+    const keep = had ? `, empty keeps ${maskKey(had)}` : ', empty to skip';
+    for (let attempt = 1; ; attempt++) {
+      const typed = (
+        await prompter.password(`${mode === 'live' ? 'Live' : 'Test'} key (sk_${mode}_…${keep})`, {
+          validate: (v) => (v.trim() === '' || v.trim().startsWith(`sk_${mode}`) ? true : `a ${mode} key starts with sk_${mode}`),
+        })
+      ).trim();
+      if (!typed) break;
+      try {
+        const account = await verify(ctx, baseUrl, typed);
+        ctx.io.stderr.write(`✓ ${mode} key ${maskKey(typed)}: ${describe(account)}\n`);
+        keys[mode] = typed;
+        accounts[mode] = account;
+        break;
+      } catch (err) {
+        if (!(err instanceof JobfitError) || attempt >= 3) throw err;
+        ctx.io.stderr.write(`✗ ${err.message}\n`);
+      }
+    }
+  }
+  const liveKey = keys.live ?? existing.live_key;
+  const testKey = keys.test ?? existing.test_key;
+  if (!liveKey && !testKey) throw new UsageError('No key was given: a profile needs a live key, a test key or both.');
+  if (accounts.live && accounts.test && accounts.live.id !== accounts.test.id) {
+    ctx.warn(`the live key belongs to ${describe(accounts.live)} but the test key to ${describe(accounts.test)}.`);
+  }
+  let defaultMode: Mode = opts.defaultMode ?? existing.default_mode ?? (liveKey ? 'live' : 'test');
+  if (!opts.defaultMode && liveKey && testKey) {
+    defaultMode = await prompter.select(
+      'Mode to use without --live/--test',
+      [
+        { name: 'test (fake answers, nothing stored)', value: 'test' as Mode },
+        { name: 'live (real records)', value: 'live' as Mode },
+      ],
+      { default: defaultMode },
+    );
+  } else if (!(defaultMode === 'live' ? liveKey : testKey)) {
+    defaultMode = liveKey ? 'live' : 'test';
+  }
+  await save(ctx, name, { base_url: baseUrl, live_key: liveKey, test_key: testKey, default_mode: defaultMode });
+}
+
+export function register(program: Command, deps: CommandDeps): void {
+  program
+    .command('login')
+    .description('Connect a profile to the service: base URL, live and test keys, each checked with GET /accounts')
+    .option('--default-mode <mode>', 'live or test: the key used without --live/--test')
+    .addHelpText(
+      'after',
+      `
+On a terminal, login asks for the profile name, the base URL and the keys (typed
+masked). Without a terminal it never prompts: the key is read from stdin or
+JOBFIT_API_KEY, the base URL from --base-url or JOBFIT_BASE_URL.
+Use the global --profile NAME and --base-url URL to answer those questions up front.
+${examples(
+  'jobfit login',
+  'jobfit login --profile work --base-url https://api.example.com/v2',
+  'printf %s "$JOBFIT_TEST_KEY" | jobfit login --profile ci --base-url https://api.example.com/v2',
+  'JOBFIT_API_KEY=sk_test_... jobfit login --base-url https://api.example.com/v2 --default-mode test',
+)}`,
+    )
+    .action(async (o: Record<string, unknown>, cmd: Command) => {
+      const ctx = deps.context(cmd);
+      const opts = parseOptions(LoginOptions, { ...o, profile: ctx.globals.profile, baseUrl: ctx.globals.baseUrl });
+      await run(opts, ctx);
+    });
+}

@@ -1,0 +1,41 @@
+import type { Command } from 'commander';
+import type { CommandDeps } from '../../cli/commands.js';
+import type { Context } from '../../cli/context.js';
+import { UsageError } from '../../cli/errors.js';
+import { examples } from '../shared/help.js';
+
+export interface LogoutOptions {
+  profile?: string;
+}
+
+/**
+ * Forgets the whole profile (keys, base URL, invite defaults): a profile
+ * without keys would make every command fail instead of falling back to the
+ * embedded stub or another profile.
+ */
+export async function run(opts: LogoutOptions, ctx: Context): Promise<void> {
+  const store = await ctx.config();
+  const name = opts.profile ?? ctx.io.env.JOBFIT_PROFILE ?? store.currentProfileName();
+  if (!name) {
+    throw new UsageError('No profile to log out of: none is configured.', 'see `jobfit config list`');
+  }
+  if (!store.deleteProfile(name)) {
+    const names = store.profileNames();
+    throw new UsageError(`No profile named "${name}".`, names.length ? `known profiles: ${names.join(', ')}` : 'no profiles are configured');
+  }
+  const now = store.currentProfileName();
+  ctx.info(`Logged out: profile "${name}" and its keys were removed from ${store.path}.`);
+  if (now) ctx.info(`The current profile is now "${now}".`);
+  else ctx.info('No profile is left; commands use the embedded stub until `jobfit login`.');
+}
+
+export function register(program: Command, deps: CommandDeps): void {
+  program
+    .command('logout')
+    .description('Forget a profile and its keys (the current profile unless --profile is given)')
+    .addHelpText('after', examples('jobfit logout', 'jobfit logout --profile staging'))
+    .action(async (_o: unknown, cmd: Command) => {
+      const ctx = deps.context(cmd);
+      await run({ profile: ctx.globals.profile }, ctx);
+    });
+}

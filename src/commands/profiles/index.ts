@@ -1,0 +1,93 @@
+/** profiles list | get ID: career navigation profiles. */
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { NotFoundError } from '../../client/errors.js';
+import type { CommandDeps } from '../../cli/commands.js';
+import type { Context } from '../../cli/context.js';
+import { JobfitError } from '../../cli/errors.js';
+import { type ColumnSpec, printList, printObject } from '../../format/output.js';
+import { clientFor } from '../shared/client.js';
+import { examples } from '../shared/help.js';
+import { listEverything } from '../shared/list-all.js';
+import { parseOptions } from '../shared/options.js';
+
+export const LIST_COLUMNS: ColumnSpec[] = [
+  { key: 'id', header: 'ID' },
+  { key: 'test_taker_id', header: 'TEST TAKER', align: 'right' },
+  { key: 'custom_id', header: 'CUSTOM ID' },
+  { key: 'person_id', header: 'PERSON ID' },
+  { key: 'created_at', header: 'CREATED' },
+  { key: 'career_navigation_url', header: 'URL' },
+];
+
+export const OBJECT_ROWS: ColumnSpec[] = [
+  { key: 'id', header: 'ID' },
+  { key: 'test_taker_id', header: 'TEST TAKER' },
+  { key: 'person_id', header: 'PERSON ID' },
+  { key: 'plan_job_1.jobName', header: 'PLANNED JOB' },
+  { key: 'plan_job_1.onetCode', header: 'O*NET CODE' },
+  { key: 'exercises.targetJobName', header: 'TARGET JOB' },
+  { key: 'exercises.strengthsCareerInterests', header: 'STRENGTHS' },
+  { key: 'career_navigation_url', header: 'URL' },
+  { key: 'mode', header: 'MODE' },
+];
+
+export const ListOpts = z.object({ all: z.boolean().default(false) });
+export type ListOpts = z.output<typeof ListOpts>;
+
+export async function runList(opts: ListOpts, ctx: Context): Promise<void> {
+  const client = await clientFor(ctx);
+  if (opts.all) {
+    await listEverything(ctx, client, { resource: 'profiles', columns: LIST_COLUMNS, noun: 'career navigation profiles' });
+    return;
+  }
+  const list = await client.listCareerNavigationProfiles();
+  await printList(ctx, list, { columns: LIST_COLUMNS, noun: 'career navigation profiles', narrowFlags: [] });
+}
+
+export const GetOptions = z.object({ id: z.string().trim().min(1, 'the profile id must not be empty') });
+export type GetOptions = z.output<typeof GetOptions>;
+
+export async function runGet(opts: GetOptions, ctx: Context): Promise<void> {
+  const client = await clientFor(ctx);
+  try {
+    const profile = await client.getCareerNavigationProfile(opts.id, ctx.io.signal);
+    await printObject(ctx, profile, { columns: OBJECT_ROWS });
+  } catch (err) {
+    // The service answers an unknown profile with 404 and a null body: say what that means.
+    if (err instanceof NotFoundError) {
+      throw new JobfitError(`No career navigation profile with id ${opts.id}.`, {
+        hint: 'see `jobfit profiles list`, or `jobfit test-takers get ID` for a test taker\'s profile id',
+      });
+    }
+    throw err;
+  }
+}
+
+export function register(program: Command, deps: CommandDeps): void {
+  const p = program
+    .command('profiles')
+    .alias('profile')
+    .description('List and show career navigation profiles (created when Career Interests is completed)')
+    .addHelpText('after', examples('jobfit profiles list', 'jobfit profiles get cnp_8f2a'));
+
+  p.command('list')
+    .alias('ls')
+    .description('List career navigation profiles (GET /career-navigation-profiles)')
+    .option('--all', 'every profile, not only the first page the service returns')
+    .addHelpText('after', examples('jobfit profiles list', 'jobfit profiles list --all -o csv > profiles.csv'))
+    .action(async (o: Record<string, unknown>, cmd: Command) => {
+      const ctx = deps.context(cmd);
+      await runList(parseOptions(ListOpts, o), ctx);
+    });
+
+  p.command('get')
+    .alias('show')
+    .argument('<id>', 'profile id (a string)')
+    .description('Show one career navigation profile (GET /career-navigation-profiles/:id)')
+    .addHelpText('after', examples('jobfit profiles get cnp_8f2a', 'jobfit profiles get cnp_8f2a -o json | jq -r .career_navigation_url'))
+    .action(async (id: string, _o: unknown, cmd: Command) => {
+      const ctx = deps.context(cmd);
+      await runGet(parseOptions(GetOptions, { id }, ['id']), ctx);
+    });
+}

@@ -1,0 +1,16 @@
+import { simpleList } from '../shared/simple-list.js';
+
+export const { run, register } = simpleList({
+  name: 'teams',
+  description: 'List the teams of the account (GET /teams)',
+  noun: 'teams',
+  columns: [
+    { key: 'id', header: 'ID', align: 'right' },
+    { key: 'display_name', header: 'NAME' },
+    { key: 'users_count', header: 'USERS', align: 'right' },
+    { key: 'invitations_count', header: 'INVITATIONS', align: 'right' },
+    { key: 'test_takers_count', header: 'TEST TAKERS', align: 'right' },
+  ],
+  fetch: (c) => c.listTeams(),
+  examples: ['jobfit teams', 'jobfit teams -o json | jq ".data[].id"', 'jobfit teams --fields id,display_name -o csv'],
+});

@@ -1,0 +1,16 @@
+import { simpleList } from '../shared/simple-list.js';
+
+export const { run, register } = simpleList({
+  name: 'templates',
+  description: 'List the email templates of the account and the teams they are assigned to (GET /email-templates)',
+  noun: 'email templates',
+  columns: [
+    { key: 'id', header: 'ID', align: 'right' },
+    { key: 'display_name', header: 'NAME' },
+    { key: 'template_type', header: 'TYPE' },
+    { key: 'teams', header: 'TEAMS' },
+  ],
+  fetch: (c) => c.listEmailTemplates(),
+  examples: ['jobfit templates', 'jobfit templates -o json | jq ".data[] | select(.template_type == \\"invitation\\")"'],
+  aliases: ['email-templates'],
+});

@@ -1,0 +1,59 @@
+import type { Command } from 'commander';
+import type { CommandDeps } from '../../cli/commands.js';
+import type { Context } from '../../cli/context.js';
+import { printObject } from '../../format/output.js';
+import { clientFor } from '../shared/client.js';
+import { examples } from '../shared/help.js';
+
+/** What whoami prints: safe to show (the key masked), stable for scripts. */
+export interface WhoAmI {
+  account: { id: unknown; display_name: unknown };
+  mode: string | null;
+  base_url: string;
+  key: string;
+  key_source: string;
+  profile: string | null;
+  embedded_stub: boolean;
+}
+
+const SOURCE_TEXT: Record<string, string> = {
+  env: 'JOBFIT_API_KEY',
+  flag: '--base-url (no key)',
+  'embedded-stub': 'embedded stub (no configuration)',
+};
+
+export async function run(_opts: Record<string, never>, ctx: Context): Promise<void> {
+  const client = await clientFor(ctx);
+  const account = (await client.getAccount()) as { id?: unknown; display_name?: unknown; mode?: unknown };
+  const c = ctx.connection!;
+  const who: WhoAmI = {
+    account: { id: account.id ?? null, display_name: account.display_name ?? null },
+    mode: (typeof account.mode === 'string' ? account.mode : c.mode) ?? null,
+    base_url: c.baseUrl,
+    key: c.maskedKey,
+    key_source: SOURCE_TEXT[c.source] ?? (c.source.startsWith('profile:') ? `profile "${c.source.slice(8)}" (${ctx.io.env.JOBFIT_CONFIG_DIR ? 'JOBFIT_CONFIG_DIR' : 'config file'})` : c.source),
+    profile: c.profileName ?? null,
+    embedded_stub: c.embedded,
+  };
+  await printObject(ctx, who, {
+    columns: [
+      { key: 'account', header: 'ACCOUNT', format: () => `${who.account.display_name} (id ${who.account.id})` },
+      { key: 'mode', header: 'MODE' },
+      { key: 'base_url', header: 'BASE URL' },
+      { key: 'key', header: 'KEY' },
+      { key: 'key_source', header: 'KEY FROM' },
+      { key: 'profile', header: 'PROFILE' },
+    ],
+    knownFields: ['account.id', 'account.display_name'],
+  });
+}
+
+export function register(program: Command, deps: CommandDeps): void {
+  program
+    .command('whoami')
+    .description('Show the account, mode, base URL and key (masked) in use, and where the key came from')
+    .addHelpText('after', examples('jobfit whoami', 'jobfit --test whoami', 'jobfit -p work whoami -o json | jq -r .account.display_name'))
+    .action(async (_o: unknown, cmd: Command) => {
+      await run({}, deps.context(cmd));
+    });
+}
