@@ -1,0 +1,148 @@
+/**
+ * What validation needs to know about the account, fetched once before the
+ * first row: users (the inviter and their defaults), teams (ids and names),
+ * invitation email templates, the assessment catalog.
+ */
+import type { Assessment, EmailTemplate, Invitation, InvitationListItem, TeamListItem, User } from '../api/index.js';
+import { TEST_ID } from '../api/index.js';
+
+/** The part of the typed client bulk invite uses (src/client). */
+export interface BulkApi {
+  createInvitation(body: Record<string, unknown>): Promise<Invitation>;
+  listInvitations(query: { email?: string; team_id?: string; custom_id?: string }): Promise<{ data: InvitationListItem[] }>;
+  listUsers(): Promise<{ data: User[] }>;
+  listTeams(): Promise<{ data: TeamListItem[] }>;
+  listEmailTemplates(): Promise<{ data: EmailTemplate[] }>;
+  listAssessments(): Promise<{ data: Assessment[] }>;
+  getAccount(): Promise<{ id: number; display_name: string }>;
+}
+
+export interface AccountData {
+  account: { id: number; display_name: string };
+  users: Map<string, User>;
+  teamsById: Map<number, TeamListItem>;
+  /** Lower-cased display name → teams of that name (names need not be unique). */
+  teamsByName: Map<string, TeamListItem[]>;
+  templatesById: Map<number, EmailTemplate>;
+  templatesByName: Map<string, EmailTemplate[]>;
+  /** Lower-cased name, short name or alias → test id. */
+  assessmentsByName: Map<string, number>;
+  assessmentIds: Set<number>;
+  assessmentNames: Map<number, string>;
+}
+
+/** Names people write for the four assessments, beside the catalog's own. */
+const ASSESSMENT_ALIASES: Record<string, number> = {
+  prescreen: TEST_ID.prescreen,
+  'pre-screen': TEST_ID.prescreen,
+  screening: TEST_ID.prescreen,
+  personality: TEST_ID.personality,
+  'personality traits': TEST_ID.personality,
+  traits: TEST_ID.personality,
+  thinking: TEST_ID.thinking,
+  'thinking skills': TEST_ID.thinking,
+  cognitive: TEST_ID.thinking,
+  interests: TEST_ID.interests,
+  'career interests': TEST_ID.interests,
+  career: TEST_ID.interests,
+};
+
+function push<K, V>(m: Map<K, V[]>, k: K, v: V) {
+  const a = m.get(k);
+  if (a) a.push(v);
+  else m.set(k, [v]);
+}
+
+export async function loadAccountData(api: BulkApi): Promise<AccountData> {
+  const [account, users, teams, templates, assessments] = await Promise.all([
+    api.getAccount(),
+    api.listUsers(),
+    api.listTeams(),
+    api.listEmailTemplates(),
+    api.listAssessments(),
+  ]);
+  const data: AccountData = {
+    account: { id: account.id, display_name: account.display_name },
+    users: new Map(users.data.map((u) => [u.email.toLowerCase(), u])),
+    teamsById: new Map(teams.data.map((t) => [t.id, t])),
+    teamsByName: new Map(),
+    templatesById: new Map(),
+    templatesByName: new Map(),
+    assessmentsByName: new Map(Object.entries(ASSESSMENT_ALIASES)),
+    assessmentIds: new Set(),
+    assessmentNames: new Map(),
+  };
+  for (const t of teams.data) push(data.teamsByName, t.display_name.trim().toLowerCase(), t);
+  for (const t of templates.data) {
+    // Only invitation templates can be an invitation's template.
+    if (t.template_type && t.template_type !== 'invitation') continue;
+    data.templatesById.set(t.id, t);
+    push(data.templatesByName, t.display_name.trim().toLowerCase(), t);
+  }
+  for (const a of assessments.data) {
+    data.assessmentIds.add(a.id);
+    data.assessmentNames.set(a.id, a.display_name);
+    data.assessmentsByName.set(a.display_name.toLowerCase(), a.id);
+    if (a.short_name) data.assessmentsByName.set(a.short_name.toLowerCase(), a.id);
+  }
+  for (const id of Object.values(TEST_ID)) data.assessmentIds.add(id);
+  return data;
+}
+
+export type Resolved<T> = { ok: true; value: T } | { ok: false; reason: string };
+
+export function resolveTeam(a: AccountData, raw: string): Resolved<number> {
+  const s = raw.trim();
+  if (/^\d+$/.test(s)) {
+    const id = Number(s);
+    return a.teamsById.has(id) ? { ok: true, value: id } : { ok: false, reason: `team_id not found (${id})` };
+  }
+  const found = a.teamsByName.get(s.toLowerCase());
+  if (!found) return { ok: false, reason: `No team named "${s}" in the account` };
+  if (found.length > 1) return { ok: false, reason: `Several teams are named "${s}"; use the team id (${found.map((t) => t.id).join(' or ')})` };
+  return { ok: true, value: found[0].id };
+}
+
+export function resolveTemplate(a: AccountData, raw: string): Resolved<number> {
+  const s = raw.trim();
+  if (/^\d+$/.test(s)) {
+    const id = Number(s);
+    return a.templatesById.has(id) ? { ok: true, value: id } : { ok: false, reason: `email_template_id not found (${id})` };
+  }
+  const found = a.templatesByName.get(s.toLowerCase());
+  if (!found) return { ok: false, reason: `No invitation email template named "${s}" in the account` };
+  if (found.length > 1) return { ok: false, reason: `Several templates are named "${s}"; use the id (${found.map((t) => t.id).join(' or ')})` };
+  return { ok: true, value: found[0].id };
+}
+
+/** "Personality; Interests", "6,8", "personality + thinking skills" → test ids. */
+export function resolveAssessments(a: AccountData, raw: string): Resolved<number[]> {
+  const parts = raw
+    .split(/[,;|/+&]|\band\b/i)
+    .map((p) => p.trim())
+    .filter(Boolean);
+  const ids: number[] = [];
+  for (const p of parts) {
+    let id: number | undefined;
+    if (/^\d+$/.test(p)) {
+      id = Number(p);
+      if (!a.assessmentIds.has(id)) return { ok: false, reason: `Unknown assessment test_id ${id}` };
+    } else {
+      id = a.assessmentsByName.get(p.toLowerCase().replace(/\s+/g, ' '));
+      if (id === undefined) {
+        const known = [...new Set(a.assessmentNames.values())].join(', ');
+        return { ok: false, reason: `Unknown assessment "${p}" (known: ${known || 'Prescreen, Personality, Thinking, Interests'})` };
+      }
+    }
+    if (!ids.includes(id)) ids.push(id);
+  }
+  if (ids.length === 0) return { ok: false, reason: 'At least one assessment is required' };
+  return { ok: true, value: ids };
+}
+
+/** Exact (case-insensitive) email match among the partial matches of GET /invitations?email=. */
+export async function findInvitationByEmail(api: BulkApi, email: string): Promise<InvitationListItem | undefined> {
+  const list = await api.listInvitations({ email });
+  const want = email.trim().toLowerCase();
+  return list.data.find((i) => i.email.trim().toLowerCase() === want);
+}

@@ -1,0 +1,260 @@
+/**
+ * One CSV row → the body of POST /invitations, checked with the contract's own
+ * schema and rules (src/api: CreateInvitationBody, assessmentRule, smsRule,
+ * MSG) plus the account lookups the service would do, so a row that passes
+ * here is one the service accepts (short of a duplicate already in the account).
+ */
+import {
+  assessmentRule,
+  CreateInvitationBody,
+  type CreateInvitationParsed,
+  INTERNAL_FIELD_NAMES,
+  MSG,
+  smsRule,
+} from '../api/index.js';
+import { UsageError } from '../cli/errors.js';
+import { type AccountData, resolveAssessments, resolveTeam, resolveTemplate } from './account.js';
+import type { ColumnMapping, Field } from './columns.js';
+
+/** Defaults for every row: flags first, then the profile's invite defaults. */
+export interface RowDefaults {
+  created_by?: string;
+  team_id?: number;
+  test_ids?: number[];
+  email_template_id?: number;
+  send_via_email?: boolean;
+  send_via_sms?: boolean;
+}
+
+export interface RowError {
+  field: string;
+  reason: string;
+}
+
+export type RowCheck =
+  | { ok: true; body: CreateInvitationParsed; email: string; teamId?: number; channels: { email: boolean; sms: boolean } }
+  | { ok: false; email?: string; errors: RowError[] };
+
+const TRUE = new Set(['true', 'yes', 'y', '1', 'x', 'on', 't', 'ja', 'oui', 'si', 'sí', '✓', '✔']);
+const FALSE = new Set(['false', 'no', 'n', '0', 'off', 'f', 'nein', 'non', '-']);
+
+export function parseBool(raw: string): boolean | undefined | 'invalid' {
+  const s = raw.trim().toLowerCase();
+  if (s === '') return undefined;
+  if (TRUE.has(s)) return true;
+  if (FALSE.has(s)) return false;
+  return 'invalid';
+}
+
+/** "email", "sms", "email,sms", "both", "none" → the two flags; undefined when not understood. */
+export function parseSendVia(raw: string): { email: boolean; sms: boolean } | undefined {
+  const s = raw.trim().toLowerCase();
+  if (s === 'both' || s === 'all') return { email: true, sms: true };
+  if (s === 'none' || s === 'no' || s === 'link' || s === 'manual') return { email: false, sms: false };
+  const parts = s.split(/[,;|/+&\s]+|\band\b/).filter(Boolean);
+  if (parts.length === 0) return undefined;
+  const r = { email: false, sms: false };
+  for (const p of parts) {
+    if (p === 'email' || p === 'e-mail' || p === 'mail') r.email = true;
+    else if (p === 'sms' || p === 'text' || p === 'phone' || p === 'mobile') r.sms = true;
+    else return undefined;
+  }
+  return r;
+}
+
+/** Resolves the flag/profile defaults once; a bad one is a usage error (it would fail every row). */
+export function resolveDefaults(
+  account: AccountData,
+  flags: { createdBy?: string; team?: string; assessments?: string; template?: string; sendVia?: string },
+): RowDefaults {
+  const d: RowDefaults = {};
+  if (flags.createdBy) {
+    if (!account.users.has(flags.createdBy.trim().toLowerCase())) {
+      throw new UsageError(`--created-by: ${MSG.userNotFound(flags.createdBy)}.`, 'see `jobfit users` for the users of the account');
+    }
+    d.created_by = flags.createdBy.trim();
+  }
+  if (flags.team) {
+    const r = resolveTeam(account, flags.team);
+    if (!r.ok) throw new UsageError(`--team: ${r.reason}.`, 'see `jobfit teams`');
+    d.team_id = r.value;
+  }
+  if (flags.assessments) {
+    const r = resolveAssessments(account, flags.assessments);
+    if (!r.ok) throw new UsageError(`--assessments: ${r.reason}.`, 'see `jobfit assessments`');
+    const rule = assessmentRule(r.value);
+    if (rule) throw new UsageError(`--assessments: ${rule}`);
+    d.test_ids = r.value;
+  }
+  if (flags.template) {
+    const r = resolveTemplate(account, flags.template);
+    if (!r.ok) throw new UsageError(`--template: ${r.reason}.`, 'see `jobfit templates`');
+    d.email_template_id = r.value;
+  }
+  if (flags.sendVia) {
+    const r = parseSendVia(flags.sendVia);
+    if (!r) throw new UsageError(`--send-via "${flags.sendVia}" is not understood.`, 'use email, sms, email,sms or none');
+    d.send_via_email = r.email;
+    d.send_via_sms = r.sms;
+  }
+  return d;
+}
+
+const EXTERNAL_NAME: Record<string, string> = Object.fromEntries(Object.entries(INTERNAL_FIELD_NAMES).map(([k, v]) => [v, k]));
+
+export class RowValidator {
+  constructor(
+    private readonly mapping: ColumnMapping,
+    private readonly account: AccountData,
+    private readonly defaults: RowDefaults,
+  ) {}
+
+  private cell(cells: string[], f: Field): string {
+    const i = this.mapping.index[f];
+    return i === undefined ? '' : (cells[i] ?? '').trim();
+  }
+
+  check(cells: string[]): RowCheck {
+    const errors: RowError[] = [];
+    const a = this.account;
+    const d = this.defaults;
+    const body: Record<string, unknown> = {};
+
+    let first = this.cell(cells, 'first_name');
+    let last = this.cell(cells, 'last_name');
+    if ((!first || !last) && this.mapping.index.full_name !== undefined) {
+      const full = this.cell(cells, 'full_name').replace(/\s+/g, ' ');
+      // "Last, First" or "First Middle Last".
+      const comma = full.indexOf(',');
+      const sp = full.lastIndexOf(' ');
+      const [f, l] = comma > 0 ? [full.slice(comma + 1).trim(), full.slice(0, comma).trim()] : sp > 0 ? [full.slice(0, sp), full.slice(sp + 1)] : [full, ''];
+      first ||= f;
+      last ||= l;
+    }
+    body.first_name = first;
+    body.last_name = last;
+    body.email = this.cell(cells, 'email');
+    const inviter = this.cell(cells, 'created_by_user_email') || d.created_by || '';
+    body.created_by_user_email = inviter;
+
+    const put = (key: string, f: Field) => {
+      const v = this.cell(cells, f);
+      if (v !== '') body[key] = v;
+    };
+    put('person_id', 'person_id');
+    put('custom_id', 'custom_id');
+    put('ref_text', 'ref_text');
+    put('phone', 'phone');
+
+    // Channels: send_via column, then the two boolean columns, then defaults.
+    let viaEmail = d.send_via_email;
+    let viaSms = d.send_via_sms;
+    const via = this.cell(cells, 'send_via');
+    if (via) {
+      const r = parseSendVia(via);
+      if (!r) errors.push({ field: 'send_via', reason: `"${via}" is not email, sms, email+sms or none` });
+      else {
+        viaEmail = r.email;
+        viaSms = r.sms;
+      }
+    }
+    for (const [f, key] of [
+      ['send_via_email', 'email'],
+      ['send_via_sms', 'sms'],
+    ] as const) {
+      const raw = this.cell(cells, f);
+      const b = parseBool(raw);
+      if (b === 'invalid') errors.push({ field: f, reason: `"${raw}" is not yes or no` });
+      else if (b !== undefined) {
+        if (key === 'email') viaEmail = b;
+        else viaSms = b;
+      }
+    }
+    if (viaEmail !== undefined) body.send_via_email = viaEmail;
+    if (viaSms !== undefined) body.send_via_sms = viaSms;
+
+    // Team.
+    let teamId = d.team_id;
+    const team = this.cell(cells, 'team');
+    if (team) {
+      const r = resolveTeam(a, team);
+      if (r.ok) teamId = r.value;
+      else errors.push({ field: 'team', reason: r.reason });
+    }
+    if (teamId !== undefined) body.team_id = teamId;
+
+    // Assessments: a list cell, else the v1 assign* columns, else defaults.
+    let testIds = d.test_ids;
+    const list = this.cell(cells, 'assessments');
+    if (list) {
+      const r = resolveAssessments(a, list);
+      if (r.ok) testIds = r.value;
+      else errors.push({ field: 'assessments', reason: r.reason });
+    } else {
+      const v1: number[] = [];
+      let any = false;
+      for (const [f, id] of [
+        ['assign_prescreen', 1],
+        ['assign_personality', 6],
+        ['assign_thinking', 7],
+        ['assign_interests', 8],
+      ] as const) {
+        const raw = this.cell(cells, f);
+        const b = parseBool(raw);
+        if (b === 'invalid') errors.push({ field: f, reason: `"${raw}" is not yes or no` });
+        else if (b !== undefined) {
+          any = true;
+          if (b) v1.push(id);
+        }
+      }
+      if (any) {
+        if (v1.length) testIds = v1;
+        else errors.push({ field: 'assessments', reason: 'At least one assessment is required' });
+      }
+    }
+    if (testIds !== undefined) body.assessments_to_assign = testIds.map((id) => ({ test_id: id }));
+
+    // Template.
+    let templateId = d.email_template_id;
+    const tpl = this.cell(cells, 'email_template');
+    if (tpl) {
+      const r = resolveTemplate(a, tpl);
+      if (r.ok) templateId = r.value;
+      else errors.push({ field: 'email_template', reason: r.reason });
+    }
+    if (templateId !== undefined) body.email_template_id = templateId;
+
+    // The contract's schema: required fields, email, phone → E.164, lengths.
+    const parsed = CreateInvitationBody.safeParse(body);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        const head = String(issue.path[0] ?? '');
+        errors.push({ field: EXTERNAL_NAME[head] ?? head, reason: issue.message });
+      }
+    }
+    const email = typeof body.email === 'string' ? body.email.trim() : undefined;
+    if (!parsed.success || errors.length) return { ok: false, email, errors };
+    const out = parsed.data;
+
+    // The service's rules, in its order: inviter, team, defaults, assessments, SMS.
+    const user = a.users.get(out.created_by_user_email.toLowerCase());
+    if (!user) {
+      errors.push({ field: 'created_by_user_email', reason: MSG.userNotFound(out.created_by_user_email) });
+      return { ok: false, email, errors };
+    }
+    const effectiveTeam = out.team_id ?? user.default_team?.id;
+    if (effectiveTeam === undefined) errors.push({ field: 'team', reason: MSG.noDefaultTeam(user.email) });
+    const effectiveTests = out.assessments_to_assign?.map((t) => t.test_id) ?? user.default_assessments.map((x) => x.id);
+    if (effectiveTests.length === 0) errors.push({ field: 'assessments', reason: MSG.noDefaultAssessments(user.email) });
+    const sendEmail = out.send_via_email ?? true;
+    if (sendEmail && out.email_template_id === undefined && !user.default_invitation_email_template) {
+      errors.push({ field: 'email_template', reason: MSG.noDefaultTemplate(user.email) });
+    }
+    const rule = assessmentRule(effectiveTests);
+    if (rule) errors.push({ field: 'assessments', reason: rule });
+    const sms = smsRule(out.send_via_sms, out.phone);
+    if (sms) errors.push({ field: 'phone', reason: sms });
+    if (errors.length) return { ok: false, email, errors };
+    return { ok: true, body: out, email: out.email, teamId: effectiveTeam, channels: { email: sendEmail, sms: Boolean(out.send_via_sms) } };
+  }
+}

@@ -1,0 +1,228 @@
+/**
+ * `jobfit invite`: one participant from flags (prompting on a terminal), or
+ * many from a CSV (`--csv FILE|-`, src/bulk). The single-invite flags are the
+ * defaults of every CSV row.
+ */
+import { type Command, Option } from 'commander';
+import { z } from 'zod';
+import type { CommandDeps } from '../../cli/commands.js';
+import type { Context } from '../../cli/context.js';
+import { UsageError } from '../../cli/errors.js';
+import { clientFor } from '../shared/client.js';
+import { examples } from '../shared/help.js';
+import { parseOptions } from '../shared/options.js';
+import { prompterFor } from '../shared/prompter.js';
+
+const Options = z.object({
+  csv: z.string().optional(),
+  out: z.string().optional(),
+  dryRun: z.boolean().optional(),
+  resume: z.boolean().optional(),
+  skipInvalid: z.boolean().optional(),
+  yes: z.boolean().optional(),
+  concurrency: z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number')
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= 64, 'must be from 1 to 64')
+    .optional(),
+  map: z.array(z.string()).optional(),
+  firstName: z.string().optional(),
+  lastName: z.string().optional(),
+  email: z.string().optional(),
+  createdBy: z.string().optional(),
+  team: z.string().optional(),
+  assessments: z.string().optional(),
+  template: z.string().optional(),
+  sendVia: z.string().optional(),
+  phone: z.string().optional(),
+  customId: z.string().optional(),
+  personId: z.string().optional(),
+  refText: z.string().optional(),
+});
+export type InviteOptions = z.output<typeof Options>;
+
+const BULK_ONLY = ['out', 'dryRun', 'resume', 'skipInvalid', 'concurrency', 'map'] as const;
+const SINGLE_ONLY = ['firstName', 'lastName', 'email', 'phone', 'customId', 'personId', 'refText'] as const;
+
+/** The profile's invite defaults (conf), as strings the resolvers take. */
+async function profileDefaults(ctx: Context): Promise<{ createdBy?: string; team?: string; assessments?: string; template?: string; sendVia?: string }> {
+  const name = ctx.connection?.profileName;
+  if (!name) return {};
+  try {
+    const store = await ctx.config();
+    const d = store.getProfile(name)?.invite_defaults;
+    if (!d) return {};
+    return {
+      createdBy: d.created_by,
+      team: d.team_id === undefined ? undefined : String(d.team_id),
+      assessments: d.assessments?.length ? d.assessments.join(',') : undefined,
+      template: d.email_template_id === undefined ? undefined : String(d.email_template_id),
+      sendVia: d.send_via,
+    };
+  } catch {
+    return {};
+  }
+}
+
+function isLocal(baseUrl: string, embedded: boolean): boolean {
+  if (embedded) return true;
+  try {
+    const h = new URL(baseUrl).hostname.toLowerCase().replace(/^\[|\]$/g, '');
+    return h === 'localhost' || h === '::1' || /^127\./.test(h) || h.endsWith('.localhost');
+  } catch {
+    return false;
+  }
+}
+
+export async function run(o: InviteOptions, ctx: Context): Promise<void> {
+  if (o.csv !== undefined) {
+    const stray = SINGLE_ONLY.filter((k) => o[k] !== undefined);
+    if (stray.length) {
+      throw new UsageError(
+        `${stray.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')} describe one participant and cannot go with --csv.`,
+        'put them in the CSV, or drop --csv',
+      );
+    }
+    return runBulk(o, ctx);
+  }
+  const strayBulk = BULK_ONLY.filter((k) => o[k] !== undefined && o[k] !== false);
+  if (strayBulk.length) {
+    throw new UsageError(`${strayBulk.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')} only apply with --csv FILE.`);
+  }
+  return runSingle(o, ctx);
+}
+
+async function runSingle(o: InviteOptions, ctx: Context): Promise<void> {
+  const [{ loadAccountData }, { buildSingleBody }, { printObject }] = await Promise.all([
+    import('../../bulk/account.js'),
+    import('./single.js'),
+    import('../../format/output.js'),
+  ]);
+  const client = await clientFor(ctx);
+  const pd = await profileDefaults(ctx);
+  const opts = {
+    ...o,
+    createdBy: o.createdBy ?? pd.createdBy,
+    team: o.team ?? pd.team,
+    assessments: o.assessments ?? pd.assessments,
+    template: o.template ?? pd.template,
+    sendVia: o.sendVia ?? pd.sendVia,
+  };
+  const account = await loadAccountData(client as never);
+  const body = await buildSingleBody(opts, account, ctx, () => prompterFor(ctx));
+  const { invitation, recovered } = await client.createInvitationDetailed(body as never);
+  if (recovered) ctx.info('The connection was lost after sending; the invitation was found by its email (not sent twice).');
+  await printObject(ctx, invitation, {
+    columns: [
+      { key: 'id', header: 'ID' },
+      { key: 'email', header: 'EMAIL' },
+      { key: 'team.display_name', header: 'TEAM' },
+      { key: 'assessment_url', header: 'ASSESSMENT URL' },
+    ],
+  });
+}
+
+async function runBulk(o: InviteOptions, ctx: Context): Promise<void> {
+  const [{ runBulkInvite, formatReport, summaryLine, finishBulk }, { createProgress }] = await Promise.all([
+    import('../../bulk/run.js'),
+    import('../../format/progress.js'),
+  ]);
+  const client = await clientFor(ctx);
+  const conn = ctx.connection;
+  const bulkOpts = {
+    csv: o.csv!,
+    out: o.out,
+    dryRun: o.dryRun,
+    resume: o.resume,
+    skipInvalid: o.skipInvalid,
+    yes: o.yes,
+    concurrency: o.concurrency,
+    maps: o.map,
+    createdBy: o.createdBy,
+    team: o.team,
+    assessments: o.assessments,
+    template: o.template,
+    sendVia: o.sendVia,
+  };
+  const summary = await runBulkInvite(bulkOpts, {
+    ctx,
+    api: client as never,
+    target: { baseUrl: conn?.baseUrl ?? '', mode: conn?.mode, local: isLocal(conn?.baseUrl ?? '', Boolean(conn?.embedded)) },
+    confirm: async (message) => (await prompterFor(ctx)).confirm(message, { default: false }),
+    progress: (total) => createProgress(ctx, { total, label: 'Inviting', noun: 'rows' }),
+    profileDefaults: await profileDefaults(ctx),
+  });
+  const label = o.csv === '-' ? 'Standard input' : o.csv!;
+  const fmt = ctx.globals.output;
+  if (summary.dryRun) {
+    if (fmt === 'json' || fmt === 'ndjson') {
+      const { invalidRows, ...counts } = summary;
+      const doc = { ...counts, invalid_rows: invalidRows };
+      ctx.io.stdout.write(fmt === 'json' ? `${JSON.stringify(doc, null, 2)}\n` : `${JSON.stringify(doc)}\n`);
+    } else {
+      ctx.io.stdout.write(formatReport(summary, label));
+    }
+    if (summary.invalid > 0) {
+      const { SilentError, ExitCode } = await import('../../cli/errors.js');
+      throw new SilentError(ExitCode.PARTIAL);
+    }
+    return;
+  }
+  if (!ctx.globals.quiet || summary.interrupted) ctx.io.stderr.write(`${summaryLine(summary)}\nResults: ${summary.results}\n`);
+  if (fmt === 'json' || fmt === 'ndjson') {
+    const { invalidRows: _omit, ...counts } = summary;
+    ctx.io.stdout.write(fmt === 'json' ? `${JSON.stringify(counts, null, 2)}\n` : `${JSON.stringify(counts)}\n`);
+  }
+  finishBulk(summary, bulkOpts, ctx);
+}
+
+const collect = (v: string, prev: string[] = []) => [...prev, v];
+
+export function register(program: Command, deps: CommandDeps): void {
+  program
+    .command('invite')
+    .description(
+      'Invite participants: one from flags (asks for what is missing on a terminal), or many from a CSV with --csv.\n' +
+        'In bulk, every row is validated before anything is sent; a journal beside the results file makes --resume safe after a crash.',
+    )
+    .option('--first-name <name>', 'participant first name')
+    .option('--last-name <name>', 'participant last name')
+    .option('--email <email>', 'participant email')
+    .option('--created-by <email>', 'inviter: a user of the account (default: profile invite default)')
+    .option('--team <id|name>', 'team id or name (default: the inviter\'s default team)')
+    .option('--assessments <list>', 'names or test ids, e.g. personality,interests or 6,8 (default: the inviter\'s)')
+    .option('--template <id|name>', 'invitation email template id or name (default: the inviter\'s)')
+    .option('--send-via <channels>', 'email, sms, email,sms or none (default: email)')
+    .option('--phone <number>', 'participant phone (needed for sms; normalised to E.164)')
+    .option('--custom-id <id>', 'your grouping id (max 50 characters)')
+    .option('--person-id <id>', 'your participant id')
+    .option('--ref-text <text>', 'reference text for some templates (max 60 characters)')
+    .option('--csv <file|->', 'bulk: invite every row of a CSV file (- for standard input)')
+    .option('--out <file>', 'bulk: results file (default: FILE.results.csv beside the input)')
+    .option('--dry-run', 'bulk: validate every row and report; send nothing')
+    .option('--resume', 'bulk: continue an interrupted run (from the journal beside --out)')
+    .option('--skip-invalid', 'bulk: send the valid rows even when some are invalid')
+    .option('--concurrency <n>', 'bulk: requests in flight at once (1-64, default 8)')
+    .option('--map <Header=field>', 'bulk: map a CSV column to a field (repeatable), e.g. --map "Cand Mail=email"', collect)
+    .addOption(new Option('-y, --yes', 'bulk: do not ask before sending live invitations'))
+    .addHelpText(
+      'after',
+      examples(
+        'jobfit invite --first-name Ana --last-name Diaz --email ana@example.com --created-by rec@acme.test',
+        'jobfit invite --email ana@example.com --first-name Ana --last-name Diaz --created-by rec@acme.test --team Sales --assessments personality,interests',
+        'jobfit invite --csv people.csv --dry-run',
+        'jobfit invite --csv people.csv --created-by rec@acme.test --out results.csv',
+        'jobfit invite --csv people.csv --out results.csv --resume',
+        'jobfit --live invite --csv people.csv --yes --concurrency 16',
+        '# CSV columns (forgiving names): First Name, Last Name, Email, Phone, Team, Assessments, Template, Send Via, Custom ID, Person ID, Ref Text, Created By',
+        '# Results: the input columns + row, status (created|exists|invalid|failed), invitation_id, assessment_url, error',
+        '# Exit: 0 all created or existing, 3 some invalid or failed, 2 unusable input or flags, 130 interrupted (resumable)',
+      ),
+    )
+    .action(async (raw: unknown, c: Command) => {
+      const ctx = deps.context(c);
+      const o = parseOptions(Options, raw);
+      await run(o, ctx);
+    });
+}

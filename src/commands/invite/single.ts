@@ -1,0 +1,146 @@
+/**
+ * `jobfit invite` for one participant: flags, then the profile's invite
+ * defaults; on a terminal, prompts for what is still missing with choices
+ * loaded from the account; without one, a usage error naming the missing flags.
+ * The row goes through the same validator as a CSV row (src/bulk/validate.ts).
+ */
+import type { Context, Prompter } from '../../cli/context.js';
+import { UsageError } from '../../cli/errors.js';
+import type { AccountData } from '../../bulk/account.js';
+import { FIELDS, type Field, mapHeader } from '../../bulk/columns.js';
+import { parseSendVia, RowValidator } from '../../bulk/validate.js';
+
+export interface SingleOptions {
+  firstName?: string;
+  lastName?: string;
+  email?: string;
+  createdBy?: string;
+  team?: string;
+  assessments?: string;
+  template?: string;
+  sendVia?: string;
+  phone?: string;
+  customId?: string;
+  personId?: string;
+  refText?: string;
+}
+
+const FLAG_OF: Partial<Record<string, string>> = {
+  first_name: '--first-name',
+  last_name: '--last-name',
+  email: '--email',
+  created_by_user_email: '--created-by',
+  team: '--team',
+  assessments: '--assessments',
+  email_template: '--template',
+  send_via: '--send-via',
+  send_via_email: '--send-via',
+  send_via_sms: '--send-via',
+  phone: '--phone',
+  custom_id: '--custom-id',
+  person_id: '--person-id',
+  ref_text: '--ref-text',
+};
+
+/** Fills gaps by asking; only called when io.canPrompt. Mutates and returns `o`. */
+async function promptMissing(o: SingleOptions, a: AccountData, p: Prompter): Promise<SingleOptions> {
+  const nonEmpty = (v: string) => (v.trim() ? true : 'required');
+  o.firstName ||= await p.input('First name', { validate: nonEmpty });
+  o.lastName ||= await p.input('Last name', { validate: nonEmpty });
+  o.email ||= await p.input('Email', { validate: (v) => (/^\S+@\S+\.\S+$/.test(v.trim()) ? true : 'an email address, e.g. ana@example.com') });
+  if (!o.createdBy) {
+    const users = [...a.users.values()];
+    if (users.length === 0) throw new UsageError('The account has no users to invite on behalf of.');
+    o.createdBy = await p.select(
+      'Invited by',
+      users.map((u) => ({ name: `${u.first_name} ${u.last_name} <${u.email}>`, value: u.email })),
+    );
+  }
+  const inviter = a.users.get(o.createdBy.trim().toLowerCase());
+  if (!o.team && a.teamsById.size > 0) {
+    const def = inviter?.default_team?.id;
+    const teams = [...a.teamsById.values()];
+    o.team = String(
+      await p.select(
+        'Team',
+        teams.map((t) => ({ name: `${t.display_name} (${t.id})${t.id === def ? ' — default' : ''}`, value: t.id })),
+        def === undefined ? undefined : { default: def },
+      ),
+    );
+  }
+  if (!o.assessments) {
+    const defaults = new Set(inviter?.default_assessments.map((x) => x.id) ?? []);
+    const ids = [...a.assessmentNames.entries()];
+    const chosen = await p.checkbox(
+      'Assessments (Prescreen goes alone)',
+      ids.map(([id, name]) => ({ name: `${name} (${id})`, value: id, checked: defaults.has(id) })),
+      { required: true },
+    );
+    o.assessments = chosen.join(',');
+  }
+  const via = o.sendVia ? parseSendVia(o.sendVia) : undefined;
+  if ((via?.email ?? true) && !o.template && a.templatesById.size > 0) {
+    const def = inviter?.default_invitation_email_template?.id;
+    const tpls = [...a.templatesById.values()];
+    o.template = String(
+      await p.select(
+        'Invitation email template',
+        tpls.map((t) => ({ name: `${t.display_name} (${t.id})${t.id === def ? ' — default' : ''}`, value: t.id })),
+        def === undefined ? undefined : { default: def },
+      ),
+    );
+  }
+  return o;
+}
+
+/**
+ * Builds the body of POST /invitations from the options (prompting on a
+ * terminal). Throws UsageError naming the flags when something is missing or wrong.
+ */
+export async function buildSingleBody(
+  o: SingleOptions,
+  account: AccountData,
+  ctx: Pick<Context, 'io'>,
+  prompter: () => Promise<Prompter>,
+): Promise<Record<string, unknown>> {
+  const required: Array<[keyof SingleOptions, string]> = [
+    ['firstName', '--first-name'],
+    ['lastName', '--last-name'],
+    ['email', '--email'],
+    ['createdBy', '--created-by'],
+  ];
+  const missing = required.filter(([k]) => !o[k]?.trim()).map(([, f]) => f);
+  if (missing.length) {
+    if (!ctx.io.canPrompt) {
+      throw new UsageError(`Missing ${missing.join(', ')} (no terminal to ask on).`, 'give them as flags, or run it in a terminal to be asked');
+    }
+  }
+  if (ctx.io.canPrompt) await promptMissing(o, account, await prompter());
+
+  const header = [...FIELDS] as string[];
+  const cells = header.map(() => '');
+  const set = (f: Field, v: string | undefined) => {
+    if (v !== undefined) cells[header.indexOf(f)] = v;
+  };
+  set('first_name', o.firstName);
+  set('last_name', o.lastName);
+  set('email', o.email);
+  set('created_by_user_email', o.createdBy);
+  set('team', o.team);
+  set('assessments', o.assessments);
+  set('email_template', o.template);
+  set('send_via', o.sendVia);
+  set('phone', o.phone);
+  set('custom_id', o.customId);
+  set('person_id', o.personId);
+  set('ref_text', o.refText);
+  const mapping = mapHeader(header, new Map(), { haveInviter: true });
+  const r = new RowValidator(mapping, account, {}).check(cells);
+  if (!r.ok) {
+    const first = r.errors[0];
+    const flag = FLAG_OF[first.field] ?? first.field;
+    const more = r.errors.length > 1 ? ` (and ${r.errors.slice(1).map((e) => `${FLAG_OF[e.field] ?? e.field}: ${e.reason}`).join('; ')})` : '';
+    throw new UsageError(`${flag}: ${first.reason}${more}.`.replace(/\.\.$/, '.'));
+  }
+  return r.body as unknown as Record<string, unknown>;
+}
