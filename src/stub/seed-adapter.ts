@@ -96,7 +96,9 @@ export function insertPlanned(store: Store, planned: PlannedInvitation[]): { inv
     );
     const invId = Number(r.lastInsertRowid);
     firstId ??= invId;
-    p.assessments.forEach((t, pos) => insInvA.run(invId, t, pos));
+    p.assessments.forEach((t, pos) => {
+      insInvA.run(invId, t, pos);
+    });
     if (p.accepted_at === null) return;
     const tt = insTT.run(p.account_id, p.team_id, invId, p.accepted_at, person.first_name, person.last_name, person.email, emailLc, person.phone, person.custom_id, person.person_id);
     const ttId = Number(tt.lastInsertRowid);

@@ -1,0 +1,70 @@
+/**
+ * The embedded stub of the Assessment and Job-Fit Service. The CLI runs it
+ * in-process for offline use (imported lazily by the HTTP client), tests start
+ * it on port 0, `jobfit stub serve` runs it as a long-lived server.
+ */
+import type { AppOptions } from './app.js';
+import { FaultInjector, type FaultSpec } from './faults.js';
+import { listen } from './server.js';
+import { type Store, openStore } from './store.js';
+
+export type { FaultSpec } from './faults.js';
+export { parseFaults } from './faults.js';
+export { openStore, Store } from './store.js';
+export { accept, complete, listEvents, listOutbox, onEvent, recordEvent, LifecycleError } from './lifecycle.js';
+export type { AssessmentChoice, CompleteResult, AcceptResult, StoredEvent, OutboxMessage, EventEnvelope } from './lifecycle.js';
+export { defaultDataDir } from './paths.js';
+
+export interface StubKeys {
+  account_id: number;
+  display_name: string;
+  live_key: string;
+  test_key: string;
+}
+
+export interface StartStubOptions {
+  dataDir: string;
+  port?: number;
+  host?: string;
+  faults?: FaultSpec | string;
+  /** Pages outside /v1 and /v2 (the participant page): return true when handled. */
+  pages?: AppOptions['pages'];
+}
+
+export interface RunningStub {
+  /** Base URL of API v2, e.g. http://127.0.0.1:4010/v2 */
+  url: string;
+  /** http://127.0.0.1:PORT */
+  origin: string;
+  keys: StubKeys[];
+  store: Store;
+  close(): Promise<void>;
+}
+
+/** The seeded accounts and their keys, from the store. */
+export function stubKeys(store: Store): StubKeys[] {
+  return store.all<StubKeys>(
+    `SELECT a.id AS account_id, a.display_name,
+       (SELECT key FROM api_keys WHERE account_id = a.id AND mode = 'live') AS live_key,
+       (SELECT key FROM api_keys WHERE account_id = a.id AND mode = 'test') AS test_key
+     FROM accounts a ORDER BY a.id`,
+  );
+}
+
+export async function startStub(opts: StartStubOptions): Promise<RunningStub> {
+  const store = await openStore(opts.dataDir);
+  const faults = opts.faults === undefined ? undefined : new FaultInjector(opts.faults);
+  const l = await listen({ store, port: opts.port ?? 0, host: opts.host, faults: faults?.enabled ? faults : undefined, pages: opts.pages });
+  // Lifecycle commands in other processes write URLs (events, emails) under this origin.
+  store.write(() => store.setMeta('origin', l.origin));
+  return {
+    url: `${l.origin}/v2`,
+    origin: l.origin,
+    keys: stubKeys(store),
+    store,
+    close: async () => {
+      await l.close();
+      store.close();
+    },
+  };
+}

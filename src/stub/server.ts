@@ -1,0 +1,51 @@
+/**
+ * The stub's HTTP server on node:http. startStub() in index.ts is the public
+ * entry; this only binds the app to a port.
+ */
+import { type Server, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type AppOptions, createApp } from './app.js';
+import type { FaultInjector } from './faults.js';
+import type { Store } from './store.js';
+
+export interface ListenOptions {
+  store: Store;
+  port?: number;
+  host?: string;
+  faults?: FaultInjector;
+  pages?: AppOptions['pages'];
+}
+
+export interface Listening {
+  server: Server;
+  origin: string;
+  close(): Promise<void>;
+}
+
+export async function listen(opts: ListenOptions): Promise<Listening> {
+  let origin = '';
+  const app = createApp({ store: opts.store, origin: () => origin, faults: opts.faults, pages: opts.pages });
+  const server = createServer({ keepAliveTimeout: 5000 }, app);
+  const host = opts.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 4010, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const addr = server.address() as AddressInfo;
+  const shownHost = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  origin = `http://${shownHost === '0.0.0.0' || shownHost === '[::]' ? '127.0.0.1' : shownHost}:${addr.port}`;
+  return {
+    server,
+    origin,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Idle keep-alive connections would hold close() open.
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), 1000).unref();
+      }),
+  };
+}
