@@ -1,0 +1,80 @@
+/**
+ * A real stub on a loopback port for command tests, and a Context pointed at
+ * it through JOBFIT_BASE_URL + JOBFIT_API_KEY, with in-memory streams.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Context, GlobalOptions, Prompter } from '../../src/cli/context.js';
+import { createContext } from '../../src/cli/create-context.js';
+import { type RunningStub, startStub } from '../../src/stub/index.js';
+import { type MemoryIOOptions, memoryIO } from '../helpers/io.js';
+
+export interface StubEnv {
+  stub: RunningStub;
+  live: string;
+  test: string;
+  /** JOBFIT_BASE_URL and JOBFIT_API_KEY (live) for runCli. */
+  env: Record<string, string>;
+  tmp(prefix?: string): string;
+  close(): Promise<void>;
+}
+
+export async function startStubEnv(): Promise<StubEnv> {
+  const dirs: string[] = [];
+  const tmp = (prefix = 'jobfit-cmd-') => {
+    const d = mkdtempSync(join(tmpdir(), prefix));
+    dirs.push(d);
+    return d;
+  };
+  const stub = await startStub({ dataDir: tmp('jobfit-stub-'), port: 0, host: '127.0.0.1' });
+  const account = stub.keys[0];
+  return {
+    stub,
+    live: account.live_key,
+    test: account.test_key,
+    env: { JOBFIT_BASE_URL: stub.url, JOBFIT_API_KEY: account.live_key },
+    tmp,
+    async close() {
+      await stub.close();
+      for (const d of dirs) rmSync(d, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface FakeContext {
+  ctx: Context;
+  stdout(): string;
+  stderr(): string;
+}
+
+/** A Context as main() would build it, on memory streams; `prompter` scripts the answers. */
+export function fakeContext(
+  o: MemoryIOOptions & { globals?: Partial<GlobalOptions>; prompter?: Prompter; configDir: string },
+): FakeContext {
+  const m = memoryIO({ ...o, env: { JOBFIT_CONFIG_DIR: o.configDir, ...(o.env ?? {}) } });
+  const globals: GlobalOptions = { color: false, quiet: false, verbose: false, ...o.globals };
+  const ctx = createContext(m.io, globals);
+  if (o.prompter) Object.assign(ctx, { prompter: o.prompter });
+  return { ctx, stdout: m.stdout, stderr: m.stderr };
+}
+
+/** A prompter that answers from a script, by prompt message, and records what was asked. */
+export function scriptedPrompter(answers: Array<[RegExp, unknown]>): Prompter & { asked: string[] } {
+  const asked: string[] = [];
+  const next = (message: string) => {
+    asked.push(message);
+    const i = answers.findIndex(([re]) => re.test(message));
+    if (i < 0) throw new Error(`unexpected prompt: ${message}`);
+    const [, value] = answers.splice(i, 1)[0];
+    return value;
+  };
+  return {
+    asked,
+    input: async (m) => next(m) as string,
+    password: async (m) => next(m) as string,
+    confirm: async (m) => next(m) as boolean,
+    select: async <T>(m: string) => next(m) as T,
+    checkbox: async <T>(m: string) => next(m) as T[],
+  };
+}
