@@ -5,6 +5,7 @@
  */
 import type { AppOptions } from './app.js';
 import { FaultInjector, type FaultSpec } from './faults.js';
+import { participantPages } from './page.js';
 import { listen } from './server.js';
 import { type Store, openStore } from './store.js';
 
@@ -54,7 +55,7 @@ export function stubKeys(store: Store): StubKeys[] {
 export async function startStub(opts: StartStubOptions): Promise<RunningStub> {
   const store = await openStore(opts.dataDir);
   const faults = opts.faults === undefined ? undefined : new FaultInjector(opts.faults);
-  const l = await listen({ store, port: opts.port ?? 0, host: opts.host, faults: faults?.enabled ? faults : undefined, pages: opts.pages });
+  const l = await listen({ store, port: opts.port ?? 0, host: opts.host, faults: faults?.enabled ? faults : undefined, pages: opts.pages ?? participantPages });
   // Lifecycle commands in other processes write URLs (events, emails) under this origin.
   store.write(() => store.setMeta('origin', l.origin));
   return {
