@@ -6,6 +6,7 @@
  * The file is read twice (validation, then sending) rather than held in
  * memory; standard input is first spooled to a temporary file for that.
  */
+import { setMaxListeners } from 'node:events';
 import { createWriteStream, existsSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, extname, join, resolve } from 'node:path';
@@ -391,7 +392,7 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
     // Results and journal.
     const out = resolve(opts.out ?? defaultResultsPath(opts.csv));
     const journalPath = journalPathFor(out);
-    const journal = await readJournal(journalPath);
+    let journal = await readJournal(journalPath);
     if (opts.resume) {
       if (!journal.begin) throw new UsageError(`Nothing to resume: there is no journal at ${journalPath}.`, 'run without --resume to start');
       if (journal.begin.header.join('\u0000') !== v.meta.header.join('\u0000')) {
@@ -406,6 +407,7 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
     if (journal.begin && !opts.resume) {
       // A finished earlier run: keep its journal aside, start a new one.
       renameSync(journalPath, `${journalPath}.${Date.now()}.done`);
+      journal = { done: new Map(), inFlight: new Map(), ended: false };
     }
 
     const sendable = valid - [...journal.done.values()].length;
@@ -429,6 +431,8 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
     const inflight = new Set<Promise<void>>();
     // Requests in flight when Ctrl-C comes are finished, not aborted: our own signal, not io.signal.
     const hard = new AbortController();
+    // Every request in flight listens on it.
+    setMaxListeners(0, hard.signal);
     let fatal: unknown;
     let interrupted = false;
     const onAbort = () => {

@@ -1,0 +1,46 @@
+/** Starts test/bulk/helpers/stub-child.ts in a child process and waits for its URL. */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+
+export interface StubProcess {
+  url: string;
+  liveKey: string;
+  dataDir: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+const ROOT = resolve(import.meta.dirname, '../../..');
+
+export async function startStubProcess(opts: { faults?: string; dataDir?: string } = {}): Promise<StubProcess> {
+  const own = opts.dataDir === undefined;
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'jobfit-stub-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test/bulk/helpers/stub-child.ts'), dataDir, opts.faults ?? ''], {
+    cwd: ROOT,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const rl = createInterface({ input: child.stdout! });
+  const first = await new Promise<string>((res, rej) => {
+    rl.once('line', res);
+    child.once('exit', (code) => rej(new Error(`stub child exited with ${code}`)));
+  });
+  rl.close();
+  const info = JSON.parse(first) as { url: string; keys: Array<{ live_key: string }> };
+  return {
+    url: info.url,
+    liveKey: info.keys[0].live_key,
+    dataDir,
+    child,
+    async stop() {
+      if (child.exitCode === null) {
+        const done = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await done;
+      }
+      if (own) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
