@@ -29,7 +29,9 @@ export const API_VERSION = '2.3.0';
 export const DEFAULT_ORIGIN = 'http://127.0.0.1:4010';
 
 /** Thrown for a lifecycle step that cannot happen (unknown id, already done). */
-export class LifecycleError extends Error {}
+export class LifecycleError extends Error {
+  override name = 'LifecycleError';
+}
 
 export interface StoredEvent {
   seq: number;
