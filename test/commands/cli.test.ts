@@ -123,6 +123,43 @@ describe('jobfit in-process', () => {
   });
 });
 
+describe('--all', () => {
+  const total = async (path: string) => JSON.parse((await runCli(['api', 'GET', path], { env: s.env })).stdout).total_count as number;
+  const ids = (ndjson: string) => ndjson.trim().split('\n').map((l) => JSON.parse(l).id);
+
+  it.each([
+    ['invitations', '/invitations'],
+    ['test-takers', '/test-takers'],
+    ['profiles', '/career-navigation-profiles'],
+  ])('%s list --all returns every item once, past the cap', async (noun, path) => {
+    const want = await total(path);
+    expect(want).toBeGreaterThan(50);
+    const r = await runCli([noun, 'list', '--all', '-o', 'ndjson'], { env: s.env });
+    expect(r.code).toBe(0);
+    const got = ids(r.stdout);
+    expect(got).toHaveLength(want);
+    expect(new Set(got).size).toBe(want);
+    expect(r.stderr).not.toMatch(/Showing \d+ of/);
+  });
+
+  it('--all as JSON is one valid list envelope', async () => {
+    const r = await runCli(['invitations', 'list', '--all', '--team', '12', '-o', 'json'], { env: s.env });
+    expect(r.code).toBe(0);
+    const env = JSON.parse(r.stdout);
+    expect(env).toMatchObject({ object: 'list', has_more: false, mode: 'live' });
+    expect(env.data.every((i: { team: { id: number } }) => i.team.id === 12)).toBe(true);
+    expect(env.total_count).toBe(env.data.length);
+  });
+
+  it('--all with an email filter keeps only matches', async () => {
+    const r = await runCli(['test-takers', 'list', '--all', '--email', 'GMAIL', '-o', 'ndjson'], { env: s.env });
+    expect(r.code).toBe(0);
+    const rows = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) expect(row.email.toLowerCase()).toContain('gmail');
+  });
+});
+
 describe('help', () => {
   it.each(['exit-codes', 'environment', 'output', 'modes'])('jobfit help %s', async (topic) => {
     const r = await runCli(['help', topic]);
