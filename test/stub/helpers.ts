@@ -1,0 +1,69 @@
+/**
+ * Starts the stub on a loopback port with a throw-away data directory, and a
+ * tiny fetch wrapper for its JSON API.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type RunningStub, startStub } from '../../src/stub/index.js';
+
+export const DANA = 'dana.whitfield@northwind-talent.example'; // all defaults, notifies on completion (account 1)
+export const MARCO = 'marco.bellini@northwind-talent.example'; // team 12, Prescreen, no template
+export const INGRID = 'ingrid.halvorsen@northwind-talent.example'; // no defaults
+export const TOMAS = 'tomas.oneill@northwind-talent.example'; // team 13, [6, 8], template 303
+export const RUTH = 'ruth.achterberg@bluefield-care.example'; // account 2
+
+export interface TestStub extends RunningStub {
+  dataDir: string;
+  live: string;
+  test: string;
+  live2: string;
+  test2: string;
+  call(method: string, path: string, opts?: { key?: string | null; body?: unknown; raw?: string }): Promise<{ status: number; body: any; text: string; headers: Headers }>;
+  stop(): Promise<void>;
+}
+
+export async function startTestStub(opts: { faults?: string } = {}): Promise<TestStub> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'jobfit-stub-'));
+  const stub = await startStub({ dataDir, port: 0, faults: opts.faults });
+  const [a1, a2] = stub.keys;
+  const t: TestStub = {
+    ...stub,
+    dataDir,
+    live: a1.live_key,
+    test: a1.test_key,
+    live2: a2.live_key,
+    test2: a2.test_key,
+    async call(method, path, o = {}) {
+      const headers: Record<string, string> = {};
+      const key = o.key === undefined ? a1.live_key : o.key;
+      if (key !== null) headers.authorization = `Bearer ${key}`;
+      let body: string | undefined;
+      if (o.raw !== undefined) body = o.raw;
+      else if (o.body !== undefined) body = JSON.stringify(o.body);
+      if (body !== undefined) headers['content-type'] = 'application/json';
+      const url = path.startsWith('/v1/') ? stub.origin + path : stub.url + path;
+      const r = await fetch(url, { method, headers, body });
+      const text = await r.text();
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = undefined;
+      }
+      return { status: r.status, body: parsed, text, headers: r.headers };
+    },
+    async stop() {
+      await stub.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return t;
+}
+
+let seq = 0;
+/** A participant email no seed uses. */
+export function freshEmail(tag = 'p'): string {
+  seq++;
+  return `${tag}.${process.pid}.${Date.now().toString(36)}.${seq}@tests.example`;
+}
