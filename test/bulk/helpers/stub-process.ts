@@ -10,6 +10,9 @@ export interface StubProcess {
   liveKey: string;
   dataDir: string;
   child: ChildProcess;
+  /** Stops the server, keeps its data (to look into the database). */
+  kill(): Promise<void>;
+  /** Stops the server and removes its data directory (when it made it). */
   stop(): Promise<void>;
 }
 
@@ -34,12 +37,15 @@ export async function startStubProcess(opts: { faults?: string; dataDir?: string
     liveKey: info.keys[0].live_key,
     dataDir,
     child,
-    async stop() {
-      if (child.exitCode === null) {
+    async kill() {
+      if (child.exitCode === null && child.signalCode === null) {
         const done = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
         await done;
       }
+    },
+    async stop() {
+      await this.kill();
       if (own) rmSync(dataDir, { recursive: true, force: true });
     },
   };
