@@ -41,5 +41,6 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'profiles', summary: 'List and show career navigation profiles', group: 'Read', load: () => import('../commands/profiles/index.js') },
   { name: 'api', summary: 'Send a raw request: api METHOD PATH [--data JSON]', group: 'Other', load: () => import('../commands/api/index.js') },
   { name: 'completion', summary: 'Print a shell completion script: completion bash|zsh|fish', group: 'Other', load: () => import('../commands/completion/index.js') },
+  { name: 'webhook', summary: 'Receive webhook events locally: webhook listen [--forward-to URL] [--log FILE]', group: 'Webhooks', load: () => import('../commands/webhook/index.js') },
   { name: 'stub', summary: 'Run and drive the embedded local stub of the service', group: 'Local stub', load: () => import('../commands/stub/index.js') },
 ];

@@ -10,6 +10,7 @@ import type { Context } from '../../cli/context.js';
 import { JobfitError, UsageError } from '../../cli/errors.js';
 import { printList } from '../../format/output.js';
 import type { Store } from '../../stub/store.js';
+import { registerStubWebhookCommands } from '../webhook/stub-commands.js';
 
 const dataOption = (cmd: Command) => cmd.option('--data <dir>', 'stub data directory (default: <config dir>/stub)');
 
@@ -322,13 +323,6 @@ export function register(program: Command, deps: CommandDeps): void {
     .addHelpText('after', examples('jobfit stub outbox', 'jobfit stub outbox -o json | jq ".[] | select(.kind == \\"completion\\")"'))
     .action(async (o: { data?: string; account?: string }, cmd: Command) => outbox(o, deps.context(cmd)));
 
-  dataOption(
-    stub
-      .command('events')
-      .description('List the webhook events the stub has emitted (JSON: the envelopes as delivered)')
-      .option('--account <id>', 'only this account')
-      .option('--type <type>', 'only this event type, e.g. test_taker.created'),
-  )
-    .addHelpText('after', examples('jobfit stub events', 'jobfit stub events --type test_taker.created -o json'))
-    .action(async (o: { data?: string; account?: string; type?: string }, cmd: Command) => events(o, deps.context(cmd)));
+  // `stub webhooks` and `stub events` (events with their delivery attempts) live with the webhook code.
+  registerStubWebhookCommands(stub, deps);
 }

@@ -16,13 +16,16 @@ Each event is shown once, even when delivered twice. Bodies that are not JSON
 get 400, bodies over 1 MB get 413; both are noted on stderr.
 
 Examples:
-  jobfit webhook listen
-  jobfit webhook listen --events invitation.accepted,test_taker.created
-  jobfit webhook listen --forward-to http://localhost:3000/webhooks --log events.ndjson
-  jobfit webhook listen -o ndjson | jq .type`;
+  $ jobfit webhook listen
+  $ jobfit webhook listen --events invitation.accepted,test_taker.created
+  $ jobfit webhook listen --forward-to http://localhost:3000/webhooks --log events.ndjson
+  $ jobfit webhook listen -o ndjson | jq .type`;
 
 export function register(program: Command, deps: CommandDeps): void {
-  const webhook = program.command('webhook').description('Receive webhook events locally');
+  const webhook = program
+    .command('webhook')
+    .description('Receive webhook events locally')
+    .addHelpText('after', '\nExamples:\n  $ jobfit webhook listen\n  $ jobfit webhook listen --forward-to http://localhost:3000/webhooks\n');
   webhook
     .command('listen')
     .description('Listen for webhook events on a local port and print them')
