@@ -3,13 +3,12 @@
  * first row: users (the inviter and their defaults), teams (ids and names),
  * invitation email templates, the assessment catalog.
  */
-import type { Assessment, EmailTemplate, Invitation, InvitationListItem, TeamListItem, User } from '../api/index.js';
+import type { Assessment, EmailTemplate, InvitationListItem, TeamListItem, User } from '../api/index.js';
 import { TEST_ID } from '../api/index.js';
 
 /** The part of the typed client bulk invite uses (src/client). */
 export interface BulkApi {
-  createInvitation(body: Record<string, unknown>): Promise<Invitation>;
-  listInvitations(query: { email?: string; team_id?: string; custom_id?: string }): Promise<{ data: InvitationListItem[] }>;
+  listInvitations(query: { email?: string; team_id?: string; custom_id?: string }, signal?: AbortSignal): Promise<{ data: InvitationListItem[] }>;
   listUsers(): Promise<{ data: User[] }>;
   listTeams(): Promise<{ data: TeamListItem[] }>;
   listEmailTemplates(): Promise<{ data: EmailTemplate[] }>;
@@ -141,8 +140,8 @@ export function resolveAssessments(a: AccountData, raw: string): Resolved<number
 }
 
 /** Exact (case-insensitive) email match among the partial matches of GET /invitations?email=. */
-export async function findInvitationByEmail(api: BulkApi, email: string): Promise<InvitationListItem | undefined> {
-  const list = await api.listInvitations({ email });
+export async function findInvitationByEmail(api: BulkApi, email: string, signal?: AbortSignal): Promise<InvitationListItem | undefined> {
+  const list = await api.listInvitations({ email }, signal);
   const want = email.trim().toLowerCase();
   return list.data.find((i) => i.email.trim().toLowerCase() === want);
 }

@@ -301,7 +301,7 @@ async function sendRow(api: BulkSender, body: Record<string, unknown>, email: st
       if (name === 'BadRequestError' || status === 400) {
         const msg = errText(err);
         if (isDuplicateMessage(msg)) {
-          const found = await findInvitationByEmail(api, email).catch(() => undefined);
+          const found = await findInvitationByEmail(api, email, signal).catch(() => undefined);
           return found ? { status: 'exists', id: found.id, url: found.assessment_url } : { status: 'exists', error: msg };
         }
         return { status: 'failed', error: msg };
@@ -316,7 +316,7 @@ async function sendRow(api: BulkSender, body: Record<string, unknown>, email: st
       }
       if (name === 'UnknownOutcomeError') {
         // The client looked the email up and resent once; look again before any new send.
-        const found = await findInvitationByEmail(api, email).catch(() => undefined);
+        const found = await findInvitationByEmail(api, email, signal).catch(() => undefined);
         if (found) return { status: 'created', id: found.id, url: found.assessment_url };
         await sleep(200 * 2 ** attempt);
         continue;
@@ -332,8 +332,8 @@ async function sendRow(api: BulkSender, body: Record<string, unknown>, email: st
 }
 
 /** Rows sent before a crash with no outcome: the email lookup decides, never a second POST. */
-async function resolveInFlight(api: BulkApi, email: string): Promise<Outcome | undefined> {
-  const found = await findInvitationByEmail(api, email);
+async function resolveInFlight(api: BulkApi, email: string, signal: AbortSignal): Promise<Outcome | undefined> {
+  const found = await findInvitationByEmail(api, email, signal);
   return found ? { status: 'created', id: found.id, url: found.assessment_url } : undefined;
 }
 
@@ -470,7 +470,7 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
         const wasInFlight = journal.inFlight.has(rec.row);
         const task = (async () => {
           let o: Outcome | undefined;
-          if (wasInFlight) o = await resolveInFlight(api, email);
+          if (wasInFlight) o = await resolveInFlight(api, email, hard.signal);
           if (!o) {
             jw.sending([{ row: rec.row, email }]);
             o = await sendRow(api, body, email, limiter, hard.signal);

@@ -32,20 +32,21 @@ export async function startStubProcess(opts: { faults?: string; dataDir?: string
   });
   rl.close();
   const info = JSON.parse(first) as { url: string; keys: Array<{ live_key: string }> };
+  const kill = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const done = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await done;
+    }
+  };
   return {
     url: info.url,
     liveKey: info.keys[0].live_key,
     dataDir,
     child,
-    async kill() {
-      if (child.exitCode === null && child.signalCode === null) {
-        const done = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await done;
-      }
-    },
+    kill,
     async stop() {
-      await this.kill();
+      await kill();
       if (own) rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -1,0 +1,200 @@
+/**
+ * The run function with a fake context and an in-memory service: the live
+ * guard, Ctrl-C (finish in flight, write down, resume), and slowing down on 429.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MSG } from '../../src/api/messages.js';
+import { BadRequestError, RateLimitError } from '../../src/client/errors.js';
+import { type BulkDeps, type BulkSender, finishBulk, runBulkInvite } from '../../src/bulk/run.js';
+import { ExitCode, JobfitError } from '../../src/cli/errors.js';
+import { memoryIO } from '../helpers/io.js';
+import { INVITER, writePeople } from './helpers/data.js';
+
+const team = { id: 12, display_name: 'Retail Stores' };
+const user = {
+  object: 'user' as const,
+  id: 1,
+  first_name: 'Dana',
+  last_name: 'W',
+  email: INVITER,
+  default_team: team,
+  default_assessments: [{ id: 6, display_name: 'Personality Traits', short_name: 'Personality' }],
+  default_invitation_email_template: { id: 301, display_name: 'Standard' },
+  default_congrats_email_template: null,
+  default_scheduling_link: null,
+};
+
+/** An in-memory service: stores by email, refuses duplicates like the real one. */
+class FakeService implements BulkSender {
+  byEmail = new Map<string, { id: number; assessment_url: string }>();
+  posts = 0;
+  inFlight = 0;
+  maxInFlight = 0;
+  rateLimitNext = 0;
+  onPost?: () => void;
+  private seq = 1000;
+  list = <T>(data: T[]) => Promise.resolve({ mode: 'live' as const, object: 'list' as const, total_count: data.length, has_more: false, data });
+  getAccount = () => Promise.resolve({ id: 1, display_name: 'Northwind' });
+  listUsers = () => this.list([user]) as never;
+  listTeams = () =>
+    this.list(
+      [team, { id: 11, display_name: 'Head Office Recruiting' }, { id: 13, display_name: 'Distribution Centres' }, { id: 14, display_name: 'Graduate Programme' }].map((t) => ({
+        object: 'team_list_item',
+        ...t,
+        users_count: 1,
+        invitations_count: 0,
+        test_takers_count: 0,
+      })),
+    ) as never;
+  listEmailTemplates = () => this.list([{ object: 'email_template', id: 301, display_name: 'Standard', template_type: 'invitation', teams: [team] }]) as never;
+  listAssessments = () => this.list([{ object: 'assessment', id: 6, display_name: 'Personality Traits', short_name: 'Personality' }]) as never;
+  listInvitations = async (q: { email?: string }) => {
+    const hit = this.byEmail.get(String(q.email).toLowerCase());
+    return { data: hit ? [{ ...hit, email: String(q.email) }] : [] } as never;
+  };
+  async createInvitationDetailed(body: never) {
+    const b = body as { email: string };
+    this.posts++;
+    this.onPost?.();
+    this.inFlight++;
+    this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+    try {
+      await new Promise((r) => setTimeout(r, 2));
+      if (this.rateLimitNext > 0) {
+        this.rateLimitNext--;
+        throw new RateLimitError({ status: 429, method: 'POST', path: '/invitations' }, 0);
+      }
+      const key = b.email.toLowerCase();
+      if (this.byEmail.has(key)) {
+        throw new BadRequestError({ status: 400, method: 'POST', path: '/invitations', apiMessage: MSG.duplicateInvitationSameTeam(b.email) });
+      }
+      const inv = { id: this.seq++, assessment_url: `https://svc.example/take/${this.seq}` };
+      this.byEmail.set(key, inv);
+      return { invitation: inv, recovered: false };
+    } finally {
+      this.inFlight--;
+    }
+  }
+}
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'jobfit-bulk-run-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+function deps(api: FakeService, o: { tty?: boolean; local?: boolean; signal?: AbortSignal; confirm?: boolean } = {}) {
+  const m = memoryIO({ tty: o.tty ?? false, signal: o.signal });
+  let asked = 0;
+  const d: BulkDeps = {
+    ctx: { io: m.io, globals: { color: false, quiet: false, verbose: false }, info: (s) => m.io.stderr.write(`${s}\n`), warn: (s) => m.io.stderr.write(`${s}\n`) },
+    api,
+    target: { baseUrl: o.local ? 'http://127.0.0.1:1/v2' : 'https://api.example.com/v2', mode: 'live', local: o.local ?? false },
+    confirm: async () => {
+      asked++;
+      return o.confirm ?? false;
+    },
+  };
+  return { d, m, asked: () => asked };
+}
+
+describe('live mode guard', () => {
+  it('without a terminal, live sending needs --yes (exit 2, nothing sent)', async () => {
+    const api = new FakeService();
+    writePeople(join(dir, 'p.csv'), 5, 'guard');
+    const { d, m } = deps(api);
+    const err = await runBulkInvite({ csv: join(dir, 'p.csv'), createdBy: INVITER }, d).catch((e) => e);
+    expect(err).toBeInstanceOf(JobfitError);
+    expect(err.exitCode).toBe(ExitCode.USAGE);
+    expect(err.message).toContain('needs --yes');
+    expect(api.posts).toBe(0);
+    // What would have been sent is shown first.
+    expect(m.stderr()).toContain('LIVE: about to invite 5 participants for real.');
+    expect(m.stderr()).toContain('account:  Northwind (1)');
+    expect(m.stderr()).toMatch(/team\(s\):.*Distribution Centres \(2\).*Retail Stores \(1\)/);
+    expect(m.stderr()).toContain('delivery: 5 by email');
+  });
+
+  it('on a terminal it asks; "no" sends nothing', async () => {
+    const api = new FakeService();
+    writePeople(join(dir, 'p.csv'), 3, 'ask');
+    const { d, asked } = deps(api, { tty: true, confirm: false });
+    const err = await runBulkInvite({ csv: join(dir, 'p.csv'), createdBy: INVITER }, d).catch((e) => e);
+    expect(asked()).toBe(1);
+    expect(err.message).toBe('Nothing was sent.');
+    expect(api.posts).toBe(0);
+  });
+
+  it('--yes sends; a loopback server is never asked about and says no real email goes out', async () => {
+    const api = new FakeService();
+    writePeople(join(dir, 'p.csv'), 3, 'yes');
+    const s = await runBulkInvite({ csv: join(dir, 'p.csv'), createdBy: INVITER, yes: true }, deps(api).d);
+    expect(s.created).toBe(3);
+    const local = deps(new FakeService(), { tty: true, local: true });
+    await runBulkInvite({ csv: join(dir, 'p.csv'), createdBy: INVITER, out: join(dir, 'l.csv') }, local.d);
+    expect(local.asked()).toBe(0);
+    expect(local.m.stderr()).toContain('no real email or SMS goes out');
+  });
+});
+
+describe('Ctrl-C', () => {
+  it('stops taking rows, finishes those in flight, writes them, prints the resume command; --resume completes', async () => {
+    const api = new FakeService();
+    const csv = join(dir, 'p.csv');
+    const out = join(dir, 'r.csv');
+    writePeople(csv, 500, 'ctrlc');
+    const ac = new AbortController();
+    api.onPost = () => {
+      if (api.posts === 100) ac.abort();
+    };
+    const opts = { csv, out, createdBy: INVITER, concurrency: 8 };
+    const first = deps(api, { local: true, signal: ac.signal });
+    const s1 = await runBulkInvite(opts, first.d);
+    expect(s1.interrupted).toBe(true);
+    // The rows already sent were all finished (none left hanging), and no new one started after Ctrl-C.
+    expect(api.posts).toBeLessThanOrEqual(100);
+    expect(s1.created).toBe(api.posts);
+    const written = readFileSync(out, 'utf8').trimEnd().split('\n').length - 1;
+    expect(written).toBe(api.posts);
+    let code = 0;
+    try {
+      finishBulk(s1, opts, first.d.ctx);
+    } catch (e) {
+      code = (e as JobfitError).exitCode;
+    }
+    expect(code).toBe(130);
+    expect(first.m.stderr()).toContain(`jobfit invite --csv ${csv} --out ${out} --resume --created-by ${INVITER}`);
+
+    const postsBefore = api.posts;
+    const s2 = await runBulkInvite({ ...opts, resume: true }, deps(api, { local: true }).d);
+    expect(s2.created).toBe(500);
+    expect(s2.resumed).toBe(postsBefore);
+    expect(api.posts).toBe(500); // not one row sent twice
+    expect(readFileSync(out, 'utf8').trimEnd().split('\n')).toHaveLength(501);
+  });
+});
+
+describe('sending', () => {
+  it('keeps to --concurrency and slows down after a 429 the client could not absorb', async () => {
+    const api = new FakeService();
+    writePeople(join(dir, 'p.csv'), 200, 'conc');
+    api.rateLimitNext = 3;
+    const s = await runBulkInvite({ csv: join(dir, 'p.csv'), createdBy: INVITER, concurrency: 5 }, deps(api, { local: true }).d);
+    expect(s.created).toBe(200);
+    expect(api.maxInFlight).toBeLessThanOrEqual(5);
+    expect(api.byEmail.size).toBe(200);
+  });
+
+  it('a row already in the account is "exists" with the existing id', async () => {
+    const api = new FakeService();
+    api.byEmail.set('p2.exists@example.com', { id: 7, assessment_url: 'https://svc.example/take/7' });
+    writePeople(join(dir, 'p.csv'), 3, 'exists');
+    const out = join(dir, 'x.csv');
+    const s = await runBulkInvite({ csv: join(dir, 'p.csv'), out, createdBy: INVITER }, deps(api, { local: true }).d);
+    expect(s).toMatchObject({ created: 2, exists: 1, failed: 0 });
+    expect(readFileSync(out, 'utf8').split('\n')[2]).toContain(',2,exists,7,https://svc.example/take/7,');
+  });
+});
