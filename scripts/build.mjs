@@ -17,6 +17,8 @@ await build({
   target: 'node20',
   // Native addon: must be loaded from node_modules at run time.
   external: ['better-sqlite3'],
+  // Only the parts of undici the client uses (see scripts/undici-slim.cjs): start-up time.
+  alias: { undici: './scripts/undici-slim.cjs' },
   define: { __JOBFIT_VERSION__: JSON.stringify(pkg.version) },
   banner: {
     // CommonJS dependencies inside an ESM bundle need a real `require`.

@@ -1,0 +1,108 @@
+#!/usr/bin/env node
+// CLI start-up benchmark: `jobfit --version`, `jobfit --help` and
+// `jobfit teams -o json` (against a running `jobfit stub serve`), each beside
+// `node -e 0` measured in the same run. Runs are interleaved (one of each
+// command per round) so that machine noise hits every command alike.
+//
+//   npm run build && node bench/cli/startup.mjs [--runs 40] [--warmup 5] [--json]
+//
+// Goals (issue 3): --version and --help within 1.3x of `node -e 0`,
+// `teams -o json` within 2.5x. Exit code 1 when a goal is missed.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const bin = join(root, 'bin/jobfit.js');
+const arg = (name, dflt) => {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? Number(process.argv[i + 1]) : dflt;
+};
+const RUNS = arg('--runs', 40);
+const WARMUP = arg('--warmup', 5);
+const asJson = process.argv.includes('--json');
+
+const tmp = mkdtempSync(join(tmpdir(), 'jobfit-bench-'));
+const configDir = join(tmp, 'config');
+
+/** Starts `jobfit stub serve --port 0` and waits for its URL and first live key. */
+function startServe() {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, 'stub', 'serve', '--port', '0', '--data', join(tmp, 'stub')], {
+      env: { ...process.env, JOBFIT_CONFIG_DIR: configDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    const onData = (d) => {
+      out += d;
+      const url = /(http:\/\/127\.0\.0\.1:\d+\/v2)/.exec(out)?.[1];
+      const key = /(sk_live_[A-Za-z0-9]+)/.exec(out)?.[1];
+      if (url && key) resolve({ child, url, key });
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`stub serve exited (${code}):\n${out}`)));
+    setTimeout(() => reject(new Error(`stub serve did not start:\n${out}`)), 15_000).unref();
+  });
+}
+
+const serve = await startServe();
+const env = { ...process.env, JOBFIT_CONFIG_DIR: configDir, JOBFIT_BASE_URL: serve.url, JOBFIT_API_KEY: serve.key, NO_COLOR: '1' };
+
+const CASES = [
+  { name: 'node -e 0', argv: ['-e', '0'] },
+  { name: 'jobfit --version', argv: [bin, '--version'], goal: 1.3 },
+  { name: 'jobfit --help', argv: [bin, '--help'], goal: 1.3 },
+  { name: 'jobfit teams -o json', argv: [bin, 'teams', '-o', 'json'], goal: 2.5 },
+];
+
+function once(c) {
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, c.argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (r.status !== 0) throw new Error(`${c.name} exited ${r.status}: ${r.stderr}`);
+  return ms;
+}
+
+const times = new Map(CASES.map((c) => [c.name, []]));
+try {
+  for (let i = 0; i < WARMUP; i++) for (const c of CASES) once(c);
+  for (let i = 0; i < RUNS; i++) for (const c of CASES) times.get(c.name).push(once(c));
+} finally {
+  serve.child.kill('SIGINT');
+}
+
+const q = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(p * (s.length - 1) + 0.5))];
+};
+const base = q(times.get('node -e 0'), 0.5);
+const rows = CASES.map((c) => {
+  const t = times.get(c.name);
+  const median = q(t, 0.5);
+  return {
+    command: c.name,
+    median_ms: +median.toFixed(1),
+    p10_ms: +q(t, 0.1).toFixed(1),
+    p90_ms: +q(t, 0.9).toFixed(1),
+    ratio: +(median / base).toFixed(2),
+    goal: c.goal ? `${c.goal}x` : '',
+    met: c.goal ? median / base <= c.goal : null,
+  };
+});
+rmSync(tmp, { recursive: true, force: true });
+
+if (asJson) {
+  console.log(JSON.stringify({ node: process.version, runs: RUNS, rows }, null, 2));
+} else {
+  console.log(`node ${process.version}, ${RUNS} runs each (interleaved, ${WARMUP} warm-up rounds), medians`);
+  console.log('| command | median | p10 | p90 | × node -e 0 | goal |');
+  console.log('|---|---:|---:|---:|---:|---|');
+  for (const r of rows) {
+    const goal = r.goal ? `${r.goal} ${r.met ? 'met' : 'MISSED'}` : '';
+    console.log(`| \`${r.command}\` | ${r.median_ms} ms | ${r.p10_ms} ms | ${r.p90_ms} ms | ${r.ratio} | ${goal} |`);
+  }
+}
+process.exitCode = rows.every((r) => r.met !== false) ? 0 : 1;
