@@ -42,7 +42,9 @@ import { handleV1 } from './v1.js';
 
 export type Reply =
   | { status: number; json: unknown; headers?: Record<string, string> }
-  | { status: number; text: string; headers?: Record<string, string> };
+  | { status: number; text: string; headers?: Record<string, string> }
+  /** Already serialised JSON (from the response cache). */
+  | { status: number; raw: string; headers?: Record<string, string> };
 
 const json = (status: number, body: unknown): Reply => ({ status, json: body });
 export const error = (status: number, message: string | string[]): Reply => json(status, { error: message });
@@ -58,8 +60,8 @@ function fail(message: string | string[], status = 400): never {
 }
 
 export function writeReply(res: ServerResponse, reply: Reply): void {
-  const isJson = 'json' in reply;
-  const body = isJson ? JSON.stringify(reply.json) : reply.text;
+  const isJson = !('text' in reply);
+  const body = 'json' in reply ? JSON.stringify(reply.json) : 'raw' in reply ? reply.raw : reply.text;
   const headers: Record<string, string | number> = {
     'content-type': isJson ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8',
     'content-length': Buffer.byteLength(body),
@@ -191,8 +193,13 @@ async function parseJsonBody(req: IncomingMessage): Promise<Record<string, unkno
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+const CACHE_MAX = 2000;
+
 export function createApp(opts: AppOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const { store } = opts;
+  const cache = new Map<string, { version: string; status: number; body: string }>();
+  // data_version moves when another connection commits; total_changes() when this one writes.
+  const dataVersion = () => `${store.get<{ v: number }>('SELECT data_version AS v FROM pragma_data_version')!.v}:${store.get<{ c: number }>('SELECT total_changes() AS c')!.c}`;
   return (req, res) => {
     handle(req, res).catch((err: unknown) => {
       const reply = err instanceof HttpError ? err.reply : error(500, 'Internal server error');
@@ -250,12 +257,40 @@ export function createApp(opts: AppOptions): (req: IncomingMessage, res: ServerR
     if (!handler) return methodNotAllowed(Object.keys(m.handlers));
     const auth = authenticate(store, req.headers.authorization);
     if ('status' in auth) return auth;
+    // Live GETs are answered from a cache of serialised bodies while the
+    // database is unchanged (by this or any other process): lists and results
+    // are read far more often than they change.
+    const cacheable = method === 'GET' && auth.mode === 'live';
+    let cacheKey = '';
+    let version = '';
+    if (cacheable) {
+      cacheKey = `${auth.accountId} ${path}?${search}`;
+      version = dataVersion();
+      const hit = cache.get(cacheKey);
+      if (hit && hit.version === version) return { status: hit.status, raw: hit.body };
+    }
+    try {
+      const reply = await handleRoute(handler, m.params, method, search, auth, req);
+      if (cacheable && 'json' in reply) {
+        const body = JSON.stringify(reply.json);
+        if (cache.size >= CACHE_MAX) cache.clear();
+        cache.set(cacheKey, { version, status: reply.status, body });
+        return { status: reply.status, raw: body, headers: reply.headers };
+      }
+      return reply;
+    } catch (err) {
+      if (err instanceof HttpError) return err.reply;
+      throw err;
+    }
+  }
+
+  async function handleRoute(handler: Handler, params: string[], method: string, search: string, auth: Auth, req: IncomingMessage): Promise<Reply> {
     try {
       return await handler({
         store,
         origin: opts.origin(),
         method,
-        params: m.params,
+        params,
         query: new URLSearchParams(search),
         auth,
         body: () => parseJsonBody(req),
@@ -517,6 +552,12 @@ function getInvitation(c: Call): Reply {
   return json(200, invitationObject(c.store, findInvitation(c, c.params[0]), 'live', c.origin));
 }
 
+function insertAssessments(store: Store, invitationId: number, testIds: number[]): void {
+  if (testIds.length === 0) return;
+  const values = testIds.map(() => '(?, ?, ?)').join(', ');
+  store.run(`INSERT INTO invitation_assessments (invitation_id, test_id, position) VALUES ${values}`, ...testIds.flatMap((t, pos) => [invitationId, t, pos]));
+}
+
 type Requests = typeof import('../api/requests.js');
 let requestsModule: Promise<Requests> | undefined;
 /** The request schemas (zod, libphonenumber): loaded on the first write. */
@@ -546,25 +587,16 @@ function checkTestIds(r: Requests, ids: number[]): void {
  */
 function checkDuplicates(c: Call, teamId: number, email: string, except: { invitationId: number; testTakerId: number | null } | null = null): void {
   const lc = email.toLowerCase();
-  const exInv = except?.invitationId ?? -1;
-  const exTT = except?.testTakerId ?? -1;
-  const tt = c.store.get<{ team_id: number }>(
-    'SELECT team_id FROM test_takers WHERE account_id = ? AND email_lc = ? AND id <> ? ORDER BY (team_id = ?) DESC LIMIT 1',
-    c.auth.accountId,
-    lc,
-    exTT,
-    teamId,
-  );
-  if (tt && tt.team_id === teamId) fail(MSG.duplicateTestTakerSameTeam(email));
-  const inv = c.store.get<{ team_id: number }>(
-    'SELECT team_id FROM invitations WHERE account_id = ? AND email_lc = ? AND id <> ? ORDER BY (team_id = ?) DESC LIMIT 1',
-    c.auth.accountId,
-    lc,
-    exInv,
-    teamId,
-  );
-  if (inv && inv.team_id === teamId) fail(MSG.duplicateInvitationSameTeam(email));
-  if (inv || tt) fail(MSG.duplicateOtherTeam(email));
+  // One statement: the team of a matching test taker and of a matching invitation, the same team first.
+  const d = c.store.get<{ tt: number | null; inv: number | null }>(
+    `SELECT
+       (SELECT team_id FROM test_takers WHERE account_id = @account AND email_lc = @email AND id <> @tt ORDER BY (team_id = @team) DESC LIMIT 1) AS tt,
+       (SELECT team_id FROM invitations WHERE account_id = @account AND email_lc = @email AND id <> @inv ORDER BY (team_id = @team) DESC LIMIT 1) AS inv`,
+    { account: c.auth.accountId, email: lc, tt: except?.testTakerId ?? -1, inv: except?.invitationId ?? -1, team: teamId },
+  )!;
+  if (d.tt === teamId) fail(MSG.duplicateTestTakerSameTeam(email));
+  if (d.inv === teamId) fail(MSG.duplicateInvitationSameTeam(email));
+  if (d.inv !== null || d.tt !== null) fail(MSG.duplicateOtherTeam(email));
 }
 
 interface ResolvedCreate {
@@ -619,7 +651,8 @@ async function resolveCreate(c: Call): Promise<ResolvedCreate> {
   const sms = r.smsRule(sendViaSms, phone);
   if (sms) fail(sms);
   if (b.email_template_id !== undefined && !templateOfAccount(c, b.email_template_id, 'invitation')) fail(MSG.templateNotFound);
-  checkDuplicates(c, teamId, b.email);
+  // Live: checked inside the write transaction (createInvitation), where it cannot race.
+  if (c.auth.mode === 'test') checkDuplicates(c, teamId, b.email);
   return {
     first_name: b.first_name,
     last_name: b.last_name,
@@ -664,7 +697,7 @@ async function createInvitation(c: Call): Promise<Reply> {
     return json(201, fake);
   }
   const row = c.store.write(() => {
-    // Checked again inside the write lock: two concurrent requests for one email must not both pass.
+    // Inside the write lock: two concurrent requests for one email must not both pass.
     checkDuplicates(c, v.teamId, v.email);
     const token = newToken();
     const r = c.store.run(
@@ -677,9 +710,7 @@ async function createInvitation(c: Call): Promise<Reply> {
       sendCongrats ? 1 : 0, token,
     );
     const id = Number(r.lastInsertRowid);
-    v.testIds.forEach((t, pos) => {
-      c.store.run('INSERT INTO invitation_assessments (invitation_id, test_id, position) VALUES (?, ?, ?)', id, t, pos);
-    });
+    insertAssessments(c.store, id, v.testIds);
     const inv = c.store.get<InvitationRow>('SELECT * FROM invitations WHERE id = ?', id)!;
     recordDelivery(c, inv);
     return inv;

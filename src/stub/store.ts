@@ -102,7 +102,7 @@ CREATE TABLE IF NOT EXISTS invitation_assessments (
   test_id INTEGER NOT NULL,
   position INTEGER NOT NULL,
   PRIMARY KEY (invitation_id, test_id)
-);
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS test_takers (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   account_id INTEGER NOT NULL,
@@ -231,6 +231,12 @@ export class Store {
   readonly db: Database;
   readonly path: string;
   private readonly stmts = new Map<string, Statement>();
+  /**
+   * References to configuration rows (team, account, template, user by id),
+   * which only a reset changes and a reset restores to the same values, so
+   * they can be remembered for the life of the connection.
+   */
+  readonly refCache = new Map<string, unknown>();
 
   constructor(readonly dataDir: string) {
     mkdirSync(dataDir, { recursive: true });
@@ -245,6 +251,8 @@ export class Store {
     this.db.pragma('foreign_keys = OFF');
     // Bulk seeding touches random pages of several indexes: keep them in memory.
     this.db.pragma('cache_size = -65536');
+    // Fewer, larger checkpoints: each one syncs the database file, the costliest step of a small write.
+    this.db.pragma('wal_autocheckpoint = 8000');
     this.write(() => this.db.exec(SCHEMA));
   }
 
@@ -307,6 +315,7 @@ export class Store {
   /** Restores the seed: every record the service or a command wrote is gone. */
   async reset(): Promise<void> {
     const { writeSeed } = await import('./seed-adapter.js');
+    this.refCache.clear();
     this.write(() => {
       for (const t of TABLES) this.db.exec(`DELETE FROM ${t}`);
       // Tables other parts add (the webhook queue) are emptied too.

@@ -104,26 +104,42 @@ export function assessmentRef(testId: number): AssessmentRef {
   return ASSESSMENT_REFS.get(testId) ?? { id: testId, display_name: `Assessment ${testId}`, short_name: String(testId) };
 }
 
+function cached<T>(store: Store, key: string, load: () => T): T {
+  if (store.refCache.has(key)) return store.refCache.get(key) as T;
+  const v = load();
+  // Misses are not remembered: a row may appear later (another process seeding).
+  if (v !== null && v !== undefined) store.refCache.set(key, v);
+  return v;
+}
+
 export function teamRef(store: Store, id: number): TeamRef {
-  const t = store.get<{ id: number; display_name: string }>('SELECT id, display_name FROM teams WHERE id = ?', id);
-  return t ? { id: t.id, display_name: t.display_name } : { id, display_name: '' };
+  return cached(store, `team:${id}`, () => {
+    const t = store.get<{ id: number; display_name: string }>('SELECT id, display_name FROM teams WHERE id = ?', id);
+    return t ? { id: t.id, display_name: t.display_name } : null;
+  }) ?? { id, display_name: '' };
 }
 
 export function accountRef(store: Store, id: number): AccountRef {
-  const a = store.get<{ id: number; display_name: string }>('SELECT id, display_name FROM accounts WHERE id = ?', id);
-  return a ? { id: a.id, display_name: a.display_name } : { id, display_name: '' };
+  return cached(store, `account:${id}`, () => {
+    const a = store.get<{ id: number; display_name: string }>('SELECT id, display_name FROM accounts WHERE id = ?', id);
+    return a ? { id: a.id, display_name: a.display_name } : null;
+  }) ?? { id, display_name: '' };
 }
 
 export function templateRef(store: Store, id: number | null): EmailTemplateRef | null {
   if (id === null) return null;
-  const t = store.get<{ id: number; display_name: string }>('SELECT id, display_name FROM templates WHERE id = ?', id);
-  return t ? { id: t.id, display_name: t.display_name } : null;
+  return cached(store, `template:${id}`, () => {
+    const t = store.get<{ id: number; display_name: string }>('SELECT id, display_name FROM templates WHERE id = ?', id);
+    return t ? { id: t.id, display_name: t.display_name } : null;
+  });
 }
 
 export function userRef(store: Store, id: number | null): UserRef | null {
   if (id === null) return null;
-  const u = store.get<UserRow>('SELECT * FROM users WHERE id = ?', id);
-  return u ? { id: u.id, first_name: u.first_name, last_name: u.last_name, email: u.email } : null;
+  return cached(store, `user:${id}`, () => {
+    const u = store.get<UserRow>('SELECT * FROM users WHERE id = ?', id);
+    return u ? { id: u.id, first_name: u.first_name, last_name: u.last_name, email: u.email } : null;
+  });
 }
 
 export function scoreProfileRefById(id: number | null): { id: number; display_name: string; short_name: string } | null {
