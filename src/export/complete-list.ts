@@ -24,6 +24,7 @@
  * the `total_count` of the unfiltered query, or the export fails and says
  * which cells it could not finish.
  */
+import { setMaxListeners } from 'node:events';
 import { JobfitError } from '../cli/errors.js';
 
 export interface ListEnvelopeLike<T> {
@@ -144,6 +145,8 @@ export async function listAll<T>(
   const noun = opts.noun ?? 'items';
   const slot = limiter(Math.max(1, opts.concurrency ?? 8));
   const signal = opts.signal;
+  // Every request in flight listens to Ctrl-C on the same signal.
+  if (signal) setMaxListeners(64, signal);
 
   const seen = new Map<string, Seen>();
   /** Characters seen at the end of local parts and the start of domains, over all items. */

@@ -1,0 +1,133 @@
+/**
+ * job-fit ID... | --ids-from FILE|- | --all [--team ID] [--custom-id TEXT]
+ *
+ * On a terminal (a few ids) the reports are drawn (src/format/jobfit-report.ts);
+ * `-o csv` is long form, one line per test taker per top job family;
+ * JSON/NDJSON keep the API's objects. A report that is not ready yet (the
+ * Personality and Career Interests assessments are not both complete) is not
+ * a failure: those test takers are listed on stderr (and in --errors FILE).
+ */
+import type { Command } from 'commander';
+import { z } from 'zod';
+import type { CommandDeps } from '../../cli/commands.js';
+import type { Context } from '../../cli/context.js';
+import { bulkFetch, createErrorSink, errorText, throwIfFailed } from '../../export/bulk-fetch.js';
+import { idSource } from '../../export/ids.js';
+import { JOB_FIT_CSV_COLUMNS, jobFitLongRows, printJobFitReports } from '../../format/jobfit-report.js';
+import { type ColumnSpec, createListWriter, resolveFormat } from '../../format/output.js';
+import { createProgress } from '../../format/progress.js';
+import { clientFor } from '../shared/client.js';
+import { examples } from '../shared/help.js';
+import { intId, maxText, parseOptions } from '../shared/options.js';
+
+export const JobFitOptions = z.object({
+  ids: z.array(z.string()).default([]),
+  idsFrom: z.string().optional(),
+  all: z.boolean().default(false),
+  team: intId('--team').optional(),
+  customId: maxText('the custom id filter', 50).optional(),
+  concurrency: z.coerce.number().int().min(1).max(64).default(16),
+  errors: z.string().optional(),
+});
+export type JobFitOptions = z.output<typeof JobFitOptions>;
+
+/** Reports drawn in full on a terminal up to this many; beyond, the long-form table. */
+const RENDER_MAX = 10;
+
+const TABLE_COLUMNS: ColumnSpec[] = JOB_FIT_CSV_COLUMNS.map((k) => ({
+  key: k,
+  header: k.replace(/^job_family_|^job_fit_/, '').replace(/_/g, ' ').toUpperCase(),
+  align: k === 'job_family_name' || k === 'job_family_number' ? undefined : ('right' as const),
+}));
+
+/**
+ * A 400 from the job-fit route for a test taker that exists means "not ready"
+ * (the reference does not show the answer; the stub says so in words).
+ */
+export function notReadyReason(err: unknown): string | undefined {
+  const e = err as { status?: number; path?: string };
+  if (e?.status !== 400) return undefined;
+  const text = errorText(err);
+  if (/not found/i.test(text)) return undefined;
+  return 'job-fit report not available yet';
+}
+
+export async function runJobFit(o: JobFitOptions, ctx: Context): Promise<void> {
+  const format = resolveFormat(ctx);
+  const client = await clientFor(ctx);
+  const source = await idSource(ctx, client, o);
+  const render = format === 'table' && !o.all && source.feed.count <= RENDER_MAX;
+  const writer = render
+    ? undefined
+    : await createListWriter(ctx, { columns: TABLE_COLUMNS, csvColumns: [...JOB_FIT_CSV_COLUMNS], knownFields: [...JOB_FIT_CSV_COLUMNS], noun: 'job families' });
+  const long = writer !== undefined && (writer.format === 'csv' || writer.format === 'table');
+  const rendered: unknown[] = [];
+  const notReady: number[] = [];
+  const sink = createErrorSink(ctx, o.errors, 'test taker');
+  const progress = createProgress(ctx, { label: 'Job-fit reports', noun: 'test takers', total: o.all ? undefined : source.feed.count });
+  source.done.then((r) => r && progress.setTotal(r.items)).catch(() => {});
+
+  const result = await bulkFetch(source.feed, (id, signal) => client.getJobFitReport(id, signal), {
+    concurrency: o.concurrency,
+    signal: ctx.io.signal,
+    skipWhen: notReadyReason,
+    onSettled: (out) => progress.tick({ error: out.kind === 'failed' }),
+    onResult: (id, out) => {
+      if (out.kind === 'failed') return sink.failed(id, out.error);
+      if (out.kind === 'skipped') {
+        notReady.push(id);
+        return sink.skipped(id, out.reason);
+      }
+      if (render) rendered.push(out.value);
+      else if (long) for (const row of jobFitLongRows(out.value)) writer?.write(row);
+      else writer?.write(out.value);
+    },
+  });
+  try {
+    await source.done;
+  } finally {
+    writer?.end();
+    if (source.feed.count > 1) progress.finish();
+    else progress.stop();
+    await sink.close();
+  }
+  if (render) printJobFitReports(ctx, rendered);
+  if (notReady.length > 0) {
+    const shown = notReady.slice(0, 50).join(', ');
+    const more = notReady.length > 50 ? ` and ${notReady.length - 50} more` : '';
+    // Said even with --quiet: a missing report must never look like an empty one.
+    ctx.io.stderr.write(
+      `Not available yet for ${notReady.length} test taker${notReady.length === 1 ? '' : 's'} (Personality and Career Interests not both complete): ${shown}${more}\n`,
+    );
+  }
+  throwIfFailed(result, 'job-fit reports', o.errors);
+}
+
+export function register(program: Command, deps: CommandDeps): void {
+  program
+    .command('job-fit')
+    .alias('jobfit')
+    .argument('[ids...]', 'test taker ids')
+    .description('Job-fit reports: drawn on a terminal, JSON/NDJSON objects, or long-form CSV (one line per top job family)')
+    .option('--ids-from <file>', 'read test taker ids from a file, one per line (- for stdin)')
+    .option('--all', 'every test taker (the complete list, past the 50-item cap)')
+    .option('--team <id>', 'with --all: only this team')
+    .option('--custom-id <text>', 'with --all: only test takers whose custom_id contains this text')
+    .option('--concurrency <n>', 'requests in flight (default 16)')
+    .option('--errors <file>', 'write failed and not-ready ids to FILE as NDJSON (default: stderr)')
+    .addHelpText(
+      'after',
+      examples(
+        'jobfit job-fit 2001',
+        'jobfit job-fit --all -o csv > job-fit.csv',
+        'jobfit job-fit 2001 2002 -o ndjson | jq ".top_fit_occupations[0]"',
+      ) +
+        `\n\nCSV columns: ${JOB_FIT_CSV_COLUMNS.join(', ')}.\n` +
+        'Test takers whose report is not ready yet are listed on stderr (not a failure).\n' +
+        'Exit 3 when some reports could not be fetched.',
+    )
+    .action(async (ids: string[], o: Record<string, unknown>, cmd: Command) => {
+      const ctx = deps.context(cmd);
+      await runJobFit(parseOptions(JobFitOptions, { ...o, ids }, ['ids']), ctx);
+    });
+}

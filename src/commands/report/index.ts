@@ -1,0 +1,147 @@
+/**
+ * report --sp SHORT [--team ID] [--group-by team|custom_id]
+ *
+ * A group report from a complete export: every invitation (listAll), then the
+ * scorecard of every test taker among them (bulkFetch). Definitions are in
+ * src/export/group-report.ts and docs/exports.md.
+ */
+import type { Command } from 'commander';
+import { z } from 'zod';
+import type { ListFilter } from '../../client/client.js';
+import type { CommandDeps } from '../../cli/commands.js';
+import type { Context } from '../../cli/context.js';
+import { IdFeed, bulkFetch, createErrorSink, throwIfFailed } from '../../export/bulk-fetch.js';
+import { type FetchPage, listAll } from '../../export/complete-list.js';
+import { type GroupStats, GroupReport, type InvitationLike, REPORT_CSV_COLUMNS, reportCsvRow } from '../../export/group-report.js';
+import { chalkFor } from '../../format/color.js';
+import { type ColumnSpec, createListWriter, resolveFormat } from '../../format/output.js';
+import { createProgress } from '../../format/progress.js';
+import { clientFor } from '../shared/client.js';
+import { examples } from '../shared/help.js';
+import { intId, parseOptions } from '../shared/options.js';
+
+export const ReportOptions = z.object({
+  sp: z.string({ error: 'is required (a score profile short name; see `jobfit score-profiles`)' }).trim().min(1, 'must not be empty'),
+  team: intId('--team').optional(),
+  groupBy: z.enum(['team', 'custom_id'], { error: 'must be team or custom_id' }).default('team'),
+  concurrency: z.coerce.number().int().min(1).max(64).default(16),
+  errors: z.string().optional(),
+});
+export type ReportOptions = z.output<typeof ReportOptions>;
+
+const NUM = new Intl.NumberFormat('en-US');
+
+async function renderGroups(ctx: Context, sp: string, groups: GroupStats[], total: GroupStats): Promise<string> {
+  const { renderBarChart, stars } = await import('../../format/chart.js');
+  const c = chalkFor(ctx.io.colorStdout);
+  const blocks = [...groups, ...(groups.length > 1 ? [{ ...total, name: 'All groups' }] : [])].map((g) => {
+    const head = `${c.bold(g.name)}${g.key !== null && g.name !== String(g.key) && g.name !== 'All groups' ? c.dim(` (${g.key})`) : ''}`;
+    const counts = `invited ${NUM.format(g.invited)} · accepted ${NUM.format(g.accepted)} · completed ${NUM.format(g.completed)} (score profile ${sp})`;
+    const fit = `median job fit ${g.median_job_fit_percentage === null ? '–' : `${g.median_job_fit_percentage}%`}`;
+    const riasec = `RIASEC ${g.top_riasec.length ? g.top_riasec.map((r) => `${r.code} (${r.count})`).join(', ') : '–'}`;
+    const chart =
+      g.completed > 0
+        ? renderBarChart(
+            (['5', '4', '3', '2', '1'] as const).map((k) => ({ label: stars(Number(k)), value: g.stars[k] })),
+            { width: Math.min(ctx.io.columns, 80) - 2, color: ctx.io.colorStdout },
+          )
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => `  ${l}`)
+            .join('\n')
+        : '  (no completed test takers)';
+    return `${head}\n  ${counts}\n  ${fit} · ${riasec}\n${chart}\n`;
+  });
+  return `${blocks.join('\n')}`;
+}
+
+export async function runReport(o: ReportOptions, ctx: Context): Promise<void> {
+  const format = resolveFormat(ctx);
+  const client = await clientFor(ctx);
+  const report = new GroupReport(o.groupBy);
+  const feed = new IdFeed<number>();
+  const sink = createErrorSink(ctx, o.errors, 'test taker');
+  const progress = createProgress(ctx, { label: 'Scorecards', noun: 'test takers' });
+
+  const fetchPage = ((q: ListFilter, signal?: AbortSignal) => client.listInvitations(q, signal)) as FetchPage<InvitationLike & { email: string }>;
+  const listing = listAll(
+    fetchPage,
+    { team_id: o.team },
+    (inv) => {
+      report.addInvitation(inv);
+      if (typeof inv.test_taker_id === 'number') feed.push(inv.test_taker_id);
+    },
+    {
+      signal: ctx.io.signal,
+      noun: 'invitations',
+      onRequest: (q, a) => ctx.debug(`  --all: ${JSON.stringify(q)} → ${a.returned} of ${a.total}${a.hasMore ? ' (capped)' : ''}`),
+    },
+  ).then(
+    (r) => {
+      feed.close();
+      progress.setTotal(feed.count);
+      return r;
+    },
+    (err) => {
+      feed.close();
+      throw err;
+    },
+  );
+  listing.catch(() => {});
+
+  const result = await bulkFetch(feed, (id, signal) => client.getScorecard(id, o.sp, signal), {
+    concurrency: o.concurrency,
+    signal: ctx.io.signal,
+    onSettled: (out) => progress.tick({ error: out.kind === 'failed' }),
+    onResult: (id, out) => {
+      if (out.kind === 'ok') report.addScorecard(id, out.value);
+      else if (out.kind === 'failed') sink.failed(id, out.error);
+    },
+  });
+  let listed: Awaited<typeof listing>;
+  try {
+    listed = await listing;
+  } finally {
+    progress.finish();
+    await sink.close();
+  }
+  ctx.debug(`report: ${listed.items} invitations in ${listed.requests} list requests (minimum ${listed.minimum}); ${result.requests} scorecard requests`);
+
+  const groups = report.result();
+  const total = report.total();
+  if (format === 'json') {
+    ctx.io.stdout.write(`${JSON.stringify({ object: 'group_report', score_profile: o.sp, group_by: o.groupBy, team_id: o.team ?? null, groups, total }, null, 2)}\n`);
+  } else if (format === 'table') {
+    ctx.io.stdout.write(await renderGroups(ctx, o.sp, groups, total));
+  } else {
+    const columns: ColumnSpec[] = REPORT_CSV_COLUMNS.map((k) => ({ key: k }));
+    const writer = await createListWriter(ctx, { columns, csvColumns: [...REPORT_CSV_COLUMNS], knownFields: [...REPORT_CSV_COLUMNS], noun: 'groups' });
+    for (const g of groups) writer.write(format === 'csv' ? reportCsvRow(o.groupBy, g) : { group_by: o.groupBy, ...g });
+    writer.end();
+  }
+  if (result.failed > 0) ctx.warn('the report is missing the scorecards that could not be fetched.');
+  throwIfFailed(result, 'scorecards', o.errors);
+}
+
+export function register(program: Command, deps: CommandDeps): void {
+  program
+    .command('report')
+    .description('Group report: invited / accepted / completed, five-star distribution, median job fit and common RIASEC codes per team or custom_id')
+    .option('--sp <short_name>', 'score profile short name (required; see `jobfit score-profiles`)')
+    .option('--team <id>', 'only this team')
+    .option('--group-by <key>', 'team (default) or custom_id')
+    .option('--concurrency <n>', 'scorecard requests in flight (default 16)')
+    .option('--errors <file>', 'write the ids whose scorecard failed to FILE as NDJSON (default: stderr)')
+    .addHelpText(
+      'after',
+      examples('jobfit report --sp sales-rep', 'jobfit report --sp sales-rep --group-by custom_id -o csv', 'jobfit report --sp sales-rep --team 3 -o json | jq ".groups[0].stars"') +
+        '\n\nDefinitions: invited = invitations in the group; accepted = invitations with a test taker;\n' +
+        'completed = test takers whose scorecard for --sp has a five_star_score. The star\n' +
+        'distribution sums to completed. Built from a complete export (every invitation and\n' +
+        'scorecard), so it takes one request per test taker.',
+    )
+    .action(async (o: Record<string, unknown>, cmd: Command) => {
+      const ctx = deps.context(cmd);
+      await runReport(parseOptions(ReportOptions, o), ctx);
+    });
+}

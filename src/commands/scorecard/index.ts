@@ -1,0 +1,117 @@
+/**
+ * scorecard --sp SHORT ID... | --ids-from FILE|- | --all [--team ID] [--custom-id TEXT]
+ *
+ * One scorecard per test taker. CSV is wide (src/export/scorecard-rows.ts);
+ * JSON and NDJSON keep the API's objects. With --all, only test takers who
+ * have results are written; the others are counted on stderr.
+ */
+import type { Command } from 'commander';
+import { z } from 'zod';
+import type { CommandDeps } from '../../cli/commands.js';
+import type { Context } from '../../cli/context.js';
+import { bulkFetch, createErrorSink, throwIfFailed } from '../../export/bulk-fetch.js';
+import { idSource } from '../../export/ids.js';
+import { hasResults, scorecardColumns, scorecardRow } from '../../export/scorecard-rows.js';
+import { type ColumnSpec, createListWriter } from '../../format/output.js';
+import { createProgress } from '../../format/progress.js';
+import { clientFor } from '../shared/client.js';
+import { examples } from '../shared/help.js';
+import { intId, maxText, parseOptions } from '../shared/options.js';
+
+export const ScorecardOptions = z.object({
+  sp: z.string({ error: 'is required (a score profile short name; see `jobfit score-profiles`)' }).trim().min(1, 'must not be empty'),
+  ids: z.array(z.string()).default([]),
+  idsFrom: z.string().optional(),
+  all: z.boolean().default(false),
+  team: intId('--team').optional(),
+  customId: maxText('the custom id filter', 50).optional(),
+  concurrency: z.coerce.number().int().min(1).max(64).default(16),
+  errors: z.string().optional(),
+});
+export type ScorecardOptions = z.output<typeof ScorecardOptions>;
+
+const TABLE_COLUMNS: ColumnSpec[] = [
+  { key: 'test_taker_id', header: 'TEST TAKER', align: 'right' },
+  { key: 'first_name', header: 'FIRST' },
+  { key: 'last_name', header: 'LAST' },
+  { key: 'email', header: 'EMAIL' },
+  { key: 'five_star_score', header: 'STARS', align: 'right' },
+  { key: 'job_fit_percentage', header: 'FIT %', align: 'right' },
+  { key: 'riasec_profile', header: 'RIASEC' },
+];
+
+export async function runScorecard(o: ScorecardOptions, ctx: Context): Promise<void> {
+  const client = await clientFor(ctx);
+  const source = await idSource(ctx, client, o);
+  const columns = scorecardColumns();
+  const writer = await createListWriter(ctx, {
+    columns: TABLE_COLUMNS,
+    csvColumns: columns,
+    knownFields: columns,
+    noun: 'scorecards',
+  });
+  // CSV and the table get the flat row; JSON and NDJSON the API's object.
+  const flat = writer.format === 'csv' || writer.format === 'table';
+  const sink = createErrorSink(ctx, o.errors, 'test taker');
+  const progress = createProgress(ctx, { label: 'Scorecards', noun: 'test takers', total: o.all ? undefined : source.feed.count });
+  source.done.then((r) => r && progress.setTotal(r.items)).catch(() => {});
+  let noResults = 0;
+  const result = await bulkFetch(source.feed, (id, signal) => client.getScorecard(id, o.sp, signal), {
+    concurrency: o.concurrency,
+    signal: ctx.io.signal,
+    onSettled: (out) => progress.tick({ error: out.kind === 'failed' }),
+    onResult: (id, out) => {
+      if (out.kind === 'failed') return sink.failed(id, out.error);
+      if (out.kind === 'skipped') return sink.skipped(id, out.reason);
+      if (o.all && !hasResults(out.value)) {
+        noResults++;
+        return;
+      }
+      writer.write(flat ? scorecardRow(out.value) : out.value);
+    },
+  });
+  let listing: Awaited<typeof source.done>;
+  try {
+    listing = await source.done;
+  } finally {
+    writer.end();
+    if (source.feed.count > 1) progress.finish();
+    else progress.stop();
+    await sink.close();
+  }
+  if (noResults > 0) ctx.info(`${noResults} test taker${noResults === 1 ? '' : 's'} without results yet ${noResults === 1 ? 'was' : 'were'} left out.`);
+  ctx.debug(`scorecard: ${result.requests} scorecard requests${listing ? ` + ${listing.requests} list requests (minimum ${listing.minimum})` : ''}`);
+  throwIfFailed(result, 'scorecards', o.errors);
+}
+
+export function register(program: Command, deps: CommandDeps): void {
+  program
+    .command('scorecard')
+    .alias('scorecards')
+    .argument('[ids...]', 'test taker ids')
+    .description('Scorecards for a score profile: one per test taker (wide CSV for analysis, or the API objects)')
+    .option('--sp <short_name>', 'score profile short name (required; see `jobfit score-profiles`)')
+    .option('--ids-from <file>', 'read test taker ids from a file, one per line (- for stdin)')
+    .option('--all', 'every test taker who has results (the complete list, past the 50-item cap)')
+    .option('--team <id>', 'with --all: only this team')
+    .option('--custom-id <text>', 'with --all: only test takers whose custom_id contains this text')
+    .option('--concurrency <n>', 'requests in flight (default 16)')
+    .option('--errors <file>', 'write failed ids and their errors to FILE as NDJSON (default: stderr)')
+    .addHelpText(
+      'after',
+      examples(
+        'jobfit scorecard 2001 --sp sales-rep',
+        'jobfit scorecard --all --sp sales-rep -o csv > scorecards.csv',
+        'jobfit scorecard --all --team 3 --sp sales-rep -o ndjson | jq .five_star_score',
+        'cut -d, -f1 ids.csv | jobfit scorecard --ids-from - --sp sales-rep -o csv',
+      ) +
+        '\n\nCSV columns: test_taker_id, invitation_id, first_name, last_name, email, custom_id, person_id,\n' +
+        'fitscore_raw, five_star_score, job_fit_percentage, riasec_profile, then one column per\n' +
+        'dimension and facet short_name in catalog order (think, think-read, ...), empty where a\n' +
+        'section has no score. Exit 3 when some scorecards could not be fetched.',
+    )
+    .action(async (ids: string[], o: Record<string, unknown>, cmd: Command) => {
+      const ctx = deps.context(cmd);
+      await runScorecard(parseOptions(ScorecardOptions, { ...o, ids }, ['ids']), ctx);
+    });
+}

@@ -1,0 +1,264 @@
+/**
+ * Many GETs (scorecards, job-fit reports) with bounded concurrency. Ids may
+ * arrive while the fetch runs (from a complete list being discovered), results
+ * leave in the order the ids came in, and one failed item never stops the rest:
+ * it is reported (stderr, or `--errors FILE` as NDJSON) and counted, and the
+ * caller turns "some failed" into exit 3.
+ *
+ * Rate limits: the client already retries 429 and 5xx with backoff. When a 429
+ * still gets through, the pool halves its concurrency for a while instead of
+ * hammering on, and the item is tried once more at the end.
+ */
+import { setMaxListeners } from 'node:events';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import type { Context } from '../cli/context.js';
+import { PartialFailureError, UsageError } from '../cli/errors.js';
+
+/** A queue of ids that can be filled while it is being drained. */
+export class IdFeed<I> {
+  private readonly items: I[] = [];
+  private closed = false;
+  private waiters: Array<() => void> = [];
+  private head = 0;
+  /** Ids consumed and dropped from the front of `items`. */
+  private offset = 0;
+  /** Ids pushed so far. */
+  count = 0;
+
+  push(id: I): void {
+    if (this.closed) throw new Error('feed closed');
+    this.items.push(id);
+    this.count++;
+    this.wake();
+  }
+
+  close(): void {
+    this.closed = true;
+    this.wake();
+  }
+
+  private wake(): void {
+    const w = this.waiters;
+    this.waiters = [];
+    for (const f of w) f();
+  }
+
+  /** The next id with its position, or undefined once closed and drained. */
+  async next(): Promise<{ id: I; index: number } | undefined> {
+    for (;;) {
+      if (this.head < this.items.length) {
+        const index = this.head++;
+        const id = this.items[index];
+        // Let the consumed prefix be collected on very long runs.
+        if (this.head > 4096 && this.head * 2 > this.items.length) {
+          this.items.splice(0, this.head);
+          this.offset += this.head;
+          this.head = 0;
+        }
+        return { id, index: index + this.offset };
+      }
+      if (this.closed) return undefined;
+      await new Promise<void>((resolve) => this.waiters.push(resolve));
+    }
+  }
+
+  static of<I>(ids: Iterable<I>): IdFeed<I> {
+    const f = new IdFeed<I>();
+    for (const id of ids) f.push(id);
+    f.close();
+    return f;
+  }
+}
+
+/** What happened to one id. */
+export type Outcome<R> =
+  | { kind: 'ok'; value: R }
+  /** Expected and not a failure (e.g. a job-fit report that is not ready yet). */
+  | { kind: 'skipped'; reason: string }
+  | { kind: 'failed'; error: unknown };
+
+export interface BulkOptions<I, R> {
+  /** Requests in flight (default 16). */
+  concurrency?: number;
+  signal?: AbortSignal;
+  /** Called for every result in the order the ids were fed. */
+  onResult: (id: I, outcome: Outcome<R>) => void | Promise<void>;
+  /** Turns an error into a skip (not a failure); return the reason, or undefined to fail. */
+  skipWhen?: (error: unknown) => string | undefined;
+  /** Called when an item finishes (for a progress bar). */
+  onSettled?: (outcome: Outcome<R>) => void;
+}
+
+export interface BulkResult {
+  ok: number;
+  skipped: number;
+  failed: number;
+  /** Requests sent, retries after a 429 included. */
+  requests: number;
+}
+
+function isRateLimit(err: unknown): boolean {
+  return (err as { status?: number } | null)?.status === 429;
+}
+
+function isAbort(err: unknown, signal?: AbortSignal): boolean {
+  return Boolean(signal?.aborted) || (err as { name?: string } | null)?.name === 'AbortError';
+}
+
+export async function bulkFetch<I, R>(
+  feed: IdFeed<I>,
+  fetchOne: (id: I, signal?: AbortSignal) => Promise<R>,
+  opts: BulkOptions<I, R>,
+): Promise<BulkResult> {
+  const max = Math.max(1, opts.concurrency ?? 16);
+  // Every request in flight listens to Ctrl-C on the same signal.
+  if (opts.signal) setMaxListeners(Math.max(64, max * 4), opts.signal);
+  let limit = max;
+  let coolUntil = 0;
+  const result: BulkResult = { ok: 0, skipped: 0, failed: 0, requests: 0 };
+  // Results wait here until every earlier id has one, so output follows input order.
+  const pending = new Map<number, { id: I; outcome: Outcome<R> }>();
+  let nextOut = 0;
+  let emitting: Promise<void> = Promise.resolve();
+  let emitError: unknown;
+
+  const emit = () => {
+    emitting = emitting.then(async () => {
+      while (pending.has(nextOut)) {
+        const { id, outcome } = pending.get(nextOut)!;
+        pending.delete(nextOut);
+        nextOut++;
+        if (emitError !== undefined) continue;
+        try {
+          await opts.onResult(id, outcome);
+        } catch (err) {
+          emitError = err;
+        }
+      }
+    });
+  };
+
+  const attempt = async (id: I): Promise<Outcome<R>> => {
+    for (let tries = 0; ; tries++) {
+      result.requests++;
+      try {
+        return { kind: 'ok', value: await fetchOne(id, opts.signal) };
+      } catch (err) {
+        if (isAbort(err, opts.signal)) throw err;
+        if (isRateLimit(err) && tries < 2) {
+          // The client's own retries ran out: slow the whole pool down, then try again.
+          limit = Math.max(1, Math.floor(limit / 2));
+          coolUntil = Date.now() + 5000;
+          const wait = ((err as { retryAfterSeconds?: number }).retryAfterSeconds ?? 1) * 1000;
+          await new Promise((r) => setTimeout(r, Math.min(wait, 10_000)));
+          continue;
+        }
+        const reason = opts.skipWhen?.(err);
+        if (reason !== undefined) return { kind: 'skipped', reason };
+        return { kind: 'failed', error: err };
+      }
+    }
+  };
+
+  const worker = async (n: number) => {
+    for (;;) {
+      if (emitError !== undefined) return;
+      // Workers above the current limit wait out the cool-down, then the limit recovers.
+      while (n >= limit) {
+        await new Promise((r) => setTimeout(r, 200));
+        if (Date.now() > coolUntil) limit = Math.min(max, limit * 2);
+      }
+      const next = await feed.next();
+      if (!next) return;
+      if (opts.signal?.aborted) throw opts.signal.reason ?? new Error('aborted');
+      const outcome = await attempt(next.id);
+      if (outcome.kind === 'ok') result.ok++;
+      else if (outcome.kind === 'skipped') result.skipped++;
+      else result.failed++;
+      opts.onSettled?.(outcome);
+      pending.set(next.index, { id: next.id, outcome });
+      emit();
+    }
+  };
+  await Promise.all(Array.from({ length: max }, (_, n) => worker(n)));
+  await emitting;
+  if (emitError !== undefined) throw emitError;
+  return result;
+}
+
+/** The one-line text of an error for a report. */
+export function errorText(err: unknown): string {
+  if (err && typeof err === 'object' && 'apiText' in err && typeof (err as { apiText: unknown }).apiText === 'string') {
+    const e = err as { apiText: string; status?: number };
+    return e.status ? `${e.apiText} (HTTP ${e.status})` : e.apiText;
+  }
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * Where per-item failures go: stderr lines, or NDJSON records in a file
+ * (`{"id":…,"status":"failed"|"skipped","error":"…","http_status":…}`).
+ */
+export interface ErrorSink {
+  failed(id: unknown, err: unknown): void;
+  skipped(id: unknown, reason: string): void;
+  close(): Promise<void>;
+}
+
+export function createErrorSink(ctx: Context, file?: string, what = 'item'): ErrorSink {
+  let stream: WriteStream | undefined;
+  let shownOnStderr = 0;
+  const STDERR_MAX = 20;
+  if (file) {
+    stream = createWriteStream(file, { flags: 'w' });
+    stream.on('error', () => {});
+  }
+  const record = (id: unknown, status: 'failed' | 'skipped', text: string, httpStatus?: number) => {
+    if (stream) {
+      stream.write(`${JSON.stringify({ id, status, error: text, ...(httpStatus ? { http_status: httpStatus } : {}) })}\n`);
+      return;
+    }
+    if (status === 'skipped') return;
+    // A long list of the same failure helps nobody; the summary gives the count.
+    if (shownOnStderr++ < STDERR_MAX) ctx.io.stderr.write(`Error: ${what} ${id}: ${text}\n`);
+    else if (shownOnStderr === STDERR_MAX + 1) ctx.io.stderr.write(`(further errors not shown; use --errors FILE for all of them)\n`);
+  };
+  return {
+    failed(id, err) {
+      record(id, 'failed', errorText(err), (err as { status?: number } | null)?.status);
+    },
+    skipped(id, reason) {
+      record(id, 'skipped', reason);
+    },
+    close() {
+      if (!stream) return Promise.resolve();
+      const s = stream;
+      return new Promise<void>((resolve, reject) => {
+        s.end(() => resolve());
+        s.on('error', reject);
+      });
+    },
+  };
+}
+
+/** Exit 3 when some items failed, with one sentence saying how many. */
+export function throwIfFailed(r: BulkResult, noun: string, errorsFile?: string): void {
+  if (r.failed === 0) return;
+  const total = r.ok + r.skipped + r.failed;
+  throw new PartialFailureError(
+    `${r.failed} of ${total} ${noun} could not be fetched; the others were written.`,
+    errorsFile ? `the failures are listed in ${errorsFile}` : 'run again with --errors FILE to keep the list of failures',
+  );
+}
+
+/** Reads ids, one per line (blank lines and # comments ignored), from text. */
+export function parseIdLines(text: string, what = 'ID'): number[] {
+  const ids: number[] = [];
+  text.split(/\r?\n/).forEach((raw, i) => {
+    const line = raw.trim();
+    if (!line || line.startsWith('#')) return;
+    if (!/^\d+$/.test(line)) throw new UsageError(`Line ${i + 1} of the id list is not a ${what}: "${line.slice(0, 40)}".`);
+    ids.push(Number(line));
+  });
+  return ids;
+}

@@ -1,0 +1,80 @@
+/**
+ * Where the ids of a bulk result export come from: arguments, a file or stdin
+ * (`--ids-from FILE|-`), or every test taker (`--all`, complete via listAll,
+ * fed to the fetch while the list is still being discovered).
+ */
+import { readFile } from 'node:fs/promises';
+import type { JobfitClient, ListFilter } from '../client/client.js';
+import type { Context } from '../cli/context.js';
+import { UsageError } from '../cli/errors.js';
+import { IdFeed, parseIdLines } from './bulk-fetch.js';
+import { type FetchPage, type ListAllResult, listAll } from './complete-list.js';
+
+export interface IdSourceOptions {
+  ids: string[];
+  idsFrom?: string;
+  all?: boolean;
+  team?: number;
+  customId?: string;
+}
+
+export interface IdSource {
+  feed: IdFeed<number>;
+  /** Settles when every id is in the feed; the listing's figures with --all. */
+  done: Promise<ListAllResult | undefined>;
+}
+
+async function readAll(ctx: Context, from: string): Promise<string> {
+  if (from === '-') {
+    const chunks: Buffer[] = [];
+    for await (const chunk of ctx.io.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+    return Buffer.concat(chunks).toString('utf8');
+  }
+  try {
+    return await readFile(from, 'utf8');
+  } catch (err) {
+    throw new UsageError(`Cannot read ${from}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`);
+  }
+}
+
+/** Checks the combination of id sources (a usage error names the conflict). */
+export function checkIdSource(o: IdSourceOptions): void {
+  const sources = [o.ids.length > 0, o.idsFrom !== undefined, Boolean(o.all)].filter(Boolean).length;
+  if (sources === 0) throw new UsageError('Give test taker ids, --ids-from FILE|- or --all.');
+  if (sources > 1) throw new UsageError('Give ids as arguments, with --ids-from, or --all: only one of them.');
+  if (!o.all && (o.team !== undefined || o.customId !== undefined)) throw new UsageError('--team and --custom-id go with --all.');
+  for (const id of o.ids) if (!/^\d+$/.test(id) || Number(id) <= 0) throw new UsageError(`Test taker id must be a positive integer: "${id}".`);
+}
+
+export async function idSource(ctx: Context, client: JobfitClient, o: IdSourceOptions): Promise<IdSource> {
+  checkIdSource(o);
+  if (o.ids.length > 0) return { feed: IdFeed.of(o.ids.map(Number)), done: Promise.resolve(undefined) };
+  if (o.idsFrom !== undefined) {
+    const ids = parseIdLines(await readAll(ctx, o.idsFrom), 'test taker id');
+    if (ids.length === 0) throw new UsageError(`No test taker ids in ${o.idsFrom === '-' ? 'stdin' : o.idsFrom}.`);
+    return { feed: IdFeed.of(ids), done: Promise.resolve(undefined) };
+  }
+  const feed = new IdFeed<number>();
+  const base: ListFilter = {};
+  if (o.team !== undefined) base.team_id = o.team;
+  if (o.customId !== undefined) base.custom_id = o.customId;
+  const fetchPage = ((q: ListFilter, signal?: AbortSignal) => client.listTestTakers(q, signal)) as FetchPage<{ id: number; email: string }>;
+  const done = listAll(fetchPage, { team_id: base.team_id, custom_id: base.custom_id }, (t) => feed.push(t.id), {
+    signal: ctx.io.signal,
+    noun: 'test takers',
+    onRequest: (q, a) => ctx.debug(`  --all: ${JSON.stringify(q)} → ${a.returned} of ${a.total}${a.hasMore ? ' (capped)' : ''}`),
+  }).then(
+    (r) => {
+      feed.close();
+      ctx.debug(`--all: ${r.items} test takers in ${r.requests} list requests (minimum ${r.minimum})`);
+      return r;
+    },
+    (err) => {
+      feed.close();
+      throw err;
+    },
+  );
+  // Handled by the caller's await; this keeps an early failure from being reported as unhandled.
+  done.catch(() => {});
+  return { feed, done };
+}
