@@ -10,8 +10,9 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   // baseline compiler, then optimises it again on background threads, and node
   // waits for those before it exits: 100 ms or more on every run that makes a
   // request. The baseline code is plenty for a command-line tool's requests.
-  const { setFlagsFromString } = await import('node:v8');
-  setFlagsFromString('--liftoff-only');
+  // (Help makes no request, so it skips loading node:v8.)
+  const help = argv.length === 0 || argv.includes('--help') || argv.includes('-h') || argv[0] === 'help';
+  if (!help) (await import('node:v8')).setFlagsFromString('--liftoff-only');
   const { runMain } = await import('./main.js');
   await runMain(argv);
 }
