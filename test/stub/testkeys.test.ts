@@ -40,6 +40,10 @@ describe('test keys', () => {
       expect(parsed.success, `${path}: ${parsed.error?.message}`).toBe(true);
     }
     expect((await stub.call('GET', '/invitations/12345', { key: stub.test })).body.id).toBe(12345);
+    // "A fake invitation is returned for any id."
+    const odd = await stub.call('GET', '/invitations/not-a-number', { key: stub.test });
+    expect(odd.status).toBe(200);
+    expect(Number.isInteger(odd.body.id)).toBe(true);
   });
 
   it('GET /assessments is the real catalog', async () => {
