@@ -29,6 +29,8 @@ describe('several processes on one data directory', () => {
   it('stub accept/complete in another process are seen at once by the running server', async () => {
     const created = await stub.call('POST', '/invitations', { body: { first_name: 'Multi', last_name: 'Proc', email: freshEmail('mp'), created_by_user_email: DANA } });
     expect(created.status).toBe(201);
+    // Read first, so that a cached answer would be stale after the other process writes.
+    expect((await stub.call('GET', `/invitations/${created.body.id}`)).body.test_taker_id).toBeNull();
     const a = cli(['accept', String(created.body.id), '-o', 'json']);
     expect(a.stderr).toBe('');
     expect(a.status).toBe(0);
