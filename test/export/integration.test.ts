@@ -38,7 +38,7 @@ const ids = (ndjson: string) => ndjson.trim().split('\n').filter(Boolean).map((l
 
 describe('listAll over HTTP against the stub', () => {
   it('test takers: exactly total_count distinct ids, all teams and per team', async () => {
-    const fetchPage = ((q: Record<string, unknown>, s?: AbortSignal) => client.listTestTakers(q, s)) as FetchPage<{ id: number; email: string }>;
+    const fetchPage: FetchPage<{ id: number; email: string }> = (q, s) => client.listTestTakers(q, s);
     const all = new Set<number>();
     const r = await listAll(fetchPage, {}, (t) => {
       all.add(t.id);
