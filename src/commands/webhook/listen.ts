@@ -148,7 +148,11 @@ export async function listen(ctx: Context, o: ListenOptions): Promise<void> {
       const teams = link.teamsSwitched.length ? `; delivery switched on for teams ${link.teamsSwitched.join(', ')}` : '';
       ctx.info(`Local stub (${target.dataDir}): account ${link.accountId} now delivers to this listener${teams}. Restored when you stop.`);
     } else {
-      ctx.info('Set this URL as the webhook endpoint of your account (a tunnel is needed for a remote service).');
+      ctx.info(
+        o.stub === false
+          ? 'Stub settings left alone (--no-stub).'
+          : "Set this URL as your account's webhook endpoint (for a `jobfit stub serve`, pass --data DIR instead; a remote service needs a tunnel).",
+      );
     }
     if (filter) ctx.info(`Showing only: ${[...filter].join(', ')}`);
     ctx.info('Press Ctrl-C to stop.');
