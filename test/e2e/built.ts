@@ -1,0 +1,69 @@
+/**
+ * The built CLI as a user gets it: `npm run build`, then bin/, dist/,
+ * fixtures/ and package.json copied into a temporary directory (node_modules
+ * linked), so other builds in the working tree cannot change it mid-test.
+ */
+import { type SpawnSyncReturns, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface RunOptions {
+  env?: Record<string, string | undefined>;
+  input?: string;
+}
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface BuiltCli {
+  dir: string;
+  bin: string;
+  run(args: string[], opts?: RunOptions): RunResult;
+  /** Like run, without blocking this process (for a stub running in it). */
+  runAsync(args: string[], opts?: RunOptions): Promise<RunResult>;
+  close(): void;
+}
+
+export function buildCli(): BuiltCli {
+  execFileSync(process.execPath, [join(ROOT, 'scripts/build.mjs')], { cwd: ROOT, stdio: 'pipe' });
+  const dir = mkdtempSync(join(tmpdir(), 'jobfit-built-'));
+  for (const part of ['bin', 'dist', 'fixtures', 'package.json']) cpSync(join(ROOT, part), join(dir, part), { recursive: true });
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  mkdirSync(join(dir, 'home'));
+  const bin = join(dir, 'bin/jobfit.js');
+  const envOf = (opts: RunOptions) => {
+    // A clean environment: nothing of the developer's configuration leaks in.
+    const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: join(dir, 'home'), NO_COLOR: '1' };
+    for (const [k, v] of Object.entries(opts.env ?? {})) if (v !== undefined) env[k] = v;
+    return env;
+  };
+  return {
+    dir,
+    bin,
+    run(args, opts = {}) {
+      const r: SpawnSyncReturns<string> = spawnSync(process.execPath, [bin, ...args], { env: envOf(opts), input: opts.input ?? '', encoding: 'utf8', timeout: 30_000 });
+      return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+    },
+    runAsync(args, opts = {}) {
+      return new Promise((resolve, reject) => {
+        const child = spawn(process.execPath, [bin, ...args], { env: envOf(opts), stdio: ['pipe', 'pipe', 'pipe'] });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+        child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+        child.on('error', reject);
+        child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+        child.stdin.end(opts.input ?? '');
+      });
+    },
+    close() {
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

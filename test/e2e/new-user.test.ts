@@ -1,0 +1,117 @@
+/**
+ * Depth 3: the built binary, spawned as a new user would run it on a fresh
+ * clone: no configuration at all, so every command uses the embedded stub
+ * (its state kept between runs in the config directory).
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStub } from '../../src/stub/index.js';
+import { type BuiltCli, buildCli, ROOT } from './built.js';
+
+let cli: BuiltCli;
+let configDir: string;
+let env: Record<string, string>;
+
+beforeAll(() => {
+  cli = buildCli();
+  configDir = mkdtempSync(join(tmpdir(), 'jobfit-newuser-'));
+  env = { JOBFIT_CONFIG_DIR: configDir };
+}, 120_000);
+afterAll(() => {
+  cli?.close();
+  if (configDir) rmSync(configDir, { recursive: true, force: true });
+});
+
+const has = (cmd: string) => existsSync(join(ROOT, 'src/commands', cmd, 'index.ts'));
+
+describe('a new user, no configuration', () => {
+  it('--version and --help', () => {
+    const v = cli.run(['--version'], { env });
+    expect(v.code).toBe(0);
+    expect(v.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    const h = cli.run(['--help'], { env });
+    expect(h.code).toBe(0);
+    expect(h.stdout).toContain('invitations');
+    expect(h.stdout).toContain('jobfit help exit-codes');
+  });
+
+  it('jobfit teams: the embedded stub, said once on stderr', () => {
+    const r = cli.run(['teams'], { env });
+    expect(r.code).toBe(0);
+    const list = JSON.parse(r.stdout);
+    expect(list.object).toBe('list');
+    expect(list.data.length).toBeGreaterThan(0);
+    expect(r.stderr.match(/embedded local stub/g)).toHaveLength(1);
+  });
+
+  let invitationId: number | undefined;
+  const email = `ada.lovelace.${Date.now()}@example.com`;
+
+  it.runIf(has('invite'))('jobfit invite, then invitations list shows it', () => {
+    const users = JSON.parse(cli.run(['users', '-o', 'json'], { env }).stdout);
+    const inviter = users.data.find((u: { default_team: unknown }) => u.default_team)?.email;
+    const inv = cli.run(['invite', '--first-name', 'Ada', '--last-name', 'Lovelace', '--email', email, '--created-by', inviter, '--send-via', 'none', '-o', 'json'], { env });
+    expect(inv.code, inv.stderr).toBe(0);
+    invitationId = JSON.parse(inv.stdout).id;
+    expect(invitationId).toBeGreaterThan(0);
+
+    const list = cli.run(['invitations', 'list', '--email', email, '-o', 'json'], { env });
+    expect(list.code).toBe(0);
+    expect(JSON.parse(list.stdout).data.map((i: { id: number }) => i.id)).toEqual([invitationId]);
+    const get = cli.run(['invitations', 'get', String(invitationId), '-o', 'json'], { env });
+    expect(JSON.parse(get.stdout)).toMatchObject({ id: invitationId, email, accepted_at: null });
+  });
+
+  let testTakerId: number | undefined;
+
+  it.runIf(has('invite'))('jobfit stub accept and stub complete', () => {
+    expect(invitationId).toBeDefined();
+    const acc = cli.run(['stub', 'accept', String(invitationId), '-o', 'json'], { env });
+    expect(acc.code, acc.stderr).toBe(0);
+    testTakerId = JSON.parse(acc.stdout).test_taker_id;
+    expect(testTakerId).toBeGreaterThan(0);
+    const done = cli.run(['stub', 'complete', String(testTakerId)], { env });
+    expect(done.code, done.stderr).toBe(0);
+    const tt = JSON.parse(cli.run(['test-takers', 'get', String(testTakerId), '-o', 'json'], { env }).stdout);
+    expect(tt.assigned_assessments.every((a: { completed_at: unknown }) => a.completed_at)).toBe(true);
+  });
+
+  it.runIf(has('invite') && has('scorecard'))('jobfit scorecard ID --sp', () => {
+    expect(testTakerId).toBeDefined();
+    const sp = JSON.parse(cli.run(['score-profiles', '-o', 'json'], { env }).stdout).data[0].short_name;
+    const r = cli.run(['scorecard', String(testTakerId), '--sp', sp, '-o', 'json'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    const card = Array.isArray(out) ? out[0] : out;
+    expect(card).toMatchObject({ object: 'scorecard', test_taker_id: testTakerId });
+  });
+
+  it('exit codes from the binary: usage 2, refused 1', () => {
+    expect(cli.run(['invitations', 'get', 'abc'], { env }).code).toBe(2);
+    const refused = cli.run(['invitations', 'get', '1'], { env });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^Error: /m);
+    expect(refused.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('a key the service refuses: exit 4, the key never printed whole', async () => {
+    const stub = await startStub({ dataDir: join(configDir, 'other-stub'), port: 0 });
+    try {
+      // The stub runs in this process, so the binary is spawned without blocking it.
+      const r = await cli.runAsync(['teams'], { env: { ...env, JOBFIT_API_KEY: 'sk_live_nobodynobodynobody', JOBFIT_BASE_URL: stub.url } });
+      expect(r.code).toBe(4);
+      expect(r.stderr).toMatch(/^Error: API key is required/m);
+      expect(r.stderr).not.toContain('nobodynobodynobody');
+    } finally {
+      await stub.close();
+    }
+  });
+
+  it('completion bash from the binary is valid bash', () => {
+    const r = cli.run(['completion', 'bash'], { env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('complete -o default -F _jobfit jobfit');
+  });
+});
