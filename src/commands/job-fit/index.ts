@@ -64,7 +64,8 @@ export async function runJobFit(o: JobFitOptions, ctx: Context): Promise<void> {
   const rendered: unknown[] = [];
   const notReady: number[] = [];
   const sink = createErrorSink(ctx, o.errors, 'test taker');
-  const progress = createProgress(ctx, { label: 'Job-fit reports', noun: 'test takers', total: o.all ? undefined : source.feed.count });
+  // A bar for one item is noise.
+  const progress = createProgress(o.all || source.feed.count > 1 ? ctx : { io: ctx.io, globals: { ...ctx.globals, quiet: true } }, { label: 'Job-fit reports', noun: 'test takers', total: o.all ? undefined : source.feed.count });
   source.done.then((r) => r && progress.setTotal(r.items)).catch(() => {});
 
   const result = await bulkFetch(source.feed, (id, signal) => client.getJobFitReport(id, signal), {

@@ -53,7 +53,8 @@ export async function runScorecard(o: ScorecardOptions, ctx: Context): Promise<v
   // CSV and the table get the flat row; JSON and NDJSON the API's object.
   const flat = writer.format === 'csv' || writer.format === 'table';
   const sink = createErrorSink(ctx, o.errors, 'test taker');
-  const progress = createProgress(ctx, { label: 'Scorecards', noun: 'test takers', total: o.all ? undefined : source.feed.count });
+  // A bar for one item is noise.
+  const progress = createProgress(o.all || source.feed.count > 1 ? ctx : { io: ctx.io, globals: { ...ctx.globals, quiet: true } }, { label: 'Scorecards', noun: 'test takers', total: o.all ? undefined : source.feed.count });
   source.done.then((r) => r && progress.setTotal(r.items)).catch(() => {});
   let noResults = 0;
   const result = await bulkFetch(source.feed, (id, signal) => client.getScorecard(id, o.sp, signal), {
