@@ -13,7 +13,7 @@ export interface StubHandle {
   keys: Array<{ account_id: number; display_name: string; live_key: string; test_key: string }>;
   close(): Promise<void>;
 }
-export type StartStub = (opts: { dataDir: string; port?: number; host?: string }) => Promise<StubHandle>;
+export type StartStub = (opts: { dataDir: string; port?: number; host?: string; publishOrigin?: boolean }) => Promise<StubHandle>;
 
 /** Seams for tests; main() passes none. */
 export interface ContextDeps {
@@ -55,7 +55,8 @@ export function createContext(io: IOStreams, globals: GlobalOptions, deps: Conte
     let mode: 'live' | 'test' | undefined;
     if (resolution.embedded) {
       const startStub: StartStub = deps.startStub ?? (await import('../stub/index.js')).startStub;
-      const stub = await startStub({ dataDir: stubDataDir(io.env), port: 0, host: '127.0.0.1' });
+      // publishOrigin false: a `stub serve` on the same data keeps its origin, and URLs point at it.
+      const stub = await startStub({ dataDir: stubDataDir(io.env), port: 0, host: '127.0.0.1', publishOrigin: false });
       closers.push(() => stub.close());
       const account = stub.keys[0];
       if (!account) throw new UsageError('The embedded stub has no seeded account.', 'run `jobfit stub reset`');

@@ -5,6 +5,7 @@
  */
 import type { AppOptions } from './app.js';
 import { FaultInjector, type FaultSpec } from './faults.js';
+import { originOf } from './lifecycle.js';
 import { participantPages } from './page.js';
 import { listen } from './server.js';
 import { type Store, openStore } from './store.js';
@@ -30,6 +31,15 @@ export interface StartStubOptions {
   faults?: FaultSpec | string;
   /** Pages outside /v1 and /v2 (the participant page): return true when handled. */
   pages?: AppOptions['pages'];
+  /**
+   * Whether this server is the data directory's public face (default true):
+   * it stores its origin, and every URL it or another process hands out
+   * (assessment_url, event payloads, emails) points at it. The CLI's embedded
+   * in-process stub passes false: it lives for one command on a random port,
+   * so its URLs use the stored origin of the last `stub serve`, else
+   * http://127.0.0.1:4010, and it leaves the stored origin alone.
+   */
+  publishOrigin?: boolean;
 }
 
 export interface RunningStub {
@@ -55,9 +65,18 @@ export function stubKeys(store: Store): StubKeys[] {
 export async function startStub(opts: StartStubOptions): Promise<RunningStub> {
   const store = await openStore(opts.dataDir);
   const faults = opts.faults === undefined ? undefined : new FaultInjector(opts.faults);
-  const l = await listen({ store, port: opts.port ?? 0, host: opts.host, faults: faults?.enabled ? faults : undefined, pages: opts.pages ?? participantPages });
+  const publish = opts.publishOrigin ?? true;
+  const l = await listen({
+    store,
+    port: opts.port ?? 0,
+    host: opts.host,
+    faults: faults?.enabled ? faults : undefined,
+    pages: opts.pages ?? participantPages,
+    // Read per request: a `stub serve` started later on the same data moves it.
+    urlOrigin: publish ? undefined : () => originOf(store),
+  });
   // Lifecycle commands in other processes write URLs (events, emails) under this origin.
-  store.write(() => store.setMeta('origin', l.origin));
+  if (publish) store.write(() => store.setMeta('origin', l.origin));
   return {
     url: `${l.origin}/v2`,
     origin: l.origin,

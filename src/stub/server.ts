@@ -14,6 +14,8 @@ export interface ListenOptions {
   host?: string;
   faults?: FaultInjector;
   pages?: AppOptions['pages'];
+  /** The origin of the URLs the app hands out; default: the one it listens on. */
+  urlOrigin?: () => string;
 }
 
 export interface Listening {
@@ -24,7 +26,7 @@ export interface Listening {
 
 export async function listen(opts: ListenOptions): Promise<Listening> {
   let origin = '';
-  const app = createApp({ store: opts.store, origin: () => origin, faults: opts.faults, pages: opts.pages });
+  const app = createApp({ store: opts.store, origin: opts.urlOrigin ?? (() => origin), faults: opts.faults, pages: opts.pages });
   const server = createServer({ keepAliveTimeout: 5000 }, app);
   const host = opts.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
