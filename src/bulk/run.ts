@@ -17,7 +17,7 @@ import { CancelError, ExitCode, JobfitError, PartialFailureError, SilentError, U
 import { type AccountData, type BulkApi, findInvitationByEmail, loadAccountData } from './account.js';
 import { type ColumnMapping, mapHeader, parseMaps } from './columns.js';
 import { journalPathFor, JournalWriter, type Outcome, readJournal, type RowStatus } from './journal.js';
-import { type CsvMeta, type CsvRecord, readCsv } from './reader.js';
+import { type CsvMeta, type CsvRecord, readCsvBatches } from './reader.js';
 import { ResultsWriter } from './results.js';
 import { type RowCheck, type RowDefaults, RowValidator, resolveDefaults } from './validate.js';
 
@@ -180,10 +180,11 @@ async function validatePass(path: string, label: string, opts: BulkOptions, deps
   const teams = new Map<number, number>();
   const channels = { email: 0, sms: 0, none: 0 };
   const firstRowOfEmail = new Map<string, number>();
-  for await (const rec of readCsv(path, label, (meta) => {
+  const batches = readCsvBatches(path, label, (meta) => {
     const mapping = mapHeader(meta.header, maps, { haveInviter: Boolean(defaults.created_by) });
     v = { meta, mapping, validator: new RowValidator(mapping, account, defaults), rows: 0, invalid, invalidCount: 0, firstRowOfEmail, teams, channels };
-  })) {
+  });
+  for await (const batch of batches) for (const rec of batch) {
     rows++;
     const r = checkRow(v!, rec, true);
     if (!r.ok) {
@@ -443,8 +444,8 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
     const maxWindow = Math.max(2000, concurrency * 64);
 
     try {
-      for await (const rec of readCsv(input, label, () => {})) {
-        if (interrupted || fatal) break;
+      reading: for await (const batch of readCsvBatches(input, label, () => {})) for (const rec of batch) {
+        if (interrupted || fatal) break reading;
         const prior = journal.done.get(rec.row);
         const r = checkRow(v, rec, false);
         if (prior && (prior.email.toLowerCase() !== (r.ok ? r.email : (r.email ?? '')).toLowerCase())) {
@@ -464,7 +465,7 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
         }
         // Wait for a slot (and keep the out-of-order window bounded).
         while (inflight.size > 0 && (inflight.size >= limiter.limit || results.window > maxWindow)) await Promise.race(inflight);
-        if (interrupted || fatal) break;
+        if (interrupted || fatal) break reading;
         const email = r.email;
         const body = r.body as unknown as Record<string, unknown>;
         const wasInFlight = journal.inFlight.has(rec.row);

@@ -102,7 +102,35 @@ export function resolveDefaults(
 
 const EXTERNAL_NAME: Record<string, string> = Object.fromEntries(Object.entries(INTERNAL_FIELD_NAMES).map(([k, v]) => [v, k]));
 
+const CHANNEL_COLUMNS = [
+  ['send_via_email', 'email'],
+  ['send_via_sms', 'sms'],
+] as const;
+const V1_COLUMNS = [
+  ['assign_prescreen', 1],
+  ['assign_personality', 6],
+  ['assign_thinking', 7],
+  ['assign_interests', 8],
+] as const;
+
+/** Remembers the resolution of repeated cell values ("Retail Stores" on 10,000 rows). */
+function memo<T>(fn: (raw: string) => T): (raw: string) => T {
+  const cache = new Map<string, T>();
+  return (raw) => {
+    let v = cache.get(raw);
+    if (v === undefined) {
+      v = fn(raw);
+      if (cache.size < 1000) cache.set(raw, v);
+    }
+    return v;
+  };
+}
+
 export class RowValidator {
+  private readonly team = memo((raw) => resolveTeam(this.account, raw));
+  private readonly template = memo((raw) => resolveTemplate(this.account, raw));
+  private readonly tests = memo((raw) => resolveAssessments(this.account, raw));
+
   constructor(
     private readonly mapping: ColumnMapping,
     private readonly account: AccountData,
@@ -158,10 +186,7 @@ export class RowValidator {
         viaSms = r.sms;
       }
     }
-    for (const [f, key] of [
-      ['send_via_email', 'email'],
-      ['send_via_sms', 'sms'],
-    ] as const) {
+    for (const [f, key] of CHANNEL_COLUMNS) {
       const raw = this.cell(cells, f);
       const b = parseBool(raw);
       if (b === 'invalid') errors.push({ field: f, reason: `"${raw}" is not yes or no` });
@@ -177,7 +202,7 @@ export class RowValidator {
     let teamId = d.team_id;
     const team = this.cell(cells, 'team');
     if (team) {
-      const r = resolveTeam(a, team);
+      const r = this.team(team);
       if (r.ok) teamId = r.value;
       else errors.push({ field: 'team', reason: r.reason });
     }
@@ -187,18 +212,13 @@ export class RowValidator {
     let testIds = d.test_ids;
     const list = this.cell(cells, 'assessments');
     if (list) {
-      const r = resolveAssessments(a, list);
+      const r = this.tests(list);
       if (r.ok) testIds = r.value;
       else errors.push({ field: 'assessments', reason: r.reason });
     } else {
       const v1: number[] = [];
       let any = false;
-      for (const [f, id] of [
-        ['assign_prescreen', 1],
-        ['assign_personality', 6],
-        ['assign_thinking', 7],
-        ['assign_interests', 8],
-      ] as const) {
+      for (const [f, id] of V1_COLUMNS) {
         const raw = this.cell(cells, f);
         const b = parseBool(raw);
         if (b === 'invalid') errors.push({ field: f, reason: `"${raw}" is not yes or no` });
@@ -218,7 +238,7 @@ export class RowValidator {
     let templateId = d.email_template_id;
     const tpl = this.cell(cells, 'email_template');
     if (tpl) {
-      const r = resolveTemplate(a, tpl);
+      const r = this.template(tpl);
       if (r.ok) templateId = r.value;
       else errors.push({ field: 'email_template', reason: r.reason });
     }

@@ -1,0 +1,140 @@
+#!/usr/bin/env node
+// Bulk invite benchmark (issue 4), end to end with the built binary:
+//
+//   npm run build && node bench/invite/bulk.mjs [--rows 10000] [--runs 3] [--curl 300] [--concurrency 16] [--dry-rows 100000] [--json]
+//
+// 1. `jobfit stub serve` in its own process (fresh data directory).
+// 2. `jobfit invite --csv` of ROWS new participants (validation, journal and
+//    results file included), RUNS times; the median rows/s is reported.
+// 3. In the same run, a shell loop of `curl` posting the same kind of rows one
+//    by one: CURL posts are timed and the per-row cost is extrapolated to ROWS
+//    (running all 10,000 would take minutes and tell nothing more).
+// 4. Peak RSS of a DRY_ROWS `--dry-run` (reported by the process itself on exit).
+//
+// Goals: >= 3,000 rows/s, >= 30x the curl loop, dry run < 120 MB.
+// Exit code 1 when a goal is missed.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const bin = join(root, 'bin/jobfit.js');
+const arg = (name, dflt) => {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? Number(process.argv[i + 1]) : dflt;
+};
+const ROWS = arg('--rows', 10_000);
+const RUNS = arg('--runs', 3);
+const CURL = arg('--curl', 300);
+const CONC = arg('--concurrency', 16);
+const DRY_ROWS = arg('--dry-rows', 100_000);
+const asJson = process.argv.includes('--json');
+const INVITER = 'dana.whitfield@northwind-talent.example';
+
+const tmp = mkdtempSync(join(tmpdir(), 'jobfit-bench-invite-'));
+const log = (m) => {
+  if (!asJson) process.stderr.write(`${m}\n`);
+};
+
+function startStub() {
+  const child = spawn(process.execPath, [bin, 'stub', 'serve', '--port', '0', '--data', join(tmp, 'stub')], {
+    env: { ...process.env, JOBFIT_CONFIG_DIR: join(tmp, 'config'), NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      const url = out.match(/Stub listening on (\S+)/)?.[1];
+      const key = out.match(/live key: (\S+)/)?.[1];
+      if (url && key) resolve({ child, url, key });
+    });
+    child.on('exit', (code) => reject(new Error(`stub serve exited with ${code}: ${out}`)));
+  });
+}
+
+function writeCsv(path, n, tag) {
+  const teams = ['Retail Stores', '13', 'Head Office Recruiting', '14'];
+  const parts = ['First Name,Last Name,Email,Team,Assessments,Notes\n'];
+  for (let i = 1; i <= n; i++) parts.push(`First${i},Last${i},p${i}.${tag}@example.com,${teams[i % 4]},"Personality, Interests",row ${i}\n`);
+  writeFileSync(path, parts.join(''));
+}
+
+function runJobfit(args, env, preload) {
+  const nodeArgs = preload ? ['--require', join(root, 'bench/invite/maxrss.cjs'), bin, ...args] : [bin, ...args];
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, nodeArgs, { env: { ...process.env, ...env, NO_COLOR: '1' }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  return { ms: performance.now() - t0, code: r.status, stderr: r.stderr, stdout: r.stdout };
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+const stub = await startStub();
+const env = { JOBFIT_BASE_URL: stub.url, JOBFIT_API_KEY: stub.key, JOBFIT_CONFIG_DIR: join(tmp, 'config') };
+const results = {};
+try {
+  // Bulk runs.
+  const rates = [];
+  for (let run = 1; run <= RUNS; run++) {
+    const csv = join(tmp, `bulk${run}.csv`);
+    writeCsv(csv, ROWS, `b${run}x${Date.now()}`);
+    const r = runJobfit(['invite', '--csv', csv, '--out', join(tmp, `bulk${run}.results.csv`), '--created-by', INVITER, '--concurrency', String(CONC)], env);
+    if (r.code !== 0) throw new Error(`bulk run ${run} exited ${r.code}: ${r.stderr}`);
+    const lines = readFileSync(join(tmp, `bulk${run}.results.csv`), 'utf8').trimEnd().split('\n').length - 1;
+    if (lines !== ROWS) throw new Error(`bulk run ${run}: ${lines} result lines, expected ${ROWS}`);
+    rates.push(ROWS / (r.ms / 1000));
+    log(`bulk run ${run}: ${ROWS} rows in ${(r.ms / 1000).toFixed(2)} s = ${Math.round(ROWS / (r.ms / 1000))} rows/s`);
+  }
+  results.bulk = { rows: ROWS, runs: RUNS, concurrency: CONC, rowsPerSecond: Math.round(median(rates)), all: rates.map(Math.round) };
+
+  // The curl loop, same server, same kind of rows.
+  const tag = `c${Date.now()}`;
+  const script = `
+for i in $(seq 1 ${CURL}); do
+  curl -s -o /dev/null -w '' -X POST "$URL/invitations" -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' \\
+    -d "{\\"first_name\\":\\"First$i\\",\\"last_name\\":\\"Last$i\\",\\"email\\":\\"p$i.${tag}@example.com\\",\\"created_by_user_email\\":\\"${INVITER}\\",\\"team_id\\":12,\\"assessments_to_assign\\":[{\\"test_id\\":6},{\\"test_id\\":8}]}"
+done`;
+  const t0 = performance.now();
+  const c = spawnSync('bash', ['-c', script], { env: { ...process.env, URL: stub.url, KEY: stub.key }, encoding: 'utf8' });
+  const curlMs = performance.now() - t0;
+  if (c.status !== 0) throw new Error(`curl loop failed: ${c.stderr}`);
+  const perRow = curlMs / CURL;
+  const curlRate = 1000 / perRow;
+  results.curl = { posts: CURL, seconds: +(curlMs / 1000).toFixed(2), rowsPerSecond: Math.round(curlRate), extrapolatedSecondsFor: { rows: ROWS, seconds: +((perRow * ROWS) / 1000).toFixed(1) } };
+  results.speedup = +(results.bulk.rowsPerSecond / curlRate).toFixed(1);
+  log(`curl loop: ${CURL} posts in ${(curlMs / 1000).toFixed(2)} s = ${Math.round(curlRate)} rows/s (${ROWS} rows would take ~${((perRow * ROWS) / 1000).toFixed(0)} s)`);
+
+  // Peak memory of a large dry run.
+  const big = join(tmp, 'big.csv');
+  writeCsv(big, DRY_ROWS, `d${Date.now()}`);
+  const d = runJobfit(['invite', '--csv', big, '--created-by', INVITER, '--dry-run'], env, true);
+  if (d.code !== 0) throw new Error(`dry run exited ${d.code}: ${d.stderr}`);
+  const kb = Number(d.stderr.match(/MAXRSS_KB=(\d+)/)?.[1]);
+  results.dryRun = { rows: DRY_ROWS, seconds: +(d.ms / 1000).toFixed(2), rowsPerSecond: Math.round(DRY_ROWS / (d.ms / 1000)), peakRssMB: Math.round(kb / 1024) };
+  log(`dry run: ${DRY_ROWS} rows in ${(d.ms / 1000).toFixed(2)} s, peak RSS ${Math.round(kb / 1024)} MB`);
+} finally {
+  stub.child.kill('SIGINT');
+  await new Promise((r) => stub.child.once('exit', r));
+  rmSync(tmp, { recursive: true, force: true });
+}
+
+const goals = {
+  rowsPerSecond: results.bulk.rowsPerSecond >= 3000,
+  speedup: results.speedup >= 30,
+  dryRunMemory: results.dryRun.peakRssMB < 120,
+};
+results.goals = goals;
+results.machine = { node: process.version, cpus: (await import('node:os')).cpus().length };
+if (asJson) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+else {
+  log('');
+  log(`bulk invite: ${results.bulk.rowsPerSecond} rows/s (median of ${RUNS}; goal >= 3000: ${goals.rowsPerSecond ? 'met' : 'MISSED'})`);
+  log(`vs curl loop: ${results.speedup}x (goal >= 30x: ${goals.speedup ? 'met' : 'MISSED'})`);
+  log(`100k dry run peak RSS: ${results.dryRun.peakRssMB} MB (goal < 120: ${goals.dryRunMemory ? 'met' : 'MISSED'})`);
+}
+process.exitCode = Object.values(goals).every(Boolean) ? 0 : 1;
