@@ -43,8 +43,8 @@ import { handleV1 } from './v1.js';
 export type Reply =
   | { status: number; json: unknown; headers?: Record<string, string> }
   | { status: number; text: string; headers?: Record<string, string> }
-  /** Already serialised JSON (from the response cache). */
-  | { status: number; raw: string; headers?: Record<string, string> };
+  /** Already serialised JSON (from the response cache): bytes, so that a hit is not encoded again. */
+  | { status: number; raw: Buffer; headers?: Record<string, string> };
 
 const json = (status: number, body: unknown): Reply => ({ status, json: body });
 export const error = (status: number, message: string | string[]): Reply => json(status, { error: message });
@@ -64,7 +64,7 @@ export function writeReply(res: ServerResponse, reply: Reply): void {
   const body = 'json' in reply ? JSON.stringify(reply.json) : 'raw' in reply ? reply.raw : reply.text;
   const headers: Record<string, string | number> = {
     'content-type': isJson ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8',
-    'content-length': Buffer.byteLength(body),
+    'content-length': typeof body === 'string' ? Buffer.byteLength(body) : body.length,
     ...reply.headers,
   };
   res.writeHead(reply.status, headers);
@@ -197,9 +197,29 @@ const CACHE_MAX = 2000;
 
 export function createApp(opts: AppOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const { store } = opts;
-  const cache = new Map<string, { version: string; status: number; body: string }>();
+  const cache = new Map<string, { version: string; status: number; body: Buffer }>();
   // data_version moves when another connection commits; total_changes() when this one writes.
-  const dataVersion = () => `${store.get<{ v: number }>('SELECT data_version AS v FROM pragma_data_version')!.v}:${store.get<{ c: number }>('SELECT total_changes() AS c')!.c}`;
+  const dataVersion = () => {
+    const r = store.get<{ v: number; c: number }>('SELECT data_version AS v, total_changes() AS c FROM pragma_data_version')!;
+    return `${r.v}:${r.c}`;
+  };
+  // Key lookups, remembered while the database is unchanged (a reset in any
+  // process rewrites api_keys, and moves the version).
+  const auths = new Map<string, Auth | Reply>();
+  let authsVersion = '';
+  const authOf = (header: string | undefined, version: string): Auth | Reply => {
+    if (authsVersion !== version || auths.size >= CACHE_MAX) {
+      auths.clear();
+      authsVersion = version;
+    }
+    const k = header ?? '';
+    let a = auths.get(k);
+    if (a === undefined) {
+      a = authenticate(store, header);
+      auths.set(k, a);
+    }
+    return a;
+  };
   return (req, res) => {
     handle(req, res).catch((err: unknown) => {
       const reply = err instanceof HttpError ? err.reply : error(500, 'Internal server error');
@@ -255,24 +275,23 @@ export function createApp(opts: AppOptions): (req: IncomingMessage, res: ServerR
     if (!m) return error(404, MSG.notFound);
     const handler = m.handlers[method as 'GET'];
     if (!handler) return methodNotAllowed(Object.keys(m.handlers));
-    const auth = authenticate(store, req.headers.authorization);
+    const version = dataVersion();
+    const auth = authOf(req.headers.authorization, version);
     if ('status' in auth) return auth;
     // Live GETs are answered from a cache of serialised bodies while the
     // database is unchanged (by this or any other process): lists and results
     // are read far more often than they change.
     const cacheable = method === 'GET' && auth.mode === 'live';
     let cacheKey = '';
-    let version = '';
     if (cacheable) {
       cacheKey = `${auth.accountId} ${path}?${search}`;
-      version = dataVersion();
       const hit = cache.get(cacheKey);
       if (hit && hit.version === version) return { status: hit.status, raw: hit.body };
     }
     try {
       const reply = await handleRoute(handler, m.params, method, search, auth, req);
       if (cacheable && 'json' in reply) {
-        const body = JSON.stringify(reply.json);
+        const body = Buffer.from(JSON.stringify(reply.json));
         if (cache.size >= CACHE_MAX) cache.clear();
         cache.set(cacheKey, { version, status: reply.status, body });
         return { status: reply.status, raw: body, headers: reply.headers };
