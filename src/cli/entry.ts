@@ -3,16 +3,36 @@
 import { VERSION } from './version.js';
 
 const argv = process.argv.slice(2);
+
+/**
+ * The root help as the build rendered it (scripts/build.mjs, wrapped at 80
+ * columns), so `jobfit --help` need not load commander. Only into a pipe or a
+ * terminal at least 80 wide; absent when running from source.
+ */
+async function prerenderedHelp(): Promise<string | undefined> {
+  if (!(argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h'))) return undefined;
+  if (process.stdout.isTTY && (process.stdout.columns ?? 80) < 80) return undefined;
+  const { readFileSync } = await import('node:fs');
+  try {
+    return readFileSync(new URL('./root-help.txt', import.meta.url), 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+const help = await prerenderedHelp();
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   process.stdout.write(`${VERSION}\n`);
+} else if (help !== undefined) {
+  process.stdout.write(help);
 } else {
   // undici parses HTTP with WebAssembly. V8 compiles it at once with its
   // baseline compiler, then optimises it again on background threads, and node
   // waits for those before it exits: 100 ms or more on every run that makes a
   // request. The baseline code is plenty for a command-line tool's requests.
   // (Help makes no request, so it skips loading node:v8.)
-  const help = argv.length === 0 || argv.includes('--help') || argv.includes('-h') || argv[0] === 'help';
-  if (!help) (await import('node:v8')).setFlagsFromString('--liftoff-only');
+  const asksHelp = argv.length === 0 || argv.includes('--help') || argv.includes('-h') || argv[0] === 'help';
+  if (!asksHelp) (await import('node:v8')).setFlagsFromString('--liftoff-only');
   const { runMain } = await import('./main.js');
   await runMain(argv);
 }
