@@ -190,3 +190,15 @@ describe('invalid rows', () => {
     expect(readResults(out)[1]).toContain(`,1,exists,${id},http`);
   });
 });
+
+describe('on a terminal', () => {
+  it('shows progress on stderr and still writes the results', async () => {
+    const out = join(dir, 'tty.results.csv');
+    const csv = join(dir, 'tty.csv');
+    writeFileSync(csv, 'First Name,Last Name,Email\nTia,Tty,tia.tty@example.com\nTed,Tty,ted.tty@example.com\n');
+    const r = await runCli(['invite', '--csv', csv, '--created-by', INVITER, '--out', out], { env, tty: true });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('2 rows: 2 created');
+    expect(readResults(out)).toHaveLength(3);
+  });
+});
