@@ -35,6 +35,10 @@ describe('a new user, no configuration', () => {
     expect(h.code).toBe(0);
     expect(h.stdout).toContain('invitations');
     expect(h.stdout).toContain('jobfit help exit-codes');
+    // --help is printed from the text the build rendered; `help` renders it with commander.
+    expect(existsSync(join(cli.dir, 'dist/root-help.txt'))).toBe(true);
+    expect(cli.run(['help'], { env }).stdout).toBe(h.stdout);
+    expect(cli.run(['-h'], { env }).stdout).toBe(h.stdout);
   });
 
   it('jobfit teams: the embedded stub, said once on stderr', () => {
