@@ -23,7 +23,6 @@ export async function run(_opts: Record<string, never>, ctx: Context): Promise<v
 export function register(program: Command, deps: CommandDeps): void {
   program
     .command('accounts')
-    .alias('account')
     .description('Show the account linked to the API key (GET /accounts)')
     .addHelpText('after', examples('jobfit accounts', 'jobfit --test accounts -o json'))
     .action(async (_o: unknown, cmd: Command) => {

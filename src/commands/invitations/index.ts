@@ -148,7 +148,6 @@ export async function runUpdate(opts: UpdateOptions, ctx: Context): Promise<void
 export function register(program: Command, deps: CommandDeps): void {
   const inv = program
     .command('invitations')
-    .alias('invitation')
     .description('List, show and update invitations')
     .addHelpText('after', examples('jobfit invitations list --email @example.com', 'jobfit invitations get 1042', 'jobfit invitations update 1042 --custom-id REQ-7'));
 

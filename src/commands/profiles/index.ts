@@ -67,7 +67,6 @@ export async function runGet(opts: GetOptions, ctx: Context): Promise<void> {
 export function register(program: Command, deps: CommandDeps): void {
   const p = program
     .command('profiles')
-    .alias('profile')
     .description('List and show career navigation profiles (created when Career Interests is completed)')
     .addHelpText('after', examples('jobfit profiles list', 'jobfit profiles get cnp_8f2a'));
 

@@ -17,7 +17,6 @@ export interface SimpleListSpec {
   columns: ColumnSpec[];
   fetch(client: JobfitClient): Promise<unknown>;
   examples: string[];
-  aliases?: string[];
 }
 
 export interface SimpleListCommand {
@@ -33,14 +32,14 @@ export function simpleList(spec: SimpleListSpec): SimpleListCommand {
     await printList(ctx, list, { columns: spec.columns, noun: spec.noun, narrowFlags: [] });
   }
   function register(program: Command, deps: CommandDeps): void {
-    const cmd = program
+    // No top-level aliases: main.ts finds a command's module by its name alone.
+    program
       .command(spec.name)
       .description(spec.description)
       .addHelpText('after', examples(...spec.examples))
       .action(async (_o: unknown, c: Command) => {
         await run({}, deps.context(c));
       });
-    if (spec.aliases) cmd.aliases(spec.aliases);
   }
   return { run, register };
 }

@@ -12,5 +12,4 @@ export const { run, register } = simpleList({
   ],
   fetch: (c) => c.listEmailTemplates(),
   examples: ['jobfit templates', 'jobfit templates -o json | jq ".data[] | select(.template_type == \\"invitation\\")"'],
-  aliases: ['email-templates'],
 });

@@ -68,7 +68,6 @@ export async function runGet(opts: GetOptions, ctx: Context): Promise<void> {
 export function register(program: Command, deps: CommandDeps): void {
   const tt = program
     .command('test-takers')
-    .alias('test-taker')
     .description('List and show test takers (participants who accepted an invitation)')
     .addHelpText('after', examples('jobfit test-takers list --team 3', 'jobfit test-takers get 2001'));
 
