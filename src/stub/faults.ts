@@ -59,7 +59,7 @@ const KEYS: Record<string, keyof FaultSpec> = {
  */
 export function parseFaults(spec: string | undefined): FaultSpec {
   const out: FaultSpec = { ...NO_FAULTS };
-  if (!spec || !spec.trim()) return out;
+  if (!spec?.trim()) return out;
   for (const part of spec.split(',')) {
     const item = part.trim();
     if (!item) continue;
