@@ -226,6 +226,47 @@ describe('completion', () => {
     expect(complete(file, ['jobfit', 'st'])).toEqual(expect.arrayContaining(['stub']));
   });
 
+  const which = (shell: string) => {
+    try {
+      execFileSync('sh', ['-c', `command -v ${shell}`], { stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  it.runIf(which('zsh'))('zsh: the script runs, and completes commands, subcommands, flags and values', async () => {
+    const file = join(s.tmp(), '_jobfit');
+    writeFileSync(file, (await runCli(['completion', 'zsh'])).stdout);
+    execFileSync('zsh', ['-n', file]);
+    // zsh's completion builtins, replaced by ones that print what they are given.
+    const harness = `compdef() { :; }
+compadd() { shift $(( \${@[(i)--]} )); print -l -- "$@"; }
+_describe() { print -l -- \${(P)4}; }
+_files() { print FILES; }
+source "$1"; shift; words=("$@"); CURRENT=$#; _jobfit`;
+    const complete = (...w: string[]) => execFileSync('zsh', ['-c', harness, 'x', file, ...w], { encoding: 'utf8' }).trim().split('\n');
+    expect(complete('jobfit', 'inv')).toEqual(expect.arrayContaining([expect.stringMatching(/^invitations:List, show and update/)]));
+    expect(complete('jobfit', 'invitations', '')).toEqual(expect.arrayContaining([expect.stringMatching(/^update:/)]));
+    expect(complete('jobfit', '-p', 'work', 'invitations', 'list', '--a')).toContain('--all');
+    expect(complete('jobfit', 'teams', '-o', '')).toEqual(['table', 'json', 'ndjson', 'csv']);
+  });
+
+  it.runIf(which('fish'))('fish: the script loads and completes', async () => {
+    const file = join(s.tmp(), 'jobfit.fish');
+    writeFileSync(file, (await runCli(['completion', 'fish'])).stdout);
+    execFileSync('fish', ['-n', file]);
+    const complete = (line: string) =>
+      execFileSync('fish', ['-c', `source ${file}; complete -C "${line}"`], { encoding: 'utf8' })
+        .trim()
+        .split('\n')
+        .map((l) => l.split('\t')[0]);
+    expect(complete('jobfit invitations ')).toEqual(expect.arrayContaining(['list', 'get', 'update']));
+    expect(complete('jobfit invitations update 1 --send')).toEqual(expect.arrayContaining(['--send-via-email', '--send-via-sms', '--send-congrats']));
+    expect(complete('jobfit -o ')).toEqual(expect.arrayContaining(['table', 'json', 'ndjson', 'csv']));
+    expect(complete('jobfit completion ')).toEqual(['bash', 'fish', 'zsh']);
+  });
+
   it('zsh and fish scripts name every command', async () => {
     const zsh = (await runCli(['completion', 'zsh'])).stdout;
     const fish = (await runCli(['completion', 'fish'])).stdout;
