@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CommandDeps } from '../../cli/commands.js';
 import type { Context } from '../../cli/context.js';
+import { configFilePath } from '../../config/paths.js';
 import { printObject } from '../../format/output.js';
 import { clientFor } from '../shared/client.js';
 import { examples } from '../shared/help.js';
@@ -31,7 +32,7 @@ export async function run(_opts: Record<string, never>, ctx: Context): Promise<v
     mode: (typeof account.mode === 'string' ? account.mode : c.mode) ?? null,
     base_url: c.baseUrl,
     key: c.maskedKey,
-    key_source: SOURCE_TEXT[c.source] ?? (c.source.startsWith('profile:') ? `profile "${c.source.slice(8)}" (${ctx.io.env.JOBFIT_CONFIG_DIR ? 'JOBFIT_CONFIG_DIR' : 'config file'})` : c.source),
+    key_source: SOURCE_TEXT[c.source] ?? (c.source.startsWith('profile:') ? `profile "${c.source.slice(8)}" in ${configFilePath(ctx.io.env)}` : c.source),
     profile: c.profileName ?? null,
     embedded_stub: c.embedded,
   };
