@@ -94,7 +94,9 @@ async function readyOnce(dataDir) {
       const r = await fetch(`${url}/v2/healthcheck`);
       await r.arrayBuffer();
       if (r.status === 200) break;
-    } catch {}
+    } catch {
+      // not listening yet
+    }
     await new Promise((r) => setTimeout(r, 2));
   }
   const ms = performance.now() - t0;

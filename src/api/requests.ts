@@ -4,7 +4,7 @@
  * every row, so a row that passes here passes at the service (up to the
  * account lookups, which both do against the account's data).
  */
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { type CountryCode, parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { z } from 'zod';
 import { MSG } from './messages.js';
 
@@ -24,8 +24,7 @@ export const DEFAULT_PHONE_COUNTRY = 'US';
 export function toE164(raw: string, defaultCountry = DEFAULT_PHONE_COUNTRY): string | null {
   const trimmed = raw.trim();
   if (!trimmed) return null;
-  // biome-ignore lint/suspicious/noExplicitAny: the country code type is a long union
-  const parsed = parsePhoneNumberFromString(trimmed, defaultCountry as any);
+  const parsed = parsePhoneNumberFromString(trimmed, defaultCountry as CountryCode);
   return parsed?.isValid() ? parsed.number : null;
 }
 

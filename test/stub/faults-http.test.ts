@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { DANA, type TestStub, freshEmail, startTestStub } from './helpers.js';
 
 describe('fault injection over HTTP', () => {

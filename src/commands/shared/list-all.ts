@@ -30,7 +30,7 @@ export async function listEverything(ctx: Context, client: JobfitClient, o: List
   // Up to 8 requests in flight each listen to Ctrl-C on the same signal.
   setMaxListeners(64, ctx.io.signal);
   const writer = await createListWriter(ctx, { columns: o.columns, envelope: { mode: ctx.connection?.mode }, noun: o.noun });
-  let requests = 0;
+  let requests: number;
   if (o.resource === 'profiles') {
     requests = await allProfiles(ctx, client, writer);
   } else {
