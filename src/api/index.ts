@@ -1,3 +1,4 @@
+export * from './catalog.js';
 export * from './messages.js';
 export * from './requests.js';
 export * from './routes.js';

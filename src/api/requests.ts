@@ -8,8 +8,9 @@ import { type CountryCode, parsePhoneNumberFromString } from 'libphonenumber-js/
 import { z } from 'zod';
 import { MSG } from './messages.js';
 
-/** Test ids of the assessments (reference: "Assessment identifiers"). */
-export const TEST_ID = { prescreen: 1, personality: 6, thinking: 7, interests: 8 } as const;
+import { TEST_ID } from './catalog.js';
+
+export { TEST_ID };
 
 /** The service reports some fields under internal names (reference: Errors, rule 2). */
 export const INTERNAL_FIELD_NAMES: Record<string, string> = {

@@ -6,26 +6,10 @@
  * same against the real service. Short names a newer service adds are
  * appended after the catalog, in the order the first scorecard shows them.
  */
+import { CATALOG_SHORT_NAMES, DIMENSION_CATALOG } from '../api/catalog.js';
 import { SCORE_SECTIONS } from '../api/schemas.js';
 
-/** The reference's dimension catalog, in catalog order: [dimension, ...facets]. */
-export const DIMENSION_CATALOG: ReadonlyArray<readonly [string, ...string[]]> = [
-  ['think', 'think-read', 'think-form', 'think-math'],
-  ['agree', 'agree-comp', 'agree-coop', 'agree-help'],
-  ['con', 'con-org', 'con-prin', 'con-resp', 'con-amb'],
-  ['emot', 'emot-bal', 'emot-comp', 'emot-opt'],
-  ['ext', 'ext-assert', 'ext-soc', 'ext-en'],
-  ['open', 'open-ana', 'open-cre'],
-  ['ci-real', 'ci-real-con', 'ci-real-pro', 'ci-real-eng'],
-  ['ci-inv', 'ci-inv-soft', 'ci-inv-ana', 'ci-inv-med'],
-  ['ci-art', 'ci-art-cre', 'ci-art-wri'],
-  ['ci-soc', 'ci-soc-tea', 'ci-soc-ser', 'ci-soc-cou'],
-  ['ci-ent', 'ci-ent-man', 'ci-ent-sal'],
-  ['ci-con', 'ci-con-adm', 'ci-con-fin'],
-  ['ci-overall', 'ci-flm', 'ci-2lm'],
-];
-
-export const CATALOG_SHORT_NAMES: readonly string[] = DIMENSION_CATALOG.flat();
+export { CATALOG_SHORT_NAMES, DIMENSION_CATALOG };
 
 export const IDENTITY_COLUMNS = ['test_taker_id', 'invitation_id', 'first_name', 'last_name', 'email', 'custom_id', 'person_id'] as const;
 export const SUMMARY_COLUMNS = ['fitscore_raw', 'five_star_score', 'job_fit_percentage', 'riasec_profile'] as const;

@@ -9,8 +9,10 @@
 
 // ---------------------------------------------------------------- assessments
 
-export const TEST_ID = { prescreen: 1, personality: 6, thinking: 7, interests: 8 } as const;
-export type TestId = (typeof TEST_ID)[keyof typeof TEST_ID];
+import { TEST_ID } from '../api/catalog.js';
+
+export { TEST_ID };
+export type { TestId } from '../api/catalog.js';
 
 export interface Assessment {
   id: number;
