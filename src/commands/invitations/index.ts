@@ -8,18 +8,13 @@ import type { UpdateInvitationBody } from '../../api/requests.js';
 import type { CommandDeps } from '../../cli/commands.js';
 import type { Context } from '../../cli/context.js';
 import { UsageError } from '../../cli/errors.js';
-import { type ColumnSpec, printList, printObject } from '../../format/output.js';
+import { type ColumnSpec, printObject } from '../../format/output.js';
 import { parseAssessments } from '../shared/assessments.js';
 import { clientFor } from '../shared/client.js';
 import { examples } from '../shared/help.js';
-import { listEverything } from '../shared/list-all.js';
 import { intId, parseOptions } from '../shared/options.js';
-import { addListFilters, filterOf, ListOptions } from '../shared/people-list.js';
+import { addListFilters, fullName, ListOptions, runPeopleList } from '../shared/people-list.js';
 
-const fullName = (_v: unknown, row: unknown) => {
-  const r = row as { first_name?: string; last_name?: string };
-  return [r.first_name, r.last_name].filter(Boolean).join(' ');
-};
 
 export const LIST_COLUMNS: ColumnSpec[] = [
   { key: 'id', header: 'ID', align: 'right' },
@@ -60,14 +55,7 @@ export const OBJECT_ROWS: ColumnSpec[] = [
 // ---------------------------------------------------------------- list
 
 export async function runList(opts: ListOptions, ctx: Context): Promise<void> {
-  const client = await clientFor(ctx);
-  const filter = filterOf(opts);
-  if (opts.all) {
-    await listEverything(ctx, client, { resource: 'invitations', filter, columns: LIST_COLUMNS, noun: 'invitations' });
-    return;
-  }
-  const list = await client.listInvitations(filter, ctx.io.signal);
-  await printList(ctx, list, { columns: LIST_COLUMNS, noun: 'invitations' });
+  await runPeopleList(ctx, opts, 'invitations', LIST_COLUMNS, 'invitations');
 }
 
 // ---------------------------------------------------------------- get

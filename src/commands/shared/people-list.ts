@@ -4,7 +4,11 @@
  */
 import type { Command } from 'commander';
 import { z } from 'zod';
+import type { Context } from '../../cli/context.js';
 import type { ListFilter } from '../../client/client.js';
+import { type ColumnSpec, printList } from '../../format/output.js';
+import { clientFor } from './client.js';
+import { listEverything } from './list-all.js';
 import { intId, maxText } from './options.js';
 
 export const ListOptions = z.object({
@@ -29,4 +33,28 @@ export function filterOf(o: ListOptions): ListFilter {
   if (o.customId !== undefined) f.custom_id = o.customId;
   if (o.email !== undefined) f.email = o.email;
   return f;
+}
+
+/** A table column: first and last name together. */
+export const fullName = (_v: unknown, row: unknown): string => {
+  const r = row as { first_name?: string; last_name?: string };
+  return [r.first_name, r.last_name].filter(Boolean).join(' ');
+};
+
+/** `invitations list` / `test-takers list`: one page as the service returns it, or every match with --all. */
+export async function runPeopleList(
+  ctx: Context,
+  opts: ListOptions,
+  resource: 'invitations' | 'test-takers',
+  columns: ColumnSpec[],
+  noun: string,
+): Promise<void> {
+  const client = await clientFor(ctx);
+  const filter = filterOf(opts);
+  if (opts.all) {
+    await listEverything(ctx, client, { resource, filter, columns, noun });
+    return;
+  }
+  const list = await (resource === 'invitations' ? client.listInvitations(filter, ctx.io.signal) : client.listTestTakers(filter, ctx.io.signal));
+  await printList(ctx, list, { columns, noun });
 }

@@ -3,17 +3,12 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import type { CommandDeps } from '../../cli/commands.js';
 import type { Context } from '../../cli/context.js';
-import { type ColumnSpec, printList, printObject } from '../../format/output.js';
+import { type ColumnSpec, printObject } from '../../format/output.js';
 import { clientFor } from '../shared/client.js';
 import { examples } from '../shared/help.js';
-import { listEverything } from '../shared/list-all.js';
 import { intId, parseOptions } from '../shared/options.js';
-import { addListFilters, filterOf, ListOptions } from '../shared/people-list.js';
+import { addListFilters, fullName, ListOptions, runPeopleList } from '../shared/people-list.js';
 
-const fullName = (_v: unknown, row: unknown) => {
-  const r = row as { first_name?: string; last_name?: string };
-  return [r.first_name, r.last_name].filter(Boolean).join(' ');
-};
 
 export const LIST_COLUMNS: ColumnSpec[] = [
   { key: 'id', header: 'ID', align: 'right' },
@@ -46,14 +41,7 @@ export const OBJECT_ROWS: ColumnSpec[] = [
 ];
 
 export async function runList(opts: ListOptions, ctx: Context): Promise<void> {
-  const client = await clientFor(ctx);
-  const filter = filterOf(opts);
-  if (opts.all) {
-    await listEverything(ctx, client, { resource: 'test-takers', filter, columns: LIST_COLUMNS, noun: 'test takers' });
-    return;
-  }
-  const list = await client.listTestTakers(filter, ctx.io.signal);
-  await printList(ctx, list, { columns: LIST_COLUMNS, noun: 'test takers' });
+  await runPeopleList(ctx, opts, 'test-takers', LIST_COLUMNS, 'test takers');
 }
 
 export const GetOptions = z.object({ id: intId('ID') });
