@@ -88,13 +88,14 @@ export interface Call {
   body: () => Promise<unknown>;
 }
 
-/**
- * A key is "well-formed" when it looks like the keys the service issues:
- * sk_live_ or sk_test_ then 32 lowercase hex digits. A well-formed key that
- * no account owns → "Account not found for API key"; anything else, or no
- * key → "API key is required" (docs/stub.md).
- */
+/** The form of the keys the stub issues: sk_live_ or sk_test_ then 32 lowercase hex digits. */
 export const KEY_FORMAT = /^sk_(live|test)_[0-9a-f]{32}$/;
+
+/**
+ * Reference, Authentication 4: a missing or invalid key (any key the service
+ * does not know, whatever its form) → "API key is required"; a known key
+ * whose account is gone → "Account not found for API key".
+ */
 
 export function authenticate(store: Store, header: string | undefined): Auth | Reply {
   const m = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
@@ -104,9 +105,9 @@ export function authenticate(store: Store, header: string | undefined): Auth | R
     'SELECT k.account_id, k.mode, a.id AS "exists" FROM api_keys k LEFT JOIN accounts a ON a.id = k.account_id WHERE k.key = ?',
     key,
   );
-  if (row && row.exists !== null) return { accountId: row.account_id, mode: row.mode };
-  if (row || KEY_FORMAT.test(key)) return error(404, MSG.accountNotFound);
-  return error(404, MSG.apiKeyRequired);
+  if (!row) return error(404, MSG.apiKeyRequired);
+  if (row.exists === null) return error(404, MSG.accountNotFound);
+  return { accountId: row.account_id, mode: row.mode };
 }
 
 // ------------------------------------------------------------------ routing

@@ -61,9 +61,10 @@ describe('healthcheck, authentication, routing', () => {
     const malformed = await stub.call('GET', '/teams', { key: 'nope' });
     expect(malformed.status).toBe(404);
     expect(malformed.body).toEqual({ error: MSG.apiKeyRequired });
+    // A key the service does not know is an invalid key, whatever its form (reference, Authentication 4).
     const unknown = await stub.call('GET', '/teams', { key: `sk_live_${'0'.repeat(32)}` });
     expect(unknown.status).toBe(404);
-    expect(unknown.body).toEqual({ error: MSG.accountNotFound });
+    expect(unknown.body).toEqual({ error: MSG.apiKeyRequired });
     // The key error comes before any route-specific check.
     const beforeValidation = await stub.call('POST', '/invitations', { key: null, body: {} });
     expect(beforeValidation.body).toEqual({ error: MSG.apiKeyRequired });
