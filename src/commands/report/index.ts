@@ -19,6 +19,7 @@ import { createProgress } from '../../format/progress.js';
 import { clientFor } from '../shared/client.js';
 import { examples } from '../shared/help.js';
 import { intId, parseOptions } from '../shared/options.js';
+import { checkScoreProfile } from '../shared/score-profile.js';
 
 export const ReportOptions = z.object({
   sp: z.string({ error: 'is required (a score profile short name; see `jobfit score-profiles`)' }).trim().min(1, 'must not be empty'),
@@ -58,6 +59,7 @@ async function renderGroups(ctx: Context, sp: string, groups: GroupStats[], tota
 export async function runReport(o: ReportOptions, ctx: Context): Promise<void> {
   const format = resolveFormat(ctx);
   const client = await clientFor(ctx);
+  await checkScoreProfile(ctx, client, o.sp);
   const report = new GroupReport(o.groupBy);
   const feed = new IdFeed<number>();
   const sink = createErrorSink(ctx, o.errors, 'test taker');

@@ -17,6 +17,7 @@ import { createProgress } from '../../format/progress.js';
 import { clientFor } from '../shared/client.js';
 import { examples } from '../shared/help.js';
 import { intId, maxText, parseOptions } from '../shared/options.js';
+import { checkScoreProfile } from '../shared/score-profile.js';
 
 export const ScorecardOptions = z.object({
   sp: z.string({ error: 'is required (a score profile short name; see `jobfit score-profiles`)' }).trim().min(1, 'must not be empty'),
@@ -42,6 +43,7 @@ const TABLE_COLUMNS: ColumnSpec[] = [
 
 export async function runScorecard(o: ScorecardOptions, ctx: Context): Promise<void> {
   const client = await clientFor(ctx);
+  await checkScoreProfile(ctx, client, o.sp);
   const source = await idSource(ctx, client, o);
   const columns = scorecardColumns();
   const writer = await createListWriter(ctx, {

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+
+describe('--sp is checked once against the account\'s score profiles', () => {
+  it('scorecard with an unknown --sp: one sentence, the valid names, exit 2, nothing on stdout', async () => {
+    const r = await runCli(['scorecard', '500001', '500002', '--sp', 'nope', '-o', 'csv']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('Unknown score profile "nope" for --sp.');
+    expect(r.stderr).toContain('sales-rep');
+    expect(r.stderr).not.toMatch(/at .*\.ts:\d+/);
+  });
+
+  it('report with an unknown --sp fails the same way', async () => {
+    const r = await runCli(['report', '--sp', 'nope', '-o', 'json']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('Unknown score profile "nope"');
+  });
+
+  it('a known --sp goes through', async () => {
+    const r = await runCli(['scorecard', '500001', '--sp', 'sales-rep', '-o', 'json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toHaveLength(1);
+  });
+});
