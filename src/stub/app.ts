@@ -96,7 +96,6 @@ export const KEY_FORMAT = /^sk_(live|test)_[0-9a-f]{32}$/;
  * does not know, whatever its form) → "API key is required"; a known key
  * whose account is gone → "Account not found for API key".
  */
-
 export function authenticate(store: Store, header: string | undefined): Auth | Reply {
   const m = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
   if (!m) return error(404, MSG.apiKeyRequired);
@@ -658,11 +657,10 @@ async function resolveCreate(c: Call): Promise<ResolvedCreate> {
   }
   const sendViaEmail = b.send_via_email ?? true;
   const sendViaSms = b.send_via_sms ?? false;
-  let templateId: number | null = b.email_template_id ?? null;
-  if (sendViaEmail && b.email_template_id === undefined) {
-    if (inviter.default_invitation_template_id === null) fail(MSG.noDefaultTemplate(inviter.email));
-    templateId = inviter.default_invitation_template_id;
-  }
+  // Rule 1: an omitted template comes from the inviter, whatever send_via_email;
+  // rule 2: only sending by email needs one.
+  const templateId: number | null = b.email_template_id ?? inviter.default_invitation_template_id;
+  if (sendViaEmail && templateId === null) fail(MSG.noDefaultTemplate(inviter.email));
   checkTestIds(r, testIds);
   const phone = b.phone ?? null;
   const sms = r.smsRule(sendViaSms, phone);

@@ -34,3 +34,32 @@ describe('authentication', () => {
     expect(r.body).toEqual({ error: MSG.accountNotFound });
   });
 });
+
+describe('POST /invitations: defaults from the inviter', () => {
+  it('an omitted email template comes from the inviter even with send_via_email false (rule 1)', async () => {
+    const r = await invite({ ...base(), send_via_email: false });
+    expect(r.status).toBe(201);
+    expect(r.body.send_via_email).toBe(false);
+    expect(r.body.invitation_email_template).toEqual({ id: 301, display_name: 'Standard invitation' });
+    // No default and no email: no template needed, none set.
+    const marco = await invite({ ...base(), created_by_user_email: MARCO, send_via_email: false });
+    expect(marco.status).toBe(201);
+    expect(marco.body.invitation_email_template).toBeNull();
+    // Test keys follow the same rule.
+    const fake = await invite({ ...base(), send_via_email: false }, stub.test);
+    expect(fake.body.invitation_email_template).toEqual({ id: 301, display_name: 'Standard invitation' });
+  });
+
+  it('the congratulations template comes from the inviter and cannot be overridden on create (rule 3)', async () => {
+    const r = await invite({ ...base(), congrats_email_template_id: 305, send_congrats_notification: false, default_scheduling_link: 'https://x.example/' });
+    expect(r.status).toBe(201);
+    expect(r.body.congrats_email_template).toEqual({ id: 304, display_name: 'Thank you for completing' });
+    expect(r.body.send_congrats_notification).toBe(true);
+    expect(r.body).not.toHaveProperty('default_scheduling_link');
+    // An inviter without a default congrats template: none, whatever the body says.
+    const t = await invite({ ...base(), created_by_user_email: TOMAS, congrats_email_template_id: 304 });
+    expect(t.status).toBe(201);
+    expect(t.body.congrats_email_template).toBeNull();
+    expect(t.body.send_congrats_notification).toBe(false);
+  });
+});
