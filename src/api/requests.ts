@@ -65,11 +65,8 @@ export const CreateInvitationBody = z
   .object({
     first_name: required('First name'),
     last_name: required('Last name'),
-    email: z
-      .string({ error: (iss) => (iss.input === undefined || iss.input === null ? 'Email is required' : 'Invalid email address') })
-      .trim()
-      .min(1, 'Email is required')
-      .pipe(z.email('Invalid email address')),
+    // The reference gives one message for the participant email, missing or malformed alike.
+    email: z.string({ error: 'Invalid email address' }).trim().min(1, 'Invalid email address').pipe(z.email('Invalid email address')),
     created_by_user_email: required('Inviter email'),
     person_id: z.string({ error: 'Person ID must be a string' }).nullable().optional(),
     custom_id: customId.optional(),
@@ -128,12 +125,18 @@ export function listCap(query: { custom_id?: string; email?: string }): number {
  * Turns a failed validation into the service's error body: one message
  * `<field>: <message>` for the documented rules (the first failing field, in
  * field order); for JSON type errors (a value of the wrong type) every issue,
- * as an array of such strings (docs/stub.md).
+ * as an array of such strings (docs/stub.md). `input` (the parsed body) tells
+ * a missing field from one of the wrong type where the messages are alike.
  */
-export function validationError(error: z.ZodError): string | string[] {
+export function validationError(error: z.ZodError, input?: unknown): string | string[] {
   const lines = error.issues.map(issueMessage);
+  const given = (i: z.core.$ZodIssue): boolean => {
+    if (input === undefined || input === null || typeof input !== 'object') return true;
+    const v = (input as Record<string, unknown>)[String(i.path[0])];
+    return v !== undefined && v !== null;
+  };
   const typeError = error.issues.some(
-    (i) => i.code === 'invalid_type' && !/ is required$/.test(i.message),
+    (i) => i.code === 'invalid_type' && !/ is required$/.test(i.message) && given(i),
   );
   return typeError ? lines : lines[0];
 }

@@ -636,7 +636,7 @@ async function resolveCreate(c: Call): Promise<ResolvedCreate> {
   const raw = await c.body();
   const r = await requests();
   const parsed = r.CreateInvitationBody.safeParse(raw);
-  if (!parsed.success) fail(r.validationError(parsed.error));
+  if (!parsed.success) fail(r.validationError(parsed.error, raw));
   const b = parsed.data;
   const inviter = userByEmail(c, b.created_by_user_email);
   if (!inviter) fail(MSG.userNotFound(b.created_by_user_email));
@@ -772,7 +772,7 @@ async function updateInvitation(c: Call): Promise<Reply> {
   const raw = await c.body();
   const r = await requests();
   const parsed = r.UpdateInvitationBody.safeParse(raw);
-  if (!parsed.success) fail(r.validationError(parsed.error));
+  if (!parsed.success) fail(r.validationError(parsed.error, raw));
   const b = parsed.data;
 
   if (b.assessments_to_assign !== undefined) {

@@ -63,3 +63,19 @@ describe('POST /invitations: defaults from the inviter', () => {
     expect(t.body.send_congrats_notification).toBe(false);
   });
 });
+
+describe('POST /invitations: participant field messages', () => {
+  it('a missing, empty or malformed email is sent_to_email: Invalid email address, one message', async () => {
+    const { email: _omit, ...noEmail } = base();
+    for (const body of [noEmail, { ...base(), email: '' }, { ...base(), email: '  ' }, { ...base(), email: null }, { ...base(), email: 'a@b' }]) {
+      const r = await invite(body);
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(r.body, JSON.stringify(body)).toEqual({ error: 'sent_to_email: Invalid email address' });
+    }
+    const { first_name: _f, ...noFirst } = base();
+    expect((await invite(noFirst)).body).toEqual({ error: 'first_name: First name is required' });
+    // A value of the wrong JSON type still gets the array form.
+    const typed = await invite({ ...base(), email: 42 });
+    expect(typed.body).toEqual({ error: ['sent_to_email: Invalid email address'] });
+  });
+});
