@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '../../src/api/messages.js';
+import { accept, complete } from '../../src/stub/lifecycle.js';
 import { DANA, MARCO, type TestStub, TOMAS, freshEmail, startTestStub } from './helpers.js';
 
 let stub: TestStub;
@@ -77,5 +78,55 @@ describe('POST /invitations: participant field messages', () => {
     // A value of the wrong JSON type still gets the array form.
     const typed = await invite({ ...base(), email: 42 });
     expect(typed.body).toEqual({ error: ['sent_to_email: Invalid email address'] });
+  });
+});
+
+describe('the invitation object through its life', () => {
+  it('defaults on create: send_via_email true, send_via_sms false, optional fields null', async () => {
+    const r = await invite(base());
+    expect(r.status).toBe(201);
+    expect(r.body).toMatchObject({ send_via_email: true, send_via_sms: false, phone: null, custom_id: null, person_id: null, ref_text: null, target_score_profile: null });
+    expect(r.body).toMatchObject({ accepted_at: null, test_taker_id: null, career_navigation_profile_id: null, scorecard_url: null, career_navigation_url: null });
+  });
+
+  it('scorecard_url after acceptance; career_navigation_url only once the profile exists', async () => {
+    const id = (await invite(base())).body.id;
+    const { testTakerId } = accept(stub.store, id);
+    const accepted = (await stub.call('GET', `/invitations/${id}`)).body;
+    expect(accepted.accepted_at).not.toBeNull();
+    expect(accepted.test_taker_id).toBe(testTakerId);
+    expect(accepted.scorecard_url).toMatch(/^http:/);
+    expect(accepted.career_navigation_url).toBeNull();
+    expect(accepted.career_navigation_profile_id).toBeNull();
+    complete(stub.store, testTakerId, { assessment: 'personality' });
+    expect((await stub.call('GET', `/invitations/${id}`)).body.career_navigation_url).toBeNull();
+    complete(stub.store, testTakerId, { assessment: 'interests' });
+    const done = (await stub.call('GET', `/invitations/${id}`)).body;
+    expect(done.career_navigation_profile_id).toEqual(expect.any(String));
+    expect(done.career_navigation_url).toMatch(/^http:/);
+  });
+
+  it('PUT: ref_text at most 60, custom_id at most 50, both at the limit accepted', async () => {
+    const id = (await invite(base())).body.id;
+    const put = (body: unknown) => stub.call('PUT', `/invitations/${id}`, { body });
+    expect((await put({ ref_text: 'r'.repeat(61) })).body.error).toMatch(/^ref_text: /);
+    expect((await put({ custom_id: 'c'.repeat(51) })).body.error).toMatch(/^custom_id: /);
+    const ok = await put({ ref_text: 'r'.repeat(60), custom_id: 'c'.repeat(50) });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toMatchObject({ mode: 'live', ref_text: 'r'.repeat(60), custom_id: 'c'.repeat(50) });
+  });
+});
+
+describe('GET /test-takers filters', () => {
+  it('custom_id over 50 is 400; at 50 it is a 200 list envelope without mode on the items', async () => {
+    const bad = await stub.call('GET', `/test-takers?custom_id=${'x'.repeat(51)}`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatch(/^custom_id: /);
+    const ok = await stub.call('GET', `/test-takers?custom_id=${'x'.repeat(50)}`);
+    expect(ok.status).toBe(200);
+    expect(ok.body).toEqual({ mode: 'live', object: 'list', total_count: 0, has_more: false, data: [] });
+    const some = (await stub.call('GET', '/test-takers')).body;
+    expect(some.data.length).toBeGreaterThan(0);
+    expect(some.data.some((t: any) => 'mode' in t)).toBe(false);
   });
 });
