@@ -10,6 +10,7 @@ import type { Account, Assessment, EmailTemplate, Invitation, Mode, ScoreProfile
 import { ASSESSMENTS, SCORE_PROFILES, type ScoreProfileDef } from './catalog.js';
 import * as F from './fakes.js';
 import type { FaultInjector } from './faults.js';
+import { groupCommitOf } from './group-commit.js';
 import { recordOutbox } from './lifecycle.js';
 import { type ResultSubject, jobFitReportObject, scorecardObject } from './results.js';
 import { type Store, newToken, nowIso } from './store.js';
@@ -86,6 +87,8 @@ export interface Call {
   query: URLSearchParams;
   auth: Auth;
   body: () => Promise<unknown>;
+  /** Configuration reads remembered while the configuration is unchanged (createApp). */
+  refs: Map<string, unknown>;
 }
 
 /** The form of the keys the stub issues: sk_live_ or sk_test_ then 32 lowercase hex digits. */
@@ -198,19 +201,29 @@ const CACHE_MAX = 2000;
 export function createApp(opts: AppOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const { store } = opts;
   const cache = new Map<string, { version: string; status: number; body: Buffer }>();
+  const commits = groupCommitOf(store);
   // data_version moves when another connection commits; total_changes() when this one writes.
+  // `config` leaves out the rows the group commit wrote (new invitations and
+  // their assessments and outbox lines), which touch neither keys nor configuration.
+  let config = '';
   const dataVersion = () => {
     const r = store.get<{ v: number; c: number }>('SELECT data_version AS v, total_changes() AS c FROM pragma_data_version')!;
+    config = `${r.v}:${r.c - commits.ownChanges}`;
     return `${r.v}:${r.c}`;
   };
-  // Key lookups, remembered while the database is unchanged (a reset in any
-  // process rewrites api_keys, and moves the version).
+  // Key lookups and the configuration reads of the write path (inviter by
+  // email, team, template), remembered while neither another process nor any
+  // write here other than a new invitation has changed the database (a reset
+  // anywhere rewrites api_keys and moves the version). A POST load therefore
+  // does not look its key and inviter up again after every commit.
   const auths = new Map<string, Auth | Reply>();
+  const refs = new Map<string, unknown>();
   let authsVersion = '';
-  const authOf = (header: string | undefined, version: string): Auth | Reply => {
-    if (authsVersion !== version || auths.size >= CACHE_MAX) {
+  const authOf = (header: string | undefined): Auth | Reply => {
+    if (authsVersion !== config || auths.size >= CACHE_MAX || refs.size >= CACHE_MAX) {
       auths.clear();
-      authsVersion = version;
+      refs.clear();
+      authsVersion = config;
     }
     const k = header ?? '';
     let a = auths.get(k);
@@ -276,7 +289,7 @@ export function createApp(opts: AppOptions): (req: IncomingMessage, res: ServerR
     const handler = m.handlers[method as 'GET'];
     if (!handler) return methodNotAllowed(Object.keys(m.handlers));
     const version = dataVersion();
-    const auth = authOf(req.headers.authorization, version);
+    const auth = authOf(req.headers.authorization);
     if ('status' in auth) return auth;
     // Live GETs are answered from a cache of serialised bodies while the
     // database is unchanged (by this or any other process): lists and results
@@ -313,6 +326,7 @@ export function createApp(opts: AppOptions): (req: IncomingMessage, res: ServerR
         query: new URLSearchParams(search),
         auth,
         body: () => parseJsonBody(req),
+        refs,
       });
     } catch (err) {
       if (err instanceof HttpError) return err.reply;
@@ -347,8 +361,20 @@ function intId(s: string): number | null {
   return /^\d{1,15}$/.test(s) ? Number(s) : null;
 }
 
+/** A configuration read through c.refs; misses are not remembered (rows may appear). */
+function ref<T>(c: Call, key: string, load: () => T | undefined): T | undefined {
+  let v = c.refs.get(key) as T | undefined;
+  if (v === undefined) {
+    v = load();
+    if (v !== undefined) c.refs.set(key, v);
+  }
+  return v;
+}
+
 function teamOfAccount(c: Call, teamId: number): { id: number; display_name: string } | undefined {
-  return c.store.get('SELECT id, display_name FROM teams WHERE id = ? AND account_id = ?', teamId, c.auth.accountId);
+  return ref(c, `team:${c.auth.accountId}:${teamId}`, () =>
+    c.store.get<{ id: number; display_name: string }>('SELECT id, display_name FROM teams WHERE id = ? AND account_id = ?', teamId, c.auth.accountId),
+  );
 }
 
 /** Some team of the account, for fakes. */
@@ -583,11 +609,14 @@ function requests(): Promise<Requests> {
 }
 
 function userByEmail(c: Call, email: string): UserRow | undefined {
-  return c.store.get<UserRow>('SELECT * FROM users WHERE account_id = ? AND email_lc = ?', c.auth.accountId, email.trim().toLowerCase());
+  const lc = email.trim().toLowerCase();
+  return ref(c, `user:${c.auth.accountId}:${lc}`, () => c.store.get<UserRow>('SELECT * FROM users WHERE account_id = ? AND email_lc = ?', c.auth.accountId, lc));
 }
 
 function templateOfAccount(c: Call, id: number, type: 'invitation' | 'congrats'): boolean {
-  return Boolean(c.store.get('SELECT id FROM templates WHERE id = ? AND account_id = ? AND template_type = ?', id, c.auth.accountId, type));
+  return ref(c, `template:${c.auth.accountId}:${id}:${type}`, () =>
+    c.store.get<{ id: number }>('SELECT id FROM templates WHERE id = ? AND account_id = ? AND template_type = ?', id, c.auth.accountId, type) ? true : undefined,
+  ) === true;
 }
 
 function checkTestIds(r: Requests, ids: number[]): void {
@@ -711,26 +740,56 @@ async function createInvitation(c: Call): Promise<Reply> {
     });
     return json(201, fake);
   }
-  const row = c.store.write(() => {
-    // Inside the write lock: two concurrent requests for one email must not both pass.
-    checkDuplicates(c, v.teamId, v.email);
-    const token = newToken();
-    const r = c.store.run(
-      `INSERT INTO invitations (account_id, team_id, invited_by_user_id, created_at, accepted_at, first_name, last_name, email, email_lc,
-        send_via_email, phone, send_via_sms, custom_id, person_id, invitation_template_id, ref_text, congrats_template_id,
-        send_congrats_notification, target_score_profile_id, token, test_taker_id)
-       VALUES (?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, NULL)`,
-      c.auth.accountId, v.teamId, v.inviter.id, nowIso(), v.first_name, v.last_name, v.email, v.email.toLowerCase(),
-      v.sendViaEmail ? 1 : 0, v.phone, v.sendViaSms ? 1 : 0, v.customId, v.personId, v.templateId, v.refText, congratsId,
-      sendCongrats ? 1 : 0, token,
-    );
-    const id = Number(r.lastInsertRowid);
-    insertAssessments(c.store, id, v.testIds);
-    const inv = c.store.get<InvitationRow>('SELECT * FROM invitations WHERE id = ?', id)!;
-    recordDelivery(c, inv);
-    return inv;
+  // Group commit: the requests of one event-loop turn share a transaction;
+  // this one is answered after that commit (src/stub/group-commit.ts).
+  const row = await groupCommitOf(c.store).submit<InvitationRow>({
+    // Inside the write lock, after the writes of the requests before it: two
+    // requests for one email must not both pass.
+    check: () => checkDuplicates(c, v.teamId, v.email),
+    apply: () => {
+      const token = newToken();
+      const createdAt = nowIso();
+      const r = c.store.run(
+        `INSERT INTO invitations (account_id, team_id, invited_by_user_id, created_at, accepted_at, first_name, last_name, email, email_lc,
+          send_via_email, phone, send_via_sms, custom_id, person_id, invitation_template_id, ref_text, congrats_template_id,
+          send_congrats_notification, target_score_profile_id, token, test_taker_id)
+         VALUES (?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, NULL)`,
+        c.auth.accountId, v.teamId, v.inviter.id, createdAt, v.first_name, v.last_name, v.email, v.email.toLowerCase(),
+        v.sendViaEmail ? 1 : 0, v.phone, v.sendViaSms ? 1 : 0, v.customId, v.personId, v.templateId, v.refText, congratsId,
+        sendCongrats ? 1 : 0, token,
+      );
+      const id = Number(r.lastInsertRowid);
+      insertAssessments(c.store, id, v.testIds);
+      // The row as stored, built here rather than read back (one statement less per request).
+      const inv: InvitationRow = {
+        id,
+        account_id: c.auth.accountId,
+        team_id: v.teamId,
+        invited_by_user_id: v.inviter.id,
+        created_at: createdAt,
+        accepted_at: null,
+        first_name: v.first_name,
+        last_name: v.last_name,
+        email: v.email,
+        send_via_email: v.sendViaEmail ? 1 : 0,
+        phone: v.phone,
+        send_via_sms: v.sendViaSms ? 1 : 0,
+        custom_id: v.customId,
+        person_id: v.personId,
+        invitation_template_id: v.templateId,
+        ref_text: v.refText,
+        congrats_template_id: congratsId,
+        send_congrats_notification: sendCongrats ? 1 : 0,
+        target_score_profile_id: null,
+        token,
+        test_taker_id: null,
+        status_callback_url: null,
+      };
+      recordDelivery(c, inv);
+      return inv;
+    },
   });
-  return json(201, invitationObject(c.store, row, 'live', c.origin));
+  return json(201, invitationObject(c.store, row, 'live', c.origin, v.testIds));
 }
 
 /** The email and/or SMS the service sends for a new invitation, per its flags. */

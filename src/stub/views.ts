@@ -203,7 +203,8 @@ export function invitationTests(store: Store, invitationId: number): number[] {
     .map((r) => r.test_id);
 }
 
-export function invitationObject(store: Store, row: InvitationRow, mode: Mode, origin: string): Invitation {
+/** `tests`: the invitation's test ids when the caller has them (a new invitation), saving a read. */
+export function invitationObject(store: Store, row: InvitationRow, mode: Mode, origin: string, tests?: number[]): Invitation {
   const urls = resultUrls(store, origin, row.token, row.test_taker_id);
   return {
     mode,
@@ -225,7 +226,7 @@ export function invitationObject(store: Store, row: InvitationRow, mode: Mode, o
     congrats_email_template: templateRef(store, row.congrats_template_id),
     send_congrats_notification: row.send_congrats_notification === 1,
     target_score_profile: scoreProfileRefById(row.target_score_profile_id),
-    invitation_assessments: invitationTests(store, row.id).map(assessmentRef),
+    invitation_assessments: (tests ?? invitationTests(store, row.id)).map(assessmentRef),
     assessment_url: assessmentUrl(origin, row.token),
     career_navigation_url: urls.career_navigation_url,
     scorecard_url: urls.scorecard_url,
