@@ -4,7 +4,7 @@
  * retry.ts), typed errors and a `-v` trace that never shows a whole key.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import { Agent, type Dispatcher, EnvHttpProxyAgent, request } from 'undici';
+import { Agent, type Dispatcher, EnvHttpProxyAgent } from 'undici';
 import { AuthError, CancelError, UsageError } from '../cli/errors.js';
 import { maskKey, modeOfKey, redactKey } from '../config/mask.js';
 import { errorFromResponse, LOGIN_HINT, NetworkError } from './errors.js';
@@ -173,6 +173,104 @@ function parseBody(text: string, contentType: string | undefined): unknown {
   return text;
 }
 
+interface RawResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+/** Raw header list (name, value, name, value…) to an object, lower-case names, repeated names as arrays (as undici's request() gives them). */
+function headersOf(raw: Buffer[]): Headers {
+  const out: Headers = {};
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i].toString('latin1').toLowerCase();
+    if (name === '__proto__') continue;
+    const value = raw[i + 1].toString('latin1');
+    const had = out[name];
+    if (had === undefined) out[name] = value;
+    else if (Array.isArray(had)) had.push(value);
+    else out[name] = [had, value];
+  }
+  return out;
+}
+
+/**
+ * One exchange through the dispatcher with a handler that only gathers the
+ * answer's bytes. undici's request() builds a Readable stream and its
+ * handler per request; for the small JSON answers of this API that cost about
+ * a quarter of the client's CPU per request (measured: ~200 vs ~150 µs), which
+ * is what a bulk invite or an export of thousands of items spends its time on.
+ */
+function exchange(dispatcher: Dispatcher, url: URL, method: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal | undefined, t: Timeouts): Promise<RawResponse> {
+  return new Promise<RawResponse>((resolve, reject) => {
+    const abortError = () => {
+      const reason: unknown = signal?.reason;
+      if (reason instanceof Error && reason.name === 'AbortError') return reason;
+      const err = new Error('This operation was aborted', { cause: reason });
+      err.name = 'AbortError';
+      return err;
+    };
+    if (signal?.aborted) {
+      reject(abortError());
+      return;
+    }
+    let abortRequest: ((err: Error) => void) | undefined;
+    let pending: Error | undefined;
+    const onAbort = () => {
+      const err = abortError();
+      if (abortRequest) abortRequest(err);
+      else pending = err;
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const done = () => signal?.removeEventListener('abort', onAbort);
+    let status = 0;
+    let resHeaders: Headers = {};
+    const chunks: Buffer[] = [];
+    const handler: Dispatcher.DispatchHandler = {
+      onConnect(abort: (err?: Error) => void) {
+        if (pending) abort(pending);
+        else abortRequest = abort;
+      },
+      onHeaders(statusCode: number, rawHeaders: Buffer[]) {
+        // 1xx informational answers come before the real one.
+        if (statusCode < 200) return true;
+        status = statusCode;
+        resHeaders = headersOf(rawHeaders);
+        return true;
+      },
+      onData(chunk: Buffer) {
+        chunks.push(chunk);
+        return true;
+      },
+      onComplete() {
+        done();
+        resolve({ status, headers: resHeaders, text: chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8') });
+      },
+      onError(err: Error) {
+        done();
+        reject(err);
+      },
+    } as unknown as Dispatcher.DispatchHandler;
+    try {
+      dispatcher.dispatch(
+        {
+          origin: url.origin,
+          path: url.search ? `${url.pathname}${url.search}` : url.pathname,
+          method: method as Dispatcher.HttpMethod,
+          headers,
+          body,
+          headersTimeout: t.headersMs,
+          bodyTimeout: t.bodyMs,
+        },
+        handler,
+      );
+    } catch (err) {
+      done();
+      reject(err);
+    }
+  });
+}
+
 export class HttpClient {
   readonly baseUrl: string;
   readonly keyMode?: 'live' | 'test';
@@ -265,18 +363,10 @@ export class HttpClient {
       let code: string | undefined;
       let cause: unknown;
       try {
-        const res = await request(url, {
-          method: method as Dispatcher.HttpMethod,
-          headers,
-          body: payload,
-          dispatcher: this.getDispatcher(),
-          signal,
-          headersTimeout: this.timeouts.headersMs,
-          bodyTimeout: this.timeouts.bodyMs,
-        });
+        const res = await exchange(this.getDispatcher(), url, method, headers, payload, signal, this.timeouts);
         resHeaders = res.headers;
-        text = await res.body.text();
-        status = res.statusCode;
+        text = res.text;
+        status = res.status;
       } catch (err) {
         if (isAbort(err, signal)) throw new CancelError('Interrupted.');
         code = errorCode(err) ?? 'UNKNOWN';
