@@ -38,7 +38,7 @@ if (mode === 'get') {
   // The pragmas of src/stub/store.ts.
   db.pragma('busy_timeout = 5000');
   db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
+  db.pragma('synchronous = OFF');
   db.pragma('foreign_keys = OFF');
   db.pragma('cache_size = -65536');
   db.pragma('wal_autocheckpoint = 8000');
