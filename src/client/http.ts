@@ -93,9 +93,13 @@ export function assertSafeTransport(baseUrl: string, apiKey: string | undefined)
 /** Joins the base URL (which has its own path, /v2) and a route path. */
 export function joinUrl(baseUrl: string, path: string, query?: Record<string, QueryValue>): URL {
   const base = new URL(baseUrl);
-  const basePath = base.pathname.replace(/\/+$/, '');
+  return joinParsed(base.origin, base.pathname.replace(/\/+$/, ''), path, query);
+}
+
+/** joinUrl with the base already split (the client parses its base URL once, not per request). */
+function joinParsed(origin: string, basePath: string, path: string, query?: Record<string, QueryValue>): URL {
   const [p, qs] = path.split('?', 2);
-  const url = new URL(`${base.origin}${basePath}${p.startsWith('/') ? p : `/${p}`}`);
+  const url = new URL(`${origin}${basePath}${p.startsWith('/') ? p : `/${p}`}`);
   if (qs) url.search = qs;
   for (const [k, v] of Object.entries(query ?? {})) {
     if (v !== undefined && v !== null && v !== '') url.searchParams.append(k, String(v));
@@ -273,6 +277,8 @@ function exchange(dispatcher: Dispatcher, url: URL, method: string, headers: Rec
 
 export class HttpClient {
   readonly baseUrl: string;
+  /** The base URL's origin and path (without a trailing slash), parsed on the first request. */
+  private base?: { origin: string; path: string };
   readonly keyMode?: 'live' | 'test';
   private readonly apiKey?: string;
   private readonly timeouts: Timeouts;
@@ -335,8 +341,12 @@ export class HttpClient {
    */
   async request<T = unknown>(opts: RequestOptions): Promise<HttpResponse<T>> {
     const method = opts.method.toUpperCase();
-    const url = joinUrl(this.baseUrl, opts.path, opts.query);
-    const relPath = url.pathname.slice(new URL(this.baseUrl).pathname.replace(/\/+$/, '').length) + url.search;
+    if (!this.base) {
+      const b = new URL(this.baseUrl);
+      this.base = { origin: b.origin, path: b.pathname.replace(/\/+$/, '') };
+    }
+    const url = joinParsed(this.base.origin, this.base.path, opts.path, opts.query);
+    const relPath = url.pathname.slice(this.base.path.length) + url.search;
     const shown = `${url.pathname}${url.search}`;
     const auth = opts.auth !== false;
     if (auth && !this.apiKey) {
