@@ -33,6 +33,8 @@ export interface BulkOptions {
   skipInvalid?: boolean;
   yes?: boolean;
   concurrency?: number;
+  /** Rows the validation pass may keep for the sending pass (default KEEP_ROWS; 0: always read the file again). */
+  keepRows?: number;
   maps?: string[];
   createdBy?: string;
   team?: string;
@@ -198,12 +200,13 @@ async function validatePass(path: string, label: string, opts: BulkOptions, deps
     const mapping = mapHeader(meta.header, maps, { haveInviter: Boolean(defaults.created_by) });
     v = { meta, mapping, validator: new RowValidator(mapping, account, defaults), rows: 0, invalid, invalidCount: 0, firstRowOfEmail, teams, channels };
   });
-  let kept: Validated['kept'] = opts.dryRun ? undefined : [];
+  const keep = opts.keepRows ?? KEEP_ROWS;
+  let kept: Validated['kept'] = opts.dryRun || keep <= 0 ? undefined : [];
   for await (const batch of batches) for (const rec of batch) {
     rows++;
     const r = checkRow(v!, rec, true);
     if (kept) {
-      if (kept.length < KEEP_ROWS) kept.push({ rec, r });
+      if (kept.length < keep) kept.push({ rec, r });
       else kept = undefined;
     }
     if (!r.ok) {

@@ -198,3 +198,24 @@ describe('sending', () => {
     expect(readFileSync(out, 'utf8').split('\n')[2]).toContain(',2,exists,7,https://svc.example/take/7,');
   });
 });
+
+describe('the sending pass', () => {
+  it('gives the same results whether it reuses the validation pass (small files) or reads the file again (large ones)', async () => {
+    const csv = join(dir, 'same.csv');
+    writePeople(csv, 60, 'same');
+    const results = async (keepRows?: number) => {
+      const out = join(dir, `same-${keepRows ?? 'default'}.csv`);
+      const api = new FakeService();
+      const s = await runBulkInvite({ csv, out, createdBy: INVITER, concurrency: 4, keepRows }, deps(api, { local: true }).d);
+      expect(s.created).toBe(60);
+      expect(api.posts).toBe(60);
+      return readFileSync(out, 'utf8');
+    };
+    const reused = await results();
+    const reread = await results(0);
+    const partly = await results(10);
+    expect(reread).toBe(reused);
+    expect(partly).toBe(reused);
+    expect(reused.trimEnd().split('\n')).toHaveLength(61);
+  });
+});
