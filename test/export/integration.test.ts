@@ -143,7 +143,8 @@ describe('commands against the stub', () => {
     expect(partial.stdout.trim().split('\n')).toHaveLength(2);
     expect(partial.stderr).toMatch(/99999999/);
     const badSp = await runCli(['scorecard', good[0], '--sp', 'nope', '-o', 'json'], { env: env.env });
-    expect(badSp.code).toBe(3);
-    expect(badSp.stderr).toMatch(/nope/);
+    expect(badSp.code).toBe(2);
+    expect(badSp.stderr).toMatch(/Unknown score profile "nope"/);
+    expect(badSp.stdout).toBe('');
   });
 });
