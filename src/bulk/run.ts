@@ -20,6 +20,7 @@ import { journalPathFor, JournalWriter, type Outcome, readJournal, type RowStatu
 import { type CsvMeta, type CsvRecord, readCsvBatches } from './reader.js';
 import { ResultsWriter } from './results.js';
 import { type RowCheck, type RowDefaults, RowValidator, resolveDefaults } from './validate.js';
+import { NUM } from '../format/number.js';
 
 export const DEFAULT_CONCURRENCY = 8;
 export const MAX_CONCURRENCY = 64;
@@ -95,7 +96,6 @@ export interface BulkSummary {
   invalidRows: InvalidRow[];
 }
 
-const NUM = new Intl.NumberFormat('en-US');
 
 function shellQuote(s: string): string {
   return /^[A-Za-z0-9_./@:=,+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;

@@ -209,6 +209,12 @@ export function createErrorSink(ctx: Context, file?: string, what = 'item'): Err
   let stream: WriteStream | undefined;
   let shownOnStderr = 0;
   const STDERR_MAX = 20;
+  // While a progress bar redraws its line on a terminal, a message written in
+  // between is torn apart by the next redraw; hold them until close(), which
+  // callers reach after the bar has stopped.
+  const hold = ctx.io.stderrIsTTY && !ctx.globals.quiet;
+  const held: string[] = [];
+  const say = (line: string) => (hold ? held.push(line) : ctx.io.stderr.write(line));
   if (file) {
     stream = createWriteStream(file, { flags: 'w' });
     stream.on('error', () => {});
@@ -220,8 +226,8 @@ export function createErrorSink(ctx: Context, file?: string, what = 'item'): Err
     }
     if (status === 'skipped') return;
     // A long list of the same failure helps nobody; the summary gives the count.
-    if (shownOnStderr++ < STDERR_MAX) ctx.io.stderr.write(`Error: ${what} ${id}: ${text}\n`);
-    else if (shownOnStderr === STDERR_MAX + 1) ctx.io.stderr.write(`(further errors not shown; use --errors FILE for all of them)\n`);
+    if (shownOnStderr++ < STDERR_MAX) say(`Error: ${what} ${id}: ${text}\n`);
+    else if (shownOnStderr === STDERR_MAX + 1) say(`(further errors not shown; use --errors FILE for all of them)\n`);
   };
   return {
     failed(id, err) {
@@ -231,6 +237,7 @@ export function createErrorSink(ctx: Context, file?: string, what = 'item'): Err
       record(id, 'skipped', reason);
     },
     close() {
+      for (const line of held.splice(0)) ctx.io.stderr.write(line);
       if (!stream) return Promise.resolve();
       const s = stream;
       return new Promise<void>((resolve, reject) => {

@@ -23,6 +23,7 @@ import { UsageError } from '../cli/errors.js';
 import { chalkFor } from './color.js';
 import { flattenRecord, getPath, isPlainObject, pathsOf, project, unionKeys, validateFields } from './fields.js';
 import type { ColumnSpec, TableOptions } from './table.js';
+import { NUM } from './number.js';
 
 export type { ColumnSpec } from './table.js';
 
@@ -202,10 +203,6 @@ export async function printList(ctx: OutputCtx, envelopeOrItems: ListEnvelope | 
   }
 }
 
-// Made on first use: setting up ICU's number format costs ~15 ms, which every
-// command that prints would otherwise pay at start-up.
-let numberFormat: Intl.NumberFormat | undefined;
-const NUM = { format: (n: number) => (numberFormat ??= new Intl.NumberFormat('en-US')).format(n) };
 
 /** The stderr notice for a list cut by the service's cap. */
 export function capNotice(o: { count: number; total?: number; noun?: string; narrowFlags?: string[] }): string {

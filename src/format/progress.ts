@@ -3,9 +3,11 @@
  * when stderr is a terminal and --quiet is off; otherwise the reporter counts
  * silently, and the one-line summary at the end works everywhere.
  */
-import cliProgress from 'cli-progress';
+import type cliProgress from 'cli-progress';
+import { createRequire } from 'node:module';
 import type { Context } from '../cli/context.js';
 import { chalkFor } from './color.js';
+import { NUM } from './number.js';
 
 export interface ProgressOptions {
   /** Items expected; may be set later with setTotal (unknown at first for --all). */
@@ -34,7 +36,8 @@ export interface Progress {
   readonly active: boolean;
 }
 
-const NUM = new Intl.NumberFormat('en-US');
+// cli-progress costs ~20 ms to load, and most runs (piped, --quiet, one item) draw no bar.
+const loadBars = (): typeof cliProgress => createRequire(import.meta.url)('cli-progress') as typeof cliProgress;
 
 export function formatDuration(ms: number): string {
   const s = ms / 1000;
@@ -62,7 +65,8 @@ export function createProgress(ctx: Pick<Context, 'io' | 'globals'>, opts: Progr
 
   let bar: cliProgress.SingleBar | undefined;
   if (showBar) {
-    bar = new cliProgress.SingleBar(
+    const bars = loadBars();
+    bar = new bars.SingleBar(
       {
         stream: ctx.io.stderr as unknown as NodeJS.WritableStream,
         format: `${opts.label ? `${opts.label} ` : ''}{bar} {value}/{total} | {rate}/s | {errors} | ETA {eta_formatted}`,
@@ -75,7 +79,7 @@ export function createProgress(ctx: Pick<Context, 'io' | 'globals'>, opts: Progr
         clearOnComplete: false,
         linewrap: false,
       },
-      cliProgress.Presets.shades_classic,
+      bars.Presets.shades_classic,
     );
     bar.start(total ?? 0, 0, payload());
   }

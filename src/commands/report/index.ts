@@ -20,6 +20,7 @@ import { clientFor } from '../shared/client.js';
 import { examples } from '../shared/help.js';
 import { intId, parseOptions } from '../shared/options.js';
 import { checkScoreProfile } from '../shared/score-profile.js';
+import { NUM } from '../../format/number.js';
 
 export const ReportOptions = z.object({
   sp: z.string({ error: 'is required (a score profile short name; see `jobfit score-profiles`)' }).trim().min(1, 'must not be empty'),
@@ -30,7 +31,6 @@ export const ReportOptions = z.object({
 });
 export type ReportOptions = z.output<typeof ReportOptions>;
 
-const NUM = new Intl.NumberFormat('en-US');
 
 async function renderGroups(ctx: Context, sp: string, groups: GroupStats[], total: GroupStats): Promise<string> {
   const { renderBarChart, stars } = await import('../../format/chart.js');
