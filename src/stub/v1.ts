@@ -155,19 +155,9 @@ async function create(store: Store, origin: string, accountId: number, b: Record
   return {
     status: 200,
     json: {
-      id: row.id,
-      invite_key: row.token,
-      first_name: row.first_name,
-      last_name: row.last_name,
-      created_at: row.created_at,
+      ...v1Head(row),
       team_id: row.team_id,
-      custom_id: row.custom_id,
-      ref_text: row.ref_text,
-      send_via_email: row.send_via_email === 1,
-      send_via_sms: row.send_via_sms === 1,
-      sent_to_email: row.email,
-      sent_to_phone: row.phone,
-      status_callback_url: row.status_callback_url,
+      ...v1Tail(row),
       assessment_link: assessmentUrl(origin, row.token),
     },
   };
@@ -183,22 +173,29 @@ function get(store: Store, origin: string, accountId: number, idText: string): R
   return {
     status: 200,
     json: {
-      id: row.id,
-      invite_key: row.token,
-      first_name: row.first_name,
-      last_name: row.last_name,
-      created_at: row.created_at,
+      ...v1Head(row),
       accepted_at: row.accepted_at,
-      custom_id: row.custom_id,
-      ref_text: row.ref_text,
-      send_via_email: row.send_via_email === 1,
-      send_via_sms: row.send_via_sms === 1,
-      sent_to_email: row.email,
-      sent_to_phone: row.phone,
-      status_callback_url: row.status_callback_url,
+      ...v1Tail(row),
       team: { id: team.id, display_name: team.display_name, account: { id: account.id, display_name: account.display_name } },
       test_taker_seats: tt ? [{ id: tt.id, created_at: tt.created_at }] : [],
       test_taker_magic_links: [{ id: row.id, created_at: row.created_at, is_revoked: false, magic_link: assessmentUrl(origin, row.token) }],
     },
+  };
+}
+
+/** The v1 invitation fields both v1 routes answer with, in the reference's order. */
+function v1Head(row: InvitationRow) {
+  return { id: row.id, invite_key: row.token, first_name: row.first_name, last_name: row.last_name, created_at: row.created_at };
+}
+
+function v1Tail(row: InvitationRow) {
+  return {
+    custom_id: row.custom_id,
+    ref_text: row.ref_text,
+    send_via_email: row.send_via_email === 1,
+    send_via_sms: row.send_via_sms === 1,
+    sent_to_email: row.email,
+    sent_to_phone: row.phone,
+    status_callback_url: row.status_callback_url,
   };
 }
