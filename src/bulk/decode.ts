@@ -1,8 +1,10 @@
 /**
- * Bytes → text for the CSV reader: strict UTF-8 (a latin-1 or UTF-16 file is
- * refused with one sentence rather than silently turned into mojibake names in
- * real emails), BOM dropped, and an early look at the first bytes so that a
- * PNG, a zip/xlsx, a PDF or a JSON document is named for what it is.
+ * Bytes → text for the CSV reader: strict UTF-8, or UTF-16 when the file opens
+ * with a UTF-16 byte order mark (Excel's "Unicode text" export). Anything else
+ * that is not UTF-8 (Windows-1252, Latin-1, UTF-16 without a BOM) is refused
+ * with one sentence rather than silently turned into mojibake names in real
+ * emails. BOM dropped, and an early look at the first bytes so that a PNG, an
+ * Excel workbook, a PDF or a JSON document is named for what it is.
  */
 import { UsageError } from '../cli/errors.js';
 
@@ -11,12 +13,39 @@ const MAGIC: Array<{ bytes: number[]; what: string }> = [
   { bytes: [0xff, 0xd8, 0xff], what: 'a JPEG image' },
   { bytes: [0x47, 0x49, 0x46, 0x38], what: 'a GIF image' },
   { bytes: [0x25, 0x50, 0x44, 0x46], what: 'a PDF document' },
-  { bytes: [0x50, 0x4b, 0x03, 0x04], what: 'a zip archive (an .xlsx workbook is one: export it as CSV)' },
-  { bytes: [0xd0, 0xcf, 0x11, 0xe0], what: 'an old Excel/Office document (export it as CSV)' },
+  { bytes: [0x50, 0x4b, 0x03, 0x04], what: 'an Excel workbook (.xlsx, a zip archive)' },
+  { bytes: [0xd0, 0xcf, 0x11, 0xe0], what: 'an Excel workbook (.xls, an Office document)' },
   { bytes: [0x1f, 0x8b], what: 'a gzip archive' },
-  { bytes: [0xff, 0xfe], what: 'UTF-16 text (save it as UTF-8)' },
-  { bytes: [0xfe, 0xff], what: 'UTF-16 text (save it as UTF-8)' },
 ];
+
+/** The hint for a file that is not CSV text, by what it is. */
+export function notCsvHint(what: string): string {
+  if (what.startsWith('an Excel workbook')) return 'save it as CSV first: in Excel, File → Save As → "CSV UTF-8 (Comma delimited) (*.csv)"';
+  if (what.startsWith('a gzip')) return 'unpack it first: gunzip -k FILE';
+  if (what.startsWith('UTF-16')) {
+    return `save it as "CSV UTF-8 (Comma delimited)" in Excel, or convert it: iconv -f ${what.includes(' BE ') ? 'utf-16be' : 'utf-16le'} -t utf-8 FILE > OUT.csv`;
+  }
+  return 'give a CSV file exported from a spreadsheet, with a header line';
+}
+
+/**
+ * UTF-16 without a byte order mark: mostly-ASCII text then has a zero in
+ * every other byte (odd bytes for little endian, even for big endian).
+ */
+function utf16WithoutBom(head: Uint8Array): string | undefined {
+  const n = Math.min(head.length, 1024) & ~1;
+  if (n < 8) return undefined;
+  let zeroEven = 0;
+  let zeroOdd = 0;
+  for (let i = 0; i < n; i += 2) {
+    if (head[i] === 0) zeroEven++;
+    if (head[i + 1] === 0) zeroOdd++;
+  }
+  const pairs = n / 2;
+  if (zeroOdd > pairs * 0.7 && zeroEven === 0) return 'UTF-16 LE text without a byte order mark';
+  if (zeroEven > pairs * 0.7 && zeroOdd === 0) return 'UTF-16 BE text without a byte order mark';
+  return undefined;
+}
 
 /** Names what the first bytes of a file are when they are certainly not CSV text; undefined otherwise. */
 export function sniffNotCsv(head: Uint8Array): string | undefined {
@@ -24,6 +53,8 @@ export function sniffNotCsv(head: Uint8Array): string | undefined {
     if (head.length >= m.bytes.length && m.bytes.every((b, i) => head[i] === b)) return m.what;
   }
   const n = Math.min(head.length, 8192);
+  const utf16 = utf16WithoutBom(head);
+  if (utf16) return utf16;
   for (let i = 0; i < n; i++) if (head[i] === 0) return 'binary data';
   // First non-blank character (after an optional BOM).
   let i = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
@@ -37,8 +68,17 @@ export function sniffNotCsv(head: Uint8Array): string | undefined {
 }
 
 export interface DecodeInfo {
-  /** The input started with a UTF-8 byte order mark. */
+  /** The input started with a byte order mark (the results file then gets a UTF-8 one). */
   bom: boolean;
+  /** The input's encoding, as read from its first bytes. */
+  encoding?: 'utf-8' | 'utf-16le' | 'utf-16be';
+}
+
+/** The encoding a UTF-16 byte order mark announces. */
+function utf16Bom(head: Uint8Array): 'utf-16le' | 'utf-16be' | undefined {
+  if (head[0] === 0xff && head[1] === 0xfe) return 'utf-16le';
+  if (head[0] === 0xfe && head[1] === 0xff) return 'utf-16be';
+  return undefined;
 }
 
 function countNewlines(s: string): number {
@@ -51,35 +91,61 @@ function countNewlines(s: string): number {
   return n;
 }
 
+/** A path as the user can paste it into a shell command. */
+function shellArg(s: string): string {
+  return /^[A-Za-z0-9_./@:=,+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+function convertHint(label: string, from: string): string {
+  const file = label === 'Standard input' ? 'FILE' : label;
+  const out = file.replace(/(\.[A-Za-z0-9]+)?$/, '.utf8.csv');
+  return `in Excel use File → Save As → "CSV UTF-8 (Comma delimited)", or convert it: iconv -f ${from} -t utf-8 ${shellArg(file)} > ${shellArg(out)}`;
+}
+
 /**
- * Decodes a byte stream as strict UTF-8, chunk by chunk (a character split
- * across two chunks is fine: the decoder is in streaming mode). Throws a
- * UsageError naming the line of the first invalid byte.
+ * Decodes a byte stream as strict UTF-8 (or UTF-16 after a UTF-16 byte order
+ * mark), chunk by chunk (a character split across two chunks is fine: the
+ * decoder is in streaming mode). Throws a UsageError naming the line of the
+ * first invalid byte.
  */
 export async function* decodeUtf8(source: AsyncIterable<Buffer | Uint8Array>, label: string, info: DecodeInfo): AsyncGenerator<string> {
   // ignoreBOM: false = the decoder drops a leading BOM itself.
-  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let decoder = new TextDecoder('utf-8', { fatal: true });
+  let encoding: NonNullable<DecodeInfo['encoding']> = 'utf-8';
   let first = true;
   let lines = 0;
   for await (const chunk of source) {
     if (chunk.length === 0) continue;
     if (first) {
       first = false;
-      const what = sniffNotCsv(chunk);
-      if (what) throw new UsageError(`${label} is not a CSV file: it looks like ${what}.`, 'give a CSV file exported from a spreadsheet, with a header line');
-      info.bom = chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf;
+      const utf16 = utf16Bom(chunk);
+      if (utf16) {
+        // Excel's "Unicode text": UTF-16 with a BOM, tab-separated. The BOM
+        // says exactly what it is, so it is decoded rather than refused.
+        encoding = utf16;
+        decoder = new TextDecoder(utf16, { fatal: true });
+        info.bom = true;
+      } else {
+        const what = sniffNotCsv(chunk);
+        if (what) throw new UsageError(`${label} is not a CSV file: it looks like ${what}.`, notCsvHint(what));
+        info.bom = chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf;
+      }
+      info.encoding = encoding;
     }
     let text: string;
     try {
       text = decoder.decode(chunk, { stream: true });
     } catch {
       // Find the line: decode this chunk leniently and look for the replacement character.
-      const lenient = new TextDecoder('utf-8').decode(chunk);
+      const lenient = new TextDecoder(encoding).decode(chunk);
       const at = lenient.indexOf('\uFFFD');
       const line = lines + 1 + (at > 0 ? countNewlines(lenient.slice(0, at)) : 0);
+      if (encoding !== 'utf-8') {
+        throw new UsageError(`${label} starts as ${encoding.toUpperCase()} text but has invalid ${encoding.toUpperCase()} on line ${line}.`, convertHint(label, encoding));
+      }
       throw new UsageError(
-        `${label} is not UTF-8 text (invalid bytes on line ${line}).`,
-        'save the file as "CSV UTF-8" in your spreadsheet, or convert it: iconv -f latin1 -t utf-8 FILE > FILE.utf8.csv',
+        `${label} is not UTF-8 text (invalid bytes on line ${line}): it is probably Windows-1252 or Latin-1, as Excel's plain "CSV" format saves it.`,
+        convertHint(label, 'windows-1252'),
       );
     }
     lines += countNewlines(text);
@@ -89,6 +155,6 @@ export async function* decodeUtf8(source: AsyncIterable<Buffer | Uint8Array>, la
     const rest = decoder.decode();
     if (rest) yield rest;
   } catch {
-    throw new UsageError(`${label} is not UTF-8 text (it ends inside a multi-byte character).`, 'save the file as "CSV UTF-8"');
+    throw new UsageError(`${label} is not ${encoding.toUpperCase()} text: it ends inside a character.`, convertHint(label, encoding === 'utf-8' ? 'windows-1252' : encoding));
   }
 }

@@ -1,8 +1,9 @@
 /**
- * Streams the records of a CSV file: strict UTF-8 (decode.ts), delimiter
- * detected from the header line (comma, semicolon or tab), CRLF/LF/CR, quoted
- * fields with delimiters and newlines, blank lines skipped. Memory stays flat:
- * one chunk and one record at a time.
+ * Streams the records of a CSV file: strict UTF-8 or UTF-16 with a BOM
+ * (decode.ts), delimiter detected from the header line (comma, semicolon, tab
+ * or pipe) or given by Excel's `sep=;` first line, CRLF/LF/CR, quoted fields
+ * with delimiters and newlines, blank lines and lines of only delimiters
+ * skipped. Memory stays flat: one chunk and one record at a time.
  */
 import { createReadStream } from 'node:fs';
 import { type CsvError, type Parser, parse } from 'csv-parse';
@@ -23,17 +24,26 @@ export interface CsvMeta {
   header: string[];
 }
 
-/** Picks the delimiter that splits the header line the most, outside quotes. */
+/** Picks the delimiter that splits the header line the most, outside quotes (comma on a tie). */
 export function detectDelimiter(firstLine: string): string {
-  const counts: Record<string, number> = { ',': 0, ';': 0, '\t': 0 };
+  const counts: Record<string, number> = { ',': 0, ';': 0, '\t': 0, '|': 0 };
   let quoted = false;
   for (const ch of firstLine) {
     if (ch === '"') quoted = !quoted;
     else if (!quoted && ch in counts) counts[ch]++;
   }
   let best = ',';
-  for (const d of [';', '\t']) if (counts[d] > counts[best]) best = d;
+  for (const d of [';', '\t', '|']) if (counts[d] > counts[best]) best = d;
   return best;
+}
+
+/**
+ * Excel's "sep=;" first line (written by some exports, and by people to make
+ * Excel open a file right): the delimiter it names, or undefined.
+ */
+export function sepLine(firstLine: string): string | undefined {
+  const m = /^"?sep=([^A-Za-z0-9" ])"?[ \t]*$/i.exec(firstLine.trimStart());
+  return m?.[1];
 }
 
 /** Line breaks inside a record's cells (CRLF counts once). */
@@ -49,18 +59,40 @@ function breaksIn(cells: string[]): number {
   return n;
 }
 
+/** The longest record accepted; past it a file is not a participant list (and memory must stay small). */
+export const MAX_RECORD_BYTES = 1024 * 1024;
+
+/** `line` is where the failing record starts (counted by us: csv-parse's count is off with CRLF inside quotes). */
 function csvErrorMessage(label: string, err: CsvError | Error, line: number): UsageError {
   const code = (err as CsvError).code;
   if (code === 'CSV_QUOTE_NOT_CLOSED') {
-    return new UsageError(`${label} has a quoted field that is never closed (from about line ${line}).`, 'check for a stray double quote (") in that row');
+    return new UsageError(`${label} has a quoted field that is never closed (it opens in the record starting on line ${line}).`, 'check for a stray double quote (") in that row');
   }
-  if (code === 'CSV_INVALID_CLOSING_QUOTE' || code === 'INVALID_OPENING_QUOTE') {
-    return new UsageError(`${label} has a misplaced double quote near line ${line}.`, 'a field with a " inside must be quoted, with the quote doubled ("")');
+  if (code === 'CSV_INVALID_CLOSING_QUOTE' || code === 'CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE' || code === 'INVALID_OPENING_QUOTE') {
+    return new UsageError(
+      `${label} has text after a closing double quote in the record starting on line ${line}.`,
+      'a field with a " inside must be quoted as a whole, with the quote doubled: "Robert ""Bob"" Smith"',
+    );
   }
   if (code === 'CSV_MAX_RECORD_SIZE') {
-    return new UsageError(`${label} has a record over 1 MB near line ${line}; it does not look like a participant list.`);
+    return new UsageError(`${label} has a record over 1 MB starting on line ${line}; that is not a participant list (a stray quote can also cause it).`);
   }
-  return new UsageError(`${label} could not be read as CSV near line ${line}: ${err.message.replace(/\s+/g, ' ')}.`);
+  return new UsageError(`${label} could not be read as CSV at the record starting on line ${line}: ${err.message.replace(/\s+/g, ' ')}.`);
+}
+
+/** A file system error (permissions, I/O) as one sentence. */
+function readErrorMessage(label: string, err: NodeJS.ErrnoException): UsageError {
+  const why: Record<string, string> = {
+    EACCES: 'permission denied',
+    EPERM: 'permission denied',
+    EISDIR: 'it is a directory',
+    ENOENT: 'no such file',
+    EIO: 'an input/output error',
+    ELOOP: 'too many symbolic links',
+    ENAMETOOLONG: 'the name is too long',
+  };
+  const reason = why[err.code ?? ''] ?? `${err.code}`;
+  return new UsageError(`Cannot read ${label}: ${reason}.`, err.code === 'EACCES' || err.code === 'EPERM' ? 'check the file\'s permissions (ls -l), or copy it somewhere you can read' : undefined);
 }
 
 /**
@@ -80,22 +112,29 @@ export async function* readCsvBatches(path: string, label: string, onHeader: (me
   let delimiter = ',';
   let row = 0;
   let prevEnd = 0;
+  // Excel's "sep=;" line is not the header: dropped, once.
+  let skipSep = false;
 
   const start = (firstText: string) => {
-    const firstLine = firstText.replace(/^\s*/, '').split(/\r\n|\n|\r/, 1)[0] ?? '';
+    const firstLine = firstText.replace(/^[ \t\r\n]*/, '').split(/\r\n|\n|\r/, 1)[0] ?? '';
     if (!firstLine.trim()) {
       throw new UsageError(`${label} is empty: there is no header line.`, 'the first line must name the columns, e.g. First Name,Last Name,Email');
     }
-    delimiter = detectDelimiter(firstLine);
+    const sep = sepLine(firstLine);
+    skipSep = sep !== undefined;
+    delimiter = sep ?? detectDelimiter(firstLine);
     const p = parse({
       delimiter,
       record_delimiter: ['\r\n', '\n', '\r'],
       relax_column_count: true,
+      // A quote inside an unquoted field (Robert "Bob" Smith, O"Brien) is kept
+      // as written rather than refusing the whole file.
+      relax_quotes: true,
       // Blank lines come through as [''] and are skipped below: that keeps line
       // numbers exact without csv-parse's per-record info object (less garbage).
       skip_empty_lines: false,
       trim: true,
-      max_record_size: 1024 * 1024,
+      max_record_size: MAX_RECORD_BYTES,
     });
     p.on('data', (r) => parsed.push(r));
     p.on('error', (e) => {
@@ -105,13 +144,17 @@ export async function* readCsvBatches(path: string, label: string, onHeader: (me
   };
   const feed = (p: Parser, t: string) => (parseError || p.destroyed ? Promise.resolve() : new Promise<void>((res) => p.write(t, () => res())));
   const collect = (): CsvRecord[] => {
-    if (parseError) throw csvErrorMessage(label, parseError, prevEnd + 1);
     const out: CsvRecord[] = [];
+    // The records parsed before an error still count their lines, so the error names the right one.
     for (const cells of parsed) {
       const startLine = prevEnd + 1;
       prevEnd = startLine + breaksIn(cells);
       // Blank lines, and lines of only delimiters (",,,") that spreadsheets export.
       if (cells.every((c) => c === '')) continue;
+      if (skipSep) {
+        skipSep = false;
+        continue;
+      }
       if (!header) {
         header = cells;
         onHeader({ delimiter, bom: info.bom, header });
@@ -121,6 +164,7 @@ export async function* readCsvBatches(path: string, label: string, onHeader: (me
       out.push({ row, line: startLine, cells });
     }
     parsed = [];
+    if (parseError) throw csvErrorMessage(label, parseError, prevEnd + 1);
     return out;
   };
 
@@ -153,6 +197,10 @@ export async function* readCsvBatches(path: string, label: string, onHeader: (me
     }
     const last = collect();
     if (last.length) yield last;
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (typeof e?.code === 'string' && typeof e.syscall === 'string') throw readErrorMessage(label, e);
+    throw err;
   } finally {
     parser?.destroy();
   }
