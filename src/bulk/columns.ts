@@ -13,6 +13,7 @@ export const FIELDS = [
   'email',
   'created_by_user_email',
   'phone',
+  'phone_country',
   'team',
   'assessments',
   'email_template',
@@ -46,6 +47,8 @@ const ALIASES: Record<Field, string[]> = {
     'phone', 'phonenumber', 'mobile', 'mobilephone', 'mobilenumber', 'cell', 'cellphone', 'cellnumber', 'telephone', 'tel',
     'senttophone', 'sendtophone', 'smsnumber', 'sms', 'mobiel', 'handy',
   ],
+  // Only read for a phone written without +country code ("020 7946 0958" with GB).
+  phone_country: ['country', 'countrycode', 'phonecountry', 'phonecountrycode', 'mobilecountry', 'countryiso', 'land', 'pays', 'pais'],
   team: ['team', 'teamid', 'teamname', 'department', 'dept'],
   assessments: ['assessments', 'assessment', 'assessmentstoassign', 'assessmentids', 'tests', 'test', 'testids', 'testid'],
   email_template: ['template', 'templateid', 'emailtemplate', 'emailtemplateid', 'invitationemailtemplate', 'invitationtemplate', 'templatename'],
@@ -70,6 +73,7 @@ const MAP_TARGETS: Record<string, Field | 'ignore'> = {
   created_by: 'created_by_user_email',
   inviter: 'created_by_user_email',
   name: 'full_name',
+  country: 'phone_country',
   ignore: 'ignore',
   '-': 'ignore',
 };
@@ -139,6 +143,12 @@ export function mapHeader(header: string[], maps: Map<string, Field | 'ignore'>,
       return;
     }
     const other = index[field];
+    // "Country" and "Country Code" side by side are common in ATS exports: the
+    // first is the phone hint, the other is carried through like any column.
+    if (other !== undefined && field === 'phone_country') {
+      unknown.push(i);
+      return;
+    }
     if (other !== undefined) {
       throw new UsageError(
         `The columns "${header[other].trim()}" and "${name}" both mean ${field}.`,

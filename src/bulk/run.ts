@@ -361,6 +361,21 @@ async function resolveInFlight(api: BulkApi, email: string, signal: AbortSignal)
   return found ? { status: 'created', id: found.id, url: found.assessment_url } : undefined;
 }
 
+/**
+ * A row's cells in the header's width, so that `row`, `status`, ... stay in
+ * their columns: empty cells past the header (a trailing delimiter) are
+ * dropped; non-empty ones (an invalid row) are joined back into the last
+ * column with the delimiter they were split on, so nothing is lost.
+ */
+export function fitCells(cells: string[], width: number, delimiter: string): string[] {
+  if (cells.length <= width || width === 0) return cells;
+  const extra = cells.slice(width);
+  if (extra.every((c) => c === '')) return cells.slice(0, width);
+  let end = cells.length;
+  while (cells[end - 1] === '') end--;
+  return [...cells.slice(0, width - 1), cells.slice(width - 1, end).join(delimiter)];
+}
+
 export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<BulkSummary> {
   const { ctx, api } = deps;
   const started = performance.now();
@@ -400,11 +415,12 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
       dryRun: Boolean(opts.dryRun),
       invalidRows: v.invalid,
     };
+    // A dry run too: "0 rows, exit 0" would pass a check that the real run then refuses.
+    if (v.rows === 0) throw new UsageError(`${label} has a header but no rows.`, 'add one line per participant under the header');
     if (opts.dryRun) {
       base.seconds = (performance.now() - started) / 1000;
       return base;
     }
-    if (v.rows === 0) throw new UsageError(`${label} has a header but no rows.`);
     if (v.invalidCount > 0 && !opts.skipInvalid) {
       ctx.io.stderr.write(formatReport(base, label));
       throw new UsageError(
@@ -445,9 +461,11 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
 
     const counts: Record<RowStatus, number> = { created: 0, exists: 0, invalid: 0, failed: 0 };
     let resumed = 0;
+    const width = v.meta.header.length;
+    const delimiter = v.meta.delimiter;
     const record = (rec: CsvRecord, o: Outcome) => {
       counts[o.status]++;
-      results.put(rec.row, rec.cells, o);
+      results.put(rec.row, fitCells(rec.cells, width, delimiter), o);
       progress?.tick({ error: o.status === 'failed' || o.status === 'invalid' });
     };
 

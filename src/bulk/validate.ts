@@ -11,7 +11,9 @@ import {
   INTERNAL_FIELD_NAMES,
   MSG,
   smsRule,
+  toE164,
 } from '../api/index.js';
+import { isSupportedCountry, type CountryCode } from 'libphonenumber-js/max';
 import { UsageError } from '../cli/errors.js';
 import { type AccountData, resolveAssessments, resolveTeam, resolveTemplate } from './account.js';
 import type { ColumnMapping, Field } from './columns.js';
@@ -126,6 +128,26 @@ function memo<T>(fn: (raw: string) => T): (raw: string) => T {
   };
 }
 
+/** Country names people write in a Country column, beside ISO codes. */
+const COUNTRY_NAMES: Record<string, string> = {
+  uk: 'GB', 'united kingdom': 'GB', 'great britain': 'GB', britain: 'GB', england: 'GB', scotland: 'GB', wales: 'GB',
+  usa: 'US', 'united states': 'US', 'united states of america': 'US', america: 'US',
+  canada: 'CA', australia: 'AU', 'new zealand': 'NZ', ireland: 'IE', germany: 'DE', deutschland: 'DE', france: 'FR',
+  spain: 'ES', 'españa': 'ES', italy: 'IT', italia: 'IT', netherlands: 'NL', 'the netherlands': 'NL', nederland: 'NL',
+  belgium: 'BE', switzerland: 'CH', schweiz: 'CH', austria: 'AT', 'österreich': 'AT', sweden: 'SE', sverige: 'SE',
+  norway: 'NO', denmark: 'DK', finland: 'FI', poland: 'PL', portugal: 'PT', india: 'IN', mexico: 'MX', 'méxico': 'MX',
+  brazil: 'BR', brasil: 'BR', japan: 'JP', singapore: 'SG', 'south africa': 'ZA', 'hong kong': 'HK', china: 'CN',
+};
+
+/** "GB", "uk", "United Kingdom" → an ISO country libphonenumber knows; undefined otherwise. */
+export function phoneCountry(raw: string): CountryCode | undefined {
+  const s = raw.trim();
+  const named = COUNTRY_NAMES[s.toLowerCase()];
+  if (named) return named as CountryCode;
+  const up = s.toUpperCase();
+  return /^[A-Z]{2}$/.test(up) && isSupportedCountry(up) ? (up as CountryCode) : undefined;
+}
+
 export class RowValidator {
   private readonly team = memo((raw) => resolveTeam(this.account, raw));
   private readonly template = memo((raw) => resolveTemplate(this.account, raw));
@@ -140,6 +162,23 @@ export class RowValidator {
   private cell(cells: string[], f: Field): string {
     const i = this.mapping.index[f];
     return i === undefined ? '' : (cells[i] ?? '').trim();
+  }
+
+  /**
+   * What a bad row's field errors come from, when the row's shape says it: the
+   * header line repeated (files pasted together), or fewer cells than the
+   * header (a lost delimiter shifts every later cell).
+   */
+  private explain(cells: string[], errors: RowError[]): RowError[] {
+    const header = this.mapping.header;
+    const ei = this.mapping.index.email;
+    if (ei !== undefined && (cells[ei] ?? '').trim().toLowerCase() === header[ei].trim().toLowerCase()) {
+      return [{ field: '(row)', reason: 'is the header line again (two files pasted together?)' }];
+    }
+    if (cells.length < header.length) {
+      return [{ field: '(row)', reason: `has ${cells.length} field${cells.length === 1 ? '' : 's'} but the header has ${header.length} (a missing delimiter?)` }, ...errors];
+    }
+    return errors;
   }
 
   check(cells: string[]): RowCheck {
@@ -173,6 +212,19 @@ export class RowValidator {
     put('custom_id', 'custom_id');
     put('ref_text', 'ref_text');
     put('phone', 'phone');
+    // A local number with a country hint is made E.164 here; without one the
+    // service would read it as a US number.
+    const rawPhone = this.cell(cells, 'phone');
+    const country = this.cell(cells, 'phone_country');
+    if (rawPhone && country && !/^(\+|00)/.test(rawPhone)) {
+      const cc = phoneCountry(country);
+      if (!cc) errors.push({ field: 'phone_country', reason: `"${country}" is not a country the phone number can be read for (use a code such as GB, DE or US)` });
+      else {
+        const e164 = toE164(rawPhone, cc);
+        if (e164) body.phone = e164;
+        else errors.push({ field: 'phone', reason: `Invalid phone number for ${cc}` });
+      }
+    }
 
     // Channels: send_via column, then the two boolean columns, then defaults.
     let viaEmail = d.send_via_email;
@@ -249,11 +301,16 @@ export class RowValidator {
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
         const head = String(issue.path[0] ?? '');
-        errors.push({ field: EXTERNAL_NAME[head] ?? head, reason: issue.message });
+        let reason = issue.message;
+        if (head === 'phone' && errors.some((e) => e.field === 'phone' || e.field === 'phone_country')) continue;
+        if (head === 'phone' && !/^(\+|00)/.test(rawPhone)) {
+          reason += ' (without a +country code it is read as a US number: write it as +44… or add a Country column)';
+        }
+        errors.push({ field: EXTERNAL_NAME[head] ?? head, reason });
       }
     }
     const email = typeof body.email === 'string' ? body.email.trim() : undefined;
-    if (!parsed.success || errors.length) return { ok: false, email, errors };
+    if (!parsed.success || errors.length) return { ok: false, email, errors: this.explain(cells, errors) };
     const out = parsed.data;
 
     // The service's rules, in its order: inviter, team, defaults, assessments, SMS.
