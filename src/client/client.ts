@@ -9,7 +9,7 @@
 import type { CreateInvitationBody, ListQuery, UpdateInvitationBody } from '../api/requests.js';
 import type { RouteName, RouteResponse, ROUTES } from '../api/routes.js';
 import type { z } from 'zod';
-import { type HttpClient, type HttpResponse, type QueryValue, UnknownOutcomeError } from './http.js';
+import { type ExpectedShape, type HttpClient, type HttpResponse, type QueryValue, UnknownOutcomeError } from './http.js';
 
 type RouteTable = typeof ROUTES;
 
@@ -36,6 +36,18 @@ export const ROUTE_LINES = {
   listAssessments: { method: 'GET', path: '/assessments' },
   listScoreProfiles: { method: 'GET', path: '/score-profiles' },
 } as const satisfies { [K in RouteName]: { method: RouteTable[K]['method']; path: RouteTable[K]['path'] } };
+
+/** Routes whose answer is a list envelope; every other route answers one JSON object. */
+const LIST_ROUTES: ReadonlySet<RouteName> = new Set<RouteName>([
+  'listUsers',
+  'listTeams',
+  'listEmailTemplates',
+  'listInvitations',
+  'listTestTakers',
+  'listCareerNavigationProfiles',
+  'listAssessments',
+  'listScoreProfiles',
+]);
 
 export type ListFilter = { team_id?: number | string; custom_id?: string; email?: string } & Partial<Record<keyof ListQuery, unknown>>;
 
@@ -94,6 +106,8 @@ export class JobfitClient {
       body: opts.body,
       auth: name !== 'healthcheck',
       signal: opts.signal,
+      // Anything else (an HTML page, null, an array) fails here as one sentence, not later in a command.
+      expect: (LIST_ROUTES.has(name) ? 'list' : 'object') satisfies ExpectedShape,
     });
     if (this.validate === 'always') await this.check(name, res);
     return res.data as RouteResponse<N>;

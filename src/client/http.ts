@@ -7,8 +7,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Agent, type Dispatcher, EnvHttpProxyAgent } from 'undici';
 import { AuthError, CancelError, UsageError } from '../cli/errors.js';
 import { maskKey, modeOfKey, redactKey } from '../config/mask.js';
-import { errorFromResponse, LOGIN_HINT, NetworkError } from './errors.js';
-import { DEFAULT_RETRY, decideRetry, isNonIdempotent, type RetryOptions } from './retry.js';
+import { errorFromResponse, htmlSummary, isHtml, LOGIN_HINT, NetworkError, ProtocolError, RedirectError } from './errors.js';
+import { classifyNetworkError, DEFAULT_RETRY, decideRetry, isNonIdempotent, type RetryOptions } from './retry.js';
 
 export type Headers = Record<string, string | string[] | undefined>;
 export type QueryValue = string | number | boolean | null | undefined;
@@ -20,9 +20,25 @@ export interface Timeouts {
   headersMs: number;
   /** Between two chunks of the response body. */
   bodyMs: number;
+  /**
+   * The whole exchange, from sending to the last byte: a body that trickles
+   * (a byte now and then, never stalling for bodyMs) must still end.
+   * Default: headersMs + bodyMs.
+   */
+  totalMs?: number;
 }
 
 export const DEFAULT_TIMEOUTS: Timeouts = { connectMs: 10_000, headersMs: 30_000, bodyMs: 30_000 };
+
+/**
+ * The largest answer read (after decompression). The API's biggest answers
+ * (a list of 150 items, a job-fit report) are well under 1 MB; anything near
+ * this is not the API, and reading it whole could exhaust memory.
+ */
+export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
+
+/** What a 2xx answer of a typed route must be: any JSON object, or a list envelope (an object with a data array). */
+export type ExpectedShape = 'object' | 'list';
 
 export interface HttpClientOptions {
   /** Root of the API, including /v2. */
@@ -43,6 +59,8 @@ export interface HttpClientOptions {
   /** Aborts requests and retry waits (Ctrl-C). */
   signal?: AbortSignal;
   userAgent?: string;
+  /** The largest answer read, in bytes (default DEFAULT_MAX_BODY_BYTES). */
+  maxBodyBytes?: number;
 }
 
 export interface RequestOptions {
@@ -56,6 +74,8 @@ export interface RequestOptions {
   /** Return non-2xx answers instead of throwing (the raw `api` command). */
   throwOnError?: boolean;
   signal?: AbortSignal;
+  /** Check the shape of a 2xx answer (typed routes); the raw `api` command takes anything. */
+  expect?: ExpectedShape;
 }
 
 export interface HttpResponse<T = unknown> {
@@ -155,6 +175,8 @@ function describeNetworkError(code: string | undefined, t: Timeouts): string {
       return `no answer within ${t.headersMs / 1000}s`;
     case 'UND_ERR_BODY_TIMEOUT':
       return `the answer stalled for ${t.bodyMs / 1000}s`;
+    case 'JOBFIT_TOTAL_TIMEOUT':
+      return `the answer did not finish within ${(t.totalMs ?? t.headersMs + t.bodyMs) / 1000}s`;
     case 'ECONNRESET':
     case 'UND_ERR_SOCKET':
     case 'UND_ERR_CLOSED':
@@ -165,22 +187,69 @@ function describeNetworkError(code: string | undefined, t: Timeouts): string {
   }
 }
 
-function parseBody(text: string, contentType: string | undefined): unknown {
-  if (text === '') return null;
-  if ((contentType ?? '').includes('json') || /^\s*[[{"]|^\s*(null|true|false|-?\d)/.test(text)) {
+type BodyKind = 'empty' | 'json' | 'invalid-json' | 'html' | 'text';
+
+const LOOKS_JSON = /^\s*[[{"]|^\s*(null|true|false|-?\d)/;
+
+function parseBody(text: string, contentType: string | undefined): { data: unknown; kind: BodyKind } {
+  if (text.trim() === '') return { data: null, kind: 'empty' };
+  const saysJson = (contentType ?? '').includes('json');
+  // A server that is not ours may label JSON as text/plain, or send none at all.
+  if (saysJson || LOOKS_JSON.test(text)) {
     try {
-      return JSON.parse(text);
+      return { data: JSON.parse(text), kind: 'json' };
     } catch {
-      // Fall through: a broken JSON body is shown as text.
+      // A broken JSON body is shown as text.
+      if (!isHtml(text, contentType)) return { data: text, kind: 'invalid-json' };
     }
   }
-  return text;
+  return { data: text, kind: isHtml(text, contentType) ? 'html' : 'text' };
+}
+
+function errorWithCode(message: string, code: string): Error {
+  return Object.assign(new Error(message), { code });
+}
+
+/**
+ * Undoes a Content-Encoding the client never asked for (it sends
+ * `accept-encoding: identity`, but some servers and proxies compress anyway),
+ * never inflating past `max` bytes (a small gzip can hold gigabytes).
+ */
+async function decodeBody(body: Buffer, encoding: string, max: number): Promise<Buffer> {
+  const codings = encoding
+    .toLowerCase()
+    .split(',')
+    .map((c) => c.trim())
+    .filter((c) => c !== '' && c !== 'identity');
+  if (codings.length === 0 || body.length === 0) return body;
+  const zlib = await import('node:zlib');
+  const opts = { maxOutputLength: max };
+  let out = body;
+  // Codings are listed in the order they were applied.
+  for (const c of codings.reverse()) {
+    if (c === 'gzip' || c === 'x-gzip') out = zlib.gunzipSync(out, opts);
+    else if (c === 'br') out = zlib.brotliDecompressSync(out, opts);
+    else if (c === 'deflate') {
+      try {
+        out = zlib.inflateSync(out, opts);
+      } catch (err) {
+        // Some servers send raw deflate without the zlib header.
+        if (errorCode(err) === 'ERR_BUFFER_TOO_LARGE') throw err;
+        out = zlib.inflateRawSync(out, opts);
+      }
+    } else throw errorWithCode(`unsupported content-encoding ${c}`, 'JOBFIT_UNKNOWN_ENCODING');
+  }
+  return out;
+}
+
+function sizeText(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MB` : `${Math.round(bytes / 1024)} KB`;
 }
 
 interface RawResponse {
   status: number;
   headers: Headers;
-  text: string;
+  body: Buffer;
 }
 
 /** Raw header list (name, value, name, value…) to an object, lower-case names, repeated names as arrays (as undici's request() gives them). */
@@ -205,7 +274,7 @@ function headersOf(raw: Buffer[]): Headers {
  * a quarter of the client's CPU per request (measured: ~200 vs ~150 µs), which
  * is what a bulk invite or an export of thousands of items spends its time on.
  */
-function exchange(dispatcher: Dispatcher, url: URL, method: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal | undefined, t: Timeouts): Promise<RawResponse> {
+function exchange(dispatcher: Dispatcher, url: URL, method: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal | undefined, t: Timeouts, maxBytes: number): Promise<RawResponse> {
   return new Promise<RawResponse>((resolve, reject) => {
     const abortError = () => {
       const reason: unknown = signal?.reason;
@@ -226,10 +295,21 @@ function exchange(dispatcher: Dispatcher, url: URL, method: string, headers: Rec
       else pending = err;
     };
     signal?.addEventListener('abort', onAbort, { once: true });
-    const done = () => signal?.removeEventListener('abort', onAbort);
+    const fail = (err: Error) => {
+      if (abortRequest) abortRequest(err);
+      else pending = err;
+    };
+    const total = setTimeout(() => fail(errorWithCode('the answer did not finish in time', 'JOBFIT_TOTAL_TIMEOUT')), t.totalMs ?? t.headersMs + t.bodyMs);
+    total.unref?.();
+    const done = () => {
+      clearTimeout(total);
+      signal?.removeEventListener('abort', onAbort);
+    };
     let status = 0;
     let resHeaders: Headers = {};
     const chunks: Buffer[] = [];
+    let received = 0;
+    const tooLarge = () => errorWithCode(`the answer is larger than ${sizeText(maxBytes)}`, 'JOBFIT_TOO_LARGE');
     const handler: Dispatcher.DispatchHandler = {
       onConnect(abort: (err?: Error) => void) {
         if (pending) abort(pending);
@@ -240,15 +320,26 @@ function exchange(dispatcher: Dispatcher, url: URL, method: string, headers: Rec
         if (statusCode < 200) return true;
         status = statusCode;
         resHeaders = headersOf(rawHeaders);
+        const declared = Number(resHeaders['content-length']);
+        if (Number.isFinite(declared) && declared > maxBytes) {
+          fail(tooLarge());
+          return false;
+        }
         return true;
       },
       onData(chunk: Buffer) {
+        received += chunk.length;
+        if (received > maxBytes) {
+          chunks.length = 0;
+          fail(tooLarge());
+          return false;
+        }
         chunks.push(chunk);
         return true;
       },
       onComplete() {
         done();
-        resolve({ status, headers: resHeaders, text: chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8') });
+        resolve({ status, headers: resHeaders, body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks) });
       },
       onError(err: Error) {
         done();
@@ -292,6 +383,7 @@ export class HttpClient {
   private dispatcher?: Dispatcher;
   private readonly ownsDispatcher: boolean;
   private readonly env: Record<string, string | undefined>;
+  private readonly maxBodyBytes: number;
 
   constructor(opts: HttpClientOptions) {
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
@@ -309,6 +401,7 @@ export class HttpClient {
     this.dispatcher = opts.dispatcher;
     this.ownsDispatcher = !opts.dispatcher;
     this.env = opts.env ?? process.env;
+    this.maxBodyBytes = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   }
 
   /** Writes a trace line with any trace of the key masked (belt and braces). */
@@ -337,7 +430,9 @@ export class HttpClient {
   /**
    * Sends a request with the retry policy. Throws a typed ApiError for non-2xx
    * answers (unless throwOnError is false), NetworkError when no answer came,
-   * and UnknownOutcomeError when a POST was lost after it may have been sent.
+   * UnknownOutcomeError when a POST was lost after it may have been sent,
+   * ProtocolError for a 2xx answer that is not the API's JSON (with `expect`),
+   * and RedirectError for a redirect it will not follow.
    */
   async request<T = unknown>(opts: RequestOptions): Promise<HttpResponse<T>> {
     const method = opts.method.toUpperCase();
@@ -345,16 +440,17 @@ export class HttpClient {
       const b = new URL(this.baseUrl);
       this.base = { origin: b.origin, path: b.pathname.replace(/\/+$/, '') };
     }
-    const url = joinParsed(this.base.origin, this.base.path, opts.path, opts.query);
+    let url = joinParsed(this.base.origin, this.base.path, opts.path, opts.query);
     const relPath = url.pathname.slice(this.base.path.length) + url.search;
-    const shown = `${url.pathname}${url.search}`;
     const auth = opts.auth !== false;
     if (auth && !this.apiKey) {
       // No key at all: the service would answer 404 'API key is required'; say it plainly instead.
       throw new AuthError('No API key is configured.', LOGIN_HINT);
     }
     const signal = opts.signal ?? this.signal;
-    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.userAgent };
+    // Compression is not asked for: the answers are small, and inflating costs
+    // CPU on every request of a bulk run. A server that compresses anyway is decoded.
+    const headers: Record<string, string> = { accept: 'application/json', 'accept-encoding': 'identity', 'user-agent': this.userAgent };
     if (auth && this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
     let payload: string | undefined;
     if (opts.body !== undefined) {
@@ -362,25 +458,31 @@ export class HttpClient {
       headers['content-type'] = 'application/json';
     }
 
-    for (let retries = 0; ; retries++) {
+    let retries = 0;
+    let redirects = 0;
+    for (;;) {
+      const shown = `${url.pathname}${url.search}`;
       const suffix = retries > 0 ? ` (retry ${retries})` : '';
       this.trace(`→ ${method} ${shown}${suffix}`);
-      if (retries === 0 && auth) this.trace(`  Authorization: Bearer ${this.maskedKey}`);
+      if (retries === 0 && redirects === 0 && auth) this.trace(`  Authorization: Bearer ${this.maskedKey}`);
       const started = this.now();
       let status: number | undefined;
       let resHeaders: Headers = {};
-      let text = '';
+      let raw: Buffer = Buffer.alloc(0);
       let code: string | undefined;
       let cause: unknown;
       try {
-        const res = await exchange(this.getDispatcher(), url, method, headers, payload, signal, this.timeouts);
+        const res = await exchange(this.getDispatcher(), url, method, headers, payload, signal, this.timeouts, this.maxBodyBytes);
         resHeaders = res.headers;
-        text = res.text;
+        raw = res.body;
         status = res.status;
       } catch (err) {
         if (isAbort(err, signal)) throw new CancelError('Interrupted.');
         code = errorCode(err) ?? 'UNKNOWN';
         cause = err;
+        if (code === 'JOBFIT_TOO_LARGE') {
+          throw new ProtocolError(`The answer to ${method} ${relPath} is larger than ${sizeText(this.maxBodyBytes)}; it was not read.`, { cause: err });
+        }
       }
       const ms = this.now() - started;
 
@@ -388,6 +490,48 @@ export class HttpClient {
         this.trace(`← ${status} ${ms}ms${suffix}`);
       } else {
         this.trace(`← ${code} after ${ms}ms${suffix}`);
+      }
+
+      // Redirects: followed only for reads, on the same origin (or the same host moved to https), a few times.
+      const location = header(resHeaders, 'location');
+      if (status !== undefined && status >= 300 && status < 400 && status !== 304 && location) {
+        let target: URL | undefined;
+        try {
+          target = new URL(location, url);
+        } catch {
+          target = undefined;
+        }
+        const sameSite = target !== undefined && (target.origin === url.origin || (target.hostname === url.hostname && target.protocol === 'https:'));
+        const read = method === 'GET' || method === 'HEAD';
+        if (target && sameSite && read && redirects < MAX_REDIRECTS) {
+          redirects++;
+          this.trace(`  following ${status} to ${target.pathname}${target.search}`);
+          url = target;
+          continue;
+        }
+        if (opts.throwOnError !== false) {
+          const where = target ? (target.origin === url.origin ? `${target.pathname}${target.search}` : target.href) : location;
+          const shownWhere = this.redact(where.length > 160 ? `${where.slice(0, 159)}…` : where);
+          if (!target || !sameSite) {
+            throw new RedirectError(`The service redirected ${method} ${relPath} to ${shownWhere}, another host; not followed, so the key is not sent there.`, {
+              status,
+              location: shownWhere,
+              hint: 'if that is the service, use it as the base URL (--base-url or JOBFIT_BASE_URL)',
+            });
+          }
+          if (!read) {
+            throw new RedirectError(`The service redirected ${method} ${relPath} to ${shownWhere} (${status}); a ${method} is not sent again to another address.`, {
+              status,
+              location: shownWhere,
+              hint: 'check the base URL: the service may have moved',
+            });
+          }
+          throw new RedirectError(`The service redirected ${method} ${relPath} more than ${MAX_REDIRECTS} times; stopped following.`, {
+            status,
+            location: shownWhere,
+            hint: 'check the base URL',
+          });
+        }
       }
 
       const ok = status !== undefined && status >= 200 && status < 300;
@@ -414,6 +558,7 @@ export class HttpClient {
             if (isAbort(err, signal)) throw new CancelError('Interrupted.');
             throw err;
           }
+          retries++;
           continue;
         }
         if (status === undefined) {
@@ -426,11 +571,17 @@ export class HttpClient {
               requestSent: true,
             });
           }
-          throw new NetworkError(`Could not reach ${this.baseUrl} (${what}).`, { url: url.toString(), code, cause });
+          const message =
+            classifyNetworkError(code) === 'dropped'
+              ? `No complete answer from ${this.baseUrl} to ${method} ${relPath} (${what}).`
+              : `Could not reach ${this.baseUrl} (${what}).`;
+          throw new NetworkError(message, { url: url.toString(), code, cause });
         }
       }
 
-      const data = parseBody(text, String(resHeaders['content-type'] ?? ''));
+      const text = await this.bodyText(raw, resHeaders, method, relPath, status!);
+      const contentType = header(resHeaders, 'content-type');
+      const { data, kind } = parseBody(text, contentType);
       const response: HttpResponse<T> = { status: status!, headers: resHeaders, data: data as T, retries, durationMs: ms };
       if (!ok) {
         if (opts.throwOnError === false) return response;
@@ -447,15 +598,78 @@ export class HttpClient {
         }
         throw err;
       }
+      if (opts.expect) this.checkShape(opts.expect, data, kind, text, contentType, status!, method, relPath);
       this.checkMode(data, method, relPath);
       return response;
     }
   }
 
-  /** Every keyed answer carries `mode`; one that disagrees with the key means the wrong server or key. */
+  private redact(text: string): string {
+    return redactKey(text, this.apiKey);
+  }
+
+  /** The body as text: decompressed when the server compressed it anyway, without a BOM, the key masked. */
+  private async bodyText(raw: Buffer, headers: Headers, method: string, path: string, status: number): Promise<string> {
+    let body = raw;
+    const encoding = header(headers, 'content-encoding');
+    if (encoding) {
+      try {
+        body = await decodeBody(raw, encoding, this.maxBodyBytes);
+      } catch (err) {
+        const code = errorCode(err);
+        if (code === 'ERR_BUFFER_TOO_LARGE') {
+          throw new ProtocolError(`The answer to ${method} ${path} is larger than ${sizeText(this.maxBodyBytes)} once decompressed; it was not read.`, { status, cause: err });
+        }
+        const what = code === 'JOBFIT_UNKNOWN_ENCODING' ? `an encoding the client cannot read (content-encoding: ${encoding})` : `a body that is not valid ${encoding} (content-encoding: ${encoding})`;
+        throw new ProtocolError(`The service answered ${method} ${path} with ${what}.`, { status, cause: err, hint: 'a proxy may be changing the answers; try without it (NO_PROXY)' });
+      }
+      this.trace(`  decoded content-encoding ${encoding} (${raw.length} → ${body.length} bytes)`);
+    }
+    let text = body.toString('utf8');
+    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    // A server that echoes the key (in an error, a page) must not get it printed.
+    if (this.apiKey && text.includes(this.apiKey)) text = this.redact(text);
+    return text;
+  }
+
+  /** A 2xx answer of a typed route must be a JSON object (a list: with a data array); anything else is one sentence. */
+  private checkShape(expect: ExpectedShape, data: unknown, kind: BodyKind, text: string, contentType: string | undefined, status: number, method: string, path: string): void {
+    const answered = `The service answered ${method} ${path}`;
+    let what: string | undefined;
+    switch (kind) {
+      case 'empty':
+        what = status === 204 ? 'no content (HTTP 204) where JSON was expected' : `an empty body (HTTP ${status}) instead of JSON`;
+        break;
+      case 'html': {
+        const title = htmlSummary(text);
+        what = `an HTML page${title ? ` ("${title.slice(0, 80)}")` : ''} instead of JSON (HTTP ${status})`;
+        break;
+      }
+      case 'invalid-json':
+        what = `a body that is not valid JSON (HTTP ${status}, ${text.length} characters${contentType ? `, ${contentType.split(';')[0]}` : ''})`;
+        break;
+      case 'text': {
+        const flat = text.replace(/\s+/g, ' ').trim();
+        what = `plain text instead of JSON (HTTP ${status}): "${flat.length > 60 ? `${flat.slice(0, 59)}…` : flat}"`;
+        break;
+      }
+      case 'json':
+        if (data === null) what = `null instead of a JSON object (HTTP ${status})`;
+        else if (Array.isArray(data)) what = `a JSON array instead of an object (HTTP ${status})`;
+        else if (typeof data !== 'object') what = `a JSON ${typeof data} instead of an object (HTTP ${status})`;
+        else if (expect === 'list' && !Array.isArray((data as { data?: unknown }).data)) {
+          what = `an object without a data array where a list was expected (HTTP ${status})`;
+        }
+        break;
+    }
+    if (what) throw new ProtocolError(`${answered} with ${what}.`, { status });
+  }
+
+  /** Every keyed answer carries `mode`; one that disagrees with the key means the wrong server or key. A missing mode is let through. */
   private checkMode(data: unknown, method: string, path: string): void {
     if (!this.keyMode || !data || typeof data !== 'object' || Array.isArray(data)) return;
-    const mode = (data as { mode?: unknown }).mode;
+    const raw = (data as { mode?: unknown }).mode;
+    const mode = typeof raw === 'string' ? raw.trim().toLowerCase() : undefined;
     if ((mode === 'live' || mode === 'test') && mode !== this.keyMode) {
       throw new AuthError(
         `The service answered ${method} ${path} in ${mode} mode, but the key is a ${this.keyMode} key (${this.maskedKey}).`,
@@ -463,4 +677,11 @@ export class HttpClient {
       );
     }
   }
+}
+
+const MAX_REDIRECTS = 5;
+
+function header(h: Headers, name: string): string | undefined {
+  const v = h[name];
+  return Array.isArray(v) ? v[0] : v;
 }

@@ -34,6 +34,8 @@ const DROPPED_CODES = new Set([
   'UND_ERR_HEADERS_TIMEOUT',
   'UND_ERR_BODY_TIMEOUT',
   'ETIMEDOUT',
+  // The client's own deadline for a whole answer (a body that trickles).
+  'JOBFIT_TOTAL_TIMEOUT',
 ]);
 
 export type FailureKind = 'not-sent' | 'dropped' | 'other';
