@@ -165,9 +165,13 @@ export function mapHeader(header: string[], maps: Map<string, Field | 'ignore'>,
   if (index.email === undefined) missing.push('email');
   if (missing.length) {
     const found = header.map((h) => `"${h.trim()}"`).join(', ');
+    // One named cell: a title line above the header, or a delimiter we do not split on.
+    const oneCell = header.filter((h) => h.trim() !== '').length <= 1;
     throw new UsageError(
       `The CSV has no ${missing.join(', ')} column${missing.length > 1 ? 's' : ''} (its header is: ${found}).`,
-      'name the columns First Name, Last Name and Email, or map them: --map "Your Header=email"',
+      oneCell
+        ? 'the first line must be the header (remove any title line above it), its columns separated by commas, semicolons, tabs or |'
+        : 'name the columns First Name, Last Name and Email, or map them: --map "Your Header=email"',
     );
   }
   if (index.created_by_user_email === undefined && !opts.haveInviter) {

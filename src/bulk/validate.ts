@@ -303,7 +303,9 @@ export class RowValidator {
         const head = String(issue.path[0] ?? '');
         let reason = issue.message;
         if (head === 'phone' && errors.some((e) => e.field === 'phone' || e.field === 'phone_country')) continue;
-        if (head === 'phone' && !/^(\+|00)/.test(rawPhone)) {
+        if (head === 'phone' && /^\d(\.\d+)?e\+?\d+$/i.test(rawPhone)) {
+          reason += ` (${rawPhone} is how a spreadsheet shows a long number: format the column as Text and export again)`;
+        } else if (head === 'phone' && !/^(\+|00)/.test(rawPhone)) {
           reason += ' (without a +country code it is read as a US number: write it as +44… or add a Country column)';
         }
         errors.push({ field: EXTERNAL_NAME[head] ?? head, reason });

@@ -234,6 +234,39 @@ describe('files that are refused (exit 2, one sentence)', () => {
   });
 });
 
+describe('more shapes', () => {
+  it('a BOM before the sep= line; a file of only a BOM, only blank lines, or only a sep= line', async () => {
+    const f = (name: string, bytes: Buffer | string) => {
+      const p = join(dir, name);
+      writeFileSync(p, bytes);
+      return p;
+    };
+    const ok = await dryRun(f('bom-sep.csv', '\uFEFFsep=;\nFirst Name;Last Name;Email\nBom;Sep;bom.sep@example.com\n'));
+    expect(ok.stdout).toContain('1 rows, 1 valid, 0 invalid');
+    expectRefused(await dryRun(f('bom-only.csv', Buffer.from([0xef, 0xbb, 0xbf]))), /is empty: there is no header line/);
+    expectRefused(await dryRun(f('blank-only.csv', '\n\n\r\n   \n')), /is empty: there is no header line/);
+    expectRefused(await dryRun(f('sep-only.csv', 'sep=;\n')), /is empty: there is no header line/);
+  });
+
+  it('a title line above the header is named, with the fix', async () => {
+    const p = join(dir, 'title.csv');
+    writeFileSync(p, 'Candidate export 2024-05-01,,\nFirst Name,Last Name,Email\nA,B,ab.title@example.com\n');
+    expectRefused(await dryRun(p), /its header is: "Candidate export 2024-05-01", "", ""\)\.\nHint: the first line must be the header \(remove any title line above it\)/);
+  });
+
+  it('cells spreadsheets damage: a phone in scientific notation, a non-breaking space around an email, mailto:', async () => {
+    const p = join(dir, 'cells.csv');
+    writeFileSync(
+      p,
+      'First Name,Last Name,Email,Phone,Send Via\nSci,Ence,sci@example.com,4.15555E+09,sms\nNb,Sp,\u00a0nbsp@example.com\u00a0,,\nMail,To,mailto:mailto@example.com,,\n',
+    );
+    const r = await dryRun(p);
+    expect(r.stdout).toContain('3 rows, 1 valid, 2 invalid');
+    expect(r.stdout).toContain('phone: Invalid phone number (4.15555E+09 is how a spreadsheet shows a long number: format the column as Text and export again)');
+    expect(r.stdout).toContain('line 4 (row 3, mailto:mailto@example.com): email: Invalid email address');
+  });
+});
+
 describe('standard input', () => {
   it('100,000 rows through --csv - (the last one a duplicate of the first in other case)', async () => {
     const parts = ['First Name,Last Name,Email\r\n'];
