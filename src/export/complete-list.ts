@@ -152,6 +152,12 @@ export async function listAll<T>(
   /** Characters seen at the end of local parts and the start of domains, over all items. */
   const charFreq: Record<Side, Map<string, number>> = { local: new Map(), domain: new Map() };
   let requests = 0;
+  /**
+   * A server whose answers never add up (it says there are more, yet every
+   * narrower filter returns the same few items) would make the search below
+   * grow without end; give up, with a sentence, far past what a real list needs.
+   */
+  let budget = Number.POSITIVE_INFINITY;
   // onItem runs strictly one item after another, in the order items were found.
   let delivery: Promise<void> = Promise.resolve();
   let deliveryError: unknown;
@@ -189,6 +195,11 @@ export async function listAll<T>(
     const q: ListQuery = { ...cleanBase };
     if (email !== undefined) q.email = email;
     const env = await slot(() => {
+      if (requests >= budget) {
+        throw new JobfitError(`Gave up on the complete list of ${noun} after ${requests} requests: the service's answers do not add up (it keeps reporting more than it returns).`, {
+          hint: 'narrow the list with --team or --custom-id, or check that the base URL points at the service',
+        });
+      }
       requests++;
       return fetchPage(q, signal);
     });
@@ -397,6 +408,7 @@ export async function listAll<T>(
 
   const first = await query(undefined);
   const total = first.total;
+  budget = Math.max(2000, 50 * minimumRequests(total));
   if (first.hasMore) {
     // A cut unfiltered answer (50): the `@` pattern matches every email and
     // raises the cap to 150, so small sets finish in one more request.

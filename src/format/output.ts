@@ -129,14 +129,14 @@ export async function printObject(ctx: OutputCtx, obj: unknown, opts: PrintObjec
       return;
     }
     case 'table': {
-      const { cellText, renderKeyValue } = await loadTable();
+      const { cellText, formatCell, renderKeyValue } = await loadTable();
       const t = tableOptions(ctx);
       let pairs: Array<[string, string]>;
       if (fields || opts.columns) {
         const cols = fields ? columnsForFields(fields, opts.columns) : (opts.columns as ColumnSpec[]);
         pairs = cols.map((c) => {
           const v = getPath(obj, c.key);
-          return [c.header ?? c.key, c.format ? c.format(v, obj) : cellText(v, t)];
+          return [c.header ?? c.key, formatCell(c, v, obj, t)];
         });
       } else {
         // Every scalar, by its dotted name; arrays of objects by their fields.

@@ -126,15 +126,27 @@ function layout(head: string[], body: string[][], opts: TableOptions, aligns: Ar
     .join('\n')}\n`;
 }
 
+/**
+ * A cell through the column's own formatter, which is written for the
+ * reference's shapes: a newer or foreign server's row (null, a scalar, a
+ * field of another type) falls back to the plain text of the value.
+ */
+export function formatCell(c: ColumnSpec, value: unknown, row: unknown, opts: Pick<TableOptions, 'tty' | 'now'>): string {
+  if (c.format && isPlainObject(row)) {
+    try {
+      const text = c.format(value, row);
+      if (typeof text === 'string') return text;
+    } catch {
+      // Fall through to the plain text.
+    }
+  }
+  return cellText(value, opts);
+}
+
 /** A table of items, one row each. */
 export function renderTable(items: unknown[], columns: ColumnSpec[], opts: TableOptions): string {
   const head = columns.map((c) => c.header ?? c.key.toUpperCase());
-  const body = items.map((item) =>
-    columns.map((c) => {
-      const v = getPath(item, c.key);
-      return (c.format ? c.format(v, item) : cellText(v, opts)).replace(/\r?\n/g, ' ');
-    }),
-  );
+  const body = items.map((item) => columns.map((c) => formatCell(c, getPath(item, c.key), item, opts).replace(/\r?\n/g, ' ')));
   return layout(head, body, opts, columns.map((c) => c.align ?? 'left'));
 }
 
