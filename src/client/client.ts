@@ -211,7 +211,8 @@ export class JobfitClient {
       if (!(err instanceof UnknownOutcomeError)) throw err;
       const again = await this.findInvitationByEmail(body.email, signal);
       if (again) return { invitation: again, recovered: true, sends: 2 };
-      throw new UnknownOutcomeError(`Creating the invitation for ${body.email} failed twice with the outcome unknown (${err.message}).`, {
+      const last = (err.cause instanceof Error ? err.cause.message : err.message).replace(/\.$/, '');
+      throw new UnknownOutcomeError(`Creating the invitation for ${body.email} failed twice with the outcome unknown, and no invitation with that email was found (last: ${last}).`, {
         url: err.url,
         code: err.code,
         cause: err,

@@ -88,7 +88,7 @@ function textMessage(body: string, contentType?: string): string | undefined {
   if (!body.trim()) return undefined;
   if (isHtml(body, contentType)) {
     const s = htmlSummary(body);
-    return s ? `${s} (an HTML page)` : 'an HTML page';
+    return s ? `${s}, an HTML page` : 'an HTML page';
   }
   return oneLine(body);
 }

@@ -23,9 +23,14 @@ export interface Timeouts {
   /**
    * The whole exchange, from sending to the last byte: a body that trickles
    * (a byte now and then, never stalling for bodyMs) must still end.
-   * Default: headersMs + bodyMs.
+   * Default: headersMs + bodyMs + 1s (undici checks its own timeouts about
+   * once a second; the margin lets them report first).
    */
   totalMs?: number;
+}
+
+function totalOf(t: Timeouts): number {
+  return t.totalMs ?? t.headersMs + t.bodyMs + 1000;
 }
 
 export const DEFAULT_TIMEOUTS: Timeouts = { connectMs: 10_000, headersMs: 30_000, bodyMs: 30_000 };
@@ -176,7 +181,7 @@ function describeNetworkError(code: string | undefined, t: Timeouts): string {
     case 'UND_ERR_BODY_TIMEOUT':
       return `the answer stalled for ${t.bodyMs / 1000}s`;
     case 'JOBFIT_TOTAL_TIMEOUT':
-      return `the answer did not finish within ${(t.totalMs ?? t.headersMs + t.bodyMs) / 1000}s`;
+      return `the answer did not finish within ${totalOf(t) / 1000}s`;
     case 'ECONNRESET':
     case 'UND_ERR_SOCKET':
     case 'UND_ERR_CLOSED':
@@ -299,7 +304,7 @@ function exchange(dispatcher: Dispatcher, url: URL, method: string, headers: Rec
       if (abortRequest) abortRequest(err);
       else pending = err;
     };
-    const total = setTimeout(() => fail(errorWithCode('the answer did not finish in time', 'JOBFIT_TOTAL_TIMEOUT')), t.totalMs ?? t.headersMs + t.bodyMs);
+    const total = setTimeout(() => fail(errorWithCode('the answer did not finish in time', 'JOBFIT_TOTAL_TIMEOUT')), totalOf(t));
     total.unref?.();
     const done = () => {
       clearTimeout(total);
@@ -575,7 +580,9 @@ export class HttpClient {
             classifyNetworkError(code) === 'dropped'
               ? `No complete answer from ${this.baseUrl} to ${method} ${relPath} (${what}).`
               : `Could not reach ${this.baseUrl} (${what}).`;
-          throw new NetworkError(message, { url: url.toString(), code, cause });
+          const slow = code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'JOBFIT_TOTAL_TIMEOUT';
+          const hint = slow ? 'the service is slow or stalled; JOBFIT_TIMEOUT (seconds) waits longer' : undefined;
+          throw new NetworkError(message, { url: url.toString(), code, cause, hint });
         }
       }
 
@@ -662,7 +669,10 @@ export class HttpClient {
         }
         break;
     }
-    if (what) throw new ProtocolError(`${answered} with ${what}.`, { status });
+    if (!what) return;
+    // A write answered 2xx was accepted: what it did is unknown, not undone.
+    const hint = isNonIdempotent(method) ? `the ${method} was accepted (HTTP ${status}) and may have been done; check before sending it again` : undefined;
+    throw new ProtocolError(`${answered} with ${what}.`, { status, hint });
   }
 
   /** Every keyed answer carries `mode`; one that disagrees with the key means the wrong server or key. A missing mode is let through. */

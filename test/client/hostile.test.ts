@@ -715,6 +715,65 @@ describe('slow, broken and huge answers', () => {
   });
 });
 
+describe('failures inside multi-request commands', () => {
+  /** The well-behaved answer, except for paths matching `bad`, which get `fail`. */
+  const except = (bad: RegExp, fail: Handler): Handler => (req, res, body) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    if (bad.test(`${req.method} ${path}`)) return fail(req, res, body);
+    const ref = reference(req.method ?? '', path, 'live');
+    res.writeHead(ref?.status ?? 404, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(ref?.body ?? { error: 'not here' }));
+  };
+
+  it('scorecard: proxy pages for some ids are reported per id, in one line each, and fail the run', async () => {
+    srv.handle = except(/scorecard$/, send(502, { 'content-type': 'text/html' }, PROXY_PAGE(502, 'Bad Gateway')));
+    const r = await cli(['scorecard', '7', '8', '--sp', 'sales', '-o', 'csv']);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).not.toMatch(/<html|\n\s+at |TypeError/i);
+    expect(r.stderr).toContain('Bad Gateway');
+  });
+
+  it('scorecard: null for one id is reported for that id; the others print', async () => {
+    srv.handle = except(/test-takers\/8\/scorecard$/, send(200, { 'content-type': 'application/json' }, 'null'));
+    const r = await cli(['scorecard', '7', '8', '--sp', 'sales', '-o', 'csv']);
+    expect(r.code).not.toBe(0);
+    expect(r.stdout).toContain('ESC');
+    expect(r.stderr).toMatch(/null instead of a JSON object/);
+    expect(r.stderr).not.toMatch(/\n\s+at |TypeError/);
+  });
+
+  it('invite: a 502 page for the POST is resolved by looking the email up, then one sentence', async () => {
+    srv.handle = except(/^POST /, send(502, { 'content-type': 'text/html' }, PROXY_PAGE(502, 'Bad Gateway')));
+    const r = await cli(['invite', '--first-name', 'A', '--last-name', 'B', '--email', 'new@b.co', '--created-by', 'rita@acme.test', '--team', '1', '--assessments', '6', '--template', '3']);
+    expectOneSentence(r, 1, /outcome unknown|may or may not/);
+    expect(srv.seen.filter((x) => x.method === 'POST')).toHaveLength(2);
+  });
+
+  it('invite: an HTML page with 201 is one sentence (the invitation may exist)', async () => {
+    srv.handle = except(/^POST /, send(201, { 'content-type': 'text/html' }, '<html><title>Created</title></html>'));
+    const r = await cli(['invite', '--first-name', 'A', '--last-name', 'B', '--email', 'new@b.co', '--created-by', 'rita@acme.test', '--team', '1', '--assessments', '6', '--template', '3']);
+    expectOneSentence(r, 1, /HTML/);
+    expect(r.stderr).toMatch(/Hint: the POST was accepted \(HTTP 201\) and may have been done/);
+  });
+
+  it('a stall says how to wait longer', async () => {
+    srv.handle = () => {};
+    const r = await cli(['invitations', 'get', '5'], { JOBFIT_TIMEOUT: '0.3' });
+    expectOneSentence(r, 1, /no answer within 0\.3s/);
+    expect(r.stderr).toMatch(/JOBFIT_TIMEOUT/);
+  });
+
+  it('api: a redirect to another host is printed as received (raw), never followed', async () => {
+    srv.handle = (_req, res) => {
+      res.writeHead(302, { location: 'http://elsewhere.invalid/v2/teams' });
+      res.end();
+    };
+    const r = await cli(['api', 'GET', '/teams']);
+    expect(r.code).toBe(0);
+    expect(srv.seen).toHaveLength(1);
+  });
+});
+
 describe('-v shows details but still never the key', () => {
   it('a proxy page with -v', async () => {
     srv.handle = send(502, { 'content-type': 'text/html' }, PROXY_PAGE(502, 'Bad Gateway'));
