@@ -197,7 +197,7 @@ type BodyKind = 'empty' | 'json' | 'invalid-json' | 'html' | 'text';
 const LOOKS_JSON = /^\s*[[{"]|^\s*(null|true|false|-?\d)/;
 
 function parseBody(text: string, contentType: string | undefined): { data: unknown; kind: BodyKind } {
-  if (text.trim() === '') return { data: null, kind: 'empty' };
+  if (!/\S/.test(text)) return { data: null, kind: 'empty' };
   const saysJson = (contentType ?? '').includes('json');
   // A server that is not ours may label JSON as text/plain, or send none at all.
   if (saysJson || LOOKS_JSON.test(text)) {

@@ -15,7 +15,7 @@ import { runCli, type RunResult } from '../helpers/cli.js';
 const LIVE = 'sk_live_hostilehostile0000cafe';
 const TEST = 'sk_test_hostilehostile0000beef';
 
-type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void | Promise<void>;
+type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => unknown;
 
 interface Hostile {
   port: number;
