@@ -52,6 +52,9 @@ function push<K, V>(m: Map<K, V[]>, k: K, v: V) {
   else m.set(k, [v]);
 }
 
+/** A lookup key for a name or email; a newer server may send null where the reference has a string. */
+const keyOf = (v: unknown): string | undefined => (typeof v === 'string' ? v.trim().toLowerCase() : undefined);
+
 export async function loadAccountData(api: BulkApi): Promise<AccountData> {
   const [account, users, teams, templates, assessments] = await Promise.all([
     api.getAccount(),
@@ -62,7 +65,7 @@ export async function loadAccountData(api: BulkApi): Promise<AccountData> {
   ]);
   const data: AccountData = {
     account: { id: account.id, display_name: account.display_name },
-    users: new Map(users.data.map((u) => [u.email.toLowerCase(), u])),
+    users: new Map(users.data.flatMap((u) => { const k = keyOf(u.email); return k ? [[k, u] as const] : []; })),
     teamsById: new Map(teams.data.map((t) => [t.id, t])),
     teamsByName: new Map(),
     templatesById: new Map(),
@@ -71,18 +74,21 @@ export async function loadAccountData(api: BulkApi): Promise<AccountData> {
     assessmentIds: new Set(),
     assessmentNames: new Map(),
   };
-  for (const t of teams.data) push(data.teamsByName, t.display_name.trim().toLowerCase(), t);
+  for (const t of teams.data) {
+    const k = keyOf(t.display_name);
+    if (k) push(data.teamsByName, k, t);
+  }
   for (const t of templates.data) {
     // Only invitation templates can be an invitation's template.
     if (t.template_type && t.template_type !== 'invitation') continue;
     data.templatesById.set(t.id, t);
-    push(data.templatesByName, t.display_name.trim().toLowerCase(), t);
+    const k = keyOf(t.display_name);
+    if (k) push(data.templatesByName, k, t);
   }
   for (const a of assessments.data) {
     data.assessmentIds.add(a.id);
     data.assessmentNames.set(a.id, a.display_name);
-    data.assessmentsByName.set(a.display_name.toLowerCase(), a.id);
-    if (a.short_name) data.assessmentsByName.set(a.short_name.toLowerCase(), a.id);
+    for (const name of [keyOf(a.display_name), keyOf(a.short_name)]) if (name) data.assessmentsByName.set(name, a.id);
   }
   for (const id of Object.values(TEST_ID)) data.assessmentIds.add(id);
   return data;
@@ -143,5 +149,5 @@ export function resolveAssessments(a: AccountData, raw: string): Resolved<number
 export async function findInvitationByEmail(api: BulkApi, email: string, signal?: AbortSignal): Promise<InvitationListItem | undefined> {
   const list = await api.listInvitations({ email }, signal);
   const want = email.trim().toLowerCase();
-  return list.data.find((i) => i.email.trim().toLowerCase() === want);
+  return list.data.find((i) => keyOf(i.email) === want);
 }
