@@ -133,10 +133,14 @@ export function reportError(err: unknown, io: IOStreams, verbose: boolean): numb
     if (verbose && err.stack && err.message) io.stderr.write(`${err.stack}\n`);
     return err.exitCode;
   }
-  const message = err instanceof Error ? err.message : String(err);
-  io.stderr.write(`Error: ${message}\n`);
+  // Not one of our typed errors: an error of the system (a file, a socket) or a
+  // bug. Still one sentence, the stack only with --verbose.
+  const message = (err instanceof Error ? err.message : String(err)).split('\n')[0];
+  const systemCode = (err as NodeJS.ErrnoException | null)?.code;
+  io.stderr.write(`Error: ${message}${/[.!?]$/.test(message) ? '' : '.'}\n`);
   if (verbose && err instanceof Error && err.stack) io.stderr.write(`${err.stack}\n`);
-  else io.stderr.write('(run with --verbose for details)\n');
+  else if (systemCode) io.stderr.write(`Hint: the system said ${systemCode}; run with --verbose for details\n`);
+  else io.stderr.write('Hint: this looks like a bug in jobfit; run with --verbose and report what it prints\n');
   return ExitCode.FAILURE;
 }
 

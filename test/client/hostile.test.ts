@@ -165,7 +165,7 @@ function expectOneSentence(r: RunResult, code: number, pattern?: RegExp): void {
   expect(errLines, r.stderr).toHaveLength(1);
   expect(r.stderr).not.toMatch(/\n\s+at /);
   expect(r.stderr).not.toMatch(/TypeError|SyntaxError|ReferenceError|Cannot read properties|undefined is not/);
-  expect(r.stderr).not.toContain('run with --verbose for details');
+  expect(r.stderr).not.toContain('looks like a bug in jobfit');
   expect(errLines[0].length, errLines[0]).toBeLessThan(400);
   expect(r.stderr).not.toMatch(/<html|<body|<!DOCTYPE/i);
   if (pattern) expect(errLines[0]).toMatch(pattern);
