@@ -3,32 +3,13 @@
  * against the real stub on a loopback port: each is read correctly or refused
  * with one clear sentence and the right exit code.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningStub, startStub } from '../../src/stub/index.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { fx, INVITER, readResults, useBulkStub } from './harness.js';
 
-const FIX = resolve(import.meta.dirname, '../../fixtures/csv');
-const INVITER = 'dana.whitfield@northwind-talent.example';
-let stub: RunningStub;
-let dir: string;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'jobfit-bulk-files-'));
-  stub = await startStub({ dataDir: join(dir, 'stub'), port: 0, host: '127.0.0.1' });
-  env = { JOBFIT_BASE_URL: stub.url, JOBFIT_API_KEY: stub.keys[0].live_key };
-});
-afterAll(async () => {
-  await stub.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-const invite = (args: string[], extra: { stdin?: string } = {}) => runCli(['invite', ...args], { env, ...extra });
-const fx = (name: string) => join(FIX, name);
-const readResults = (p: string) => readFileSync(p, 'utf8').replace(/^\uFEFF/, '').trimEnd().split('\n');
+const { h, invite } = useBulkStub('jobfit-bulk-files-');
 
 describe('files that are read', () => {
   it.each([
@@ -50,7 +31,7 @@ describe('files that are read', () => {
   });
 
   it('sends a BOM + semicolon + quoted file and keeps unknown columns untouched in input order', async () => {
-    const out = join(dir, 'semi.results.csv');
+    const out = join(h.dir, 'semi.results.csv');
     const r = await invite(['--csv', fx('semicolon.csv'), '--created-by', INVITER, '--out', out]);
     expect(r.code, r.stderr).toBe(0);
     const lines = readResults(out);
@@ -60,7 +41,7 @@ describe('files that are read', () => {
   });
 
   it('unknown columns (even a formula-looking one) are carried through as they were', async () => {
-    const out = join(dir, 'unknown.results.csv');
+    const out = join(h.dir, 'unknown.results.csv');
     const r = await invite(['--csv', fx('unknown-columns.csv'), '--created-by', INVITER, '--out', out]);
     expect(r.code, r.stderr).toBe(0);
     const lines = readResults(out);
@@ -69,11 +50,11 @@ describe('files that are read', () => {
   });
 
   it('v1 names: assign* columns, sendViaSms with a phone, teamId', async () => {
-    const out = join(dir, 'v1.results.csv');
+    const out = join(h.dir, 'v1.results.csv');
     const r = await invite(['--csv', fx('v1-names.csv'), '--created-by', INVITER, '--out', out]);
     expect(r.code, r.stderr).toBe(0);
     const id = Number(readResults(out)[1].split(',').at(-3));
-    const got = await runCli(['invitations', 'get', String(id), '-o', 'json'], { env });
+    const got = await runCli(['invitations', 'get', String(id), '-o', 'json'], { env: h.env });
     const inv = JSON.parse(got.stdout);
     expect(inv.phone).toBe('+14155550101');
     expect(inv.send_via_sms).toBe(true);
@@ -83,7 +64,7 @@ describe('files that are read', () => {
   });
 
   it('reads the CSV from standard input', async () => {
-    const out = join(dir, 'stdin.results.csv');
+    const out = join(h.dir, 'stdin.results.csv');
     const csv = 'Given name,Surname,E-mail,Assessments\nIn,Put,in.put@example.com,"6,8"\n';
     const r = await invite(['--csv', '-', '--created-by', INVITER, '--out', out], { stdin: csv });
     expect(r.code, r.stderr).toBe(0);
@@ -91,7 +72,7 @@ describe('files that are read', () => {
   });
 
   it('--map names a column the aliases do not know', async () => {
-    const f = join(dir, 'mapped.csv');
+    const f = join(h.dir, 'mapped.csv');
     writeFileSync(f, 'Vorname,Nachname,Kontakt\nMap,Ped,map.ped@example.com\n');
     const r1 = await invite(['--csv', f, '--created-by', INVITER, '--dry-run']);
     expect(r1.code).toBe(2);
@@ -125,7 +106,7 @@ describe('files that are refused (exit 2, one sentence)', () => {
   });
 
   it('no such file', async () => {
-    const r = await invite(['--csv', join(dir, 'nope.csv'), '--created-by', INVITER]);
+    const r = await invite(['--csv', join(h.dir, 'nope.csv'), '--created-by', INVITER]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('No such file');
   });
@@ -160,23 +141,23 @@ describe('invalid rows', () => {
   });
 
   it('-o json gives the same report as data', async () => {
-    const r = await runCli(['-o', 'json', 'invite', '--csv', fx('invalid-rows.csv'), '--created-by', INVITER, '--dry-run'], { env });
+    const r = await runCli(['-o', 'json', 'invite', '--csv', fx('invalid-rows.csv'), '--created-by', INVITER, '--dry-run'], { env: h.env });
     const doc = JSON.parse(r.stdout);
     expect(doc).toMatchObject({ rows: 9, valid: 1, invalid: 8 });
     expect(doc.invalid_rows[0]).toEqual({ row: 2, line: 3, email: 'nofirst@example.com', errors: [{ field: 'first_name', reason: 'First name is required' }] });
   });
 
   it('a real run with invalid rows sends nothing (exit 2)', async () => {
-    const before = JSON.parse((await runCli(['invitations', 'list', '--email', 'good.row@example.com', '-o', 'json'], { env })).stdout);
-    const r = await invite(['--csv', fx('invalid-rows.csv'), '--created-by', INVITER, '--out', join(dir, 'inv.results.csv')]);
+    const before = JSON.parse((await runCli(['invitations', 'list', '--email', 'good.row@example.com', '-o', 'json'], { env: h.env })).stdout);
+    const r = await invite(['--csv', fx('invalid-rows.csv'), '--created-by', INVITER, '--out', join(h.dir, 'inv.results.csv')]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('8 of 9 rows are invalid; nothing was sent.');
-    const after = JSON.parse((await runCli(['invitations', 'list', '--email', 'good.row@example.com', '-o', 'json'], { env })).stdout);
+    const after = JSON.parse((await runCli(['invitations', 'list', '--email', 'good.row@example.com', '-o', 'json'], { env: h.env })).stdout);
     expect(after.data.length).toBe(before.data.length);
   });
 
   it('--skip-invalid sends the valid rows and reports the others in the results (exit 3)', async () => {
-    const out = join(dir, 'skip.results.csv');
+    const out = join(h.dir, 'skip.results.csv');
     const r = await invite(['--csv', fx('invalid-rows.csv'), '--created-by', INVITER, '--out', out, '--skip-invalid']);
     expect(r.code).toBe(3);
     const lines = readResults(out);
@@ -193,10 +174,10 @@ describe('invalid rows', () => {
 
 describe('on a terminal', () => {
   it('shows progress on stderr and still writes the results', async () => {
-    const out = join(dir, 'tty.results.csv');
-    const csv = join(dir, 'tty.csv');
+    const out = join(h.dir, 'tty.results.csv');
+    const csv = join(h.dir, 'tty.csv');
     writeFileSync(csv, 'First Name,Last Name,Email\nTia,Tty,tia.tty@example.com\nTed,Tty,ted.tty@example.com\n');
-    const r = await runCli(['invite', '--csv', csv, '--created-by', INVITER, '--out', out], { env, tty: true });
+    const r = await runCli(['invite', '--csv', csv, '--created-by', INVITER, '--out', out], { env: h.env, tty: true });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('2 rows: 2 created');
     expect(readResults(out)).toHaveLength(3);

@@ -5,34 +5,15 @@
  * or refused with one sentence and exit 2, never a stack trace, a dropped row
  * or a shifted results line.
  */
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { fitCells } from '../../src/bulk/run.js';
-import { type RunningStub, startStub } from '../../src/stub/index.js';
 import { runCli } from '../helpers/cli.js';
+import { fx, INVITER, readResults, useBulkStub } from './harness.js';
 
-const FIX = resolve(import.meta.dirname, '../../fixtures/csv');
-const INVITER = 'dana.whitfield@northwind-talent.example';
-let stub: RunningStub;
-let dir: string;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'jobfit-bulk-unseen-'));
-  stub = await startStub({ dataDir: join(dir, 'stub'), port: 0, host: '127.0.0.1' });
-  env = { JOBFIT_BASE_URL: stub.url, JOBFIT_API_KEY: stub.keys[0].live_key };
-});
-afterAll(async () => {
-  await stub.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-const invite = (args: string[], extra: { stdin?: string } = {}) => runCli(['invite', ...args], { env, ...extra });
-const fx = (name: string) => join(FIX, name);
+const { h, invite } = useBulkStub('jobfit-bulk-unseen-');
 const dryRun = (path: string, more: string[] = []) => invite(['--csv', path, '--created-by', INVITER, '--dry-run', ...more]);
-const readResults = (p: string) => readFileSync(p, 'utf8').replace(/^\uFEFF/, '').trimEnd().split('\n');
 
 /** Refused: exit 2, the sentence, no stack trace, one "Error:" line. */
 function expectRefused(r: { code: number; stderr: string; stdout: string }, message: RegExp) {
@@ -61,7 +42,7 @@ describe('files that are read (dry run)', () => {
   });
 
   it("Excel's sep=; line sets the delimiter and is not the header; results have no sep line", async () => {
-    const out = join(dir, 'sep.results.csv');
+    const out = join(h.dir, 'sep.results.csv');
     const r = await invite(['--csv', fx('excel-sep-line.csv'), '--created-by', INVITER, '--out', out]);
     expect(r.code, r.stderr).toBe(0);
     const lines = readResults(out);
@@ -71,7 +52,7 @@ describe('files that are read (dry run)', () => {
   });
 
   it('UTF-16 LE "Unicode text" (tab-separated, BOM) is decoded: names arrive intact, results are UTF-8', async () => {
-    const out = join(dir, 'utf16.results.csv');
+    const out = join(h.dir, 'utf16.results.csv');
     const r = await invite(['--csv', fx('excel-unicode-text-utf16le.csv'), '--created-by', INVITER, '--out', out]);
     expect(r.code, r.stderr).toBe(0);
     const raw = readFileSync(out);
@@ -79,12 +60,12 @@ describe('files that are read (dry run)', () => {
     const lines = readResults(out);
     expect(lines[1]).toMatch(/^Zoë\tÅngström\tzoe\.utf16@example\.com\tRetail Stores\t1\tcreated\t\d+\t/);
     const id = lines[2].split('\t')[6];
-    const got = JSON.parse((await runCli(['invitations', 'get', id, '-o', 'json'], { env })).stdout);
+    const got = JSON.parse((await runCli(['invitations', 'get', id, '-o', 'json'], { env: h.env })).stdout);
     expect([got.first_name, got.last_name]).toEqual(['José', 'Núñez']);
   });
 
   it('header cells with spaces, quotes, other case, an empty middle and a trailing empty cell', async () => {
-    const out = join(dir, 'messy.results.csv');
+    const out = join(h.dir, 'messy.results.csv');
     const r = await invite(['--csv', fx('messy-header.csv'), '--created-by', INVITER, '--out', out]);
     expect(r.code, r.stderr).toBe(0);
     const lines = readResults(out);
@@ -93,7 +74,7 @@ describe('files that are read (dry run)', () => {
   });
 
   it('lines of only delimiters and of whitespace are skipped; the last line without a newline is read; line numbers stay exact', async () => {
-    const f = join(dir, 'lines.csv');
+    const f = join(h.dir, 'lines.csv');
     writeFileSync(f, 'First Name,Last Name,Email\n,,,,\n   \nDel,Ims,not-an-email\n,,\nNo,Newline,no.newline.lines@example.com');
     const r2 = await dryRun(f);
     expect(r2.stdout).toContain('2 rows, 1 valid, 1 invalid');
@@ -101,7 +82,7 @@ describe('files that are read (dry run)', () => {
   });
 
   it('CR-only (classic Mac) line endings, with a quoted CR inside a field', async () => {
-    const out = join(dir, 'cr.results.csv');
+    const out = join(h.dir, 'cr.results.csv');
     const r = await invite(['--csv', fx('cr-only.csv'), '--created-by', INVITER, '--out', out]);
     expect(r.code, r.stderr).toBe(0);
     const lines = readResults(out);
@@ -110,9 +91,9 @@ describe('files that are read (dry run)', () => {
   });
 
   it('a stray quote inside an unquoted field is kept as written; text after a closing quote is refused naming the line', async () => {
-    const f = join(dir, 'midquote.csv');
+    const f = join(h.dir, 'midquote.csv');
     writeFileSync(f, 'First Name,Last Name,Email\nDan,O"Brien,dan.obrien@example.com\n');
-    const out = join(dir, 'midquote.results.csv');
+    const out = join(h.dir, 'midquote.results.csv');
     const r = await invite(['--csv', f, '--created-by', INVITER, '--out', out]);
     expect(r.code, r.stderr).toBe(0);
     expect(readResults(out)[1]).toMatch(/^Dan,"O""Brien",dan\.obrien@example\.com,1,created,/);
@@ -136,9 +117,9 @@ describe('rows of the wrong shape', () => {
   });
 
   it('the results file keeps every column in place: trailing empty cells dropped, extra cells joined into the last column', async () => {
-    const f = join(dir, 'trailing.csv');
+    const f = join(h.dir, 'trailing.csv');
     writeFileSync(f, 'First Name,Last Name,Email\nTrail,Ing,trail.ing@example.com,\nMore,Cells,more.cells@example.com,extra,x\n');
-    const out = join(dir, 'trailing.results.csv');
+    const out = join(h.dir, 'trailing.results.csv');
     const r = await invite(['--csv', f, '--created-by', INVITER, '--out', out, '--skip-invalid']);
     expect(r.code).toBe(3);
     const lines = readResults(out);
@@ -156,11 +137,11 @@ describe('cells', () => {
     expect(r.code).toBe(3);
     expect(r.stdout).toContain('3 rows, 2 valid, 1 invalid');
     expect(r.stdout).toContain('line 3 (row 2, upper.case@example.com): email: Duplicate email in the file (first on row 1)');
-    const out = join(dir, 'emails.results.csv');
+    const out = join(h.dir, 'emails.results.csv');
     const sent = await invite(['--csv', fx('emails-case.csv'), '--created-by', INVITER, '--out', out, '--skip-invalid']);
     expect(sent.code).toBe(3);
     const lines = readResults(out);
-    const get = async (line: string) => JSON.parse((await runCli(['invitations', 'get', line.split(',').at(-3)!, '-o', 'json'], { env })).stdout);
+    const get = async (line: string) => JSON.parse((await runCli(['invitations', 'get', line.split(',').at(-3)!, '-o', 'json'], { env: h.env })).stdout);
     const first = await get(lines[1]);
     expect(first.email.toLowerCase()).toBe('upper.case@example.com');
     expect(first.invitation_assessments.map((a: { id: number }) => a.id).sort()).toEqual([6, 8]);
@@ -174,11 +155,11 @@ describe('cells', () => {
     expect(r.stdout).toContain('6 rows, 4 valid, 2 invalid');
     expect(r.stdout).toContain('uk.nohint@example.com): phone: Invalid phone number (without a +country code it is read as a US number');
     expect(r.stdout).toContain('bad.country@example.com): phone_country: "Narnia" is not a country');
-    const out = join(dir, 'phones.results.csv');
+    const out = join(h.dir, 'phones.results.csv');
     const sent = await invite(['--csv', fx('phones-local.csv'), '--created-by', INVITER, '--out', out, '--skip-invalid']);
     expect(sent.code).toBe(3);
     const lines = readResults(out);
-    const phone = async (i: number) => JSON.parse((await runCli(['invitations', 'get', lines[i].split(',').at(-3)!, '-o', 'json'], { env })).stdout).phone;
+    const phone = async (i: number) => JSON.parse((await runCli(['invitations', 'get', lines[i].split(',').at(-3)!, '-o', 'json'], { env: h.env })).stdout).phone;
     expect(await phone(1)).toBe('+442079460958');
     expect(await phone(2)).toBe('+14155550101');
     expect(await phone(3)).toBe('+4930901820');
@@ -186,12 +167,12 @@ describe('cells', () => {
   });
 
   it('a cell near 1 MB is read; a record over 1 MB is refused naming its line', async () => {
-    const ok = join(dir, 'long-ok.csv');
+    const ok = join(h.dir, 'long-ok.csv');
     writeFileSync(ok, `First Name,Last Name,Email,Notes\nLong,Cell,long.ok@example.com,${'x'.repeat(1000 * 1000)}\n`);
     const r = await dryRun(ok);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('1 rows, 1 valid');
-    const big = join(dir, 'long.csv');
+    const big = join(h.dir, 'long.csv');
     writeFileSync(big, `First Name,Last Name,Email,Notes\nA,B,a.b.long@example.com,short\nLong,Cell,long.cell@example.com,${'x'.repeat(1024 * 1024)}\n`);
     expectRefused(await dryRun(big), /has a record over 1 MB starting on line 3/);
   });
@@ -212,18 +193,18 @@ describe('files that are refused (exit 2, one sentence)', () => {
   ])('%s', async (name, message) => {
     expectRefused(await dryRun(fx(name)), message);
     // The same without --dry-run.
-    expectRefused(await invite(['--csv', fx(name), '--created-by', INVITER, '--out', join(dir, `${name}.results.csv`)]), message);
+    expectRefused(await invite(['--csv', fx(name), '--created-by', INVITER, '--out', join(h.dir, `${name}.results.csv`)]), message);
   });
 
   it('a directory, a missing file', async () => {
-    const d = join(dir, 'a-directory.csv');
+    const d = join(h.dir, 'a-directory.csv');
     mkdirSync(d);
     expectRefused(await dryRun(d), /a-directory\.csv is a directory, not a CSV file\./);
-    expectRefused(await dryRun(join(dir, 'missing.csv')), /No such file: .*missing\.csv\./);
+    expectRefused(await dryRun(join(h.dir, 'missing.csv')), /No such file: .*missing\.csv\./);
   });
 
   it.skipIf(process.getuid?.() === 0)('an unreadable file (chmod 000)', async () => {
-    const f = join(dir, 'locked.csv');
+    const f = join(h.dir, 'locked.csv');
     writeFileSync(f, 'First Name,Last Name,Email\nLo,Cked,lo.cked@example.com\n');
     chmodSync(f, 0o000);
     expectRefused(await dryRun(f), /Cannot read .*locked\.csv: permission denied\./);
@@ -237,7 +218,7 @@ describe('files that are refused (exit 2, one sentence)', () => {
 describe('more shapes', () => {
   it('a BOM before the sep= line; a file of only a BOM, only blank lines, or only a sep= line', async () => {
     const f = (name: string, bytes: Buffer | string) => {
-      const p = join(dir, name);
+      const p = join(h.dir, name);
       writeFileSync(p, bytes);
       return p;
     };
@@ -249,13 +230,13 @@ describe('more shapes', () => {
   });
 
   it('a title line above the header is named, with the fix', async () => {
-    const p = join(dir, 'title.csv');
+    const p = join(h.dir, 'title.csv');
     writeFileSync(p, 'Candidate export 2024-05-01,,\nFirst Name,Last Name,Email\nA,B,ab.title@example.com\n');
     expectRefused(await dryRun(p), /its header is: "Candidate export 2024-05-01", "", ""\)\.\nHint: the first line must be the header \(remove any title line above it\)/);
   });
 
   it('cells spreadsheets damage: a phone in scientific notation, a non-breaking space around an email, mailto:', async () => {
-    const p = join(dir, 'cells.csv');
+    const p = join(h.dir, 'cells.csv');
     writeFileSync(
       p,
       'First Name,Last Name,Email,Phone,Send Via\nSci,Ence,sci@example.com,4.15555E+09,sms\nNb,Sp,\u00a0nbsp@example.com\u00a0,,\nMail,To,mailto:mailto@example.com,,\n',

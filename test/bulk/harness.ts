@@ -1,0 +1,31 @@
+/**
+ * What the CSV file tests share: a real stub on a loopback port for the whole
+ * file, `jobfit invite` run in-process against it, and the fixtures.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import { type RunningStub, startStub } from '../../src/stub/index.js';
+import { runCli } from '../helpers/cli.js';
+
+export const FIX = resolve(import.meta.dirname, '../../fixtures/csv');
+export const INVITER = 'dana.whitfield@northwind-talent.example';
+export const fx = (name: string) => join(FIX, name);
+export const readResults = (p: string) => readFileSync(p, 'utf8').replace(/^\uFEFF/, '').trimEnd().split('\n');
+
+/** Starts the stub before the file's tests and removes everything after them. */
+export function useBulkStub(prefix: string) {
+  const h = { dir: '', stub: undefined as unknown as RunningStub, env: {} as Record<string, string> };
+  beforeAll(async () => {
+    h.dir = mkdtempSync(join(tmpdir(), prefix));
+    h.stub = await startStub({ dataDir: join(h.dir, 'stub'), port: 0, host: '127.0.0.1' });
+    h.env = { JOBFIT_BASE_URL: h.stub.url, JOBFIT_API_KEY: h.stub.keys[0].live_key };
+  });
+  afterAll(async () => {
+    await h.stub.close();
+    rmSync(h.dir, { recursive: true, force: true });
+  });
+  const invite = (args: string[], extra: { stdin?: string } = {}) => runCli(['invite', ...args], { env: h.env, ...extra });
+  return { h, invite };
+}
