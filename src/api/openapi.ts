@@ -2,7 +2,7 @@
  * docs/openapi.json, generated from the route table and the zod schemas
  * (`npm run openapi`). A test fails when the committed file is stale.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ROUTES, type RouteDef } from './routes.js';
 import { ErrorBody } from './schemas.js';
 

@@ -5,7 +5,7 @@
  * account lookups, which both do against the account's data).
  */
 import { type CountryCode, parsePhoneNumberFromString } from 'libphonenumber-js/max';
-import { z } from 'zod';
+import * as z from 'zod';
 import { MSG } from './messages.js';
 
 import { TEST_ID } from './catalog.js';

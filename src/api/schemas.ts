@@ -11,7 +11,7 @@
  * Field order follows the reference, so JSON output reads like its tables.
  * Shapes the reference leaves "not shown" are decided in docs/stub.md.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const Mode = z.enum(['live', 'test']);
 export type Mode = z.infer<typeof Mode>;

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ASSESSMENTS, TEST_ID, scoreProfileByShortName } from './catalog.js';
 import { type GeneratedPerson, personAt } from './people.js';
 import { hashString, mulberry32 } from './scoring.js';

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { z } from 'zod';
+import * as z from 'zod';
 import { errorFromResponse } from '../../client/errors.js';
 import type { QueryValue } from '../../client/http.js';
 import type { CommandDeps } from '../../cli/commands.js';

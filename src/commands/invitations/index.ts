@@ -3,7 +3,7 @@
  * GET /invitations/:id and PUT /invitations/:id.
  */
 import type { Command } from 'commander';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { UpdateInvitationBody } from '../../api/requests.js';
 import type { CommandDeps } from '../../cli/commands.js';
 import type { Context } from '../../cli/context.js';

@@ -4,7 +4,7 @@
  * defaults of every CSV row.
  */
 import { type Command, Option } from 'commander';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CommandDeps } from '../../cli/commands.js';
 import type { Context } from '../../cli/context.js';
 import { UsageError } from '../../cli/errors.js';

@@ -8,7 +8,7 @@
  * a failure: those test takers are listed on stderr (and in --errors FILE).
  */
 import type { Command } from 'commander';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CommandDeps } from '../../cli/commands.js';
 import type { Context } from '../../cli/context.js';
 import { bulkFetch, createErrorSink, errorText, throwIfFailed } from '../../export/bulk-fetch.js';

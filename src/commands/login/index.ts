@@ -6,7 +6,7 @@
  * profile.
  */
 import type { Command } from 'commander';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ApiError } from '../../client/errors.js';
 import type { CommandDeps } from '../../cli/commands.js';
 import type { Context } from '../../cli/context.js';

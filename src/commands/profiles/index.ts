@@ -1,6 +1,6 @@
 /** profiles list | get ID: career navigation profiles. */
 import type { Command } from 'commander';
-import { z } from 'zod';
+import * as z from 'zod';
 import { NotFoundError } from '../../client/errors.js';
 import type { CommandDeps } from '../../cli/commands.js';
 import type { Context } from '../../cli/context.js';

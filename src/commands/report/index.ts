@@ -6,7 +6,7 @@
  * src/export/group-report.ts and docs/exports.md.
  */
 import type { Command } from 'commander';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ListFilter } from '../../client/client.js';
 import type { CommandDeps } from '../../cli/commands.js';
 import type { Context } from '../../cli/context.js';

@@ -6,7 +6,7 @@
  * have results are written; the others are counted on stderr.
  */
 import type { Command } from 'commander';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CommandDeps } from '../../cli/commands.js';
 import type { Context } from '../../cli/context.js';
 import { bulkFetch, createErrorSink, throwIfFailed } from '../../export/bulk-fetch.js';

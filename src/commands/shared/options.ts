@@ -3,7 +3,7 @@
  * first thing in its action. A bad value becomes a UsageError (exit 2) in one
  * sentence naming the flag, never a zod dump.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { UsageError } from '../../cli/errors.js';
 
 /** `customId` → `--custom-id`; positional arguments are named as they are in the usage line. */

@@ -3,7 +3,7 @@
  * GET /invitations and GET /test-takers, their limits, and `--all`.
  */
 import type { Command } from 'commander';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Context } from '../../cli/context.js';
 import type { ListFilter } from '../../client/client.js';
 import { type ColumnSpec, printList } from '../../format/output.js';

@@ -1,6 +1,6 @@
 /** test-takers list | get ID: GET /test-takers and GET /test-takers/:id. */
 import type { Command } from 'commander';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CommandDeps } from '../../cli/commands.js';
 import type { Context } from '../../cli/context.js';
 import { type ColumnSpec, printObject } from '../../format/output.js';
