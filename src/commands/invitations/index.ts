@@ -12,7 +12,7 @@ import { type ColumnSpec, printObject } from '../../format/output.js';
 import { parseAssessments } from '../shared/assessments.js';
 import { clientFor } from '../shared/client.js';
 import { examples } from '../shared/help.js';
-import { intId, parseOptions } from '../shared/options.js';
+import { IdOptions, intId, parseOptions } from '../shared/options.js';
 import { addListFilters, fullName, ListOptions, runPeopleList } from '../shared/people-list.js';
 
 
@@ -60,10 +60,8 @@ export async function runList(opts: ListOptions, ctx: Context): Promise<void> {
 
 // ---------------------------------------------------------------- get
 
-export const GetOptions = z.object({ id: intId('ID') });
-export type GetOptions = z.output<typeof GetOptions>;
 
-export async function runGet(opts: GetOptions, ctx: Context): Promise<void> {
+export async function runGet(opts: IdOptions, ctx: Context): Promise<void> {
   const client = await clientFor(ctx);
   const invitation = await client.getInvitation(opts.id, ctx.io.signal);
   await printObject(ctx, invitation, { columns: OBJECT_ROWS });
@@ -167,7 +165,7 @@ export function register(program: Command, deps: CommandDeps): void {
     .addHelpText('after', examples('jobfit invitations get 1042', 'jobfit invitations get 1042 -o json | jq -r .assessment_url'))
     .action(async (id: string, _o: unknown, cmd: Command) => {
       const ctx = deps.context(cmd);
-      await runGet(parseOptions(GetOptions, { id }, ['id']), ctx);
+      await runGet(parseOptions(IdOptions, { id }, ['id']), ctx);
     });
 
   inv

@@ -32,3 +32,7 @@ export const intId = (what: string) =>
 
 /** An optional free-text filter with the service's length limit. */
 export const maxText = (what: string, max: number) => z.string().max(max, `${what} must be at most ${max} characters`);
+
+/** `get ID` of a resource with integer ids (invitations, test takers). */
+export const IdOptions = z.object({ id: intId('ID') });
+export type IdOptions = z.output<typeof IdOptions>;

@@ -1,12 +1,11 @@
 /** test-takers list | get ID: GET /test-takers and GET /test-takers/:id. */
 import type { Command } from 'commander';
-import * as z from 'zod';
 import type { CommandDeps } from '../../cli/commands.js';
 import type { Context } from '../../cli/context.js';
 import { type ColumnSpec, printObject } from '../../format/output.js';
 import { clientFor } from '../shared/client.js';
 import { examples } from '../shared/help.js';
-import { intId, parseOptions } from '../shared/options.js';
+import { IdOptions, parseOptions } from '../shared/options.js';
 import { addListFilters, fullName, ListOptions, runPeopleList } from '../shared/people-list.js';
 
 
@@ -44,10 +43,8 @@ export async function runList(opts: ListOptions, ctx: Context): Promise<void> {
   await runPeopleList(ctx, opts, 'test-takers', LIST_COLUMNS, 'test takers');
 }
 
-export const GetOptions = z.object({ id: intId('ID') });
-export type GetOptions = z.output<typeof GetOptions>;
 
-export async function runGet(opts: GetOptions, ctx: Context): Promise<void> {
+export async function runGet(opts: IdOptions, ctx: Context): Promise<void> {
   const client = await clientFor(ctx);
   const tt = await client.getTestTaker(opts.id, ctx.io.signal);
   await printObject(ctx, tt, { columns: OBJECT_ROWS });
@@ -76,6 +73,6 @@ export function register(program: Command, deps: CommandDeps): void {
     .addHelpText('after', examples('jobfit test-takers get 2001', 'jobfit test-takers get 2001 -o json | jq ".assigned_assessments"'))
     .action(async (id: string, _o: unknown, cmd: Command) => {
       const ctx = deps.context(cmd);
-      await runGet(parseOptions(GetOptions, { id }, ['id']), ctx);
+      await runGet(parseOptions(IdOptions, { id }, ['id']), ctx);
     });
 }
