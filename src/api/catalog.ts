@@ -5,7 +5,15 @@
  * checked against this file by a test); the CLI's wide scorecard CSV uses the
  * order. Written once, here.
  */
-import type { ScoreSection } from './schemas.js';
+/** The sections of a scorecard's `scores`, in reference order. */
+export const SCORE_SECTIONS = [
+  'thinking_skills',
+  'personality_traits',
+  'career_interests',
+  'skill_survey_reference',
+  'structured_interview',
+] as const;
+export type ScoreSection = (typeof SCORE_SECTIONS)[number];
 
 /** Test ids of the assessments (reference: "Assessment identifiers"). */
 export const TEST_ID = { prescreen: 1, personality: 6, thinking: 7, interests: 8 } as const;

@@ -295,14 +295,8 @@ export const DimensionScore = z.object({ ...scoreBase, facets: z.array(FacetScor
 export type FacetScore = z.infer<typeof FacetScore>;
 export type DimensionScore = z.infer<typeof DimensionScore>;
 
-export const SCORE_SECTIONS = [
-  'thinking_skills',
-  'personality_traits',
-  'career_interests',
-  'skill_survey_reference',
-  'structured_interview',
-] as const;
-export type ScoreSection = (typeof SCORE_SECTIONS)[number];
+// The sections of a scorecard's `scores`, in reference order (catalog.ts, which needs no zod).
+export { SCORE_SECTIONS, type ScoreSection } from './catalog.js';
 
 const section = z.array(DimensionScore).nullable();
 export const Scores = z

@@ -6,8 +6,7 @@
  * same against the real service. Short names a newer service adds are
  * appended after the catalog, in the order the first scorecard shows them.
  */
-import { CATALOG_SHORT_NAMES, DIMENSION_CATALOG } from '../api/catalog.js';
-import { SCORE_SECTIONS } from '../api/schemas.js';
+import { CATALOG_SHORT_NAMES, DIMENSION_CATALOG, SCORE_SECTIONS } from '../api/catalog.js';
 
 export { CATALOG_SHORT_NAMES, DIMENSION_CATALOG };
 

@@ -21,7 +21,7 @@
 import type { Context, OutputFormat } from '../cli/context.js';
 import { UsageError } from '../cli/errors.js';
 import { chalkFor } from './color.js';
-import { flattenRecord, getPath, isPlainObject, pathsOf, project, unionKeys, validateFields } from './fields.js';
+import { type Cell, flattenRecord, getPath, isPlainObject, pathsOf, project, unionKeys, validateFields } from './fields.js';
 import type { ColumnSpec, TableOptions } from './table.js';
 import { NUM } from './number.js';
 
@@ -231,6 +231,12 @@ export interface ListWriterOptions {
   envelope?: { mode?: string };
   allowed?: readonly OutputFormat[];
   noun?: string;
+  /**
+   * The items are flat records already (column name → string, number or
+   * null), as the wide scorecard rows are: CSV takes them as they are instead
+   * of flattening each one again (unless --fields picks columns).
+   */
+  flatItems?: boolean;
 }
 
 export interface ListWriter {
@@ -307,7 +313,7 @@ export async function createListWriter(ctx: OutputCtx, opts: ListWriterOptions):
           emit(`${JSON.stringify(shown)}\n`);
           break;
         case 'csv': {
-          const rec = csvRecord(item, fields);
+          const rec = opts.flatItems && !fields ? (item as Record<string, Cell>) : csvRecord(item, fields);
           if (!header) {
             header = unionKeys([rec]);
             emit(csvLine(header));

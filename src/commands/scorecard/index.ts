@@ -51,8 +51,9 @@ export async function runScorecard(o: ScorecardOptions, ctx: Context): Promise<v
     csvColumns: columns,
     knownFields: columns,
     noun: 'scorecards',
+    flatItems: true,
   });
-  // CSV and the table get the flat row; JSON and NDJSON the API's object.
+  // CSV and the table get the flat row (flatItems); JSON and NDJSON the API's object.
   const flat = writer.format === 'csv' || writer.format === 'table';
   const sink = createErrorSink(ctx, o.errors, 'test taker');
   // A bar for one item is noise.
