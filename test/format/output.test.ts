@@ -231,14 +231,17 @@ describe('createListWriter', () => {
     we.end();
     expect(JSON.parse(e.stdout())).toEqual({ object: 'list', data: [], total_count: 0, has_more: false });
   });
-  it('ndjson and csv write each item at once', async () => {
+  it('ndjson and csv write each item as it comes (the lines of one turn together)', async () => {
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
     const n = setup({ output: 'ndjson' });
     const wn = await createListWriter(n.ctx, { columns });
     wn.write(items[0]);
+    await turn();
     expect(n.stdout()).toBe(`${JSON.stringify(items[0])}\n`);
     const c = setup({ output: 'csv' });
     const wc = await createListWriter(c.ctx, { columns });
     wc.write(items[0]);
+    await turn();
     expect(parse(c.stdout(), { columns: true })).toHaveLength(1);
     wc.write(items[1]);
     wc.end();
@@ -285,7 +288,11 @@ describe('defaults and back-pressure', () => {
     const m = memoryIO({});
     const io = { ...m.io, stdout: out };
     const w = await createListWriter({ io, globals: { output: 'ndjson', color: true, quiet: false, verbose: false } }, { columns });
-    expect(w.write(listItem(1))).toBe(false);
+    w.write(listItem(1));
+    // The line leaves at the end of the turn; stdout says it is full then.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(out.buf).toBe(`${JSON.stringify(listItem(1))}\n`);
+    expect(w.write(listItem(2))).toBe(false);
     let resolved = false;
     const p = w.drained().then(() => {
       resolved = true;
