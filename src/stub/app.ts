@@ -206,10 +206,21 @@ export function createApp(opts: AppOptions): (req: IncomingMessage, res: ServerR
   // `config` leaves out the rows the group commit wrote (new invitations and
   // their assessments and outbox lines), which touch neither keys nor configuration.
   let config = '';
+  // Asked once per turn of the event loop, not per request: the requests that
+  // arrive together share the answer unless this process writes in between
+  // (store.writes moves). Another process's write is seen on the next turn.
+  let turnVersion = '';
+  let versionWrites = -1;
   const dataVersion = () => {
+    if (versionWrites === store.writes) return turnVersion;
     const r = store.get<{ v: number; c: number }>('SELECT data_version AS v, total_changes() AS c FROM pragma_data_version')!;
     config = `${r.v}:${r.c - commits.ownChanges}`;
-    return `${r.v}:${r.c}`;
+    turnVersion = `${r.v}:${r.c}`;
+    versionWrites = store.writes;
+    setImmediate(() => {
+      versionWrites = -1;
+    });
+    return turnVersion;
   };
   // Key lookups and the configuration reads of the write path (inviter by
   // email, team, template), remembered while neither another process nor any

@@ -219,8 +219,17 @@ export function newProfileId(): string {
   return `cnp_${randomBytes(15).toString('base64url').replace(/[-_]/g, '').slice(0, 20).padEnd(20, '0')}`;
 }
 
+// The ISO text of the current millisecond, made once per millisecond: a
+// POST load asks for it several times per request.
+let isoAt = -1;
+let isoText = '';
 export function nowIso(): string {
-  return new Date().toISOString();
+  const t = Date.now();
+  if (t !== isoAt) {
+    isoAt = t;
+    isoText = new Date(t).toISOString();
+  }
+  return isoText;
 }
 
 let DatabaseCtor: typeof BetterSqlite3 | undefined;
@@ -247,6 +256,9 @@ export class Store {
    * they can be remembered for the life of the connection.
    */
   readonly refCache = new Map<string, unknown>();
+  /** Counts this connection's writes (run() and write()), so a cached read can tell it is stale. */
+  writes = 0;
+  private tx?: BetterSqlite3.Transaction<(fn: () => unknown) => unknown>;
 
   constructor(readonly dataDir: string) {
     mkdirSync(dataDir, { recursive: true });
@@ -289,19 +301,33 @@ export class Store {
   }
 
   run(sql: string, ...params: unknown[]): BetterSqlite3.RunResult {
+    this.writes++;
     return this.stmt(sql).run(...params);
   }
 
   /** Runs `fn` in a BEGIN IMMEDIATE transaction (nested calls join the outer one). */
   write<T>(fn: () => T): T {
     if (this.db.inTransaction) return fn();
-    return this.db.transaction(fn).immediate();
+    try {
+      return this.transactionOf().immediate(fn) as T;
+    } finally {
+      this.writes++;
+    }
   }
 
   /** Runs `fn` in a read transaction, so that a count and a page see the same snapshot. */
   read<T>(fn: () => T): T {
     if (this.db.inTransaction) return fn();
-    return this.db.transaction(fn).deferred();
+    return this.transactionOf().deferred(fn) as T;
+  }
+
+  /**
+   * One transaction wrapper for every call (better-sqlite3 builds a new one,
+   * with its BEGIN and COMMIT statements, on each db.transaction()).
+   */
+  private transactionOf(): BetterSqlite3.Transaction<(fn: () => unknown) => unknown> {
+    this.tx ??= this.db.transaction((fn: () => unknown) => fn());
+    return this.tx;
   }
 
   meta(key: string): string | undefined {
