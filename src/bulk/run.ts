@@ -378,7 +378,7 @@ export function fitCells(cells: string[], width: number, delimiter: string): str
 
 export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<BulkSummary> {
   const { ctx, api } = deps;
-  const started = performance.now();
+  const started = ctx.io.now().getTime();
   const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
     throw new UsageError(`--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}.`);
@@ -418,7 +418,7 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
     // A dry run too: "0 rows, exit 0" would pass a check that the real run then refuses.
     if (v.rows === 0) throw new UsageError(`${label} has a header but no rows.`, 'add one line per participant under the header');
     if (opts.dryRun) {
-      base.seconds = (performance.now() - started) / 1000;
+      base.seconds = (ctx.io.now().getTime() - started) / 1000;
       return base;
     }
     if (v.invalidCount > 0 && !opts.skipInvalid) {
@@ -552,7 +552,7 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
       exists: counts.exists,
       failed: counts.failed,
       resumed,
-      seconds: (performance.now() - started) / 1000,
+      seconds: (ctx.io.now().getTime() - started) / 1000,
       results: out,
       journal: journalPath,
       interrupted,
