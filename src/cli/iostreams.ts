@@ -1,9 +1,13 @@
+import { isatty } from 'node:tty';
 import type { IOStreams, OutStream } from './context.js';
 
 export interface IOOptions {
   stdout: OutStream;
   stderr: OutStream;
+  /** Read only when a command reads stdin (a getter keeps process.stdin, ~2-3 ms to set up, unopened). */
   stdin: IOStreams['stdin'];
+  /** Whether stdin is a terminal, when known without touching `stdin`. */
+  stdinIsTTY?: boolean;
   env: Record<string, string | undefined>;
   now?: () => Date;
   signal?: AbortSignal;
@@ -17,17 +21,20 @@ export function createIO(o: IOOptions): IOStreams {
   const stderrIsTTY = Boolean(o.stderr.isTTY);
   const colorAllowed = !o.noColor && o.env.NO_COLOR === undefined && o.env.TERM !== 'dumb';
   const forced = o.env.FORCE_COLOR !== undefined && o.env.FORCE_COLOR !== '0';
+  const stdinIsTTY = o.stdinIsTTY ?? Boolean(o.stdin.isTTY);
   return {
     stdout: o.stdout,
     stderr: o.stderr,
-    stdin: o.stdin,
+    get stdin() {
+      return o.stdin;
+    },
     env: o.env,
     now: o.now ?? (() => new Date()),
     stdoutIsTTY,
     stderrIsTTY,
     colorStdout: colorAllowed && (stdoutIsTTY || forced),
     colorStderr: colorAllowed && (stderrIsTTY || forced),
-    canPrompt: Boolean(o.stdin.isTTY) && stderrIsTTY && !o.env.JOBFIT_NO_PROMPT && !o.env.CI,
+    canPrompt: stdinIsTTY && stderrIsTTY && !o.env.JOBFIT_NO_PROMPT && !o.env.CI,
     columns: o.stdout.columns ?? o.stderr.columns ?? 80,
     signal: o.signal ?? new AbortController().signal,
   };
@@ -49,7 +56,10 @@ export function createProcessIO(): IOStreams {
   return createIO({
     stdout: process.stdout,
     stderr: process.stderr,
-    stdin: process.stdin,
+    get stdin() {
+      return process.stdin;
+    },
+    stdinIsTTY: isatty(0),
     env: process.env,
     signal: ac.signal,
     noColor: process.argv.includes('--no-color'),
