@@ -101,7 +101,7 @@ try {
   }
   results.bulk = { rows: ROWS, runs: RUNS, concurrency: CONC, rowsPerSecond: Math.round(median(rates)), all: rates.map(Math.round) };
 
-  // The ceiling the stub allows: a bare undici loop (no CSV, no validation, no
+  // For reference: a bare undici loop (no CSV, no validation, no
   // journal, no CLI start-up), same concurrency, a fifth of the rows.
   {
     const { request, Agent } = await import(pathToFileURL(join(root, 'node_modules/undici/index.js')).href);
@@ -128,7 +128,9 @@ try {
     const ms = performance.now() - t0;
     await agent.close();
     results.bare = { rows: n, rowsPerSecond: Math.round(n / (ms / 1000)) };
-    log(`bare undici loop (the stub's ceiling): ${n} posts = ${results.bare.rowsPerSecond} rows/s`);
+    // Run from this process with its JIT cold and sharing the CPUs with the
+    // stub, so it is no ceiling: the CLI has beaten it since the CLI's transport changed.
+    log(`bare undici request() loop from the bench process: ${n} posts = ${results.bare.rowsPerSecond} rows/s`);
   }
 
   // The curl loop, same server, same kind of rows.
@@ -174,7 +176,7 @@ else {
   log('');
   log(`bulk invite: ${results.bulk.rowsPerSecond} rows/s (median of ${RUNS}; goal >= 3000: ${goals.rowsPerSecond ? 'met' : 'MISSED'})`);
   log(`vs curl loop: ${results.speedup}x (goal >= 30x: ${goals.speedup ? 'met' : 'MISSED'})`);
-  log(`bulk / bare undici loop: ${Math.round((100 * results.bulk.rowsPerSecond) / results.bare.rowsPerSecond)}% of what the stub allows`);
+  log(`bulk / bare undici loop: ${Math.round((100 * results.bulk.rowsPerSecond) / results.bare.rowsPerSecond)}%`);
   log(`100k dry run peak RSS: ${results.dryRun.peakRssMB} MB (goal < 120: ${goals.dryRunMemory ? 'met' : 'MISSED'})`);
 }
 process.exitCode = Object.values(goals).every(Boolean) ? 0 : 1;
