@@ -42,6 +42,8 @@ export interface BulkOptions {
   assessments?: string;
   template?: string;
   sendVia?: string;
+  /** Country of phone numbers written without +country code (rows without a Country cell). */
+  phoneCountry?: string;
 }
 
 export interface BulkTarget {
@@ -108,6 +110,7 @@ export function resumeCommand(o: BulkOptions, out: string): string {
   if (o.assessments) parts.push('--assessments', o.assessments);
   if (o.template) parts.push('--template', o.template);
   if (o.sendVia) parts.push('--send-via', o.sendVia);
+  if (o.phoneCountry) parts.push('--phone-country', o.phoneCountry);
   for (const m of o.maps ?? []) parts.push('--map', m);
   if (o.skipInvalid) parts.push('--skip-invalid');
   if (o.concurrency && o.concurrency !== DEFAULT_CONCURRENCY) parts.push('--concurrency', String(o.concurrency));
@@ -188,6 +191,7 @@ async function validatePass(path: string, label: string, opts: BulkOptions, deps
     assessments: opts.assessments ?? pd.assessments,
     template: opts.template ?? pd.template,
     sendVia: opts.sendVia ?? pd.sendVia,
+    phoneCountry: opts.phoneCountry,
   });
   let v: Validated | undefined;
   const invalid: InvalidRow[] = [];

@@ -26,6 +26,8 @@ export interface RowDefaults {
   email_template_id?: number;
   send_via_email?: boolean;
   send_via_sms?: boolean;
+  /** --phone-country: how a number written without +country code is read when the row has no Country cell. */
+  phone_country?: CountryCode;
 }
 
 export interface RowError {
@@ -67,7 +69,7 @@ export function parseSendVia(raw: string): { email: boolean; sms: boolean } | un
 /** Resolves the flag/profile defaults once; a bad one is a usage error (it would fail every row). */
 export function resolveDefaults(
   account: AccountData,
-  flags: { createdBy?: string; team?: string; assessments?: string; template?: string; sendVia?: string },
+  flags: { createdBy?: string; team?: string; assessments?: string; template?: string; sendVia?: string; phoneCountry?: string },
 ): RowDefaults {
   const d: RowDefaults = {};
   if (flags.createdBy) {
@@ -92,6 +94,11 @@ export function resolveDefaults(
     const r = resolveTemplate(account, flags.template);
     if (!r.ok) throw new UsageError(`--template: ${r.reason}.`, 'see `jobfit templates`');
     d.email_template_id = r.value;
+  }
+  if (flags.phoneCountry) {
+    const cc = phoneCountry(flags.phoneCountry);
+    if (!cc) throw new UsageError(`--phone-country "${flags.phoneCountry}" is not a country phone numbers can be read for.`, 'use an ISO code such as GB, DE or US');
+    d.phone_country = cc;
   }
   if (flags.sendVia) {
     const r = parseSendVia(flags.sendVia);
@@ -215,7 +222,7 @@ export class RowValidator {
     // A local number with a country hint is made E.164 here; without one the
     // service would read it as a US number.
     const rawPhone = this.cell(cells, 'phone');
-    const country = this.cell(cells, 'phone_country');
+    const country = this.cell(cells, 'phone_country') || (rawPhone ? (d.phone_country ?? '') : '');
     if (rawPhone && country && !/^(\+|00)/.test(rawPhone)) {
       const cc = phoneCountry(country);
       if (!cc) errors.push({ field: 'phone_country', reason: `"${country}" is not a country the phone number can be read for (use a code such as GB, DE or US)` });
@@ -306,7 +313,7 @@ export class RowValidator {
         if (head === 'phone' && /^\d(\.\d+)?e\+?\d+$/i.test(rawPhone)) {
           reason += ` (${rawPhone} is how a spreadsheet shows a long number: format the column as Text and export again)`;
         } else if (head === 'phone' && !/^(\+|00)/.test(rawPhone)) {
-          reason += ' (without a +country code it is read as a US number: write it as +44… or add a Country column)';
+          reason += ' (without a +country code it is read as a US number: write it as +44…, add a Country column or use --phone-country)';
         }
         errors.push({ field: EXTERNAL_NAME[head] ?? head, reason });
       }

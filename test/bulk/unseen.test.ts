@@ -166,6 +166,40 @@ describe('cells', () => {
     expect(await phone(4)).toBe('+442079460000');
   });
 
+  it('--phone-country reads numbers without +country code of rows with no Country cell; a Country cell still wins', async () => {
+    // The fixture's 07700 900123 is in Ofcom's drama range: read as GB it is still no number.
+    const d = await dryRun(fx('phones-local.csv'), ['--phone-country', 'gb']);
+    expect(d.code).toBe(3);
+    expect(d.stdout).toContain('uk.nohint@example.com): phone: Invalid phone number for GB');
+    expect(d.stdout).toContain('bad.country@example.com): phone_country: "Narnia" is not a country');
+    const csv = join(h.dir, 'phones-gb.csv');
+    writeFileSync(
+      csv,
+      'First Name,Last Name,Email,Phone,Country,Send Via\nGb,Mobile,gb.mobile@example.com,07911 123456,,sms\nDe,Cell,de.cell@example.com,030 901820,Germany,sms\nUs,Plus,us.plus@example.com,+1 415 555 0102,,sms\n',
+    );
+    const out = join(h.dir, 'phones-gb.results.csv');
+    const sent = await invite(['--csv', csv, '--created-by', INVITER, '--out', out, '--phone-country', 'GB']);
+    expect(sent.code, sent.stderr).toBe(0);
+    const lines = readResults(out);
+    const phone = async (i: number) => JSON.parse((await runCli(['invitations', 'get', lines[i].split(',').at(-3)!, '-o', 'json'], { env: h.env })).stdout).phone;
+    expect(await phone(1)).toBe('+447911123456');
+    expect(await phone(2)).toBe('+4930901820');
+    expect(await phone(3)).toBe('+14155550102');
+  });
+
+  it('an unknown --phone-country is refused before anything is read or sent', async () => {
+    expectRefused(await dryRun(fx('phones-local.csv'), ['--phone-country', 'Narnia']), /--phone-country "Narnia" is not a country/);
+  });
+
+  it('a single invite takes --phone-country for its --phone', async () => {
+    const r = await runCli(
+      ['invite', '--first-name', 'Ana', '--last-name', 'Gb', '--email', 'ana.gb@example.com', '--created-by', INVITER, '--phone', '07911 123457', '--phone-country', 'GB', '--send-via', 'sms', '-o', 'json'],
+      { env: h.env },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).phone).toBe('+447911123457');
+  });
+
   it('a cell near 1 MB is read; a record over 1 MB is refused naming its line', async () => {
     const ok = join(h.dir, 'long-ok.csv');
     writeFileSync(ok, `First Name,Last Name,Email,Notes\nLong,Cell,long.ok@example.com,${'x'.repeat(1000 * 1000)}\n`);

@@ -36,6 +36,7 @@ const Options = z.object({
   template: z.string().optional(),
   sendVia: z.string().optional(),
   phone: z.string().optional(),
+  phoneCountry: z.string().optional(),
   customId: z.string().optional(),
   personId: z.string().optional(),
   refText: z.string().optional(),
@@ -152,6 +153,7 @@ async function runBulk(o: InviteOptions, ctx: Context): Promise<void> {
     assessments: o.assessments,
     template: o.template,
     sendVia: o.sendVia,
+    phoneCountry: o.phoneCountry,
   };
   const summary = await runBulkInvite(bulkOpts, {
     ctx,
@@ -203,6 +205,7 @@ export function register(program: Command, deps: CommandDeps): void {
     .option('--template <id|name>', 'invitation email template id or name (default: the inviter\'s)')
     .option('--send-via <channels>', 'email, sms, email,sms or none (default: email)')
     .option('--phone <number>', 'participant phone (needed for sms; normalised to E.164)')
+    .option('--phone-country <code>', 'country of phone numbers written without +country code, e.g. GB (default US; a Country column wins)')
     .option('--custom-id <id>', 'your grouping id (max 50 characters)')
     .option('--person-id <id>', 'your participant id')
     .option('--ref-text <text>', 'reference text for some templates (max 60 characters)')
@@ -220,6 +223,7 @@ export function register(program: Command, deps: CommandDeps): void {
         'jobfit invite --first-name Ana --last-name Diaz --email ana@example.com --created-by rec@acme.test',
         'jobfit invite --email ana@example.com --first-name Ana --last-name Diaz --created-by rec@acme.test --team Sales --assessments personality,interests',
         'jobfit invite --csv people.csv --dry-run',
+        'jobfit invite --csv uk-candidates.csv --phone-country GB --send-via email,sms --dry-run',
         'jobfit invite --csv people.csv --created-by rec@acme.test --out results.csv',
         'jobfit invite --csv people.csv --out results.csv --resume',
         'jobfit --live invite --csv people.csv --yes --concurrency 16',

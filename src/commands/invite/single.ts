@@ -20,6 +20,7 @@ export interface SingleOptions {
   template?: string;
   sendVia?: string;
   phone?: string;
+  phoneCountry?: string;
   customId?: string;
   personId?: string;
   refText?: string;
@@ -131,6 +132,7 @@ export async function buildSingleBody(
   set('email_template', o.template);
   set('send_via', o.sendVia);
   set('phone', o.phone);
+  set('phone_country', o.phoneCountry);
   set('custom_id', o.customId);
   set('person_id', o.personId);
   set('ref_text', o.refText);
