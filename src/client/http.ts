@@ -123,13 +123,17 @@ export function joinUrl(baseUrl: string, path: string, query?: Record<string, Qu
 
 /** joinUrl with the base already split (the client parses its base URL once, not per request). */
 function joinParsed(origin: string, basePath: string, path: string, query?: Record<string, QueryValue>): URL {
-  const [p, qs] = path.split('?', 2);
-  const url = new URL(`${origin}${basePath}${p.startsWith('/') ? p : `/${p}`}`);
-  if (qs) url.search = qs;
-  for (const [k, v] of Object.entries(query ?? {})) {
-    if (v !== undefined && v !== null && v !== '') url.searchParams.append(k, String(v));
+  const q = path.indexOf('?');
+  const p = q < 0 ? path : path.slice(0, q);
+  let search = q < 0 ? '' : path.slice(q + 1);
+  // One URL parse per request (setting search and appending to searchParams reparsed it twice).
+  let params: URLSearchParams | undefined;
+  for (const k in query) {
+    const v = query[k];
+    if (v !== undefined && v !== null && v !== '') (params ??= new URLSearchParams(search)).append(k, String(v));
   }
-  return url;
+  if (params) search = params.toString();
+  return new URL(`${origin}${basePath}${p.startsWith('/') ? p : `/${p}`}${search ? `?${search}` : ''}`);
 }
 
 function makeDispatcher(baseUrl: string, env: Record<string, string | undefined>, t: Timeouts): Dispatcher {

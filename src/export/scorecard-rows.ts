@@ -21,21 +21,29 @@ interface ScoreLike {
 
 type ScorecardLike = Record<string, unknown> & { scores?: Record<string, unknown> | null };
 
+/**
+ * Calls `each` for every score object of a scorecard (dimensions and facets),
+ * sections in reference order, then any section a newer service adds.
+ */
+function eachScore(card: unknown, each: (shortName: string, score: number | null) => void): void {
+  const scores = (card as ScorecardLike | null)?.scores;
+  if (!scores || typeof scores !== 'object') return;
+  const visit = (s: ScoreLike) => {
+    if (typeof s?.short_name !== 'string') return;
+    each(s.short_name, typeof s.test_taker_score === 'number' ? s.test_taker_score : null);
+    if (Array.isArray(s.facets)) for (const f of s.facets) visit(f as ScoreLike);
+  };
+  const visitSection = (list: unknown) => {
+    if (Array.isArray(list)) for (const d of list) visit(d as ScoreLike);
+  };
+  for (const key of SCORE_SECTIONS) visitSection(scores[key]);
+  for (const key of Object.keys(scores)) if (!(SCORE_SECTIONS as readonly string[]).includes(key)) visitSection(scores[key]);
+}
+
 /** Every score object of a scorecard (dimensions and facets), in the order given. */
 export function scoreEntries(card: unknown): Array<{ short_name: string; score: number | null }> {
   const out: Array<{ short_name: string; score: number | null }> = [];
-  const scores = (card as ScorecardLike | null)?.scores;
-  if (!scores || typeof scores !== 'object') return out;
-  const sections = [...SCORE_SECTIONS, ...Object.keys(scores).filter((k) => !(SCORE_SECTIONS as readonly string[]).includes(k))];
-  const visit = (s: ScoreLike) => {
-    if (typeof s?.short_name !== 'string') return;
-    out.push({ short_name: s.short_name, score: typeof s.test_taker_score === 'number' ? s.test_taker_score : null });
-    if (Array.isArray(s.facets)) for (const f of s.facets) visit(f as ScoreLike);
-  };
-  for (const key of sections) {
-    const list = scores[key];
-    if (Array.isArray(list)) for (const d of list) visit(d as ScoreLike);
-  }
+  eachScore(card, (short_name, score) => out.push({ short_name, score }));
   return out;
 }
 
@@ -69,6 +77,8 @@ export function scorecardRow(card: unknown): Record<string, string | number | nu
   const scalar = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? v : null);
   for (const k of IDENTITY_COLUMNS) row[k] = scalar(c[k]);
   for (const k of SUMMARY_COLUMNS) row[k] = scalar(c[k]);
-  for (const e of scoreEntries(c)) row[e.short_name] = e.score;
+  eachScore(c, (name, score) => {
+    row[name] = score;
+  });
   return row;
 }
