@@ -7,9 +7,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { fx, INVITER, readResults, useBulkStub } from './harness.js';
+import { expectAllValid, fx, INVITER, readResults, useBulkStub } from './harness.js';
 
-const { h, invite } = useBulkStub('jobfit-bulk-files-');
+const { h, invite, send } = useBulkStub('jobfit-bulk-files-');
 
 describe('files that are read', () => {
   it.each([
@@ -25,15 +25,11 @@ describe('files that are read', () => {
     ['sample.csv', 10],
   ])('%s: dry run finds %i valid rows', async (name, rows) => {
     const r = await invite(['--csv', fx(name), '--created-by', INVITER, '--dry-run']);
-    expect(r.stderr).not.toMatch(/Error/);
-    expect(r.stdout).toContain(`${rows} rows, ${rows} valid, 0 invalid`);
-    expect(r.code).toBe(0);
+    expectAllValid(r, rows);
   });
 
   it('sends a BOM + semicolon + quoted file and keeps unknown columns untouched in input order', async () => {
-    const out = join(h.dir, 'semi.results.csv');
-    const r = await invite(['--csv', fx('semicolon.csv'), '--created-by', INVITER, '--out', out]);
-    expect(r.code, r.stderr).toBe(0);
+    const { out } = await send(fx('semicolon.csv'), 'semi');
     const lines = readResults(out);
     expect(lines[0]).toBe('Vorname;Nachname;E-Mail;Team;Notiz;row;status;invitation_id;assessment_url;error');
     expect(lines[1]).toMatch(/^Jürgen;Groß;juergen\.semi@example\.com;12;"Hallo; Welt";1;created;\d+;http/);
@@ -41,18 +37,14 @@ describe('files that are read', () => {
   });
 
   it('unknown columns (even a formula-looking one) are carried through as they were', async () => {
-    const out = join(h.dir, 'unknown.results.csv');
-    const r = await invite(['--csv', fx('unknown-columns.csv'), '--created-by', INVITER, '--out', out]);
-    expect(r.code, r.stderr).toBe(0);
+    const { out } = await send(fx('unknown-columns.csv'), 'unknown');
     const lines = readResults(out);
     expect(lines[0]).toBe('Candidate ID,First Name,Last Name,Email Address,Source,Score,row,status,invitation_id,assessment_url,error');
     expect(lines[1].startsWith('C-1,Una,Known,una.unknown@example.com,LinkedIn,=1+1,1,created,')).toBe(true);
   });
 
   it('v1 names: assign* columns, sendViaSms with a phone, teamId', async () => {
-    const out = join(h.dir, 'v1.results.csv');
-    const r = await invite(['--csv', fx('v1-names.csv'), '--created-by', INVITER, '--out', out]);
-    expect(r.code, r.stderr).toBe(0);
+    const { out } = await send(fx('v1-names.csv'), 'v1');
     const id = Number(readResults(out)[1].split(',').at(-3));
     const got = await runCli(['invitations', 'get', String(id), '-o', 'json'], { env: h.env });
     const inv = JSON.parse(got.stdout);
@@ -157,9 +149,7 @@ describe('invalid rows', () => {
   });
 
   it('--skip-invalid sends the valid rows and reports the others in the results (exit 3)', async () => {
-    const out = join(h.dir, 'skip.results.csv');
-    const r = await invite(['--csv', fx('invalid-rows.csv'), '--created-by', INVITER, '--out', out, '--skip-invalid']);
-    expect(r.code).toBe(3);
+    const { out } = await send(fx('invalid-rows.csv'), 'skip', ['--skip-invalid'], 3);
     const lines = readResults(out);
     expect(lines).toHaveLength(10);
     expect(lines[1]).toMatch(/,1,created,\d+,http/);

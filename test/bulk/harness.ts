@@ -5,7 +5,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { type RunningStub, startStub } from '../../src/stub/index.js';
 import { runCli } from '../helpers/cli.js';
 
@@ -27,5 +27,19 @@ export function useBulkStub(prefix: string) {
     rmSync(h.dir, { recursive: true, force: true });
   });
   const invite = (args: string[], extra: { stdin?: string } = {}) => runCli(['invite', ...args], { env: h.env, ...extra });
-  return { h, invite };
+  /** `invite --csv CSV --created-by INVITER --out <dir>/NAME.results.csv ...more`, expecting exit `code`. */
+  const send = async (csv: string, name: string, more: string[] = [], code = 0) => {
+    const out = join(h.dir, `${name}.results.csv`);
+    const r = await invite(['--csv', csv, '--created-by', INVITER, '--out', out, ...more]);
+    expect(r.code, r.stderr).toBe(code);
+    return { r, out };
+  };
+  return { h, invite, send };
+}
+
+/** A dry run that found every row valid. */
+export function expectAllValid(r: { code: number; stdout: string; stderr: string }, rows: number): void {
+  expect(r.stderr).not.toMatch(/Error/);
+  expect(r.stdout).toContain(`${rows} rows, ${rows} valid, 0 invalid`);
+  expect(r.code).toBe(0);
 }

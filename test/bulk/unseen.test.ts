@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fitCells } from '../../src/bulk/run.js';
 import { runCli } from '../helpers/cli.js';
-import { fx, INVITER, readResults, useBulkStub } from './harness.js';
+import { expectAllValid, fx, INVITER, readResults, useBulkStub } from './harness.js';
 
-const { h, invite } = useBulkStub('jobfit-bulk-unseen-');
+const { h, invite, send } = useBulkStub('jobfit-bulk-unseen-');
 const dryRun = (path: string, more: string[] = []) => invite(['--csv', path, '--created-by', INVITER, '--dry-run', ...more]);
 
 /** Refused: exit 2, the sentence, no stack trace, one "Error:" line. */
@@ -36,15 +36,11 @@ describe('files that are read (dry run)', () => {
     ['cr-only.csv', 2],
   ])('%s: %i valid rows', async (name, rows) => {
     const r = await dryRun(fx(name));
-    expect(r.stderr).not.toMatch(/Error/);
-    expect(r.stdout).toContain(`${rows} rows, ${rows} valid, 0 invalid`);
-    expect(r.code).toBe(0);
+    expectAllValid(r, rows);
   });
 
   it("Excel's sep=; line sets the delimiter and is not the header; results have no sep line", async () => {
-    const out = join(h.dir, 'sep.results.csv');
-    const r = await invite(['--csv', fx('excel-sep-line.csv'), '--created-by', INVITER, '--out', out]);
-    expect(r.code, r.stderr).toBe(0);
+    const { out } = await send(fx('excel-sep-line.csv'), 'sep');
     const lines = readResults(out);
     expect(lines[0]).toBe('First Name;Last Name;Email;Team;row;status;invitation_id;assessment_url;error');
     expect(lines[1]).toMatch(/^Søren;Sep;soren\.sep@example\.com;Retail Stores;1;created;\d+;http/);
@@ -52,9 +48,7 @@ describe('files that are read (dry run)', () => {
   });
 
   it('UTF-16 LE "Unicode text" (tab-separated, BOM) is decoded: names arrive intact, results are UTF-8', async () => {
-    const out = join(h.dir, 'utf16.results.csv');
-    const r = await invite(['--csv', fx('excel-unicode-text-utf16le.csv'), '--created-by', INVITER, '--out', out]);
-    expect(r.code, r.stderr).toBe(0);
+    const { out } = await send(fx('excel-unicode-text-utf16le.csv'), 'utf16');
     const raw = readFileSync(out);
     expect([...raw.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const lines = readResults(out);
@@ -65,9 +59,7 @@ describe('files that are read (dry run)', () => {
   });
 
   it('header cells with spaces, quotes, other case, an empty middle and a trailing empty cell', async () => {
-    const out = join(h.dir, 'messy.results.csv');
-    const r = await invite(['--csv', fx('messy-header.csv'), '--created-by', INVITER, '--out', out]);
-    expect(r.code, r.stderr).toBe(0);
+    const { out } = await send(fx('messy-header.csv'), 'messy');
     const lines = readResults(out);
     expect(lines[0]).toBe('first name,LAST NAME,E-Mail Address,,Team,,row,status,invitation_id,assessment_url,error');
     expect(lines[1]).toMatch(/^Hed,Messy,hed\.messy@example\.com,,Retail Stores,,1,created,\d+,/);
@@ -82,9 +74,7 @@ describe('files that are read (dry run)', () => {
   });
 
   it('CR-only (classic Mac) line endings, with a quoted CR inside a field', async () => {
-    const out = join(h.dir, 'cr.results.csv');
-    const r = await invite(['--csv', fx('cr-only.csv'), '--created-by', INVITER, '--out', out]);
-    expect(r.code, r.stderr).toBe(0);
+    const { out } = await send(fx('cr-only.csv'), 'cr');
     const lines = readResults(out);
     expect(lines).toHaveLength(3);
     expect(lines[2]).toMatch(/^"Multi\rLine",Mac,multi\.mac@example\.com,2,created,/);
@@ -93,9 +83,7 @@ describe('files that are read (dry run)', () => {
   it('a stray quote inside an unquoted field is kept as written; text after a closing quote is refused naming the line', async () => {
     const f = join(h.dir, 'midquote.csv');
     writeFileSync(f, 'First Name,Last Name,Email\nDan,O"Brien,dan.obrien@example.com\n');
-    const out = join(h.dir, 'midquote.results.csv');
-    const r = await invite(['--csv', f, '--created-by', INVITER, '--out', out]);
-    expect(r.code, r.stderr).toBe(0);
+    const { out } = await send(f, 'midquote');
     expect(readResults(out)[1]).toMatch(/^Dan,"O""Brien",dan\.obrien@example\.com,1,created,/);
     expectRefused(await dryRun(fx('stray-quotes.csv')), /has text after a closing double quote in the record starting on line 3\./);
   });
@@ -119,9 +107,7 @@ describe('rows of the wrong shape', () => {
   it('the results file keeps every column in place: trailing empty cells dropped, extra cells joined into the last column', async () => {
     const f = join(h.dir, 'trailing.csv');
     writeFileSync(f, 'First Name,Last Name,Email\nTrail,Ing,trail.ing@example.com,\nMore,Cells,more.cells@example.com,extra,x\n');
-    const out = join(h.dir, 'trailing.results.csv');
-    const r = await invite(['--csv', f, '--created-by', INVITER, '--out', out, '--skip-invalid']);
-    expect(r.code).toBe(3);
+    const { out } = await send(f, 'trailing', ['--skip-invalid'], 3);
     const lines = readResults(out);
     expect(lines[1]).toMatch(/^Trail,Ing,trail\.ing@example\.com,1,created,\d+,http/);
     expect(lines[2]).toBe('More,Cells,"more.cells@example.com,extra,x",2,invalid,,,(row): has 5 fields but the header has 3 (a delimiter inside an unquoted field?)');
@@ -137,9 +123,7 @@ describe('cells', () => {
     expect(r.code).toBe(3);
     expect(r.stdout).toContain('3 rows, 2 valid, 1 invalid');
     expect(r.stdout).toContain('line 3 (row 2, upper.case@example.com): email: Duplicate email in the file (first on row 1)');
-    const out = join(h.dir, 'emails.results.csv');
-    const sent = await invite(['--csv', fx('emails-case.csv'), '--created-by', INVITER, '--out', out, '--skip-invalid']);
-    expect(sent.code).toBe(3);
+    const { out } = await send(fx('emails-case.csv'), 'emails', ['--skip-invalid'], 3);
     const lines = readResults(out);
     const get = async (line: string) => JSON.parse((await runCli(['invitations', 'get', line.split(',').at(-3)!, '-o', 'json'], { env: h.env })).stdout);
     const first = await get(lines[1]);
@@ -155,9 +139,7 @@ describe('cells', () => {
     expect(r.stdout).toContain('6 rows, 4 valid, 2 invalid');
     expect(r.stdout).toContain('uk.nohint@example.com): phone: Invalid phone number (without a +country code it is read as a US number');
     expect(r.stdout).toContain('bad.country@example.com): phone_country: "Narnia" is not a country');
-    const out = join(h.dir, 'phones.results.csv');
-    const sent = await invite(['--csv', fx('phones-local.csv'), '--created-by', INVITER, '--out', out, '--skip-invalid']);
-    expect(sent.code).toBe(3);
+    const { out } = await send(fx('phones-local.csv'), 'phones', ['--skip-invalid'], 3);
     const lines = readResults(out);
     const phone = async (i: number) => JSON.parse((await runCli(['invitations', 'get', lines[i].split(',').at(-3)!, '-o', 'json'], { env: h.env })).stdout).phone;
     expect(await phone(1)).toBe('+442079460958');
@@ -177,9 +159,7 @@ describe('cells', () => {
       csv,
       'First Name,Last Name,Email,Phone,Country,Send Via\nGb,Mobile,gb.mobile@example.com,07911 123456,,sms\nDe,Cell,de.cell@example.com,030 901820,Germany,sms\nUs,Plus,us.plus@example.com,+1 415 555 0102,,sms\n',
     );
-    const out = join(h.dir, 'phones-gb.results.csv');
-    const sent = await invite(['--csv', csv, '--created-by', INVITER, '--out', out, '--phone-country', 'GB']);
-    expect(sent.code, sent.stderr).toBe(0);
+    const { out } = await send(csv, 'phones-gb', ['--phone-country', 'GB']);
     const lines = readResults(out);
     const phone = async (i: number) => JSON.parse((await runCli(['invitations', 'get', lines[i].split(',').at(-3)!, '-o', 'json'], { env: h.env })).stdout).phone;
     expect(await phone(1)).toBe('+447911123456');

@@ -225,30 +225,19 @@ describe('answers that are not the API JSON', () => {
     });
   }
 
-  it.each(READS)('200 with invalid JSON: %s', async (_n, args) => {
-    srv.handle = send(200, { 'content-type': 'application/json' }, '{"mode":"live","data":[{"id":1,');
-    expectOneSentence(await cli(args), 1, /not valid JSON/);
-  });
-
-  it.each(READS)('200 with an empty body: %s', async (_n, args) => {
-    srv.handle = send(200, { 'content-type': 'application/json' }, '');
-    expectOneSentence(await cli(args), 1, /empty/);
-  });
-
-  it.each(READS)('200 with null: %s', async (_n, args) => {
-    srv.handle = send(200, { 'content-type': 'application/json' }, 'null');
-    expectOneSentence(await cli(args), 1, /null/);
-  });
-
-  it.each(READS)('200 with an array where an object is expected: %s', async (_n, args) => {
-    srv.handle = send(200, { 'content-type': 'application/json' }, '[{"id":1}]');
-    expectOneSentence(await cli(args), 1, /array/);
-  });
-
-  it.each(READS)('200 with an HTML page (a captive portal): %s', async (_n, args) => {
-    srv.handle = send(200, { 'content-type': 'text/html' }, '<html><head><title>Sign in to Wi-Fi</title></head><body>hi</body></html>');
-    expectOneSentence(await cli(args), 1, /HTML/);
-  });
+  // A 2xx answer that is not the API's JSON: one sentence naming what came instead.
+  for (const [what, type, body, message] of [
+    ['invalid JSON', 'application/json', '{"mode":"live","data":[{"id":1,', /not valid JSON/],
+    ['an empty body', 'application/json', '', /empty/],
+    ['null', 'application/json', 'null', /null/],
+    ['an array where an object is expected', 'application/json', '[{"id":1}]', /array/],
+    ['an HTML page (a captive portal)', 'text/html', '<html><head><title>Sign in to Wi-Fi</title></head><body>hi</body></html>', /HTML/],
+  ] as const) {
+    it.each(READS)(`200 with ${what}: %s`, async (_n, args) => {
+      srv.handle = send(200, { 'content-type': type }, body);
+      expectOneSentence(await cli(args), 1, message);
+    });
+  }
 
   it('a list object without data is not a list', async () => {
     srv.handle = send(200, { 'content-type': 'application/json' }, JSON.stringify({ mode: 'live', object: 'list', data: null }));
