@@ -222,7 +222,7 @@ export class RowValidator {
     // A local number with a country hint is made E.164 here; without one the
     // service would read it as a US number.
     const rawPhone = this.cell(cells, 'phone');
-    const country = this.cell(cells, 'phone_country') || (rawPhone ? (d.phone_country ?? '') : '');
+    const country = this.cell(cells, 'phone_country') || (d.phone_country ?? '');
     if (rawPhone && country && !/^(\+|00)/.test(rawPhone)) {
       const cc = phoneCountry(country);
       if (!cc) errors.push({ field: 'phone_country', reason: `"${country}" is not a country the phone number can be read for (use a code such as GB, DE or US)` });
