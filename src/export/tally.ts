@@ -14,8 +14,11 @@ export class Tally {
   failed = 0;
   readonly reasons = new Map<string, number>();
 
-  /** `noun`: the items ("test takers"). */
-  constructor(readonly noun: string) {}
+  /** `noun`: the items ("test takers"); `writtenAs`: what "written" means for this run. */
+  constructor(
+    readonly noun: string,
+    readonly writtenAs = 'written',
+  ) {}
 
   write(): void {
     this.written++;
@@ -38,7 +41,7 @@ export class Tally {
 
   /** "5,065 written, 5,065 without results yet, 0 failed" */
   parts(): string {
-    const out = [`${NUM.format(this.written)} written`];
+    const out = [`${NUM.format(this.written)} ${this.writtenAs}`];
     for (const [reason, k] of this.reasons) out.push(`${NUM.format(k)} ${reason}`);
     out.push(`${NUM.format(this.failed)} failed`);
     return out.join(', ');

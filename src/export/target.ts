@@ -62,8 +62,10 @@ export function openTarget(ctx: Context, out: string | undefined, noun: string):
         writer?.end();
       },
       async abandon(writer, why) {
-        const rows = writer?.count ?? 0;
-        if (writer && writer.format !== 'table') {
+        // Nothing was written yet (a report writes only at the end): nothing to mark.
+        if (!writer) return;
+        const rows = writer.count;
+        if (writer.format !== 'table') {
           await writer.drained();
           ctx.io.stdout.write(`${INCOMPLETE_MARK}: ${NUM.format(rows)} ${noun} written before the run stopped (${why.replace(/\s+/g, ' ')})\n`);
         }
