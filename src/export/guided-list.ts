@@ -105,8 +105,15 @@ export interface InvitationLike {
 }
 
 export interface CompleteTakersOptions<T> extends Omit<ListAllOptions<T>, 'idOf' | 'emailOf' | 'noun'> {
-  /** Called for the invitations' list requests too. */
+  /** Called with the figures of the invitations' list, when it was needed. */
   onGuide?: (r: ListAllResult) => void;
+  /**
+   * Only the ids are needed (scorecard --all, job-fit --all, profiles): when
+   * the invitations' test_taker_ids add up to the test takers' total_count
+   * and hold every id of the first answer, they are the list, and items
+   * `{ id }` are delivered without asking for the test takers by pattern.
+   */
+  idsOnly?: boolean;
 }
 
 /**
@@ -191,6 +198,10 @@ export async function listTestTakersComplete<T extends TestTakerLike>(
   );
   opts.onGuide?.(g);
   requests += g.requests;
+  if (opts.idsOnly && guide.size === total && first.data.every((it) => guide.has(String(it?.id)))) {
+    take([...guide.keys()].map((id) => ({ id: Number(id) }) as T));
+    return settle();
+  }
   take(first.data);
 
   // 2. and 3. The planned patterns, a few at a time.

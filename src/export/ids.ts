@@ -63,6 +63,7 @@ export async function idSource(ctx: Context, client: JobfitClient, o: IdSourceOp
   const fetchInvitations = ((q: ListFilter, signal?: AbortSignal) => client.listInvitations(q, signal)) as FetchPage<InvitationLike>;
   const done = listTestTakersComplete(fetchTakers, fetchInvitations, { team_id: base.team_id, custom_id: base.custom_id }, (t) => feed.push(Number(t.id)), {
     signal: ctx.io.signal,
+    idsOnly: true,
     onRequest: (q, a) => ctx.debug(`  --all: ${JSON.stringify(q)} → ${a.returned} of ${a.total}${a.hasMore ? ' (capped)' : ''}`),
   }).then(
     (r) => {

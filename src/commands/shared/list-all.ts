@@ -172,7 +172,7 @@ async function allProfiles(ctx: Context, client: JobfitClient, write: (it: Item)
     ((q: ListFilter, s?: AbortSignal) => client.listInvitations(q, s)) as FetchPage<InvitationLike>,
     {},
     (t) => feed.push(Number(t.id)),
-    { signal, onRequest: trace(ctx) },
+    { signal, idsOnly: true, onRequest: trace(ctx) },
   ).then(
     (r) => {
       feed.close();
