@@ -66,7 +66,7 @@ export function createContext(io: IOStreams, globals: GlobalOptions, deps: Conte
       apiKey = mode === 'test' ? account.test_key : account.live_key;
       baseUrl = stub.url;
       info(EMBEDDED_NOTICE);
-      connection = { baseUrl, mode, maskedKey: maskKey(apiKey), source: 'embedded-stub', embedded: true };
+      connection = { baseUrl, mode, maskedKey: maskKey(apiKey), source: 'embedded-stub', embedded: true, account: `${account.display_name} (${account.account_id})` };
     } else {
       baseUrl = resolution.baseUrl;
       apiKey = resolution.apiKey;
