@@ -24,6 +24,7 @@ import { examples } from '../shared/help.js';
 import { intId, parseOptions } from '../shared/options.js';
 import { checkScoreProfile } from '../shared/score-profile.js';
 import { NUM } from '../../format/number.js';
+import { safeLine } from '../../format/sanitize.js';
 
 export const ReportOptions = z.object({
   sp: z.string({ error: 'is required (a score profile short name; see `jobfit score-profiles`)' }).trim().min(1, 'must not be empty'),
@@ -40,10 +41,11 @@ async function renderGroups(ctx: Context, sp: string, groups: GroupStats[], tota
   const { renderBarChart, stars } = await import('../../format/chart.js');
   const c = chalkFor(ctx.io.colorStdout);
   const blocks = [...groups, ...(groups.length > 1 ? [{ ...total, name: 'All groups' }] : [])].map((g) => {
-    const head = `${c.bold(g.name)}${g.key !== null && g.name !== String(g.key) && g.name !== 'All groups' ? c.dim(` (${g.key})`) : ''}`;
+    // Group names and keys are team names and custom ids: a stranger's text.
+    const head = `${c.bold(safeLine(g.name))}${g.key !== null && g.name !== String(g.key) && g.name !== 'All groups' ? c.dim(` (${safeLine(String(g.key))})`) : ''}`;
     const counts = `invited ${NUM.format(g.invited)} · accepted ${NUM.format(g.accepted)} · completed ${NUM.format(g.completed)} (score profile ${sp})`;
     const fit = `median job fit ${g.median_job_fit_percentage === null ? '–' : `${g.median_job_fit_percentage}%`}`;
-    const riasec = `RIASEC ${g.top_riasec.length ? g.top_riasec.map((r) => `${r.code} (${r.count})`).join(', ') : '–'}`;
+    const riasec = `RIASEC ${g.top_riasec.length ? g.top_riasec.map((r) => `${safeLine(r.code)} (${r.count})`).join(', ') : '–'}`;
     const chart =
       g.completed > 0
         ? renderBarChart(
