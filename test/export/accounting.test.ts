@@ -6,9 +6,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { JobfitError } from '../../src/cli/errors.js';
+import { ServiceGoneError } from '../../src/client/errors.js';
 import { IdFeed, bulkFetch } from '../../src/export/bulk-fetch.js';
 import { type FetchPage, listAll, minimumRequests } from '../../src/export/complete-list.js';
 import { listTestTakersComplete, planCells } from '../../src/export/guided-list.js';
+import { isServiceGone } from '../../src/export/finish.js';
 import { Tally } from '../../src/export/tally.js';
 import { generatePeople } from '../../src/stub/people.js';
 import { type FakeItem, fakeList } from './fake-list.js';
@@ -36,7 +38,7 @@ describe('bulkFetch accounts for every id', () => {
   });
 
   it('stopWhen ends the run at once: no more ids taken, earlier outcomes delivered, the error thrown', async () => {
-    const gone = Object.assign(new Error('service gone'), { name: 'ServiceGoneError' });
+    const gone = new ServiceGoneError('http://127.0.0.1:9/v2', { cause: 'ECONNREFUSED', seconds: 15, failures: 4 });
     let calls = 0;
     const got: number[] = [];
     const run = bulkFetch(
@@ -47,7 +49,7 @@ describe('bulkFetch accounts for every id', () => {
         if (id >= 100) throw gone;
         return id;
       },
-      { concurrency: 8, stopWhen: (e) => e === gone, onResult: (id) => void got.push(id) },
+      { concurrency: 8, stopWhen: isServiceGone, onResult: (id) => void got.push(id) },
     );
     await expect(run).rejects.toBe(gone);
     expect(calls).toBeLessThan(150);
