@@ -439,8 +439,9 @@ export async function listAll<T>(
   const first = await query(undefined);
   const total = first.total;
   total0 = total;
-  // A few times what a real list needs (the search stays within 5x on realistic data).
-  budget = 8 * minimumRequests(total) + 16;
+  // A few times what a real list needs (the search stays within 5x on realistic data),
+  // plus room to probe the whole alphabet on both sides of one cell.
+  budget = 8 * minimumRequests(total) + 128;
   if (first.hasMore) {
     // A cut unfiltered answer (50): the `@` pattern matches every email and
     // raises the cap to 150, so small sets finish in one more request.

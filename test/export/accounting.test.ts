@@ -71,7 +71,7 @@ describe('Tally', () => {
 });
 
 describe('give up early when the answers cannot add up', () => {
-  it('has_more for ever (the same 50 items whatever the filter): stops within 8x the minimum and says what is open', async () => {
+  it('has_more for ever (the same 50 items whatever the filter): stops within 8x the minimum (+128) and says what is open', async () => {
     let requests = 0;
     const items = Array.from({ length: 50 }, (_, i) => ({ id: i + 1, email: `p${i}@x.org` }));
     const liar: FetchPage<{ id: number; email: string }> = async () => {
@@ -82,7 +82,7 @@ describe('give up early when the answers cannot add up', () => {
     expect(err).toBeInstanceOf(JobfitError);
     expect((err as Error).message).toMatch(/Gave up on the complete list of items after \d+ requests \(50 of 10000 found\)/);
     expect((err as Error).message).toMatch(/Not completed: emails matching/);
-    expect(requests).toBeLessThanOrEqual(8 * minimumRequests(10_000) + 16);
+    expect(requests).toBeLessThanOrEqual(8 * minimumRequests(10_000) + 128);
   });
 });
 
