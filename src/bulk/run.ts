@@ -24,6 +24,8 @@ import { type CsvMeta, type CsvRecord, readCsvBatches } from './reader.js';
 import { ResultsWriter } from './results.js';
 import { type RowCheck, type RowDefaults, RowValidator, resolveDefaults } from './validate.js';
 import { NUM } from '../format/number.js';
+import { ServiceGoneError } from '../client/errors.js';
+import { acquireLock } from '../core/lock.js';
 
 export const DEFAULT_CONCURRENCY = 8;
 export const MAX_CONCURRENCY = 64;
@@ -358,7 +360,7 @@ function conflict(msg: string, found: InvitationListItem | undefined): Outcome {
 
 /** The breaker of the HTTP client: the service is unreachable or failing for every request. */
 function isServiceGone(err: unknown): boolean {
-  return errName(err) === 'ServiceGoneError';
+  return err instanceof ServiceGoneError;
 }
 
 /**
@@ -510,7 +512,8 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
     }
     checkWritablePath(out, 'results file', inputPath);
     checkWritablePath(journalPath, 'journal', inputPath);
-    lock = await lockResults(out, ctx);
+    // One writer per results file and journal: a second run is refused at once, naming the first.
+    lock = acquireLock(out, { command: `jobfit invite --csv ${opts.csv}` });
   }
 
   try {

@@ -28,8 +28,10 @@ const user = {
 };
 
 /** An in-memory service: stores by email, refuses duplicates like the real one. */
+type Stored = { id: number; assessment_url: string; first_name: string; last_name: string; team: { id: number; display_name: string } };
+
 class FakeService implements BulkSender {
-  byEmail = new Map<string, { id: number; assessment_url: string }>();
+  byEmail = new Map<string, Stored>();
   posts = 0;
   inFlight = 0;
   maxInFlight = 0;
@@ -56,7 +58,7 @@ class FakeService implements BulkSender {
     return { data: hit ? [{ ...hit, email: String(q.email) }] : [] } as never;
   };
   async createInvitationDetailed(body: never) {
-    const b = body as { email: string };
+    const b = body as { email: string; first_name: string; last_name: string; team_id?: number };
     this.posts++;
     this.onPost?.();
     this.inFlight++;
@@ -68,10 +70,13 @@ class FakeService implements BulkSender {
         throw new RateLimitError({ status: 429, method: 'POST', path: '/invitations' }, 0);
       }
       const key = b.email.toLowerCase();
-      if (this.byEmail.has(key)) {
-        throw new BadRequestError({ status: 400, method: 'POST', path: '/invitations', apiMessage: MSG.duplicateInvitationSameTeam(b.email) });
+      const teamId = b.team_id ?? team.id;
+      const had = this.byEmail.get(key);
+      if (had) {
+        const msg = had.team.id === teamId ? MSG.duplicateInvitationSameTeam(b.email) : MSG.duplicateOtherTeam(b.email);
+        throw new BadRequestError({ status: 400, method: 'POST', path: '/invitations', apiMessage: msg });
       }
-      const inv = { id: this.seq++, assessment_url: `https://svc.example/take/${this.seq}` };
+      const inv = { id: this.seq++, assessment_url: `https://svc.example/take/${this.seq}`, first_name: b.first_name, last_name: b.last_name, team: { id: teamId, display_name: `team ${teamId}` } };
       this.byEmail.set(key, inv);
       return { invitation: inv, recovered: false };
     } finally {
@@ -157,8 +162,12 @@ describe('Ctrl-C', () => {
     // The rows already sent were all finished (none left hanging), and no new one started after Ctrl-C.
     expect(api.posts).toBeLessThanOrEqual(100);
     expect(s1.created).toBe(api.posts);
-    const written = readFileSync(out, 'utf8').trimEnd().split('\n').length - 1;
-    expect(written).toBe(api.posts);
+    // Every row is in the results: those sent, and the rest as not sent.
+    const lines = readFileSync(out, 'utf8').trimEnd().split('\n');
+    expect(lines).toHaveLength(501);
+    expect(lines.filter((l) => l.includes(',created,'))).toHaveLength(api.posts);
+    expect(lines.filter((l) => l.includes(',not_sent,'))).toHaveLength(500 - api.posts);
+    expect(s1.notSent).toBe(500 - api.posts);
     let code = 0;
     try {
       finishBulk(s1, opts, first.d.ctx);
@@ -188,9 +197,10 @@ describe('sending', () => {
     expect(api.byEmail.size).toBe(200);
   });
 
-  it('a row already in the account is "exists" with the existing id', async () => {
+  it('a row already in the account (the same person, the same team) is "exists" with the existing id', async () => {
     const api = new FakeService();
-    api.byEmail.set('p2.exists@example.com', { id: 7, assessment_url: 'https://svc.example/take/7' });
+    const t = { id: 11, display_name: 'Head Office Recruiting' };
+    api.byEmail.set('p2.exists@example.com', { id: 7, assessment_url: 'https://svc.example/take/7', first_name: 'First2', last_name: 'Last2', team: t });
     writePeople(join(dir, 'p.csv'), 3, 'exists');
     const out = join(dir, 'x.csv');
     const s = await runBulkInvite({ csv: join(dir, 'p.csv'), out, createdBy: INVITER }, deps(api, { local: true }).d);
