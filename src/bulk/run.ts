@@ -355,7 +355,8 @@ function isOwn(found: InvitationListItem, ask: RowAsk): boolean {
 function conflict(msg: string, found: InvitationListItem | undefined): Outcome {
   if (!found) return { status: 'failed', error: msg };
   const team = found.team ? `team ${found.team.display_name} (${found.team.id})` : 'another team';
-  return { status: 'failed', error: `${msg}: invitation ${found.id} on ${team}, for ${found.first_name} ${found.last_name}, created ${found.created_at}` };
+  const when = found.created_at ? `, created ${found.created_at}` : '';
+  return { status: 'failed', error: `${msg}: invitation ${found.id} on ${team}, for ${found.first_name} ${found.last_name}${when}` };
 }
 
 /** The breaker of the HTTP client: the service is unreachable or failing for every request. */
