@@ -514,7 +514,12 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
     checkWritablePath(out, 'results file', inputPath);
     checkWritablePath(journalPath, 'journal', inputPath);
     // One writer per results file and journal: a second run is refused at once, naming the first.
-    lock = acquireLock(out, { command: `jobfit invite --csv ${opts.csv}` });
+    try {
+      lock = acquireLock(out, { command: `jobfit invite --csv ${opts.csv}` });
+    } catch (err) {
+      if (isFileError(err)) throw new UsageError(`Cannot write the results file ${out}: ${fileErrorCause(err)}; nothing was sent.`, 'choose a writable --out');
+      throw err;
+    }
   }
 
   try {
@@ -757,7 +762,8 @@ const UNANSWERED: Outcome = { status: 'unknown', error: 'sent, but no answer cam
 /** A full or read-only disk (or another write error) as one sentence: the file, the cause, what was sent, how to resume. */
 function writeFailure(err: unknown, file: string, opts: BulkOptions, out: string, sent: number): JobfitError {
   const what = sent > 0 ? `${NUM.format(sent)} rows were sent and are in the journal; ` : 'nothing was sent; ';
-  return new JobfitError(`Cannot write ${file}: ${fileErrorCause(err)}. The run stopped: ${what}the previous results file was left as it was.`, {
+  const kept = existsSync(out) ? 'the previous results file was left as it was' : 'no results file was written';
+  return new JobfitError(`Cannot write ${file}: ${fileErrorCause(err)}. The run stopped: ${what}${kept}.`, {
     hint: `make room (or make it writable), then: ${resumeCommand(opts, out)}`,
     cause: err,
   });
