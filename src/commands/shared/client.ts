@@ -6,6 +6,7 @@
  */
 import type { JobfitClient } from '../../client/client.js';
 import type { ConnectionInfo, Context } from '../../cli/context.js';
+import { forPerson } from '../../cli/person-text.js';
 
 const announced = new WeakSet<Context>();
 
@@ -29,7 +30,7 @@ export function announceMode(ctx: Context): void {
   announced.add(ctx);
   if (ctx.globals.quiet) return;
   if (!ctx.io.stderrIsTTY && !ctx.globals.verbose) return;
-  const line = modeLine(c);
+  const line = forPerson(modeLine(c));
   // Live mode stands out on a terminal: it touches real records.
   const shown = ctx.io.colorStderr ? (c.mode === 'live' && !c.embedded ? `\x1b[33m${line}\x1b[39m` : `\x1b[2m${line}\x1b[22m`) : line;
   ctx.io.stderr.write(`${shown}\n`);
@@ -53,6 +54,6 @@ export async function clientForKey(ctx: Context, baseUrl: string, apiKey: string
     apiKey,
     env: ctx.io.env,
     signal: ctx.io.signal,
-    trace: ctx.globals.verbose ? (line) => ctx.io.stderr.write(`${line}\n`) : undefined,
+    trace: ctx.globals.verbose ? (line) => ctx.io.stderr.write(`${forPerson(line)}\n`) : undefined,
   });
 }
