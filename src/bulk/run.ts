@@ -24,6 +24,7 @@ import { type CsvMeta, type CsvRecord, readCsvBatches } from './reader.js';
 import { ResultsWriter } from './results.js';
 import { type RowCheck, type RowDefaults, RowValidator, resolveDefaults } from './validate.js';
 import { NUM } from '../format/number.js';
+import { safeText } from '../format/sanitize.js';
 import { ServiceGoneError } from '../client/errors.js';
 import { acquireLock } from '../core/lock.js';
 
@@ -290,7 +291,7 @@ async function guardLive(opts: BulkOptions, deps: BulkDeps, account: AccountData
     `  team(s):  ${teamNames || 'the inviter\'s default team'}`,
     `  delivery: ${channelText(v.channels)}`,
   ].join('\n');
-  ctx.io.stderr.write(`${summary}\n`);
+  ctx.io.stderr.write(`${safeText(summary)}\n`);
   if (opts.yes) return;
   if (!ctx.io.canPrompt || !deps.confirm) {
     throw new UsageError('Live bulk invite without a terminal needs --yes (real emails and SMS will be sent).', 'check the file with --dry-run first, then add --yes');
@@ -570,7 +571,7 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
       return base;
     }
     if (v.invalidCount > 0 && !opts.skipInvalid) {
-      ctx.io.stderr.write(formatReport(base, label));
+      ctx.io.stderr.write(safeText(formatReport(base, label)));
       throw new UsageError(
         `${NUM.format(v.invalidCount)} of ${NUM.format(v.rows)} rows are invalid; nothing was sent.`,
         'fix them, or pass --skip-invalid to send the valid rows only (the invalid ones go to the results file)',

@@ -189,4 +189,12 @@ describe('what a person reads before sending', () => {
     expect(file[1]).toMatch(/^N1,L1,bad-email-1,Retail Stores,2,1,email: /);
     expect(statSync(errors).mode & 0o777).toBe(0o600);
   });
+
+  it('the dry run shows control characters of a cell as escapes, never raw', async () => {
+    const csv = csvFile('escapes.csv', 'First Name,Last Name,Email,Team\nEs,Cape,es.cape@example.com,"\x1b]0;pwned\x07Retail\u202e"\n');
+    const r = await invite(['--csv', csv, '--created-by', INVITER, '--dry-run']);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toContain('team "\\x1b]0;pwned\\x07Retail\\u202e"');
+    expect(r.stdout).not.toMatch(/[\x07\x1b\u202e]/);
+  });
 });

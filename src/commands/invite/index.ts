@@ -127,10 +127,11 @@ async function runSingle(o: InviteOptions, ctx: Context): Promise<void> {
 }
 
 async function runBulk(o: InviteOptions, ctx: Context): Promise<void> {
-  const [{ runBulkInvite, formatMapping, formatReport, summaryLine, finishBulk }, { createProgress }, v8] = await Promise.all([
+  const [{ runBulkInvite, formatMapping, formatReport, summaryLine, finishBulk }, { createProgress }, v8, { safeText }] = await Promise.all([
     import('../../bulk/run.js'),
     import('../../format/progress.js'),
     import('node:v8'),
+    import('../../format/sanitize.js'),
   ]);
   // A bulk run streams: its live data is small, but V8 lets the heap grow far
   // past it before collecting, which set the peak of a 100,000-row dry run.
@@ -175,7 +176,8 @@ async function runBulk(o: InviteOptions, ctx: Context): Promise<void> {
       const doc = { ...counts, invalid_rows: invalidRows };
       ctx.io.stdout.write(fmt === 'json' ? `${JSON.stringify(doc, null, 2)}\n` : `${JSON.stringify(doc)}\n`);
     } else {
-      ctx.io.stdout.write(formatMapping(summary.mapping) + formatReport(summary, label));
+      // Cells and names are a stranger's text: control characters shown, never obeyed.
+      ctx.io.stdout.write(safeText(formatMapping(summary.mapping) + formatReport(summary, label)));
     }
     if (summary.invalid > 0) {
       const { SilentError, ExitCode } = await import('../../cli/errors.js');
