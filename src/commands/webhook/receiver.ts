@@ -54,6 +54,8 @@ export interface ReceiverOptions extends ReceiverHooks {
   /** Only these event types are shown; others are acknowledged and skipped. */
   events?: ReadonlySet<string>;
   maxBodyBytes?: number;
+  /** Event ids remembered for the duplicate check (default DUPLICATE_WINDOW). */
+  duplicateWindow?: number;
   forwardTo?: string;
   forwardTimeoutMs?: number;
   userAgent?: string;
@@ -270,7 +272,7 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
           return;
         }
         seen.add(event.id);
-        if (seen.size > DUPLICATE_WINDOW) seen.delete(seen.values().next().value as string);
+        if (seen.size > (o.duplicateWindow ?? DUPLICATE_WINDOW)) seen.delete(seen.values().next().value as string);
         if (o.events && !o.events.has(event.type)) return;
         shown++;
         const raw = buf.toString('utf8');
