@@ -21,6 +21,7 @@ import { type CsvMeta, type CsvRecord, readCsvBatches } from './reader.js';
 import { ResultsWriter } from './results.js';
 import { type RowCheck, type RowDefaults, RowValidator, resolveDefaults } from './validate.js';
 import { NUM } from '../format/number.js';
+import { safeText } from '../format/sanitize.js';
 
 export const DEFAULT_CONCURRENCY = 8;
 export const MAX_CONCURRENCY = 64;
@@ -239,7 +240,8 @@ export function formatReport(s: Pick<BulkSummary, 'rows' | 'valid' | 'invalid' |
     for (const e of r.errors) lines.push(`  line ${r.line} (row ${r.row}${r.email ? `, ${r.email}` : ''}): ${e.field}: ${e.reason}`);
   }
   if (s.invalid > s.invalidRows.length) lines.push(`  … and ${NUM.format(s.invalid - s.invalidRows.length)} more invalid rows (all are in the results file of a real run).`);
-  return `${lines.join('\n')}\n`;
+  // Emails and reasons quote the CSV's cells: a stranger's text.
+  return `${safeText(lines.join('\n'))}\n`;
 }
 
 function channelText(c: Validated['channels']): string {
@@ -269,7 +271,7 @@ async function guardLive(opts: BulkOptions, deps: BulkDeps, account: AccountData
     `  team(s):  ${teamNames || 'the inviter\'s default team'}`,
     `  delivery: ${channelText(v.channels)}`,
   ].join('\n');
-  ctx.io.stderr.write(`${summary}\n`);
+  ctx.io.stderr.write(`${safeText(summary)}\n`);
   if (opts.yes) return;
   if (!ctx.io.canPrompt || !deps.confirm) {
     throw new UsageError('Live bulk invite without a terminal needs --yes (real emails and SMS will be sent).', 'check the file with --dry-run first, then add --yes');
