@@ -112,7 +112,10 @@ export const ListQuery = z
   .meta({ id: 'ListQuery' });
 export type ListQuery = z.infer<typeof ListQuery>;
 
-export const ScorecardQuery = z.object({ sp: z.string().optional() }).meta({ id: 'ScorecardQuery' });
+/** Documentation only (the stub reads `sp` itself, to answer 400 with the reference's messages when it is missing). */
+export const ScorecardQuery = z
+  .object({ sp: z.string().meta({ description: 'short_name of a score profile enabled for the account (GET /score-profiles)' }) })
+  .meta({ id: 'ScorecardQuery' });
 
 /** The list caps (reference: Limits). */
 export const LIST_CAP = 50;

@@ -1,5 +1,6 @@
 import type { JobfitClient } from '../client/client.js';
 import type { HttpClientOptions } from '../client/http.js';
+import { breakerFromEnv } from '../client/breaker.js';
 import type { ConfigStore } from '../config/store.js';
 import type { ConnectionInfo, Context, GlobalOptions, IOStreams } from './context.js';
 import { UsageError } from './errors.js';
@@ -73,7 +74,7 @@ export function createContext(io: IOStreams, globals: GlobalOptions, deps: Conte
       apiKey = mode === 'test' ? account.test_key : account.live_key;
       baseUrl = stub.url;
       info(EMBEDDED_NOTICE);
-      connection = { baseUrl, mode, maskedKey: maskKey(apiKey), source: 'embedded-stub', embedded: true };
+      connection = { baseUrl, mode, maskedKey: maskKey(apiKey), source: 'embedded-stub', embedded: true, account: `${account.display_name} (${account.account_id})` };
     } else {
       baseUrl = resolution.baseUrl;
       apiKey = resolution.apiKey;
@@ -106,6 +107,7 @@ export function createContext(io: IOStreams, globals: GlobalOptions, deps: Conte
       trace: globals.verbose ? (line) => io.stderr.write(`${forPerson(line)}\n`) : undefined,
       timeouts: timeoutS === undefined ? undefined : { headersMs: timeoutS * 1000, bodyMs: timeoutS * 1000 },
       retry: maxRetries === undefined ? undefined : { maxRetries: Math.floor(maxRetries) },
+      breaker: breakerFromEnv(io.env),
       ...deps.clientOptions,
     });
     closers.unshift(() => http.close());

@@ -77,8 +77,8 @@ export async function run(opts: LoginOptions, ctx: Context, verify: VerifyKey = 
 
 async function save(ctx: Context, name: string, patch: Partial<Profile>): Promise<void> {
   const store = await ctx.config();
-  store.updateProfile(name, patch);
-  store.setCurrentProfile(name);
+  // One locked read-modify-write: a `config set` or another login at the same moment is kept.
+  store.updateProfile(name, patch, { makeCurrent: true });
   ctx.info(`Saved profile "${name}" in ${store.path} (readable by you only); it is now the current profile.`);
 }
 

@@ -10,10 +10,15 @@ import { forPerson } from '../../cli/person-text.js';
 
 const announced = new WeakSet<Context>();
 
-/** `[test mode] profile default · http://127.0.0.1:4010/v2 · sk_test_…a1b2` */
+/**
+ * `[test mode] profile default · http://127.0.0.1:4010/v2 · sk_test_…a1b2`, or for
+ * the embedded stub `[local stub, live mode] account Northwind Talent (1) · …`:
+ * nothing real is touched there, and the line says so.
+ */
 export function modeLine(c: ConnectionInfo): string {
   const mode = c.mode ? `${c.mode} mode` : 'no key';
-  const where = c.embedded ? 'embedded stub' : c.profileName ? `profile ${c.profileName}` : c.source === 'env' ? 'JOBFIT_API_KEY' : c.source;
+  if (c.embedded) return `[local stub, ${mode}] ${[c.account ? `account ${c.account}` : 'embedded stub', c.baseUrl].join(' · ')}`;
+  const where = c.profileName ? `profile ${c.profileName}` : c.source === 'env' ? 'JOBFIT_API_KEY' : c.source;
   const parts = [where, c.baseUrl];
   if (c.maskedKey !== '(none)') parts.push(c.maskedKey);
   return `[${mode}] ${parts.join(' · ')}`;
