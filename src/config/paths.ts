@@ -5,7 +5,7 @@
  */
 import { chmodSync, closeSync, constants, fchmodSync, fstatSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 export const PROJECT_NAME = 'jobfit';
 export const CONFIG_FILE_NAME = 'config.json';
@@ -73,13 +73,25 @@ export function ensurePrivateFile(path: string): void {
  * write could have its base URL changed to catch the key.
  */
 export function unsafeConfigProblem(path: string): string | undefined {
-  let mode: number;
-  try {
-    mode = statSync(path).mode;
-  } catch {
-    return undefined;
+  const modeOf = (p: string) => {
+    try {
+      return statSync(p).mode;
+    } catch {
+      return undefined;
+    }
+  };
+  const file = modeOf(path);
+  if (file === undefined) return undefined;
+  const who = (m: number) => (m & 0o002 ? 'anyone on this machine' : 'its group');
+  const risk = 'its base URL could be pointed elsewhere to catch your key';
+  if ((file & 0o022) !== 0) {
+    return `the config file ${path} can be changed by ${who(file)} (mode ${(file & 0o777).toString(8)}): ${risk}. Run \`chmod 600 ${path}\`.`;
   }
-  if ((mode & 0o022) === 0) return undefined;
-  const who = mode & 0o002 ? 'anyone on this machine' : 'its group';
-  return `the config file ${path} can be changed by ${who} (mode ${(mode & 0o777).toString(8)}): its base URL could be pointed elsewhere to catch your key. Run \`chmod 600 ${path}\`.`;
+  // A folder others can write lets them replace the file (unless sticky, as /tmp is).
+  const dir = dirname(path);
+  const folder = modeOf(dir);
+  if (folder !== undefined && (folder & 0o022) !== 0 && (folder & 0o1000) === 0) {
+    return `the config folder ${dir} can be changed by ${who(folder)} (mode ${(folder & 0o777).toString(8)}), so the config file could be replaced: ${risk}. Run \`chmod 700 ${dir}\`.`;
+  }
+  return undefined;
 }

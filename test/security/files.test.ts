@@ -68,6 +68,10 @@ describe('files with people\'s data', () => {
     const r = await runCli(['health'], { configDir, env: { JOBFIT_TIMEOUT: '2', JOBFIT_MAX_RETRIES: '0' } });
     expect(r.stderr).toMatch(/Warning: the config file .*config\.json can be changed by anyone on this machine \(mode 666\)/);
     chmodSync(file, 0o600);
+    chmodSync(configDir, 0o777);
+    const folder = await runCli(['health'], { configDir, env: { JOBFIT_TIMEOUT: '2', JOBFIT_MAX_RETRIES: '0' } });
+    expect(folder.stderr).toMatch(/Warning: the config folder .* can be changed by anyone on this machine \(mode 777\), so the config file could be replaced/);
+    chmodSync(configDir, 0o700);
     const quiet = await runCli(['health'], { configDir, env: { JOBFIT_TIMEOUT: '2', JOBFIT_MAX_RETRIES: '0' } });
     expect(quiet.stderr).not.toMatch(/can be changed by/);
   });
