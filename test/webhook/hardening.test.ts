@@ -202,3 +202,24 @@ describe('webhook listen under a flood of large ids', () => {
     }
   }, 60_000);
 });
+
+describe('webhook listen bound beyond loopback', () => {
+  it('warns, names what it bound, and still takes its own event at the URL it prints', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jobfit-listen-any-'));
+    const ac = new AbortController();
+    const m = memoryIO({ env: { JOBFIT_CONFIG_DIR: dir }, signal: ac.signal });
+    const done = run(['webhook', 'listen', '--no-stub', '--host', '0.0.0.0'], m.io);
+    try {
+      const url = await until(() => /Listening for webhook events on (\S+)/.exec(m.stderr())?.[1], 'the listening URL');
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhooks$/);
+      expect(m.stderr()).toMatch(/\(bound to 0\.0\.0\.0:\d+\)\n/);
+      expect(m.stderr()).toMatch(/Warning: listening on 0\.0\.0\.0, beyond this machine: anyone who can reach it can post events/);
+      expect(await post(url, JSON.stringify(event('evt_any')))).toBe(200);
+      await until(() => m.stdout().includes('evt_any'), 'the event line');
+    } finally {
+      ac.abort();
+      expect(await done).toBe(0);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

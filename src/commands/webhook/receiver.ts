@@ -62,8 +62,10 @@ export interface ReceiverOptions extends ReceiverHooks {
 }
 
 export interface Receiver {
-  /** Where to deliver, e.g. http://127.0.0.1:40123/webhooks */
+  /** Where to deliver from this machine, e.g. http://127.0.0.1:40123/webhooks */
   url: string;
+  /** The address and port really bound (`0.0.0.0:40123` for every interface). */
+  bound: string;
   /** Events shown (after dedupe and filter). */
   readonly shown: number;
   /** Requests refused (wrong host, origin, content type, shape, size). */
@@ -308,8 +310,11 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
   });
   const addr = server.address() as AddressInfo;
   const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  // Bound to every interface: reached from here as loopback (a Host the checks accept).
+  const reach = host === '0.0.0.0' ? '127.0.0.1' : host === '[::]' ? '[::1]' : host;
   return {
-    url: `http://${host}:${addr.port}${RECEIVER_PATH}`,
+    url: `http://${reach}:${addr.port}${RECEIVER_PATH}`,
+    bound: `${host}:${addr.port}`,
     get shown() {
       return shown;
     },
