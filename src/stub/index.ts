@@ -49,6 +49,8 @@ export interface RunningStub {
   url: string;
   /** http://127.0.0.1:PORT */
   origin: string;
+  /** The address and port really bound, e.g. `0.0.0.0:4010` (every interface). */
+  bound: string;
   keys: StubKeys[];
   store: Store;
   close(): Promise<void>;
@@ -83,6 +85,7 @@ export async function startStub(opts: StartStubOptions): Promise<RunningStub> {
   return {
     url: `${l.origin}/v2`,
     origin: l.origin,
+    bound: l.bound,
     keys: stubKeys(store),
     store,
     close: async () => {

@@ -22,6 +22,8 @@ export interface ListenOptions {
 export interface Listening {
   server: Server;
   origin: string;
+  /** The address and port really bound (`0.0.0.0:4010`, `[::1]:4010`), which the origin may not show. */
+  bound: string;
   close(): Promise<void>;
 }
 
@@ -43,6 +45,7 @@ export async function listen(opts: ListenOptions): Promise<Listening> {
   return {
     server,
     origin,
+    bound: `${shownHost}:${addr.port}`,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -10,10 +10,11 @@
  *   completed tests).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
+import { ensurePrivateDir, ensurePrivateFile } from '../config/paths.js';
 import type { SeedPeopleOptions } from './seed-adapter.js';
 
 type Database = BetterSqlite3.Database;
@@ -261,8 +262,14 @@ export class Store {
   private tx?: BetterSqlite3.Transaction<(fn: () => unknown) => unknown>;
 
   constructor(readonly dataDir: string) {
-    mkdirSync(dataDir, { recursive: true });
+    // The database holds people's names, emails, phones and assessment links:
+    // owner-only from the first run. SQLite gives the -wal and -shm files the
+    // mode of the database file, so that one is made 0600 before it opens it.
+    // (An existing folder is left as it is: --data may name any folder.)
+    ensurePrivateDir(dataDir);
     this.path = join(dataDir, DB_FILE);
+    ensurePrivateFile(this.path);
+    for (const side of ['-wal', '-shm']) if (existsSync(this.path + side)) ensurePrivateFile(this.path + side);
     const Db = sqlite();
     this.db = new Db(this.path);
     this.db.pragma('busy_timeout = 5000');
