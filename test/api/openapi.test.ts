@@ -5,52 +5,22 @@
  * dialect of OpenAPI 3.1), against the document's schema for its route and
  * status. The committed file must be what `npm run openapi` writes today.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createConfig, lint } from '@redocly/openapi-core';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '../../src/api/messages.js';
 import { renderOpenApi } from '../../src/api/openapi.js';
 import { ROUTES, type RouteName } from '../../src/api/routes.js';
 import { type RunningStub, startStub } from '../../src/stub/index.js';
 import { type Answer, type Case, DOC_URL, type Request, type SeedPicks, cases, pickSeed, runCases, send, toExamples } from '../../scripts/openapi.js';
-
-type Doc = {
-  info: { description: string };
-  paths: Record<string, Record<string, { operationId: string; security?: unknown[]; requestBody?: unknown; responses: Record<string, { content?: Record<string, { examples?: Record<string, { value: unknown }> }> }> }>>;
-};
-
-const committed = readFileSync(DOC_URL, 'utf8');
-const doc = JSON.parse(committed) as Doc;
-
-/** operationId → [path, method] in the document. */
-const operations = new Map<string, [string, string]>();
-for (const [path, item] of Object.entries(doc.paths)) for (const [method, op] of Object.entries(item)) operations.set(op.operationId, [path, method]);
-
-const pointer = (...parts: string[]) => parts.map((p) => p.replaceAll('~', '~0').replaceAll('/', '~1')).join('/');
-
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-addFormats.default(ajv);
-ajv.addSchema(doc, 'openapi.json');
-
-/** The document's validator of a response body of an operation and status; undefined when the status is not documented. */
-function responseValidator(operationId: string, status: number) {
-  const [path, method] = operations.get(operationId)!;
-  if (!doc.paths[path][method].responses[String(status)]) return undefined;
-  return ajv.getSchema(`openapi.json#/${pointer('paths', path, method, 'responses', String(status), 'content', 'application/json', 'schema')}`);
-}
+import { ajv, committed, doc, operations, responseValidator, schemaAt, violation } from './contract.js';
 
 function expectValid(operationId: string, request: Request, answer: Answer): void {
   const what = `${request.method} ${request.path} → ${answer.status} ${answer.text.slice(0, 120)}`;
-  const validate = responseValidator(operationId, answer.status);
-  expect(validate, `${what}: status not documented for ${operationId}`).toBeDefined();
-  expect(answer.contentType, what).toMatch(/^application\/json/);
-  const ok = validate!(answer.body);
-  expect(ok, `${what}: ${ajv.errorsText(validate!.errors)}`).toBe(true);
+  expect(violation(operationId, answer.status, answer.contentType, answer.text), what).toBeNull();
 }
 
 let stub: RunningStub;
@@ -148,7 +118,7 @@ describe('docs/openapi.json', () => {
   it('the request bodies of the documented successes validate against the request schemas', () => {
     for (const { case: c } of results.filter((r) => r.case.status < 300 && r.case.request.body !== undefined)) {
       const [path, method] = operations.get(c.operationId)!;
-      const validate = ajv.getSchema(`openapi.json#/${pointer('paths', path, method, 'requestBody', 'content', 'application/json', 'schema')}`)!;
+      const validate = schemaAt('paths', path, method, 'requestBody', 'content', 'application/json', 'schema');
       expect(validate(c.request.body), `${c.name}: ${ajv.errorsText(validate.errors)}`).toBe(true);
     }
   });
