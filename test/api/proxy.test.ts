@@ -67,7 +67,7 @@ afterAll(async () => {
 describe('every read command of jobfit through a proxy that validates against docs/openapi.json', () => {
   it('succeeds, and the proxy sees no answer the document does not describe', async () => {
     const [a1] = stub.keys;
-    const get = async (path: string) => (await fetch(stub.url + path, { headers: { authorization: `Bearer ${a1.live_key}` } })).json();
+    const get = async (path: string) => (await (await fetch(stub.url + path, { headers: { authorization: `Bearer ${a1.live_key}` } })).json()) as { data: unknown[] };
     const profile = (await get('/career-navigation-profiles')).data[0] as { id: string; test_taker_id: number };
     const invitation = (await get('/invitations')).data[0] as { id: number };
     const tt = String(profile.test_taker_id);
