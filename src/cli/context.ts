@@ -82,6 +82,8 @@ export interface ConnectionInfo {
   source: string;
   profileName?: string;
   embedded: boolean;
+  /** The embedded stub's account, e.g. `Northwind Talent (1)` (for the mode line). */
+  account?: string;
 }
 
 /** Prompts, driven by @inquirer/prompts on a terminal; never called when !io.canPrompt. */

@@ -1,8 +1,10 @@
 import type { JobfitClient } from '../client/client.js';
 import type { HttpClientOptions } from '../client/http.js';
+import { breakerFromEnv } from '../client/breaker.js';
 import type { ConfigStore } from '../config/store.js';
 import type { ConnectionInfo, Context, GlobalOptions, IOStreams } from './context.js';
 import { UsageError } from './errors.js';
+import { forPerson } from './person-text.js';
 
 export const EMBEDDED_NOTICE =
   'Using the embedded local stub (no profile configured; run `jobfit login` to use the real service).';
@@ -36,12 +38,14 @@ export function createContext(io: IOStreams, globals: GlobalOptions, deps: Conte
   let connection: ConnectionInfo | undefined;
   const closers: Array<() => Promise<void>> = [];
 
+  // Notices, warnings and traces quote the service, files and URLs: each line
+  // passes the one sanitiser (and loses any URL password) on its way out.
   const info = (m: string) => {
-    if (!globals.quiet) io.stderr.write(`${m}\n`);
+    if (!globals.quiet) io.stderr.write(`${forPerson(m)}\n`);
   };
 
   async function makeClient(): Promise<JobfitClient> {
-    const [{ readConfigView }, { resolveConnection }, { stubDataDir }, { maskKey }, { HttpClient }, { JobfitClient }] = await Promise.all([
+    const [{ readConfigView }, { resolveConnection }, { stubDataDir }, { maskKey, hideUrlPasswords }, { HttpClient }, { JobfitClient }] = await Promise.all([
       import('../config/read.js'),
       import('../config/resolve.js'),
       import('../config/paths.js'),
@@ -65,13 +69,14 @@ export function createContext(io: IOStreams, globals: GlobalOptions, deps: Conte
       apiKey = mode === 'test' ? account.test_key : account.live_key;
       baseUrl = stub.url;
       info(EMBEDDED_NOTICE);
-      connection = { baseUrl, mode, maskedKey: maskKey(apiKey), source: 'embedded-stub', embedded: true };
+      connection = { baseUrl, mode, maskedKey: maskKey(apiKey), source: 'embedded-stub', embedded: true, account: `${account.display_name} (${account.account_id})` };
     } else {
       baseUrl = resolution.baseUrl;
       apiKey = resolution.apiKey;
       mode = resolution.mode;
       connection = {
-        baseUrl,
+        // Safe to print: a password in the URL never is.
+        baseUrl: hideUrlPasswords(baseUrl),
         mode,
         maskedKey: maskKey(apiKey),
         source: resolution.source,
@@ -86,9 +91,10 @@ export function createContext(io: IOStreams, globals: GlobalOptions, deps: Conte
       apiKey,
       env: io.env,
       signal: io.signal,
-      trace: globals.verbose ? (line) => io.stderr.write(`${line}\n`) : undefined,
+      trace: globals.verbose ? (line) => io.stderr.write(`${forPerson(line)}\n`) : undefined,
       timeouts: timeoutS === undefined ? undefined : { headersMs: timeoutS * 1000, bodyMs: timeoutS * 1000 },
       retry: maxRetries === undefined ? undefined : { maxRetries: Math.floor(maxRetries) },
+      breaker: breakerFromEnv(io.env),
       ...deps.clientOptions,
     });
     closers.unshift(() => http.close());
@@ -100,10 +106,10 @@ export function createContext(io: IOStreams, globals: GlobalOptions, deps: Conte
     globals,
     info,
     warn: (m) => {
-      io.stderr.write(`Warning: ${m}\n`);
+      io.stderr.write(`Warning: ${forPerson(m)}\n`);
     },
     debug: (m) => {
-      if (globals.verbose) io.stderr.write(`${m}\n`);
+      if (globals.verbose) io.stderr.write(`${forPerson(m)}\n`);
     },
     config() {
       configP ??= import('../config/store.js').then(({ ConfigStore }) => new ConfigStore({ env: io.env }));

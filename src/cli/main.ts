@@ -4,6 +4,7 @@ import type { Context, GlobalOptions, IOStreams, OutputFormat } from './context.
 import { createContext } from './create-context.js';
 import { ExitCode, JobfitError } from './errors.js';
 import { createProcessIO } from './iostreams.js';
+import { forPerson } from './person-text.js';
 import { VERSION } from './version.js';
 
 /** Options of the root program that take a value (to find the command name in argv). */
@@ -127,18 +128,21 @@ export function reportError(err: unknown, io: IOStreams, verbose: boolean): numb
     // commander already printed its message
     return ExitCode.USAGE;
   }
+  // Messages quote the service (its `error` string, an HTML title), a file or
+  // a URL: every line passes the one sanitiser on its way to the terminal.
+  const say = (text: string) => io.stderr.write(`${forPerson(text)}\n`);
   if (err instanceof JobfitError) {
-    if (err.message) io.stderr.write(`Error: ${err.message}\n`);
-    if (err.hint) io.stderr.write(`Hint: ${err.hint}\n`);
-    if (verbose && err.stack && err.message) io.stderr.write(`${err.stack}\n`);
+    if (err.message) say(`Error: ${err.message}`);
+    if (err.hint) say(`Hint: ${err.hint}`);
+    if (verbose && err.stack && err.message) say(err.stack);
     return err.exitCode;
   }
   // Not one of our typed errors: an error of the system (a file, a socket) or a
   // bug. Still one sentence, the stack only with --verbose.
   const message = (err instanceof Error ? err.message : String(err)).split('\n')[0];
   const systemCode = (err as NodeJS.ErrnoException | null)?.code;
-  io.stderr.write(`Error: ${message}${/[.!?]$/.test(message) ? '' : '.'}\n`);
-  if (verbose && err instanceof Error && err.stack) io.stderr.write(`${err.stack}\n`);
+  say(`Error: ${message}${/[.!?]$/.test(message) ? '' : '.'}`);
+  if (verbose && err instanceof Error && err.stack) say(err.stack);
   else if (systemCode) io.stderr.write(`Hint: the system said ${systemCode}; run with --verbose for details\n`);
   else io.stderr.write('Hint: this looks like a bug in jobfit; run with --verbose and report what it prints\n');
   return ExitCode.FAILURE;

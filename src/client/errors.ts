@@ -167,6 +167,21 @@ export class NetworkError extends JobfitError {
   }
 }
 
+/**
+ * The circuit breaker opened (client/breaker.ts): every request over a window
+ * failed to reach the service or got 5xx. Long runs stop on it at once and
+ * say what was done; exit 1.
+ */
+export class ServiceGoneError extends JobfitError {
+  readonly baseUrl: string;
+  constructor(baseUrl: string, trippedBy: { cause: string; seconds: number; failures: number }) {
+    super(`The service at ${baseUrl} failed every request for ${trippedBy.seconds} s (${trippedBy.failures} attempts, last: ${trippedBy.cause}); stopped.`, {
+      hint: 'check that the service is up and the base URL is right; JOBFIT_BREAKER_SECONDS sets how long to wait (0: never give up)',
+    });
+    this.baseUrl = baseUrl;
+  }
+}
+
 function isKeyError(m: unknown): boolean {
   return typeof m === 'string' && KEY_ERRORS.some((k) => m.trim().toLowerCase() === k.toLowerCase());
 }

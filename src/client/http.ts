@@ -7,7 +7,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Agent, type Dispatcher, EnvHttpProxyAgent } from 'undici';
 import { AuthError, CancelError, UsageError } from '../cli/errors.js';
 import { maskKey, modeOfKey, redactKey } from '../config/mask.js';
-import { errorFromResponse, htmlSummary, isHtml, LOGIN_HINT, NetworkError, ProtocolError, RedirectError } from './errors.js';
+import { errorFromResponse, htmlSummary, isHtml, LOGIN_HINT, NetworkError, ProtocolError, RedirectError, ServiceGoneError } from './errors.js';
+import { Breaker, DEFAULT_BREAKER, type BreakerOptions } from './breaker.js';
 import { classifyNetworkError, DEFAULT_RETRY, decideRetry, isNonIdempotent, type RetryOptions } from './retry.js';
 
 export type Headers = Record<string, string | string[] | undefined>;
@@ -66,6 +67,8 @@ export interface HttpClientOptions {
   userAgent?: string;
   /** The largest answer read, in bytes (default DEFAULT_MAX_BODY_BYTES). */
   maxBodyBytes?: number;
+  /** When the service counts as gone (default DEFAULT_BREAKER; see breaker.ts). */
+  breaker?: Partial<BreakerOptions>;
 }
 
 export interface RequestOptions {
@@ -393,6 +396,8 @@ export class HttpClient {
   private readonly ownsDispatcher: boolean;
   private readonly env: Record<string, string | undefined>;
   private readonly maxBodyBytes: number;
+  /** Shared by every request of this client: a run over many ids stops when the service is gone. */
+  readonly breaker: Breaker;
 
   constructor(opts: HttpClientOptions) {
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
@@ -411,6 +416,11 @@ export class HttpClient {
     this.ownsDispatcher = !opts.dispatcher;
     this.env = opts.env ?? process.env;
     this.maxBodyBytes = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.breaker = new Breaker({ ...DEFAULT_BREAKER, ...opts.breaker }, this.now);
+  }
+
+  private gone(): ServiceGoneError {
+    return new ServiceGoneError(this.baseUrl, this.breaker.trippedBy!);
   }
 
   /** Writes a trace line with any trace of the key masked (belt and braces). */
@@ -474,6 +484,7 @@ export class HttpClient {
       const suffix = retries > 0 ? ` (retry ${retries})` : '';
       this.trace(`→ ${method} ${shown}${suffix}`);
       if (retries === 0 && redirects === 0 && auth) this.trace(`  Authorization: Bearer ${this.maskedKey}`);
+      if (this.breaker.isOpen) throw this.gone();
       const started = this.now();
       let status: number | undefined;
       let resHeaders: Headers = {};
@@ -494,6 +505,8 @@ export class HttpClient {
         }
       }
       const ms = this.now() - started;
+      if (status !== undefined && status < 500) this.breaker.success();
+      else this.breaker.failure(status !== undefined ? `HTTP ${status}` : describeNetworkError(code, this.timeouts));
 
       if (status !== undefined) {
         this.trace(`← ${status} ${ms}ms${suffix}`);
@@ -561,9 +574,11 @@ export class HttpClient {
         );
         if (decision.retry) {
           this.trace(`  waiting ${decision.delayMs}ms before retry ${retries + 1} (${decision.reason})`);
+          if (this.breaker.isOpen) throw this.gone();
           try {
-            await this.sleep(decision.delayMs, signal);
+            await this.sleep(decision.delayMs, signal ? AbortSignal.any([signal, this.breaker.signal]) : this.breaker.signal);
           } catch (err) {
+            if (this.breaker.isOpen && !signal?.aborted) throw this.gone();
             if (isAbort(err, signal)) throw new CancelError('Interrupted.');
             throw err;
           }

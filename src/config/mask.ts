@@ -28,3 +28,15 @@ export function modeOfKey(key: string): 'live' | 'test' | undefined {
   if (key.startsWith('sk_test')) return 'test';
   return undefined;
 }
+
+// `scheme://user:password@`: the password part, up to the `@` of the authority.
+const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^\s/?#@:]*):[^\s/?#@]*@/gi;
+
+/**
+ * Text with the password of every `scheme://user:password@host` URL in it
+ * replaced by `***`: a base URL or a proxy URL may carry one, and it is printed
+ * in banners, errors and traces.
+ */
+export function hideUrlPasswords(text: string): string {
+  return text.includes('@') ? text.replace(URL_PASSWORD, '$1:***@') : text;
+}

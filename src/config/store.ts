@@ -5,7 +5,9 @@
 import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Conf from 'conf';
-import { UsageError } from '../cli/errors.js';
+import { JobfitError, UsageError } from '../cli/errors.js';
+import { conditionText, diskConditionOf } from '../core/disk.js';
+import { withLockSync } from '../core/lock.js';
 import { CONFIG_KEYS, keySpec } from './keys.js';
 import { maskKey } from './mask.js';
 import { CONFIG_FILE_NAME, configDir, PROJECT_NAME } from './paths.js';
@@ -84,6 +86,16 @@ function display(key: string, value: unknown): string {
   return String(value);
 }
 
+/** A write under the config folder failed: name the file and, when it is the disk, why. */
+function writeError(err: unknown, dir: string, what: string): JobfitError {
+  const condition = diskConditionOf(err, dir);
+  const reason = condition ? `the folder ${conditionText(condition)}` : (err as Error).message;
+  return new JobfitError(`${what}: ${reason}.`, {
+    cause: err,
+    hint: condition === 'full' ? 'free some space and run the command again' : 'set JOBFIT_CONFIG_DIR to a folder you can write, or fix this one',
+  });
+}
+
 export class ConfigStore {
   readonly dir: string;
   readonly path: string;
@@ -91,7 +103,11 @@ export class ConfigStore {
 
   constructor(opts: ConfigStoreOptions = {}) {
     this.dir = opts.dir ?? configDir(opts.env ?? process.env);
-    mkdirSync(this.dir, { recursive: true, mode: DIR_MODE });
+    try {
+      mkdirSync(this.dir, { recursive: true, mode: DIR_MODE });
+    } catch (err) {
+      throw writeError(err, this.dir, `Cannot create the config folder ${this.dir}`);
+    }
     try {
       this.conf = new Conf<ConfigData>({
         projectName: PROJECT_NAME,
@@ -127,9 +143,30 @@ export class ConfigStore {
     return structuredClone(this.conf.store);
   }
 
-  private write(data: ConfigData): void {
-    this.conf.store = data;
-    this.fixMode();
+  /**
+   * Read-modify-write of the whole file under `<file>.lock`, so that parallel
+   * writers (50 `config set --profile pN` at once) each start from the file as
+   * the one before left it: every update is kept. `fn` changes `data` in place
+   * and returns false when nothing changed (nothing is written then).
+   * Never nest: the lock is not re-entrant.
+   */
+  private update(fn: (data: ConfigData) => boolean | void): boolean {
+    try {
+      return withLockSync(
+        this.path,
+        () => {
+          const data = this.data();
+          if (fn(data) === false) return false;
+          this.conf.store = data;
+          this.fixMode();
+          return true;
+        },
+        { command: 'jobfit config' },
+      );
+    } catch (err) {
+      if (err instanceof JobfitError) throw err;
+      throw writeError(err, this.dir, `Cannot write the config file ${this.path}`);
+    }
   }
 
   currentProfileName(): string | undefined {
@@ -152,39 +189,49 @@ export class ConfigStore {
   }
 
   setCurrentProfile(name: string | undefined): void {
-    const data = this.data();
-    if (name === undefined) delete data.current_profile;
-    else data.current_profile = validateProfileName(name);
-    this.write(data);
+    if (name !== undefined) validateProfileName(name);
+    this.update((data) => {
+      if (name === undefined) delete data.current_profile;
+      else data.current_profile = name;
+    });
   }
 
   /** Replaces a profile; the first profile saved becomes the current one. */
   setProfile(name: string, profile: Profile): void {
     validateProfileName(name);
-    const data = this.data();
-    data.profiles = { ...(data.profiles ?? {}), [name]: structuredClone(profile) };
-    if (!data.current_profile) data.current_profile = name;
-    this.write(data);
+    this.update((data) => {
+      data.profiles = { ...(data.profiles ?? {}), [name]: structuredClone(profile) };
+      if (!data.current_profile) data.current_profile = name;
+    });
   }
 
-  updateProfile(name: string, patch: Partial<Profile>): Profile {
-    const merged: Profile = { ...(this.getProfile(name) ?? {}), ...patch };
-    for (const k of Object.keys(merged) as Array<keyof Profile>) if (merged[k] === undefined) delete merged[k];
-    this.setProfile(name, merged);
-    return merged;
+  /**
+   * Merges `patch` into a profile (undefined values remove a field), in one
+   * locked update; `makeCurrent` also makes it the current profile (login).
+   */
+  updateProfile(name: string, patch: Partial<Profile>, opts: { makeCurrent?: boolean } = {}): Profile {
+    validateProfileName(name);
+    let merged: Profile = {};
+    this.update((data) => {
+      const profiles = data.profiles ?? {};
+      merged = { ...(Object.hasOwn(profiles, name) ? profiles[name] : {}), ...structuredClone(patch) };
+      for (const k of Object.keys(merged) as Array<keyof Profile>) if (merged[k] === undefined) delete merged[k];
+      data.profiles = { ...profiles, [name]: merged };
+      if (opts.makeCurrent || !data.current_profile) data.current_profile = name;
+    });
+    return structuredClone(merged);
   }
 
   deleteProfile(name: string): boolean {
-    const data = this.data();
-    if (!data.profiles || !Object.hasOwn(data.profiles, name)) return false;
-    delete data.profiles[name];
-    if (data.current_profile === name) {
-      const rest = Object.keys(data.profiles);
-      if (rest.length > 0) data.current_profile = rest.sort()[0];
-      else delete data.current_profile;
-    }
-    this.write(data);
-    return true;
+    return this.update((data) => {
+      if (!data.profiles || !Object.hasOwn(data.profiles, name)) return false;
+      delete data.profiles[name];
+      if (data.current_profile === name) {
+        const rest = Object.keys(data.profiles);
+        if (rest.length > 0) data.current_profile = rest.sort()[0];
+        else delete data.current_profile;
+      }
+    });
   }
 
   /** Raw value of a key (not masked: for the program, never for printing). */
@@ -205,31 +252,30 @@ export class ConfigStore {
   set(key: string, value: string, profile?: string): void {
     const spec = keySpec(key);
     const parsed = spec.parse(value);
-    const data = this.data();
-    if (spec.scope === 'global') {
-      setPath(data as Record<string, unknown>, key, parsed);
-    } else {
-      const name = validateProfileName(this.activeProfileName(profile));
+    if (profile !== undefined) validateProfileName(profile);
+    this.update((data) => {
+      if (spec.scope === 'global') {
+        setPath(data as Record<string, unknown>, key, parsed);
+        return;
+      }
+      // The current profile as the file says now, under the lock.
+      const current = typeof data.current_profile === 'string' && data.current_profile ? data.current_profile : undefined;
+      const name = validateProfileName(profile ?? current ?? 'default');
       data.profiles ??= {};
       data.profiles[name] ??= {};
       setPath(data.profiles[name] as Record<string, unknown>, key, parsed);
       if (!data.current_profile) data.current_profile = name;
-    }
-    this.write(data);
+    });
   }
 
   unset(key: string, profile?: string): boolean {
     const spec = keySpec(key);
-    const data = this.data();
-    let removed: boolean;
-    if (spec.scope === 'global') {
-      removed = unsetPath(data as Record<string, unknown>, key);
-    } else {
-      const p = data.profiles?.[this.activeProfileName(profile)];
-      removed = p ? unsetPath(p as Record<string, unknown>, key) : false;
-    }
-    if (removed) this.write(data);
-    return removed;
+    return this.update((data) => {
+      if (spec.scope === 'global') return unsetPath(data as Record<string, unknown>, key);
+      const current = typeof data.current_profile === 'string' && data.current_profile ? data.current_profile : undefined;
+      const p = data.profiles?.[profile ?? current ?? 'default'];
+      return p ? unsetPath(p as Record<string, unknown>, key) : false;
+    });
   }
 
   /** Every set value, keys masked: of one profile when given, else the top level and all profiles. */

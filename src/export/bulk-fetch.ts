@@ -12,7 +12,7 @@
 import { setMaxListeners } from 'node:events';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import type { Context } from '../cli/context.js';
-import { PartialFailureError, UsageError } from '../cli/errors.js';
+import { JobfitError, PartialFailureError, UsageError } from '../cli/errors.js';
 
 /** A queue of ids that can be filled while it is being drained. */
 export class IdFeed<I> {
@@ -43,19 +43,23 @@ export class IdFeed<I> {
     for (const f of w) f();
   }
 
-  /** The next id with its position, or undefined once closed and drained. */
+  /**
+   * The next id with its position (0, 1, 2, ... in the order pushed), or
+   * undefined once closed and drained. The position is taken before the
+   * consumed prefix is dropped, so it never depends on that housekeeping.
+   */
   async next(): Promise<{ id: I; index: number } | undefined> {
     for (;;) {
       if (this.head < this.items.length) {
-        const index = this.head++;
-        const id = this.items[index];
+        const index = this.offset + this.head;
+        const id = this.items[this.head++];
         // Let the consumed prefix be collected on very long runs.
         if (this.head > 4096 && this.head * 2 > this.items.length) {
           this.items.splice(0, this.head);
           this.offset += this.head;
           this.head = 0;
         }
-        return { id, index: index + this.offset };
+        return { id, index };
       }
       if (this.closed) return undefined;
       await new Promise<void>((resolve) => this.waiters.push(resolve));
@@ -87,6 +91,12 @@ export interface BulkOptions<I, R> {
   skipWhen?: (error: unknown) => string | undefined;
   /** Called when an item finishes (for a progress bar). */
   onSettled?: (outcome: Outcome<R>) => void;
+  /**
+   * An error that ends the whole run (the service is gone): no more ids are
+   * taken, the ids in flight get no outcome, and bulkFetch rejects with it
+   * once every earlier outcome has been delivered.
+   */
+  stopWhen?: (error: unknown) => boolean;
 }
 
 export interface BulkResult {
@@ -116,6 +126,10 @@ export async function bulkFetch<I, R>(
   let limit = max;
   let coolUntil = 0;
   const result: BulkResult = { ok: 0, skipped: 0, failed: 0, requests: 0 };
+  let stop: { error: unknown } | undefined;
+  /** Ids taken from the feed, and outcomes handed to onResult: equal at the end, or the run fails. */
+  let taken = 0;
+  let delivered = 0;
   // Results wait here until every earlier id has one, so output follows input order.
   const pending = new Map<number, { id: I; outcome: Outcome<R> }>();
   let nextOut = 0;
@@ -129,6 +143,7 @@ export async function bulkFetch<I, R>(
         pending.delete(nextOut);
         nextOut++;
         if (emitError !== undefined) continue;
+        delivered++;
         try {
           await opts.onResult(id, outcome);
         } catch (err) {
@@ -153,6 +168,7 @@ export async function bulkFetch<I, R>(
           await new Promise((r) => setTimeout(r, Math.min(wait, 10_000)));
           continue;
         }
+        if (opts.stopWhen?.(err)) throw new Stop(err);
         const reason = opts.skipWhen?.(err);
         if (reason !== undefined) return { kind: 'skipped', reason };
         return { kind: 'failed', error: err };
@@ -162,16 +178,26 @@ export async function bulkFetch<I, R>(
 
   const worker = async (n: number) => {
     for (;;) {
-      if (emitError !== undefined) return;
+      if (emitError !== undefined || stop) return;
       // Workers above the current limit wait out the cool-down, then the limit recovers.
       while (n >= limit) {
         await new Promise((r) => setTimeout(r, 200));
         if (Date.now() > coolUntil) limit = Math.min(max, limit * 2);
       }
+      if (stop) return;
       const next = await feed.next();
       if (!next) return;
+      taken++;
+      if (stop) return;
       if (opts.signal?.aborted) throw opts.signal.reason ?? new Error('aborted');
-      const outcome = await attempt(next.id);
+      let outcome: Outcome<R>;
+      try {
+        outcome = await attempt(next.id);
+      } catch (err) {
+        if (!(err instanceof Stop)) throw err;
+        stop ??= { error: err.error };
+        return;
+      }
       if (outcome.kind === 'ok') result.ok++;
       else if (outcome.kind === 'skipped') result.skipped++;
       else result.failed++;
@@ -183,7 +209,17 @@ export async function bulkFetch<I, R>(
   await Promise.all(Array.from({ length: max }, (_, n) => worker(n)));
   await emitting;
   if (emitError !== undefined) throw emitError;
+  if (stop) throw stop.error;
+  // By construction every id taken gets one outcome, in order; say so loudly if not.
+  if (delivered !== taken || taken !== feed.count) {
+    throw new JobfitError(`${feed.count - delivered} of ${feed.count} ids got no outcome; the export is incomplete (a bug: please report it).`);
+  }
   return result;
+}
+
+/** Carries an error that ends the run out of attempt(). */
+class Stop {
+  constructor(readonly error: unknown) {}
 }
 
 /** The one-line text of an error for a report. */

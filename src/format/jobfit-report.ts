@@ -9,6 +9,7 @@
 import type { OutputCtx } from './output.js';
 import { bar, stars } from './chart.js';
 import { type ChalkInstance, chalkFor } from './color.js';
+import { safeDeep } from './sanitize.js';
 
 interface Named {
   id?: number | null;
@@ -180,7 +181,8 @@ function jobFamilies(r: JobFitReportView, c: ChalkInstance, width: number): stri
 
 /** The whole report as text (one trailing newline). */
 export function renderJobFitReport(report: unknown, opts: ReportOptions): string {
-  const r = (report ?? {}) as JobFitReportView;
+  // Every name and description is the service's text: made safe before layout.
+  const r = safeDeep(report ?? {}) as JobFitReportView;
   const c = chalkFor(opts.color);
   const width = Math.max(40, opts.width);
   const lines = [...header(r, c, width)];

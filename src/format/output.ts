@@ -24,6 +24,7 @@ import { chalkFor } from './color.js';
 import { type Cell, flattenRecord, getPath, isPlainObject, pathsOf, project, unionKeys, validateFields } from './fields.js';
 import type { ColumnSpec, TableOptions } from './table.js';
 import { NUM } from './number.js';
+import { safeJson } from './sanitize.js';
 
 export type { ColumnSpec } from './table.js';
 
@@ -98,8 +99,17 @@ function columnsForFields(fields: string[], columns: ColumnSpec[] = []): ColumnS
   return fields.map((f) => columns.find((c) => c.key === f) ?? { key: f, header: f.toUpperCase() });
 }
 
+/**
+ * JSON text of a value: exact data, with the C1 and bidi controls a service may
+ * plant written as `\u` escapes (JSON.stringify leaves them raw, and a
+ * terminal would obey them).
+ */
+export function jsonText(v: unknown, indent?: number): string {
+  return safeJson(JSON.stringify(v, null, indent));
+}
+
 function json(v: unknown): string {
-  return `${JSON.stringify(v, null, 2)}\n`;
+  return `${jsonText(v, 2)}\n`;
 }
 
 export interface PrintObjectOptions {
@@ -121,7 +131,7 @@ export async function printObject(ctx: OutputCtx, obj: unknown, opts: PrintObjec
       out.write(json(fields ? project(obj, fields) : obj));
       return;
     case 'ndjson':
-      out.write(`${JSON.stringify(fields ? project(obj, fields) : obj)}\n`);
+      out.write(`${jsonText(fields ? project(obj, fields) : obj)}\n`);
       return;
     case 'csv': {
       const { toCsv } = await loadCsv();
@@ -182,7 +192,7 @@ export async function printList(ctx: OutputCtx, envelopeOrItems: ListEnvelope | 
       out.write(json(envelope ? { ...envelope, data: shown } : shown));
       break;
     case 'ndjson':
-      for (const it of shown) out.write(`${JSON.stringify(it)}\n`);
+      for (const it of shown) out.write(`${jsonText(it)}\n`);
       break;
     case 'csv': {
       const { toCsv } = await loadCsv();
@@ -323,12 +333,12 @@ export async function createListWriter(ctx: OutputCtx, opts: ListWriterOptions):
       const shown = fields ? project(item, fields) : item;
       switch (format) {
         case 'json': {
-          const body = JSON.stringify(shown, null, 2).replace(/\n/g, `\n${indent}`);
+          const body = jsonText(shown, 2).replace(/\n/g, `\n${indent}`);
           emit(`${count === 0 ? '' : ','}\n${indent}${body}`);
           break;
         }
         case 'ndjson':
-          emit(`${JSON.stringify(shown)}\n`);
+          emit(`${jsonText(shown)}\n`);
           break;
         case 'csv': {
           const rec = opts.flatItems && !fields ? (item as Record<string, Cell>) : csvRecord(item, fields);

@@ -6,6 +6,7 @@
 import Table from 'cli-table3';
 import type { ChalkInstance } from './color.js';
 import { getPath, isPlainObject } from './fields.js';
+import { safeLine, safeText } from './sanitize.js';
 
 export interface ColumnSpec {
   /** Dotted path into the item (`team.display_name`). */
@@ -104,7 +105,11 @@ const BORDERLESS = {
   left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '  ',
 };
 
-function layout(head: string[], body: string[][], opts: TableOptions, aligns: Array<'left' | 'right'>): string {
+function layout(rawHead: string[], rawBody: string[][], opts: TableOptions, aligns: Array<'left' | 'right'>): string {
+  // Headers can be a foreign server's field names; cells are a stranger's text.
+  // Sanitised before measuring and cutting, so a cut never splits an escape.
+  const head = rawHead.map(safeLine);
+  const body = rawBody.map((r) => r.map(safeLine));
   const natural = head.map((h, i) => Math.max(visibleWidth(h), ...body.map((r) => visibleWidth(r[i]))));
   const widths = opts.tty ? fitWidths(natural, opts.width) : natural;
   const cut = (s: string, i: number) => (opts.tty ? truncate(s, widths[i]) : s);
@@ -153,11 +158,11 @@ export function renderTable(items: unknown[], columns: ColumnSpec[], opts: Table
 /** One object as "label  value" lines. */
 export function renderKeyValue(pairs: Array<[string, string]>, opts: TableOptions): string {
   if (pairs.length === 0) return '';
-  const labelWidth = Math.max(...pairs.map(([k]) => visibleWidth(k)));
+  const labelWidth = Math.max(...pairs.map(([k]) => visibleWidth(safeLine(k))));
   const valueWidth = Math.max(8, opts.width - labelWidth - 2);
   const lines = pairs.map(([k, v]) => {
-    const text = opts.tty ? truncate(v.replace(/\r?\n/g, ' '), valueWidth) : v;
-    return `${opts.color.bold(k.padEnd(labelWidth))}  ${text}`.trimEnd();
+    const text = opts.tty ? truncate(safeLine(v.replace(/\r?\n/g, ' ')), valueWidth) : safeText(v);
+    return `${opts.color.bold(safeLine(k).padEnd(labelWidth))}  ${text}`.trimEnd();
   });
   return `${lines.join('\n')}\n`;
 }

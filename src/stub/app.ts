@@ -35,6 +35,8 @@ import {
   teamRef,
   templateRef,
   testTakerListItem,
+  minimalTestTakerListItem,
+  minimalProfileListItem,
   testTakerObject,
 } from './views.js';
 import { handleV1 } from './v1.js';
@@ -89,6 +91,8 @@ export interface Call {
   body: () => Promise<unknown>;
   /** Configuration reads remembered while the configuration is unchanged (createApp). */
   refs: Map<string, unknown>;
+  /** Answer the reference's "not shown" list items with only the stated fields (AppOptions.minimalFields). */
+  minimal?: boolean;
 }
 
 /** The form of the keys the stub issues: sk_live_ or sk_test_ then 32 lowercase hex digits. */
@@ -160,6 +164,8 @@ export interface AppOptions {
   faults?: FaultInjector;
   /** Pages outside /v1 and /v2 (the participant page at /take/<token>): return true when handled. */
   pages?: (req: IncomingMessage, res: ServerResponse, store: Store) => boolean | Promise<boolean>;
+  /** Play a strict server: "not shown" list items carry only the reference's fields (views.ts). */
+  minimalFields?: boolean;
 }
 
 const MAX_BODY = 1_048_576;
@@ -338,6 +344,7 @@ export function createApp(opts: AppOptions): (req: IncomingMessage, res: ServerR
         auth,
         body: () => parseJsonBody(req),
         refs,
+        minimal: opts.minimalFields,
       });
     } catch (err) {
       if (err instanceof HttpError) return err.reply;
@@ -573,7 +580,8 @@ function listTestTakers(c: Call): Reply {
   const f = listFilters(c);
   if (c.auth.mode === 'test') {
     const team = f.teamId !== undefined ? teamOfAccount(c, f.teamId) : undefined;
-    return list(c, [F.fakeTestTakerListItem(fakeCtx(c, team), f)]);
+    const fake = F.fakeTestTakerListItem(fakeCtx(c, team), f);
+    return list(c, [c.minimal ? minimalTestTakerListItem(fake) : fake]);
   }
   const w = whereOf('x', f);
   return c.store.read(() => {
@@ -586,7 +594,7 @@ function listTestTakers(c: Call): Reply {
       ...w.args,
       f.cap,
     );
-    return list(c, rows.map(testTakerListItem), total);
+    return list(c, rows.map((r) => (c.minimal ? minimalTestTakerListItem(testTakerListItem(r)) : testTakerListItem(r))), total);
   });
 }
 
@@ -991,7 +999,10 @@ function getJobFitReport(c: Call): Reply {
 // ------------------------------------------------------------------ career navigation profiles
 
 function listProfiles(c: Call): Reply {
-  if (c.auth.mode === 'test') return list(c, [F.fakeProfileListItem(fakeCtx(c))]);
+  if (c.auth.mode === 'test') {
+    const fake = F.fakeProfileListItem(fakeCtx(c));
+    return list(c, [c.minimal ? minimalProfileListItem(fake) : fake]);
+  }
   return c.store.read(() => {
     const total = c.store.get<{ n: number }>('SELECT COUNT(*) AS n FROM career_navigation_profiles WHERE account_id = ?', c.auth.accountId)!.n;
     const rows = c.store.all<ProfileListRow>(
@@ -999,7 +1010,7 @@ function listProfiles(c: Call): Reply {
        WHERE p.account_id = ? ORDER BY p.created_at DESC, p.seq DESC LIMIT 50`,
       c.auth.accountId,
     );
-    return list(c, rows.map((r) => profileListItem(r, c.origin)), total);
+    return list(c, rows.map((r) => (c.minimal ? minimalProfileListItem(profileListItem(r, c.origin)) : profileListItem(r, c.origin))), total);
   });
 }
 

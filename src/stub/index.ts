@@ -40,6 +40,8 @@ export interface StartStubOptions {
    * http://127.0.0.1:4010, and it leaves the stored origin alone.
    */
   publishOrigin?: boolean;
+  /** Play a strict server: "not shown" list items carry only the fields the reference states. */
+  minimalFields?: boolean;
 }
 
 export interface RunningStub {
@@ -72,6 +74,7 @@ export async function startStub(opts: StartStubOptions): Promise<RunningStub> {
     host: opts.host,
     faults: faults?.enabled ? faults : undefined,
     pages: opts.pages ?? participantPages,
+    minimalFields: opts.minimalFields,
     // Read per request: a `stub serve` started later on the same data moves it.
     urlOrigin: publish ? undefined : () => originOf(store),
   });

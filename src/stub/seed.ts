@@ -299,7 +299,8 @@ export function planInvitations(account: SeedAccount): PlannedInvitation[] {
     [slots[i], slots[j]] = [slots[j], slots[i]];
   }
   const from = Date.parse(p.created_from);
-  const span = Date.parse(p.created_to) - from;
+  const end = Date.parse(p.created_to);
+  const span = end - from;
   const states = Object.entries(p.state_mix) as [InvitationState, number][];
   const teamCounters = new Map<number, number>();
 
@@ -320,9 +321,12 @@ export function planInvitations(account: SeedAccount): PlannedInvitation[] {
 
     // Even spacing keeps creation order equal to plan order; jitter inside the slot looks natural.
     const createdMs = Math.round(from + (span * (i + 0.2 + rng() * 0.6)) / slots.length);
-    const acceptedMs = state === 'pending' ? null : createdMs + Math.round((1 + rng() * 70) * HOUR);
-    const completed: PlannedCompletion[] = [];
-    if (acceptedMs !== null && (state === 'partial' || state === 'complete')) {
+    // Offsets after creation: acceptance, then each completion. They are
+    // squeezed so that nothing happens after the seed's own end (created_to,
+    // which is "now" for a generated seed): the stub never writes a future time.
+    const acceptedOffset = state === 'pending' ? null : Math.round((1 + rng() * 70) * HOUR);
+    const completionOffsets: Array<{ test_id: number; offset: number; language: string }> = [];
+    if (acceptedOffset !== null && (state === 'partial' || state === 'complete')) {
       const order = [...assessments];
       for (let k = order.length - 1; k > 0; k--) {
         const j = Math.floor(rng() * (k + 1));
@@ -330,12 +334,21 @@ export function planInvitations(account: SeedAccount): PlannedInvitation[] {
       }
       const howMany = state === 'complete' ? order.length : 1 + Math.floor(rng() * (order.length - 1));
       const language = p.languages[Math.floor(rng() * p.languages.length)];
-      let t = acceptedMs;
+      let t = acceptedOffset;
       for (const test_id of order.slice(0, howMany)) {
         t += Math.round((12 + rng() * 50) * 60_000);
-        completed.push({ test_id, completed_at: new Date(t).toISOString(), language });
+        completionOffsets.push({ test_id, offset: t, language });
       }
     }
+    const lastOffset = completionOffsets.at(-1)?.offset ?? acceptedOffset ?? 0;
+    const room = Math.max(0, end - createdMs);
+    const squeeze = lastOffset > room ? room / lastOffset : 1;
+    const acceptedMs = acceptedOffset === null ? null : createdMs + Math.floor(acceptedOffset * squeeze);
+    const completed: PlannedCompletion[] = completionOffsets.map((c) => ({
+      test_id: c.test_id,
+      completed_at: new Date(createdMs + Math.floor(c.offset * squeeze)).toISOString(),
+      language: c.language,
+    }));
     return {
       account_id: account.id,
       team_id: plan.team_id,

@@ -16,6 +16,7 @@ export interface ListenOptions {
   pages?: AppOptions['pages'];
   /** The origin of the URLs the app hands out; default: the one it listens on. */
   urlOrigin?: () => string;
+  minimalFields?: boolean;
 }
 
 export interface Listening {
@@ -26,7 +27,7 @@ export interface Listening {
 
 export async function listen(opts: ListenOptions): Promise<Listening> {
   let origin = '';
-  const app = createApp({ store: opts.store, origin: opts.urlOrigin ?? (() => origin), faults: opts.faults, pages: opts.pages });
+  const app = createApp({ store: opts.store, origin: opts.urlOrigin ?? (() => origin), faults: opts.faults, pages: opts.pages, minimalFields: opts.minimalFields });
   const server = createServer({ keepAliveTimeout: 5000 }, app);
   const host = opts.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {

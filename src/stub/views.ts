@@ -367,3 +367,17 @@ export function withoutMode<T extends { mode?: unknown }>(o: T): Omit<T, 'mode'>
   const { mode: _mode, ...rest } = o;
   return rest;
 }
+
+/**
+ * A strict server (`stub serve --minimal-fields`): the "not shown" list items
+ * carry only what the reference states. A test taker list item: `id`,
+ * `custom_id`, `person_id`, `team`, `account`; a career navigation profile
+ * list item: `id`, `custom_id`, `person_id`. Clients must work with these.
+ */
+export function minimalTestTakerListItem(it: Pick<TestTakerListItem, 'id' | 'custom_id' | 'person_id' | 'team' | 'account'>): Record<string, unknown> {
+  return { id: it.id, custom_id: it.custom_id, person_id: it.person_id, team: it.team, account: it.account };
+}
+
+export function minimalProfileListItem(it: Pick<CareerNavigationProfileListItem, 'id' | 'custom_id' | 'person_id'>): Record<string, unknown> {
+  return { id: it.id, custom_id: it.custom_id, person_id: it.person_id };
+}

@@ -52,7 +52,7 @@ describe('createContext', () => {
     expect(calls).toMatchObject({ started: 1, dataDir: join(dir, 'stub') });
     expect(m.stderr()).toBe(`${EMBEDDED_NOTICE}\n`);
     expect(m.stdout()).toBe('');
-    expect(ctx.connection).toEqual({ baseUrl: server.url, mode: 'live', maskedKey: 'sk_live_…a1b2', source: 'embedded-stub', embedded: true });
+    expect(ctx.connection).toEqual({ baseUrl: server.url, mode: 'live', maskedKey: 'sk_live_…a1b2', source: 'embedded-stub', embedded: true, account: 'Acme (1)' });
     await ctx.close();
     expect(calls.closed).toBe(1);
     await ctx.close();

@@ -48,6 +48,10 @@ describe('a new user, no configuration', () => {
     expect(list.object).toBe('list');
     expect(list.data.length).toBeGreaterThan(0);
     expect(r.stderr.match(/embedded local stub/g)).toHaveLength(1);
+    // The mode line (shown to a person, or with -v) says it is the local stub and which account, not a bare "[live mode]".
+    const v = cli.run(['teams', '-v'], { env });
+    expect(v.stderr).toMatch(/^\[local stub, live mode\] account Northwind Talent Group \(\d+\) · http:\/\/127\.0\.0\.1:\d+\/v2$/m);
+    expect(v.stderr).not.toContain('[live mode]');
   });
 
   let invitationId: number | undefined;

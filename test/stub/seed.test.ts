@@ -109,6 +109,15 @@ describe('seed', () => {
         expect(p.invitation_email_template_id).not.toBeNull();
       }
     }
+    // Nothing happens after the seed's end (a generated seed ends "now"): the stub never writes a future time.
+    for (const [a, plan] of [[a1, p1], [a2, p2]] as const) {
+      const end = Date.parse(a.people.created_to);
+      for (const p of plan) {
+        for (const t of [p.accepted_at, ...p.completed.map((c) => c.completed_at)]) if (t) expect(Date.parse(t)).toBeLessThanOrEqual(end);
+        const chain = [p.accepted_at, ...p.completed.map((c) => c.completed_at)].filter((t): t is string => t !== null).map(Date.parse);
+        expect([...chain].sort((x, y) => x - y)).toEqual(chain);
+      }
+    }
     // Enough finished Personality + Interests for job-fit reports.
     const withReport = p1.filter((p) => [6, 8].every((t) => p.completed.some((c) => c.test_id === t)));
     expect(withReport.length).toBeGreaterThan(20);

@@ -45,7 +45,7 @@ describe('webhook receiver', () => {
 
   it('answers 400 with a note for a body that is not JSON, or JSON that is not an event', async () => {
     const { r, shown, notes } = await receiver();
-    const bad = await post(r.url, 'id=1&type=x', { 'content-type': 'application/x-www-form-urlencoded' });
+    const bad = await post(r.url, 'id=1&type=x');
     expect(bad.status).toBe(400);
     expect(bad.json).toEqual({ error: 'body is not JSON' });
     const notEvent = await post(r.url, JSON.stringify({ hello: 'world' }));
@@ -64,6 +64,7 @@ describe('webhook receiver', () => {
     const { r: small, notes: n2 } = await receiver({ maxBodyBytes: 100 });
     const res = await fetch(small.url, {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: new ReadableStream({
         start(c) {
           c.enqueue(new TextEncoder().encode('x'.repeat(80)));

@@ -11,7 +11,9 @@ import { errorFromResponse } from '../../client/errors.js';
 import type { QueryValue } from '../../client/http.js';
 import type { CommandDeps } from '../../cli/commands.js';
 import type { Context } from '../../cli/context.js';
-import { UsageError } from '../../cli/errors.js';
+import { JobfitError, UsageError } from '../../cli/errors.js';
+import { jsonText } from '../../format/output.js';
+import { safeText } from '../../format/sanitize.js';
 import { clientFor } from '../shared/client.js';
 import { examples } from '../shared/help.js';
 import { parseOptions } from '../shared/options.js';
@@ -73,8 +75,21 @@ export async function run(opts: ApiOptions, ctx: Context): Promise<void> {
   const res = await client.raw(opts.method, opts.path, { query, body, signal: ctx.io.signal });
   const data = res.data;
   if (data !== null && data !== undefined && data !== '') {
-    const text = typeof data === 'string' ? data : ctx.io.stdoutIsTTY ? JSON.stringify(data, null, 2) : JSON.stringify(data);
+    // A text body (an HTML page, a proxy's message) goes to a terminal through
+    // the sanitiser; into a pipe it stays as received.
+    const text =
+      typeof data === 'string' ? (ctx.io.stdoutIsTTY ? safeText(data) : data) : jsonText(data, ctx.io.stdoutIsTTY ? 2 : undefined);
     ctx.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  }
+  if (res.status >= 300 && res.status < 400) {
+    // A redirect the client did not follow (another origin, a write, too many):
+    // printing nothing and exiting 0 would look like an empty success.
+    const loc = res.headers.location;
+    const where = Array.isArray(loc) ? loc[0] : loc;
+    throw new JobfitError(
+      `The service answered ${opts.method} ${opts.path} with ${res.status}${where ? ` to ${where.length > 160 ? `${where.slice(0, 159)}…` : where}` : ''}; the redirect was not followed.`,
+      { hint: 'if the service moved, use its new address as the base URL (--base-url or JOBFIT_BASE_URL)' },
+    );
   }
   if (res.status >= 400) {
     throw errorFromResponse({ status: res.status, method: opts.method, path: opts.path, body: data, headers: res.headers });

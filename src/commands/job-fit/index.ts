@@ -11,10 +11,13 @@ import type { Command } from 'commander';
 import * as z from 'zod';
 import type { CommandDeps } from '../../cli/commands.js';
 import type { Context } from '../../cli/context.js';
-import { bulkFetch, createErrorSink, errorText, throwIfFailed } from '../../export/bulk-fetch.js';
+import { type BulkResult, bulkFetch, createErrorSink, errorText, throwIfFailed } from '../../export/bulk-fetch.js';
+import { finishExport, isServiceGone } from '../../export/finish.js';
+import { Tally } from '../../export/tally.js';
+import { openTarget } from '../../export/target.js';
 import { idSource } from '../../export/ids.js';
 import { JOB_FIT_CSV_COLUMNS, jobFitLongRows, printJobFitReports } from '../../format/jobfit-report.js';
-import { type ColumnSpec, createListWriter, resolveFormat } from '../../format/output.js';
+import { type ColumnSpec, createListWriter, type ListWriter, resolveFormat } from '../../format/output.js';
 import { createProgress } from '../../format/progress.js';
 import { clientFor } from '../shared/client.js';
 import { examples } from '../shared/help.js';
@@ -28,6 +31,7 @@ export const JobFitOptions = z.object({
   customId: maxText('the custom id filter', 50).optional(),
   concurrency: z.coerce.number().int().min(1).max(64).default(16),
   errors: z.string().optional(),
+  out: z.string().min(1).optional(),
 });
 export type JobFitOptions = z.output<typeof JobFitOptions>;
 
@@ -53,46 +57,57 @@ export function notReadyReason(err: unknown): string | undefined {
 }
 
 export async function runJobFit(o: JobFitOptions, ctx: Context): Promise<void> {
-  const format = resolveFormat(ctx);
   const client = await clientFor(ctx);
   const source = await idSource(ctx, client, o);
+  const started = performance.now();
+  const target = openTarget(ctx, o.out, 'job-fit rows');
+  const format = resolveFormat(target.ctx);
   const render = format === 'table' && !o.all && source.feed.count <= RENDER_MAX;
-  const writer = render
-    ? undefined
-    : await createListWriter(ctx, { columns: TABLE_COLUMNS, csvColumns: [...JOB_FIT_CSV_COLUMNS], knownFields: [...JOB_FIT_CSV_COLUMNS], noun: 'job families' });
-  const long = writer !== undefined && (writer.format === 'csv' || writer.format === 'table');
+  const tally = new Tally('test takers');
   const rendered: unknown[] = [];
   const notReady: number[] = [];
   const sink = createErrorSink(ctx, o.errors, 'test taker');
   // A bar for one item is noise.
   const progress = createProgress(o.all || source.feed.count > 1 ? ctx : { io: ctx.io, globals: { ...ctx.globals, quiet: true } }, { label: 'Job-fit reports', noun: 'test takers', total: o.all ? undefined : source.feed.count });
   source.done.then((r) => r && progress.setTotal(r.items)).catch(() => {});
-
-  const result = await bulkFetch(source.feed, (id, signal) => client.getJobFitReport(id, signal), {
-    concurrency: o.concurrency,
-    signal: ctx.io.signal,
-    skipWhen: notReadyReason,
-    onSettled: (out) => progress.tick({ error: out.kind === 'failed' }),
-    onResult: (id, out) => {
-      if (out.kind === 'failed') return sink.failed(id, out.error);
-      if (out.kind === 'skipped') {
-        notReady.push(id);
-        return sink.skipped(id, out.reason);
-      }
-      if (render) rendered.push(out.value);
-      else if (long) for (const row of jobFitLongRows(out.value)) writer?.write(row);
-      else writer?.write(out.value);
-    },
-  });
+  let writer: ListWriter | undefined;
+  let listing: Awaited<typeof source.done>;
+  let result: BulkResult | undefined;
+  let error: unknown;
   try {
-    await source.done;
-  } finally {
-    writer?.end();
-    if (source.feed.count > 1) progress.finish();
-    else progress.stop();
-    await sink.close();
+    writer = render
+      ? undefined
+      : await createListWriter(target.ctx, { columns: TABLE_COLUMNS, csvColumns: [...JOB_FIT_CSV_COLUMNS], knownFields: [...JOB_FIT_CSV_COLUMNS], noun: 'job families' });
+    const w = writer;
+    const long = w !== undefined && (w.format === 'csv' || w.format === 'table');
+    result = await bulkFetch(source.feed, (id, signal) => client.getJobFitReport(id, signal), {
+      concurrency: o.concurrency,
+      signal: ctx.io.signal,
+      skipWhen: notReadyReason,
+      stopWhen: isServiceGone,
+      onSettled: (out) => progress.tick({ error: out.kind === 'failed' }),
+      onResult: (id, out) => {
+        if (out.kind === 'failed') {
+          tally.fail();
+          return sink.failed(id, out.error);
+        }
+        if (out.kind === 'skipped') {
+          tally.skip(out.reason);
+          notReady.push(id);
+          return sink.skipped(id, out.reason);
+        }
+        tally.write();
+        if (render) rendered.push(out.value);
+        else if (long) for (const row of jobFitLongRows(out.value)) w?.write(row);
+        else w?.write(out.value);
+      },
+    });
+    listing = await source.done;
+  } catch (err) {
+    error = err;
   }
-  if (render) printJobFitReports(ctx, rendered);
+  await sink.close();
+  if (render && error === undefined) printJobFitReports(ctx, rendered);
   if (notReady.length > 0) {
     const shown = notReady.slice(0, 50).join(', ');
     const more = notReady.length > 50 ? ` and ${notReady.length - 50} more` : '';
@@ -101,7 +116,21 @@ export async function runJobFit(o: JobFitOptions, ctx: Context): Promise<void> {
       `Not available yet for ${notReady.length} test taker${notReady.length === 1 ? '' : 's'} (Personality and Career Interests not both complete): ${shown}${more}\n`,
     );
   }
-  throwIfFailed(result, 'job-fit reports', o.errors);
+  await finishExport(
+    ctx,
+    {
+      target,
+      writer,
+      tally,
+      listed: listing?.items ?? source.feed.count,
+      totalCount: listing?.total,
+      elapsedMs: performance.now() - started,
+      stopProgress: () => progress.stop(),
+      rerun: 'jobfit job-fit',
+    },
+    error,
+  );
+  if (result) throwIfFailed(result, 'job-fit reports', o.errors);
 }
 
 export function register(program: Command, deps: CommandDeps): void {
@@ -116,6 +145,7 @@ export function register(program: Command, deps: CommandDeps): void {
     .option('--custom-id <text>', 'with --all: only test takers whose custom_id contains this text')
     .option('--concurrency <n>', 'requests in flight (default 16)')
     .option('--errors <file>', 'write failed and not-ready ids to FILE as NDJSON (default: stderr)')
+    .option('--out <file>', 'write the export to FILE, only once it is complete (a failed run leaves FILE as it was)')
     .addHelpText(
       'after',
       examples(

@@ -11,6 +11,7 @@ import { ApiError } from '../../client/errors.js';
 import type { CommandDeps } from '../../cli/commands.js';
 import type { Context } from '../../cli/context.js';
 import { AuthError, JobfitError, UsageError } from '../../cli/errors.js';
+import { forPerson } from '../../cli/person-text.js';
 import { normalizeBaseUrl } from '../../config/keys.js';
 import { maskKey, modeOfKey } from '../../config/mask.js';
 import type { Mode, Profile } from '../../config/types.js';
@@ -76,8 +77,8 @@ export async function run(opts: LoginOptions, ctx: Context, verify: VerifyKey = 
 
 async function save(ctx: Context, name: string, patch: Partial<Profile>): Promise<void> {
   const store = await ctx.config();
-  store.updateProfile(name, patch);
-  store.setCurrentProfile(name);
+  // One locked read-modify-write: a `config set` or another login at the same moment is kept.
+  store.updateProfile(name, patch, { makeCurrent: true });
   ctx.info(`Saved profile "${name}" in ${store.path} (readable by you only); it is now the current profile.`);
 }
 
@@ -140,13 +141,13 @@ async function interactive(opts: LoginOptions, ctx: Context, verify: VerifyKey):
       if (!typed) break;
       try {
         const account = await verify(ctx, baseUrl, typed);
-        ctx.io.stderr.write(`✓ ${mode} key ${maskKey(typed)}: ${describe(account)}\n`);
+        ctx.io.stderr.write(`✓ ${mode} key ${maskKey(typed)}: ${forPerson(describe(account))}\n`);
         keys[mode] = typed;
         accounts[mode] = account;
         break;
       } catch (err) {
         if (!(err instanceof JobfitError) || attempt >= 3) throw err;
-        ctx.io.stderr.write(`✗ ${err.message}\n`);
+        ctx.io.stderr.write(`✗ ${forPerson(err.message)}\n`);
       }
     }
   }

@@ -10,17 +10,21 @@ import * as z from 'zod';
 import type { ListFilter } from '../../client/client.js';
 import type { CommandDeps } from '../../cli/commands.js';
 import type { Context } from '../../cli/context.js';
-import { IdFeed, bulkFetch, createErrorSink, throwIfFailed } from '../../export/bulk-fetch.js';
+import { type BulkResult, IdFeed, bulkFetch, createErrorSink, throwIfFailed } from '../../export/bulk-fetch.js';
+import { finishExport, isServiceGone } from '../../export/finish.js';
+import { Tally } from '../../export/tally.js';
+import { openTarget } from '../../export/target.js';
 import { type FetchPage, listAll } from '../../export/complete-list.js';
 import { type GroupStats, GroupReport, type InvitationLike, REPORT_CSV_COLUMNS, reportCsvRow } from '../../export/group-report.js';
 import { chalkFor } from '../../format/color.js';
-import { type ColumnSpec, createListWriter, resolveFormat } from '../../format/output.js';
+import { type ColumnSpec, createListWriter, type ListWriter, resolveFormat } from '../../format/output.js';
 import { createProgress } from '../../format/progress.js';
 import { clientFor } from '../shared/client.js';
 import { examples } from '../shared/help.js';
 import { intId, parseOptions } from '../shared/options.js';
 import { checkScoreProfile } from '../shared/score-profile.js';
 import { NUM } from '../../format/number.js';
+import { safeLine } from '../../format/sanitize.js';
 
 export const ReportOptions = z.object({
   sp: z.string({ error: 'is required (a score profile short name; see `jobfit score-profiles`)' }).trim().min(1, 'must not be empty'),
@@ -28,6 +32,7 @@ export const ReportOptions = z.object({
   groupBy: z.enum(['team', 'custom_id'], { error: 'must be team or custom_id' }).default('team'),
   concurrency: z.coerce.number().int().min(1).max(64).default(16),
   errors: z.string().optional(),
+  out: z.string().min(1).optional(),
 });
 export type ReportOptions = z.output<typeof ReportOptions>;
 
@@ -36,10 +41,11 @@ async function renderGroups(ctx: Context, sp: string, groups: GroupStats[], tota
   const { renderBarChart, stars } = await import('../../format/chart.js');
   const c = chalkFor(ctx.io.colorStdout);
   const blocks = [...groups, ...(groups.length > 1 ? [{ ...total, name: 'All groups' }] : [])].map((g) => {
-    const head = `${c.bold(g.name)}${g.key !== null && g.name !== String(g.key) && g.name !== 'All groups' ? c.dim(` (${g.key})`) : ''}`;
+    // Group names and keys are team names and custom ids: a stranger's text.
+    const head = `${c.bold(safeLine(g.name))}${g.key !== null && g.name !== String(g.key) && g.name !== 'All groups' ? c.dim(` (${safeLine(String(g.key))})`) : ''}`;
     const counts = `invited ${NUM.format(g.invited)} · accepted ${NUM.format(g.accepted)} · completed ${NUM.format(g.completed)} (score profile ${sp})`;
     const fit = `median job fit ${g.median_job_fit_percentage === null ? '–' : `${g.median_job_fit_percentage}%`}`;
-    const riasec = `RIASEC ${g.top_riasec.length ? g.top_riasec.map((r) => `${r.code} (${r.count})`).join(', ') : '–'}`;
+    const riasec = `RIASEC ${g.top_riasec.length ? g.top_riasec.map((r) => `${safeLine(r.code)} (${r.count})`).join(', ') : '–'}`;
     const chart =
       g.completed > 0
         ? renderBarChart(
@@ -57,21 +63,28 @@ async function renderGroups(ctx: Context, sp: string, groups: GroupStats[], tota
 }
 
 export async function runReport(o: ReportOptions, ctx: Context): Promise<void> {
-  const format = resolveFormat(ctx);
   const client = await clientFor(ctx);
   await checkScoreProfile(ctx, client, o.sp);
+  const started = performance.now();
+  const target = openTarget(ctx, o.out, 'groups');
+  const format = resolveFormat(target.ctx);
   const report = new GroupReport(o.groupBy);
   const feed = new IdFeed<number>();
   const sink = createErrorSink(ctx, o.errors, 'test taker');
   const progress = createProgress(ctx, { label: 'Scorecards', noun: 'test takers' });
+  // Every invitation ends in the report: not accepted yet, or its test taker's scorecard counted, or failed.
+  const tally = new Tally('invitations', 'counted with their scorecard');
+  let invitations = 0;
 
   const fetchPage = ((q: ListFilter, signal?: AbortSignal) => client.listInvitations(q, signal)) as FetchPage<InvitationLike & { email: string }>;
   const listing = listAll(
     fetchPage,
     { team_id: o.team },
     (inv) => {
+      invitations++;
       report.addInvitation(inv);
       if (typeof inv.test_taker_id === 'number') feed.push(inv.test_taker_id);
+      else tally.skip('not accepted yet');
     },
     {
       signal: ctx.io.signal,
@@ -91,38 +104,64 @@ export async function runReport(o: ReportOptions, ctx: Context): Promise<void> {
   );
   listing.catch(() => {});
 
-  const result = await bulkFetch(feed, (id, signal) => client.getScorecard(id, o.sp, signal), {
-    concurrency: o.concurrency,
-    signal: ctx.io.signal,
-    onSettled: (out) => progress.tick({ error: out.kind === 'failed' }),
-    onResult: (id, out) => {
-      if (out.kind === 'ok') report.addScorecard(id, out.value);
-      else if (out.kind === 'failed') sink.failed(id, out.error);
-    },
-  });
-  let listed: Awaited<typeof listing>;
+  let result: BulkResult | undefined;
+  let listed: Awaited<typeof listing> | undefined;
+  let error: unknown;
   try {
+    result = await bulkFetch(feed, (id, signal) => client.getScorecard(id, o.sp, signal), {
+      concurrency: o.concurrency,
+      signal: ctx.io.signal,
+      stopWhen: isServiceGone,
+      onSettled: (out) => progress.tick({ error: out.kind === 'failed' }),
+      onResult: (id, out) => {
+        if (out.kind === 'ok') {
+          tally.write();
+          report.addScorecard(id, out.value);
+        } else if (out.kind === 'skipped') {
+          tally.skip(out.reason);
+        } else {
+          tally.fail();
+          sink.failed(id, out.error);
+        }
+      },
+    });
     listed = await listing;
-  } finally {
-    progress.finish();
-    await sink.close();
+  } catch (err) {
+    error = err;
   }
-  ctx.debug(`report: ${listed.items} invitations in ${listed.requests} list requests (minimum ${listed.minimum}); ${result.requests} scorecard requests`);
-
-  const groups = report.result();
-  const total = report.total();
-  if (format === 'json') {
-    ctx.io.stdout.write(`${JSON.stringify({ object: 'group_report', score_profile: o.sp, group_by: o.groupBy, team_id: o.team ?? null, groups, total }, null, 2)}\n`);
-  } else if (format === 'table') {
-    ctx.io.stdout.write(await renderGroups(ctx, o.sp, groups, total));
-  } else {
-    const columns: ColumnSpec[] = REPORT_CSV_COLUMNS.map((k) => ({ key: k }));
-    const writer = await createListWriter(ctx, { columns, csvColumns: [...REPORT_CSV_COLUMNS], knownFields: [...REPORT_CSV_COLUMNS], noun: 'groups' });
-    for (const g of groups) writer.write(format === 'csv' ? reportCsvRow(o.groupBy, g) : { group_by: o.groupBy, ...g });
-    writer.end();
+  await sink.close();
+  let writer: ListWriter | undefined;
+  if (error === undefined) {
+    const out = target.ctx;
+    ctx.debug(`report: ${listed?.items} invitations in ${listed?.requests} list requests (minimum ${listed?.minimum}); ${result?.requests} scorecard requests`);
+    const groups = report.result();
+    const total = report.total();
+    if (format === 'json') {
+      out.io.stdout.write(`${JSON.stringify({ object: 'group_report', score_profile: o.sp, group_by: o.groupBy, team_id: o.team ?? null, groups, total }, null, 2)}\n`);
+    } else if (format === 'table') {
+      out.io.stdout.write(await renderGroups(out, o.sp, groups, total));
+    } else {
+      const columns: ColumnSpec[] = REPORT_CSV_COLUMNS.map((k) => ({ key: k }));
+      writer = await createListWriter(out, { columns, csvColumns: [...REPORT_CSV_COLUMNS], knownFields: [...REPORT_CSV_COLUMNS], noun: 'groups' });
+      for (const g of groups) writer.write(format === 'csv' ? reportCsvRow(o.groupBy, g) : { group_by: o.groupBy, ...g });
+    }
   }
-  if (result.failed > 0) ctx.warn('the report is missing the scorecards that could not be fetched.');
-  throwIfFailed(result, 'scorecards', o.errors);
+  await finishExport(
+    ctx,
+    {
+      target,
+      writer,
+      tally,
+      listed: listed?.items ?? invitations,
+      totalCount: listed?.total,
+      elapsedMs: performance.now() - started,
+      stopProgress: () => progress.stop(),
+      rerun: 'jobfit report',
+    },
+    error,
+  );
+  if (result && result.failed > 0) ctx.warn('the report is missing the scorecards that could not be fetched.');
+  if (result) throwIfFailed(result, 'scorecards', o.errors);
 }
 
 export function register(program: Command, deps: CommandDeps): void {
@@ -134,6 +173,7 @@ export function register(program: Command, deps: CommandDeps): void {
     .option('--group-by <key>', 'team (default) or custom_id')
     .option('--concurrency <n>', 'scorecard requests in flight (default 16)')
     .option('--errors <file>', 'write the ids whose scorecard failed to FILE as NDJSON (default: stderr)')
+    .option('--out <file>', 'write the report to FILE, only once it is complete (a failed run leaves FILE as it was)')
     .addHelpText(
       'after',
       examples('jobfit report --sp sales-rep', 'jobfit report --sp sales-rep --group-by custom_id -o csv', 'jobfit report --sp sales-rep --team 3 -o json | jq ".groups[0].stars"') +

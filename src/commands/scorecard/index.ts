@@ -9,10 +9,13 @@ import type { Command } from 'commander';
 import * as z from 'zod';
 import type { CommandDeps } from '../../cli/commands.js';
 import type { Context } from '../../cli/context.js';
-import { bulkFetch, createErrorSink, throwIfFailed } from '../../export/bulk-fetch.js';
+import { type BulkResult, bulkFetch, createErrorSink, throwIfFailed } from '../../export/bulk-fetch.js';
+import { finishExport, isServiceGone } from '../../export/finish.js';
+import { Tally } from '../../export/tally.js';
+import { openTarget } from '../../export/target.js';
 import { idSource } from '../../export/ids.js';
 import { hasResults, scorecardColumns, scorecardRow } from '../../export/scorecard-rows.js';
-import { type ColumnSpec, createListWriter } from '../../format/output.js';
+import { type ColumnSpec, createListWriter, type ListWriter } from '../../format/output.js';
 import { createProgress } from '../../format/progress.js';
 import { clientFor } from '../shared/client.js';
 import { examples } from '../shared/help.js';
@@ -28,8 +31,12 @@ export const ScorecardOptions = z.object({
   customId: maxText('the custom id filter', 50).optional(),
   concurrency: z.coerce.number().int().min(1).max(64).default(16),
   errors: z.string().optional(),
+  out: z.string().min(1).optional(),
 });
 export type ScorecardOptions = z.output<typeof ScorecardOptions>;
+
+/** The reason --all leaves a test taker out of a scorecard export. */
+export const NO_RESULTS = 'without results yet';
 
 const TABLE_COLUMNS: ColumnSpec[] = [
   { key: 'test_taker_id', header: 'TEST TAKER', align: 'right' },
@@ -45,47 +52,69 @@ export async function runScorecard(o: ScorecardOptions, ctx: Context): Promise<v
   const client = await clientFor(ctx);
   await checkScoreProfile(ctx, client, o.sp);
   const source = await idSource(ctx, client, o);
+  const started = performance.now();
   const columns = scorecardColumns();
-  const writer = await createListWriter(ctx, {
-    columns: TABLE_COLUMNS,
-    csvColumns: columns,
-    knownFields: columns,
-    noun: 'scorecards',
-    flatItems: true,
-  });
-  // CSV and the table get the flat row (flatItems); JSON and NDJSON the API's object.
-  const flat = writer.format === 'csv' || writer.format === 'table';
-  const sink = createErrorSink(ctx, o.errors, 'test taker');
+  const target = openTarget(ctx, o.out, 'scorecards');
+  const tally = new Tally('test takers');
+  let writer: ListWriter | undefined;
   // A bar for one item is noise.
   const progress = createProgress(o.all || source.feed.count > 1 ? ctx : { io: ctx.io, globals: { ...ctx.globals, quiet: true } }, { label: 'Scorecards', noun: 'test takers', total: o.all ? undefined : source.feed.count });
   source.done.then((r) => r && progress.setTotal(r.items)).catch(() => {});
-  let noResults = 0;
-  const result = await bulkFetch(source.feed, (id, signal) => client.getScorecard(id, o.sp, signal), {
-    concurrency: o.concurrency,
-    signal: ctx.io.signal,
-    onSettled: (out) => progress.tick({ error: out.kind === 'failed' }),
-    onResult: (id, out) => {
-      if (out.kind === 'failed') return sink.failed(id, out.error);
-      if (out.kind === 'skipped') return sink.skipped(id, out.reason);
-      if (o.all && !hasResults(out.value)) {
-        noResults++;
-        return;
-      }
-      writer.write(flat ? scorecardRow(out.value) : out.value);
-    },
-  });
+  const sink = createErrorSink(ctx, o.errors, 'test taker');
   let listing: Awaited<typeof source.done>;
+  let result: BulkResult | undefined;
+  let error: unknown;
   try {
+    writer = await createListWriter(target.ctx, {
+      columns: TABLE_COLUMNS,
+      csvColumns: columns,
+      knownFields: columns,
+      noun: 'scorecards',
+      flatItems: true,
+    });
+    // CSV and the table get the flat row (flatItems); JSON and NDJSON the API's object.
+    const flat = writer.format === 'csv' || writer.format === 'table';
+    const w = writer;
+    result = await bulkFetch(source.feed, (id, signal) => client.getScorecard(id, o.sp, signal), {
+      concurrency: o.concurrency,
+      signal: ctx.io.signal,
+      stopWhen: isServiceGone,
+      onSettled: (out) => progress.tick({ error: out.kind === 'failed' }),
+      onResult: (id, out) => {
+        if (out.kind === 'failed') {
+          tally.fail();
+          return sink.failed(id, out.error);
+        }
+        if (out.kind === 'skipped') {
+          tally.skip(out.reason);
+          return sink.skipped(id, out.reason);
+        }
+        if (o.all && !hasResults(out.value)) return tally.skip(NO_RESULTS);
+        tally.write();
+        w.write(flat ? scorecardRow(out.value) : out.value);
+      },
+    });
     listing = await source.done;
-  } finally {
-    writer.end();
-    if (source.feed.count > 1) progress.finish();
-    else progress.stop();
-    await sink.close();
+  } catch (err) {
+    error = err;
   }
-  if (noResults > 0) ctx.info(`${noResults} test taker${noResults === 1 ? '' : 's'} without results yet ${noResults === 1 ? 'was' : 'were'} left out.`);
-  ctx.debug(`scorecard: ${result.requests} scorecard requests${listing ? ` + ${listing.requests} list requests (minimum ${listing.minimum})` : ''}`);
-  throwIfFailed(result, 'scorecards', o.errors);
+  await sink.close();
+  await finishExport(
+    ctx,
+    {
+      target,
+      writer,
+      tally,
+      listed: listing?.items ?? source.feed.count,
+      totalCount: listing?.total,
+      elapsedMs: performance.now() - started,
+      stopProgress: () => progress.stop(),
+      rerun: 'jobfit scorecard',
+    },
+    error,
+  );
+  ctx.debug(`scorecard: ${result?.requests} scorecard requests${listing ? ` + ${listing.requests} list requests (minimum ${listing.minimum})` : ''}`);
+  if (result) throwIfFailed(result, 'scorecards', o.errors);
 }
 
 export function register(program: Command, deps: CommandDeps): void {
@@ -101,6 +130,7 @@ export function register(program: Command, deps: CommandDeps): void {
     .option('--custom-id <text>', 'with --all: only test takers whose custom_id contains this text')
     .option('--concurrency <n>', 'requests in flight (default 16)')
     .option('--errors <file>', 'write failed ids and their errors to FILE as NDJSON (default: stderr)')
+    .option('--out <file>', 'write the export to FILE, only once it is complete (a failed run leaves FILE as it was)')
     .addHelpText(
       'after',
       examples(

@@ -6,13 +6,19 @@
  */
 import type { JobfitClient } from '../../client/client.js';
 import type { ConnectionInfo, Context } from '../../cli/context.js';
+import { forPerson } from '../../cli/person-text.js';
 
 const announced = new WeakSet<Context>();
 
-/** `[test mode] profile default · http://127.0.0.1:4010/v2 · sk_test_…a1b2` */
+/**
+ * `[test mode] profile default · http://127.0.0.1:4010/v2 · sk_test_…a1b2`, or for
+ * the embedded stub `[local stub, live mode] account Northwind Talent (1) · …`:
+ * nothing real is touched there, and the line says so.
+ */
 export function modeLine(c: ConnectionInfo): string {
   const mode = c.mode ? `${c.mode} mode` : 'no key';
-  const where = c.embedded ? 'embedded stub' : c.profileName ? `profile ${c.profileName}` : c.source === 'env' ? 'JOBFIT_API_KEY' : c.source;
+  if (c.embedded) return `[local stub, ${mode}] ${[c.account ? `account ${c.account}` : 'embedded stub', c.baseUrl].join(' · ')}`;
+  const where = c.profileName ? `profile ${c.profileName}` : c.source === 'env' ? 'JOBFIT_API_KEY' : c.source;
   const parts = [where, c.baseUrl];
   if (c.maskedKey !== '(none)') parts.push(c.maskedKey);
   return `[${mode}] ${parts.join(' · ')}`;
@@ -24,7 +30,7 @@ export function announceMode(ctx: Context): void {
   announced.add(ctx);
   if (ctx.globals.quiet) return;
   if (!ctx.io.stderrIsTTY && !ctx.globals.verbose) return;
-  const line = modeLine(c);
+  const line = forPerson(modeLine(c));
   // Live mode stands out on a terminal: it touches real records.
   const shown = ctx.io.colorStderr ? (c.mode === 'live' && !c.embedded ? `\x1b[33m${line}\x1b[39m` : `\x1b[2m${line}\x1b[22m`) : line;
   ctx.io.stderr.write(`${shown}\n`);
@@ -48,6 +54,6 @@ export async function clientForKey(ctx: Context, baseUrl: string, apiKey: string
     apiKey,
     env: ctx.io.env,
     signal: ctx.io.signal,
-    trace: ctx.globals.verbose ? (line) => ctx.io.stderr.write(`${line}\n`) : undefined,
+    trace: ctx.globals.verbose ? (line) => ctx.io.stderr.write(`${forPerson(line)}\n`) : undefined,
   });
 }

@@ -58,6 +58,7 @@ export interface ServeOptions {
   port: string;
   host: string;
   faults?: string;
+  minimalFields?: boolean;
 }
 
 export async function serve(opts: ServeOptions, ctx: Context): Promise<void> {
@@ -72,7 +73,7 @@ export async function serve(opts: ServeOptions, ctx: Context): Promise<void> {
   const { startStub } = await import('../../stub/index.js');
   let stub: Awaited<ReturnType<typeof startStub>>;
   try {
-    stub = await startStub({ dataDir: await dataDir(ctx, opts), port, host: opts.host, faults });
+    stub = await startStub({ dataDir: await dataDir(ctx, opts), port, host: opts.host, faults, minimalFields: opts.minimalFields });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     if (e.code === 'EADDRINUSE') throw new JobfitError(`Port ${port} is already in use.`, { hint: 'Pick another with --port, or --port 0 for a free one.' });
@@ -86,6 +87,7 @@ export async function serve(opts: ServeOptions, ctx: Context): Promise<void> {
     out.write(`  account ${k.account_id} (${k.display_name})\n    live key: ${k.live_key}\n    test key: ${k.test_key}\n`);
   }
   if (faults) ctx.info(`Faults on: ${opts.faults}`);
+  if (opts.minimalFields) ctx.info('Minimal fields: test taker and career navigation profile list items carry only what the reference states.');
   ctx.info(`Data: ${stub.store.path}`);
   ctx.info('Press Ctrl-C to stop.');
   await new Promise<void>((resolve) => {
@@ -280,9 +282,13 @@ export function register(program: Command, deps: CommandDeps): void {
       .description('Run the stub as a long-lived HTTP server; prints its base URL and keys (Ctrl-C stops it)')
       .option('--port <port>', 'port to listen on (0 picks a free one)', '4010')
       .option('--host <host>', 'interface to bind', '127.0.0.1')
-      .option('--faults <spec>', 'inject faults, e.g. "429=0.05,5xx=0.05,drop=0.02,latency=5,seed=42[,retry-after=1][,only=writes]"'),
+      .option('--faults <spec>', 'inject faults, e.g. "429=0.05,5xx=0.05,drop=0.02,latency=5,seed=42[,retry-after=1][,only=writes]"')
+      .option('--minimal-fields', 'play a strict server: "not shown" list items (test takers, career navigation profiles) carry only the fields the reference states'),
   )
-    .addHelpText('after', examples('jobfit stub serve', 'jobfit stub serve --port 0 --data ./stub-data', 'jobfit stub serve --faults "429=0.1,seed=7"'))
+    .addHelpText(
+      'after',
+      examples('jobfit stub serve', 'jobfit stub serve --port 0 --data ./stub-data', 'jobfit stub serve --faults "429=0.1,seed=7"', 'jobfit stub serve --minimal-fields'),
+    )
     .action(async (o: ServeOptions, cmd: Command) => serve(o, deps.context(cmd)));
 
   dataOption(stub.command('keys').description('Print each seeded account with its live and test key'))

@@ -12,8 +12,13 @@ account and, unless --only-enabled-teams, for every team) while it runs; the
 previous settings come back when it stops. Failed deliveries are retried while
 it runs.
 
-Each event is shown once, even when delivered twice. Bodies that are not JSON
-get 400, bodies over 1 MB get 413; both are noted on stderr.
+Each event is shown once, even when delivered twice (the last 10,000 ids are
+remembered). Only JSON deliveries for a loopback Host (localhost, 127.0.0.1,
+[::1]) are accepted: a web page's request (an Origin header), another Host
+(DNS rebinding), another content type, a malformed event id or type get a 4xx,
+bodies over 1 MB get 413; none is shown or forwarded, and the first of each
+kind is noted on stderr. Behind a tunnel, name its host with --allow-host.
+Forwarding never follows the app's redirects.
 
 Examples:
   $ jobfit webhook listen
@@ -30,7 +35,8 @@ export function register(program: Command, deps: CommandDeps): void {
     .command('listen')
     .description('Listen for webhook events on a local port and print them')
     .option('--port <n>', 'port to listen on (0 picks a free one)', '0')
-    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--host <host>', 'address to listen on (beyond loopback, anyone who can reach it can post)', '127.0.0.1')
+    .option('--allow-host <name>', 'accept requests for this Host too, e.g. a tunnel\'s abc.ngrok.app (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
     .option('--events <a,b>', 'show only these event types')
     .option('--log <file>', 'append every event received to FILE as NDJSON')
     .option('--forward-to <url>', 're-post each event to your app and print its answer')

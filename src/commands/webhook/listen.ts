@@ -4,11 +4,14 @@
  * can re-post them to the developer's app. Against the local stub it points
  * the account's endpoint at itself while it runs.
  */
-import { appendFileSync } from 'node:fs';
+import { closeSync, constants, fchmodSync, fstatSync, openSync, writeSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { EVENT_TYPES } from '../../api/schemas.js';
 import type { Context } from '../../cli/context.js';
 import { JobfitError, UsageError } from '../../cli/errors.js';
+import { isLoopbackHost } from '../../config/loopback.js';
+import { jsonText } from '../../format/output.js';
+import { safeLine } from '../../format/sanitize.js';
 import { type ForwardResult, type Receiver, type WebhookEvent, resourceLabel, startReceiver } from './receiver.js';
 import type { StubLink } from './stub-link.js';
 
@@ -18,6 +21,8 @@ export interface ListenOptions {
   events?: string;
   log?: string;
   forwardTo?: string;
+  /** Host names (a tunnel's) accepted in the Host header besides this machine's. */
+  allowHost?: string[];
   data?: string;
   account?: string;
   onlyEnabledTeams?: boolean;
@@ -53,6 +58,39 @@ export function parseHttpUrl(v: string, flag: string): string {
   return u.toString();
 }
 
+/**
+ * The log: opened once for appending, created 0600 (it holds people's
+ * emails and assessment links), never through a symbolic link someone
+ * planted at the path, and only when it is a regular file.
+ */
+function openLog(path: string): number {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') throw new UsageError(`The log path ${path} is a symbolic link; not writing through it.`, 'give the path of a regular file');
+    throw new UsageError(`Cannot write the log file ${path}: ${(err as Error).message}`);
+  }
+  const st = fstatSync(fd);
+  if (!st.isFile()) {
+    closeSync(fd);
+    throw new UsageError(`The log path ${path} is not a regular file.`);
+  }
+  // A log made by an older version (or another tool) may be readable by everyone.
+  if ((st.mode & 0o077) !== 0 && st.uid === process.getuid?.()) fchmodSync(fd, 0o600);
+  return fd;
+}
+
+/** --allow-host names, comma-separated or repeated; host names only (no scheme, no path). */
+export function parseAllowHosts(v: string[] | undefined): string[] {
+  const names = (v ?? []).flatMap((x) => x.split(',')).map((x) => x.trim().toLowerCase()).filter(Boolean);
+  for (const n of names) {
+    if (!/^[a-z0-9.-]+$|^\[[0-9a-f:.]+\]$/.test(n)) throw new UsageError(`--allow-host takes a host name such as abc.ngrok.app, got "${n}".`);
+  }
+  return names;
+}
+
 function clock(d: Date): string {
   return d.toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z');
 }
@@ -81,32 +119,29 @@ export async function listen(ctx: Context, o: ListenOptions): Promise<void> {
   const forwardTo = o.forwardTo === undefined ? undefined : parseHttpUrl(o.forwardTo, '--forward-to');
   const accountId = o.account === undefined ? undefined : Number(o.account);
   if (accountId !== undefined && !Number.isInteger(accountId)) throw new UsageError(`--account must be an account id, got "${o.account}".`);
+  const allowHosts = parseAllowHosts(o.allowHost);
   const logPath = o.log === undefined ? undefined : resolvePath(o.log);
-  if (logPath) {
-    try {
-      appendFileSync(logPath, '');
-    } catch (err) {
-      throw new UsageError(`Cannot write the log file ${logPath}: ${(err as Error).message}`);
-    }
-  }
+  const logFd = logPath === undefined ? undefined : openLog(logPath);
   const { stdout } = ctx.io;
   // With JSON on stdout, everything else (forward results) goes to stderr.
-  const side = (line: string) => (json ? ctx.io.stderr.write(`${line}\n`) : stdout.write(`${line}\n`));
+  // Every field of an event is the sender's text: lines pass the sanitiser.
+  const side = (line: string) => (json ? ctx.io.stderr.write(`${safeLine(line)}\n`) : stdout.write(`${safeLine(line)}\n`));
 
   const onEvent = (event: WebhookEvent) => {
-    if (logPath) {
+    if (logFd !== undefined) {
       try {
-        appendFileSync(logPath, `${JSON.stringify(event)}\n`);
+        writeSync(logFd, `${JSON.stringify(event)}\n`);
       } catch (err) {
         ctx.warn(`could not append to ${logPath}: ${(err as Error).message}`);
       }
     }
-    if (json === 'ndjson') stdout.write(`${JSON.stringify(event)}\n`);
-    else if (json === 'json') stdout.write(`${JSON.stringify(event, null, 2)}\n`);
-    else stdout.write(`${clock(ctx.io.now())}  ${event.type.padEnd(34)} ${event.id}  ${resourceLabel(event)}\n`);
+    if (json === 'ndjson') stdout.write(`${jsonText(event)}\n`);
+    else if (json === 'json') stdout.write(`${jsonText(event, 2)}\n`);
+    else stdout.write(`${clock(ctx.io.now())}  ${safeLine(event.type).padEnd(34)} ${safeLine(event.id)}  ${safeLine(resourceLabel(event))}\n`);
   };
   const onForward = (_e: WebhookEvent, r: ForwardResult) => {
     if (r.status === null) side(`  -> ${r.url}  failed: ${r.error} (${r.ms} ms)`);
+    else if (r.status >= 300 && r.status < 400) side(`  -> ${r.url}  ${r.status} (${r.ms} ms; redirects are not followed)`);
     else side(`  -> ${r.url}  ${r.status} (${r.ms} ms)`);
   };
 
@@ -114,6 +149,7 @@ export async function listen(ctx: Context, o: ListenOptions): Promise<void> {
   try {
     receiver = await startReceiver({
       host: o.host ?? '127.0.0.1',
+      allowHosts,
       port,
       events: filter,
       forwardTo,
@@ -122,6 +158,7 @@ export async function listen(ctx: Context, o: ListenOptions): Promise<void> {
       onNote: (m) => ctx.info(m),
     });
   } catch (err) {
+    if (logFd !== undefined) closeSync(logFd);
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new JobfitError(`Port ${port} is already in use on ${o.host ?? '127.0.0.1'}.`, { hint: 'pick another --port, or --port 0 for a free one' });
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`Cannot listen on host ${o.host}.`);
@@ -129,6 +166,11 @@ export async function listen(ctx: Context, o: ListenOptions): Promise<void> {
   }
   // Always printed (even with --quiet): scripts read the URL from this line.
   ctx.io.stderr.write(`Listening for webhook events on ${receiver.url}\n`);
+  if (!isLoopbackHost(o.host ?? '127.0.0.1')) {
+    ctx.warn(
+      `listening on ${o.host}, beyond this machine: anyone who can reach it can post events. Requests are accepted only for a loopback Host${allowHosts.length ? ` or ${allowHosts.join(', ')}` : ''}${allowHosts.length ? '' : ' (name a tunnel\'s host with --allow-host)'}.`,
+    );
+  }
 
   let link: StubLink | undefined;
   try {
@@ -163,6 +205,7 @@ export async function listen(ctx: Context, o: ListenOptions): Promise<void> {
     });
   } finally {
     await receiver.close();
+    if (logFd !== undefined) closeSync(logFd);
     if (link) {
       try {
         await link.restore();
@@ -171,5 +214,6 @@ export async function listen(ctx: Context, o: ListenOptions): Promise<void> {
       }
     }
   }
-  ctx.info(`Stopped; ${receiver.shown} event${receiver.shown === 1 ? '' : 's'} received.${link ? ' The stub\'s webhook settings are back as they were.' : ''}`);
+  const refused = receiver.refused > 0 ? ` ${receiver.refused} request${receiver.refused === 1 ? '' : 's'} refused.` : '';
+  ctx.info(`Stopped; ${receiver.shown} event${receiver.shown === 1 ? '' : 's'} received.${refused}${link ? ' The stub\'s webhook settings are back as they were.' : ''}`);
 }

@@ -1,0 +1,14 @@
+/**
+ * What counts as this machine: `localhost`, 127.0.0.0/8 and ::1, nothing else.
+ * Not `*.localhost`: the reference says such names resolve to loopback, but
+ * the system resolver many machines use sends them to DNS, where anyone can
+ * answer. A live key goes over plain http only to these; the embedded stub
+ * and local servers are reached without a proxy.
+ */
+const IPV4_LOOPBACK = /^127\.(25[0-5]|2[0-4]\d|1?\d?\d)\.(25[0-5]|2[0-4]\d|1?\d?\d)\.(25[0-5]|2[0-4]\d|1?\d?\d)$/;
+
+/** A host name or address (URL.hostname: IPv6 in brackets, or bare) on this machine. */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.toLowerCase();
+  return h === 'localhost' || h === '::1' || h === '[::1]' || IPV4_LOOPBACK.test(h);
+}

@@ -1,0 +1,169 @@
+/**
+ * One writer at a time for a file we own (a results file, a journal, the
+ * config, a sync target): `<target>.lock`, created exclusively, holding the
+ * owner's pid, host, start time and command. A lock whose owner is gone (a
+ * dead pid on this host, or a file that cannot be read as ours and is older
+ * than a minute) is stale and taken over; a live owner is named in the refusal.
+ */
+import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync, constants } from 'node:fs';
+import { hostname } from 'node:os';
+import { UsageError } from '../cli/errors.js';
+
+export interface LockOwner {
+  pid: number;
+  host: string;
+  /** ISO time the owner took the lock. */
+  started: string;
+  command?: string;
+}
+
+export interface FileLock {
+  readonly path: string;
+  release(): void;
+}
+
+/** Another live run holds the lock: exit 2, nothing done. */
+export class LockedError extends UsageError {
+  readonly owner?: LockOwner;
+  constructor(target: string, owner: LockOwner | undefined) {
+    const who = owner
+      ? `process ${owner.pid}${owner.host !== hostname() ? ` on ${owner.host}` : ''}, started ${owner.started}${owner.command ? ` (${owner.command})` : ''}`
+      : 'another process';
+    super(`${target} is in use by ${who}.`, `wait for it to finish, or stop it; if no such run exists, remove ${target}.lock`);
+    this.owner = owner;
+  }
+}
+
+export function lockPath(target: string): string {
+  return `${target}.lock`;
+}
+
+function readOwner(path: string): LockOwner | undefined {
+  try {
+    const o = JSON.parse(readFileSync(path, 'utf8')) as Partial<LockOwner>;
+    if (typeof o.pid === 'number' && typeof o.host === 'string' && typeof o.started === 'string') return o as LockOwner;
+  } catch {
+    // unreadable or torn: judged by age below
+  }
+  return undefined;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: the process exists but belongs to someone else.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Whether the lock at `path` belongs to nobody alive any more. */
+function isStale(path: string, owner: LockOwner | undefined, nowMs: number): boolean {
+  if (owner) {
+    if (owner.host !== hostname()) return false; // cannot tell: another machine's run
+    return owner.pid !== process.pid && !alive(owner.pid);
+  }
+  try {
+    // A lock being written right now is empty for a moment: only old garbage is stale.
+    return nowMs - statSync(path).mtimeMs > 60_000;
+  } catch {
+    return true;
+  }
+}
+
+const held = new Set<string>();
+let exitHook = false;
+
+function releaseAllOnExit(): void {
+  if (exitHook) return;
+  exitHook = true;
+  process.once('exit', () => {
+    for (const p of held) {
+      try {
+        unlinkSync(p);
+      } catch {
+        // already gone
+      }
+    }
+  });
+}
+
+/** Tries once; undefined when a live owner holds it (its details in `owner`). */
+export function tryLock(target: string, opts: { command?: string; nowMs?: number } = {}): { lock?: FileLock; owner?: LockOwner } {
+  const path = lockPath(target);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    let fd: number;
+    try {
+      fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const owner = readOwner(path);
+      if (!isStale(path, owner, opts.nowMs ?? Date.now())) return { owner };
+      try {
+        unlinkSync(path);
+      } catch {
+        // someone else took it over first: try again
+      }
+      continue;
+    }
+    const me: LockOwner = { pid: process.pid, host: hostname(), started: new Date(opts.nowMs ?? Date.now()).toISOString(), command: opts.command };
+    try {
+      writeSync(fd, JSON.stringify(me));
+    } finally {
+      closeSync(fd);
+    }
+    held.add(path);
+    releaseAllOnExit();
+    let released = false;
+    return {
+      lock: {
+        path,
+        release() {
+          if (released) return;
+          released = true;
+          held.delete(path);
+          try {
+            unlinkSync(path);
+          } catch {
+            // already gone
+          }
+        },
+      },
+    };
+  }
+  return { owner: readOwner(path) };
+}
+
+/** Takes the lock or throws LockedError (exit 2) naming the running owner. */
+export function acquireLock(target: string, opts: { command?: string } = {}): FileLock {
+  const { lock, owner } = tryLock(target, opts);
+  if (!lock) throw new LockedError(target, owner);
+  return lock;
+}
+
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/**
+ * Runs `fn` while holding the lock, waiting for it up to `timeoutMs` (short
+ * read-modify-write: the config). Throws LockedError when still held then.
+ */
+export function withLockSync<T>(target: string, fn: () => T, opts: { timeoutMs?: number; command?: string } = {}): T {
+  const deadline = Date.now() + (opts.timeoutMs ?? 10_000);
+  let wait = 2;
+  for (;;) {
+    const { lock, owner } = tryLock(target, opts);
+    if (lock) {
+      try {
+        return fn();
+      } finally {
+        lock.release();
+      }
+    }
+    if (Date.now() >= deadline) throw new LockedError(target, owner);
+    sleepSync(wait + Math.floor(Math.random() * wait));
+    wait = Math.min(wait * 2, 50);
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * The end of a bulk export (scorecard, job-fit, report, --all lists): one
+ * summary line that adds up, the output committed only when it is complete,
+ * and a run that stopped early (the service gone, a count that does not add
+ * up, Ctrl-C) said so in a few lines, never one per id.
+ */
+import type { Context } from '../cli/context.js';
+import { CancelError, JobfitError } from '../cli/errors.js';
+import type { ListWriter } from '../format/output.js';
+import type { Tally } from './tally.js';
+import type { ExportTarget } from './target.js';
+
+/** The client's circuit breaker gave up on the service: the run ends at once. */
+export function isServiceGone(err: unknown): boolean {
+  return (err as { name?: string } | null)?.name === 'ServiceGoneError';
+}
+
+export interface FinishOptions {
+  target: ExportTarget;
+  writer?: ListWriter;
+  tally: Tally;
+  /** Items the run had to work through (ids given, or found by --all). */
+  listed: number;
+  /** The service's total_count, for --all. */
+  totalCount?: number;
+  /** ms since the run started (performance clock of the caller). */
+  elapsedMs?: number;
+  /** Stops the progress bar before anything is printed. */
+  stopProgress?: () => void;
+  /** How to re-run, for the stop message. */
+  rerun?: string;
+}
+
+/**
+ * Commits the export when it is complete and adds up; otherwise abandons it
+ * and throws (the original error, or the count's). `error`: what ended the
+ * run early, if anything.
+ */
+export async function finishExport(ctx: Context, o: FinishOptions, error?: unknown): Promise<void> {
+  o.stopProgress?.();
+  let err = error;
+  if (err === undefined) {
+    try {
+      o.tally.check(o.listed, o.totalCount);
+    } catch (e) {
+      err = e;
+    }
+  }
+  if (err === undefined) {
+    await o.target.commit(o.writer);
+    ctx.info(o.tally.line({ listed: o.listed, totalCount: o.totalCount, elapsedMs: o.elapsedMs }));
+    return;
+  }
+  const notDone = Math.max(0, o.listed - o.tally.accounted);
+  const line = o.tally.line({ listed: o.listed, totalCount: o.totalCount, elapsedMs: o.elapsedMs, notDone });
+  // Said even with --quiet: an export that stopped short must never pass for a finished one.
+  ctx.io.stderr.write(`Stopped after ${line.charAt(0).toLowerCase()}${line.slice(1)}\n`);
+  const why = err instanceof Error && err.message ? err.message : String(err);
+  await o.target.abandon(o.writer, err instanceof CancelError ? 'interrupted' : why);
+  if (isServiceGone(err) && o.rerun && err instanceof JobfitError && !err.hint) {
+    throw new JobfitError(err.message, { hint: `nothing is resumed: run \`${o.rerun}\` again once the service answers` });
+  }
+  throw err;
+}

@@ -1,0 +1,75 @@
+/**
+ * The one sanitiser for text written for a person. Text from the service, a
+ * CSV or a webhook sender is a stranger's: printed raw, a control character
+ * would drive the terminal (set the title, clear the screen, plant a hidden
+ * link with OSC 8, write the clipboard with OSC 52, overwrite a line with `\r`
+ * or `\b`) and a bidi control would reverse what follows it. Each such
+ * character is shown as a visible escape instead (`\x1b`, `\u202e`), never
+ * obeyed.
+ *
+ * Applied to tables, rendered reports, notices, errors, trace lines, listener
+ * lines and stub verbs, before any truncation (a cut can then never leave half
+ * a sequence). Machine formats (json, ndjson, csv) keep the data exact and do
+ * not pass here.
+ */
+
+/**
+ * C0 controls but tab and newline, DEL, C1 controls (U+0080–U+009F: U+009B is
+ * a one-character CSI on some terminals), and the bidi controls: ALM,
+ * LRM/RLM, the embeddings and overrides (U+202A–U+202E), and the isolates
+ * (U+2066–U+2069).
+ */
+const UNSAFE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const UNSAFE_TEST = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+// Same set plus newline and tab, for text that must stay on one line.
+const UNSAFE_LINE = /[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+function escapeChar(ch: string): string {
+  const code = ch.charCodeAt(0);
+  return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+}
+
+/** Text safe to write to a terminal: control and bidi characters shown as escapes; newline and tab kept. */
+export function safeText(text: string): string {
+  // Most text has nothing to escape: test once before building a new string.
+  return UNSAFE_TEST.test(text) ? text.replace(UNSAFE, escapeChar) : text;
+}
+
+/** As safeText, with newline and tab escaped too (a table cell, a listener line field). */
+export function safeLine(text: string): string {
+  return text.replace(UNSAFE_LINE, escapeChar);
+}
+
+/** True when the text holds a character safeText would escape. */
+export function hasUnsafe(text: string): boolean {
+  return UNSAFE_TEST.test(text);
+}
+
+/**
+ * A copy of a JSON value with every string (and key) passed through safeLine:
+ * for renderers that lay out many fields of a foreign object (a rendered
+ * report), so each field is made safe once, before widths are measured.
+ */
+export function safeDeep<T>(value: T): T {
+  if (typeof value === 'string') return safeLine(value) as T;
+  if (Array.isArray(value)) return value.map((v) => safeDeep(v)) as T;
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[safeLine(k)] = safeDeep(v);
+    return out as T;
+  }
+  return value;
+}
+
+// What JSON.stringify leaves raw that a terminal may obey: DEL, C1 and bidi controls.
+const JSON_UNSAFE = /[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const JSON_UNSAFE_TEST = /[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+/**
+ * JSON text (from JSON.stringify, which already escapes C0 controls) with the
+ * C1 and bidi controls written as `\u` escapes: the same data to any JSON
+ * reader, and nothing a terminal obeys when it lands on one.
+ */
+export function safeJson(text: string): string {
+  return JSON_UNSAFE_TEST.test(text) ? text.replace(JSON_UNSAFE, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`) : text;
+}
