@@ -64,7 +64,7 @@ export function conditionText(c: DiskCondition): string {
     case 'full':
       return 'is on a full disk';
     case 'read-only':
-      return 'is on a read-only file system';
+      return 'is read-only';
     case 'no-permission':
       return 'is not writable by this user';
   }
