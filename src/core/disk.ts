@@ -58,7 +58,7 @@ export function probeDir(dir: string): DiskCondition | undefined {
   }
 }
 
-/** "is full", "is read-only"…: the end of a sentence about `what` (a folder or file). */
+/** "is on a full disk", "is read-only"…: the end of a sentence about a folder. */
 export function conditionText(c: DiskCondition): string {
   switch (c) {
     case 'full':

@@ -97,7 +97,7 @@ const oversized = new WeakSet<IncomingMessage>();
  * (`Connection: close`). Closing with unread bytes would reset the
  * connection, and the client would never see the 413.
  */
-export function writeReplyDraining(req: IncomingMessage, res: ServerResponse, reply: Reply): void {
+function writeReplyDraining(req: IncomingMessage, res: ServerResponse, reply: Reply): void {
   const { headers, body } = replyParts(reply);
   res.writeHead(reply.status, { ...headers, connection: 'close' });
   if (req.readableEnded || req.destroyed) {
@@ -333,7 +333,7 @@ export function createApp(opts: AppOptions): (req: IncomingMessage, res: ServerR
     const disk = store.diskError(err);
     if (disk) {
       store.noteDiskCondition(disk.condition);
-      return error(disk.condition === 'full' ? 507 : 503, MSG.notStored(disk.message.replace(/^The/, 'the')));
+      return error(disk.condition === 'full' ? 507 : 503, MSG.notStored(disk.reason));
     }
     const message = err instanceof Error ? err.message : String(err);
     if (!loggedFaults.has(message) && loggedFaults.size < 100) {

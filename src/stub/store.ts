@@ -253,12 +253,16 @@ const DISK_WARNING_QUIET_MS = 5 * 60_000;
 /** The store cannot be opened or written because of its disk (full, read-only, not writable). */
 export class StubDiskError extends Error {
   readonly code: string;
+  /** The cause as the end of a sentence: "the stub's data directory <dir> is on a full disk". */
+  readonly reason: string;
   constructor(
     readonly condition: DiskCondition,
     readonly dataDir: string,
     cause?: unknown,
   ) {
-    super(`The stub's data directory ${dataDir} ${conditionText(condition)}`, cause === undefined ? undefined : { cause });
+    const reason = `the stub's data directory ${dataDir} ${conditionText(condition)}`;
+    super(`T${reason.slice(1)}`, cause === undefined ? undefined : { cause });
+    this.reason = reason;
     this.name = 'StubDiskError';
     this.code = condition === 'full' ? 'ENOSPC' : condition === 'read-only' ? 'EROFS' : 'EACCES';
   }
