@@ -86,18 +86,33 @@ describe('write failures injected through SQLite', () => {
 const root = join(import.meta.dirname, '..', '..');
 const entry = join(root, 'src/cli/entry.ts');
 
-/** Mounts a 4 MB tmpfs, or says why it cannot. */
-function tryMount(): { dir?: string; reason?: string } {
-  if (process.platform !== 'linux') return { reason: 'tmpfs mounts are Linux only' };
+/** Mounts a 4 MB tmpfs on a new folder; throws with the reason when it cannot. */
+function mountTmpfs(): string {
   const dir = mkdtempSync(join(tmpdir(), 'jobfit-tinydisk-'));
   const r = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', dir], { encoding: 'utf8' });
-  if (r.status === 0) return { dir };
+  if (r.status === 0) return dir;
   rmSync(dir, { recursive: true, force: true });
-  return { reason: `cannot mount a tmpfs here (${(r.error?.message ?? r.stderr).trim() || `mount exited ${r.status}`})` };
+  throw new Error(`cannot mount a tmpfs here (${(r.error?.message ?? r.stderr).trim() || `mount exited ${r.status}`})`);
 }
 
-const mount = tryMount();
-if (mount.reason) console.warn(`test/stub/disk.test.ts: the tiny-disk tests are skipped: ${mount.reason}`);
+function unmount(dir: string): void {
+  if (spawnSync('umount', [dir]).status !== 0) spawnSync('umount', ['-l', dir]);
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** Why the tiny-disk tests cannot run here (a probe mount, undone at once), or undefined. */
+function cannotMount(): string | undefined {
+  if (process.platform !== 'linux') return 'tmpfs mounts are Linux only';
+  try {
+    unmount(mountTmpfs());
+    return undefined;
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
+
+const skipReason = cannotMount();
+if (skipReason) console.warn(`test/stub/disk.test.ts: the tiny-disk tests are skipped: ${skipReason}`);
 
 function cli(args: string[], env: Record<string, string> = {}) {
   const r = spawnSync(process.execPath, ['--import', 'tsx', entry, ...args], {
@@ -109,9 +124,9 @@ function cli(args: string[], env: Record<string, string> = {}) {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-describe.skipIf(!mount.dir)(`a real tiny disk (4 MB tmpfs)${mount.reason ? `: skipped, ${mount.reason}` : ''}`, () => {
-  const mnt = mount.dir!;
-  const data = join(mnt, 'data');
+describe.skipIf(skipReason !== undefined)(`a real tiny disk (4 MB tmpfs)${skipReason ? `: skipped, ${skipReason}` : ''}`, () => {
+  let mnt = '';
+  let data = '';
   let child: ChildProcess | undefined;
   let stderr = '';
   let origin = '';
@@ -125,6 +140,8 @@ describe.skipIf(!mount.dir)(`a real tiny disk (4 MB tmpfs)${mount.reason ? `: sk
   };
 
   beforeAll(async () => {
+    mnt = mountTmpfs();
+    data = join(mnt, 'data');
     child = spawn(process.execPath, ['--import', 'tsx', entry, 'stub', 'serve', '--port', '0', '--data', data], {
       cwd: root,
       env: { ...process.env, JOBFIT_CONFIG_DIR: join(mnt, 'cfg'), NO_COLOR: '1' },
@@ -149,8 +166,7 @@ describe.skipIf(!mount.dir)(`a real tiny disk (4 MB tmpfs)${mount.reason ? `: sk
 
   afterAll(async () => {
     await stopChild();
-    if (spawnSync('umount', [mnt]).status !== 0) spawnSync('umount', ['-l', mnt]);
-    rmSync(mnt, { recursive: true, force: true });
+    if (mnt) unmount(mnt);
   });
 
   const call = async (method: string, path: string, body?: unknown) => {
