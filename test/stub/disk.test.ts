@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '../../src/api/messages.js';
+import { diskConditionOf } from '../../src/core/disk.js';
 import { DANA, type TestStub, freshEmail, startTestStub } from './helpers.js';
 
 const invite = (tag: string) => ({ first_name: 'Disk', last_name: tag, email: freshEmail(tag), created_by_user_email: DANA });
@@ -78,6 +79,14 @@ describe('write failures injected through SQLite', () => {
       stub.store.db.pragma('query_only = 0');
     }
     expect((await stub.call('POST', '/invitations', { body: invite('rw') })).status).toBe(201);
+  });
+
+  it('an error that does not say the disk is the cause is not blamed on a healthy disk', () => {
+    for (const code of ['ENOENT', 'EIO', 'SQLITE_IOERR_WRITE', 'SQLITE_CANTOPEN', 'SQLITE_BUSY', 'SQLITE_CONSTRAINT']) {
+      expect(diskConditionOf({ code }, stub.dataDir), code).toBeUndefined();
+    }
+    expect(diskConditionOf({ code: 'ENOSPC' }, stub.dataDir)).toBe('full');
+    expect(diskConditionOf(new Error('no code'), stub.dataDir)).toBeUndefined();
   });
 });
 
@@ -203,6 +212,8 @@ describe.skipIf(skipReason !== undefined)(`a real tiny disk (4 MB tmpfs)${skipRe
     expect(list.status).toBe(200);
     expect(list.body.total_count).toBe(total);
     expect((await call('GET', '/teams')).status).toBe(200);
+    // A vague I/O error is told apart by the free space left.
+    expect(diskConditionOf({ code: 'SQLITE_IOERR_WRITE' }, data)).toBe('full');
     const lines = stderr.split('\n').filter((l) => /warning|error|at /i.test(l));
     expect(lines).toEqual([`jobfit stub: warning: ${data} is on a full disk: writes are refused with 507 until it is fixed; reads are still served.`]);
 
@@ -215,6 +226,8 @@ describe.skipIf(skipReason !== undefined)(`a real tiny disk (4 MB tmpfs)${skipRe
     await stopChild();
     expect(child!.exitCode).toBe(0);
     expect(spawnSync('mount', ['-o', 'remount,ro', mnt], { encoding: 'utf8' }).status).toBe(0);
+    // What Node and SQLite say on a read-only file system: mkdir's ENOENT, an I/O error, "unable to open".
+    for (const code of ['ENOENT', 'SQLITE_IOERR_WRITE', 'SQLITE_CANTOPEN', 'EROFS']) expect(diskConditionOf({ code }, join(data, 'a', 'b')), code).toBe('read-only');
     // An existing store, a store that cannot be created, the embedded stub, the config.
     const existing = cli(['stub', 'keys', '--data', data]);
     expect(existing.code).toBe(1);
