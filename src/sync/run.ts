@@ -327,8 +327,12 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncDb, o
       const inv = invs.get(w.id);
       const invFetch = o.full || !inv || inv.list_hash !== w.listHash || inv.basis !== state.basis ? doInvitation(w, state.basis) : undefined;
       if (!invFetch) skip('invitations unchanged');
-      const applies = await Promise.all(tasks);
-      const invRow = await invFetch;
+      // Settle everything before deciding: a stop must not leave requests unawaited.
+      const settled = await Promise.allSettled([Promise.all(tasks), invFetch]);
+      if (stop !== undefined) throw stop;
+      for (const s of settled) if (s.status === 'rejected') throw s.reason;
+      const applies = (settled[0] as PromiseFulfilledResult<Array<(() => void) | undefined>>).value;
+      const invRow = (settled[1] as PromiseFulfilledResult<Row | undefined>).value;
       db.transaction(() => {
         if (takerRows) {
           db.upsert('test_takers', ['id'], takerRows.taker, counts);

@@ -147,10 +147,17 @@ describe('refusals change nothing', () => {
 describe('items that fail', () => {
   let proxy: Server;
   let failing = true;
+  /** After this many requests every answer is a 503 (the service is gone). */
+  let goneAfter = Number.POSITIVE_INFINITY;
+  let seen = 0;
   beforeAll(async () => {
     // The real stub behind a proxy that refuses every job-fit report while `failing`.
     const target = new URL(env.stub.url);
     proxy = createServer((req, res) => {
+      if (++seen > goneAfter) {
+        res.writeHead(503, { 'content-type': 'text/plain' }).end('down');
+        return;
+      }
       if (failing && /\/job-fit-report$/.test(req.url ?? '')) {
         res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'Report temporarily unavailable' }));
         return;
@@ -179,5 +186,24 @@ describe('items that fail', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(lastRun(db).by.job_fit_report).toBe(failed);
     expect(count(db, 'job_fit_reports')).toBe(failed);
+  }, 30_000);
+
+  it('the service gone mid-sync: stops at once with what was kept and how to resume, exit 1; the rerun finishes', async () => {
+    const db = `${env.tmp()}/gone.sqlite`;
+    const base = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}${new URL(env.stub.url).pathname}`;
+    failing = false;
+    seen = 0;
+    goneAfter = 80;
+    const started = Date.now();
+    const res = await runCli(['sync', '--db', db, '--sp', 'sales-rep'], { env: { ...env.env, JOBFIT_BASE_URL: base, JOBFIT_BREAKER_SECONDS: '1' } });
+    expect(res.code).toBe(1);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(res.stderr).toMatch(/^Warning: Stopped: [\d,]+ of [\d,]+ people were synced and kept; run the same command again to resume\.$/m);
+    expect(res.stderr).toMatch(/failed every request/);
+    expect(lastRun(db).status).toBe('failed');
+    goneAfter = Number.POSITIVE_INFINITY;
+    const again = await runCli(['sync', '--db', db], { env: { ...env.env, JOBFIT_BASE_URL: base } });
+    expect(again.code, again.stderr).toBe(0);
+    expect(count(db, 'test_takers')).toBe(env.stub.store.all<{ n: number }>('SELECT COUNT(*) AS n FROM test_takers WHERE account_id = 1')[0].n);
   }, 30_000);
 });
