@@ -13,6 +13,7 @@ import type { Context } from '../../cli/context.js';
 import { CancelError, PartialFailureError, UsageError } from '../../cli/errors.js';
 import { createProgress, formatDuration } from '../../format/progress.js';
 import { NUM } from '../../format/number.js';
+import { ServiceGoneError } from '../../client/errors.js';
 import { SyncDb } from '../../sync/db.js';
 import { type SyncReport, SyncStopped, syncOnce } from '../../sync/run.js';
 import { clientFor } from '../shared/client.js';
@@ -95,6 +96,13 @@ export async function runSync(o: SyncCommandOptions, ctx: Context): Promise<void
         if (!(err instanceof SyncStopped)) throw err;
         const done = `${NUM.format(err.progress.done)} of ${NUM.format(err.progress.total)} people were synced and kept`;
         if (ctx.io.signal.aborted) throw new CancelError(`Interrupted: ${done}; run the same command again to finish.`);
+        // A watch outlives an outage: the next round resumes where this one stopped.
+        if (o.watch !== undefined && err.reason instanceof ServiceGoneError) {
+          ctx.warn(`${err.reason.message} ${done}; trying again in ${formatDuration(o.watch * 1000)}.`);
+          await sleep(o.watch * 1000, ctx.io.signal);
+          if (ctx.io.signal.aborted) throw new CancelError('Stopped watching; the database holds the last sync.');
+          continue;
+        }
         ctx.warn(`Stopped: ${done}; run the same command again to resume.`);
         throw err.reason;
       }
@@ -109,10 +117,11 @@ export async function runSync(o: SyncCommandOptions, ctx: Context): Promise<void
         }
         return;
       }
-      if (ctx.io.signal.aborted) return;
-      ctx.info(`Next sync in ${formatDuration(o.watch * 1000)} (Ctrl-C stops).`);
-      await sleep(o.watch * 1000, ctx.io.signal);
-      if (ctx.io.signal.aborted) return;
+      if (!ctx.io.signal.aborted) {
+        ctx.info(`Next sync in ${formatDuration(o.watch * 1000)} (Ctrl-C stops).`);
+        await sleep(o.watch * 1000, ctx.io.signal);
+      }
+      if (ctx.io.signal.aborted) throw new CancelError('Stopped watching; the database holds the last sync.');
     }
   } finally {
     db.close();
