@@ -81,17 +81,17 @@ it('the service stopped after 500 of 3,000 rows: the run ends within 30 s (exit 
   const r = await ended;
   const after = Date.now() - stoppedAt;
   expect(r.code, r.stderr).toBe(1);
-  expect(after).toBeLessThan(30_000);
+  expect(after, r.stderr).toBeLessThan(30_000);
   expect(r.stderr).toContain(`The service at ${s1.url}`);
   expect(r.stderr).toContain(`jobfit invite --csv ${csv} --out ${out} --resume --created-by ${INVITER}`);
   // Without a terminal the wait is not silent: a progress line every few seconds.
-  expect((r.stderr.match(/^Inviting: [\d,]+ of 3,000 rows/gm) ?? []).length).toBeGreaterThanOrEqual(2);
+  expect((r.stderr.match(/^Inviting: [\d,]+ of 3,000 rows/gm) ?? []).length, r.stderr).toBeGreaterThanOrEqual(2);
   // Errors are summarised, not printed once per row.
-  expect(r.stderr.split('\n').length).toBeLessThan(20);
+  expect(r.stderr.split('\n').length, r.stderr).toBeLessThan(20);
 
   const done = count(journal, /"t":"done"/g);
-  expect(done).toBeGreaterThanOrEqual(500);
-  expect(done).toBeLessThan(N);
+  expect(done, r.stderr).toBeGreaterThanOrEqual(500);
+  expect(done, r.stderr).toBeLessThan(N);
   const lines = readFileSync(out, 'utf8').trimEnd().split('\n');
   expect(lines).toHaveLength(N + 1);
   expect(lines.filter((l) => l.includes(',created,'))).toHaveLength(done);
