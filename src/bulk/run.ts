@@ -532,7 +532,7 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
       if (!again && journal.begin && !journal.ended) {
         throw new UsageError(
           `An earlier run into ${out} did not finish (journal ${journalPath}); nothing was sent.`,
-          `continue it with: ${resumeCommand(opts, out)}\n      or choose another --out to start over (rows already sent will then fail as already invited)`,
+          `continue it with: ${resumeCommand(opts, out)}\n      or choose another --out to start over (rows already sent then come back as "exists")`,
         );
       }
       if (!again) journal = { done: new Map(), inFlight: new Map(), ended: false };
