@@ -119,6 +119,31 @@ it('the service stopped after 500 of 3,000 rows: the run ends within 30 s (exit 
   expect(earlier).toBeLessThanOrEqual(done + unanswered);
 }, 90_000);
 
+it('a service whose writes all fail (5xx) while reads work: the run stops after a few rows (exit 1), --resume completes it', async () => {
+  const N = 300;
+  const s1 = await stub({ faults: '5xx=1,only=writes' });
+  const csv = join(dir, 'writes.csv');
+  const out = join(dir, 'writes.results.csv');
+  writePeople(csv, N, 'writes');
+  const args = ['--csv', csv, '--out', out, '--created-by', INVITER];
+  const r = await finish(jobfit(s1, args));
+  expect(r.code, r.stderr).toBe(1);
+  expect(r.ms, r.stderr).toBeLessThan(40_000);
+  expect(r.stderr).toMatch(new RegExp(`The service at ${s1.url.replace(/[.]/g, '\\.')} did not answer 8 rows in a row \\(last: .+\\); stopped\\.`));
+  expect(r.stderr).toContain(`jobfit invite --csv ${csv} --out ${out} --resume --created-by ${INVITER}`);
+  const lines = readFileSync(out, 'utf8').trimEnd().split('\n');
+  expect(lines).toHaveLength(N + 1);
+  expect(lines.filter((l) => /,(failed|unknown),/.test(l)).length).toBeLessThan(30);
+  expect(lines.filter((l) => l.includes(',not_sent,')).length).toBeGreaterThan(N - 30);
+  await s1.kill();
+
+  const s2 = await stub({ dataDir: s1.dataDir });
+  const r2 = await finish(jobfit(s2, [...args, '--resume']));
+  expect(r2.code, r2.stderr).toBe(0);
+  await s2.kill();
+  expect(await countInvitations(s1.dataDir, 'writes')).toEqual({ total: N, distinct: N });
+}, 90_000);
+
 it('a --resume refused because the CSV changed writes nothing: results and journal stay as they were', async () => {
   const s = await stub({ faults: 'latency=5' });
   const csv = join(dir, 'edited.csv');
