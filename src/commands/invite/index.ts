@@ -12,6 +12,7 @@ import { clientFor } from '../shared/client.js';
 import { examples } from '../shared/help.js';
 import { parseOptions } from '../shared/options.js';
 import { prompterFor } from '../shared/prompter.js';
+import { safeJson } from '../../format/sanitize.js';
 
 const Options = z.object({
   csv: z.string().optional(),
@@ -174,7 +175,7 @@ async function runBulk(o: InviteOptions, ctx: Context): Promise<void> {
     if (fmt === 'json' || fmt === 'ndjson') {
       const { invalidRows, ...counts } = summary;
       const doc = { ...counts, invalid_rows: invalidRows };
-      ctx.io.stdout.write(fmt === 'json' ? `${JSON.stringify(doc, null, 2)}\n` : `${JSON.stringify(doc)}\n`);
+      ctx.io.stdout.write(`${safeJson(JSON.stringify(doc, null, fmt === 'json' ? 2 : undefined))}\n`);
     } else {
       // Cells and names are a stranger's text: control characters shown, never obeyed.
       ctx.io.stdout.write(safeText(formatMapping(summary.mapping) + formatReport(summary, label)));

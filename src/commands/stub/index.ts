@@ -8,7 +8,9 @@ import type { Command } from 'commander';
 import type { CommandDeps } from '../../cli/commands.js';
 import type { Context } from '../../cli/context.js';
 import { JobfitError, UsageError } from '../../cli/errors.js';
-import { printList } from '../../format/output.js';
+import { isLoopbackHost } from '../../config/loopback.js';
+import { jsonText, printList } from '../../format/output.js';
+import { safeText, safeLine } from '../../format/sanitize.js';
 import type { Store } from '../../stub/store.js';
 import { registerStubWebhookCommands } from '../webhook/stub-commands.js';
 
@@ -82,9 +84,19 @@ export async function serve(opts: ServeOptions, ctx: Context): Promise<void> {
   const { startDeliveryLoop } = await import('../../stub/webhooks.js');
   const loop = startDeliveryLoop(stub.store);
   const out = ctx.io.stdout;
-  out.write(`Stub listening on ${stub.url}\n`);
+  const boundHost = stub.bound.slice(0, stub.bound.lastIndexOf(':')).replace(/^\[|\]$/g, '');
+  const everywhere = boundHost === '0.0.0.0' || boundHost === '::';
+  // The base URL first (scripts read it), then the address really bound when
+  // the URL does not show it (0.0.0.0: every interface, reached here as 127.0.0.1).
+  const boundNote = stub.origin.endsWith(`//${stub.bound}`) ? '' : ` (bound to ${stub.bound}${everywhere ? ', every interface' : ''})`;
+  out.write(`Stub listening on ${stub.url}${boundNote}\n`);
   for (const k of stub.keys) {
-    out.write(`  account ${k.account_id} (${k.display_name})\n    live key: ${k.live_key}\n    test key: ${k.test_key}\n`);
+    out.write(`  account ${k.account_id} (${safeLine(k.display_name)})\n    live key: ${k.live_key}\n    test key: ${k.test_key}\n`);
+  }
+  if (!isLoopbackHost(boundHost)) {
+    ctx.warn(
+      `the stub is reachable beyond this machine (${stub.bound}), and its keys are the published seed keys: anyone who can reach it can read and change its data, people's names and emails included. Use --host 127.0.0.1 unless that is what you want.`,
+    );
   }
   if (faults) ctx.info(`Faults on: ${opts.faults}`);
   if (opts.minimalFields) ctx.info('Minimal fields: test taker and career navigation profile list items carry only what the reference states.');
@@ -215,8 +227,9 @@ async function flushWebhooks(): Promise<void> {
 }
 
 function writeJsonOrLine(ctx: Context, obj: unknown, line: string): void {
-  if (ctx.globals.output === 'json' || ctx.globals.output === 'ndjson') ctx.io.stdout.write(`${JSON.stringify(obj, null, ctx.globals.output === 'json' ? 2 : 0)}\n`);
-  else ctx.io.stdout.write(`${line}\n`);
+  if (ctx.globals.output === 'json' || ctx.globals.output === 'ndjson') ctx.io.stdout.write(`${jsonText(obj, ctx.globals.output === 'json' ? 2 : undefined)}\n`);
+  // The line names people and addresses from the stub's data (a CSV's, once imported).
+  else ctx.io.stdout.write(`${safeText(line)}\n`);
 }
 
 // ------------------------------------------------------------------ outbox, events

@@ -165,7 +165,8 @@ export async function listen(ctx: Context, o: ListenOptions): Promise<void> {
     throw err;
   }
   // Always printed (even with --quiet): scripts read the URL from this line.
-  ctx.io.stderr.write(`Listening for webhook events on ${receiver.url}\n`);
+  const boundNote = receiver.url.startsWith(`http://${receiver.bound}/`) ? '' : ` (bound to ${receiver.bound})`;
+  ctx.io.stderr.write(`Listening for webhook events on ${receiver.url}${boundNote}\n`);
   if (!isLoopbackHost(o.host ?? '127.0.0.1')) {
     ctx.warn(
       `listening on ${o.host}, beyond this machine: anyone who can reach it can post events. Requests are accepted only for a loopback Host${allowHosts.length ? ` or ${allowHosts.join(', ')}` : ''}${allowHosts.length ? '' : ' (name a tunnel\'s host with --allow-host)'}.`,

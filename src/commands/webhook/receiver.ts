@@ -54,14 +54,18 @@ export interface ReceiverOptions extends ReceiverHooks {
   /** Only these event types are shown; others are acknowledged and skipped. */
   events?: ReadonlySet<string>;
   maxBodyBytes?: number;
+  /** Event ids remembered for the duplicate check (default DUPLICATE_WINDOW). */
+  duplicateWindow?: number;
   forwardTo?: string;
   forwardTimeoutMs?: number;
   userAgent?: string;
 }
 
 export interface Receiver {
-  /** Where to deliver, e.g. http://127.0.0.1:40123/webhooks */
+  /** Where to deliver from this machine, e.g. http://127.0.0.1:40123/webhooks */
   url: string;
+  /** The address and port really bound (`0.0.0.0:40123` for every interface). */
+  bound: string;
   /** Events shown (after dedupe and filter). */
   readonly shown: number;
   /** Requests refused (wrong host, origin, content type, shape, size). */
@@ -270,7 +274,7 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
           return;
         }
         seen.add(event.id);
-        if (seen.size > DUPLICATE_WINDOW) seen.delete(seen.values().next().value as string);
+        if (seen.size > (o.duplicateWindow ?? DUPLICATE_WINDOW)) seen.delete(seen.values().next().value as string);
         if (o.events && !o.events.has(event.type)) return;
         shown++;
         const raw = buf.toString('utf8');
@@ -306,8 +310,11 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
   });
   const addr = server.address() as AddressInfo;
   const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  // Bound to every interface: reached from here as loopback (a Host the checks accept).
+  const reach = host === '0.0.0.0' ? '127.0.0.1' : host === '[::]' ? '[::1]' : host;
   return {
-    url: `http://${host}:${addr.port}${RECEIVER_PATH}`,
+    url: `http://${reach}:${addr.port}${RECEIVER_PATH}`,
+    bound: `${host}:${addr.port}`,
     get shown() {
       return shown;
     },
