@@ -11,6 +11,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import { createWriteStream, type WriteStream } from 'node:fs';
+import { safeText } from '../format/sanitize.js';
 import type { Context } from '../cli/context.js';
 import { JobfitError, PartialFailureError, UsageError } from '../cli/errors.js';
 
@@ -250,9 +251,11 @@ export function createErrorSink(ctx: Context, file?: string, what = 'item'): Err
   // callers reach after the bar has stopped.
   const hold = ctx.io.stderrIsTTY && !ctx.globals.quiet;
   const held: string[] = [];
-  const say = (line: string) => (hold ? held.push(line) : ctx.io.stderr.write(line));
+  // Error lines quote the service's messages: a stranger's text, sanitised.
+  const say = (line: string) => (hold ? held.push(safeText(line)) : ctx.io.stderr.write(safeText(line)));
   if (file) {
-    stream = createWriteStream(file, { flags: 'w' });
+    // Owner-only: messages may name people.
+    stream = createWriteStream(file, { flags: 'w', mode: 0o600 });
     stream.on('error', () => {});
   }
   const record = (id: unknown, status: 'failed' | 'skipped', text: string, httpStatus?: number) => {
