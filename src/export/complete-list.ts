@@ -94,6 +94,8 @@ const patternOf = (c: Cell) => `${c.s}@${c.p}`;
 interface Active {
   cell: Cell;
   pattern: string;
+  /** The cell's total_count. */
+  total: number;
   /** Items seen so far that lie in the cell (kept up to date by take()). */
   members: Seen[];
 }
@@ -158,6 +160,7 @@ export async function listAll<T>(
    * grow without end; give up, with a sentence, far past what a real list needs.
    */
   let budget = Number.POSITIVE_INFINITY;
+  let total0 = 0;
   // onItem runs strictly one item after another, in the order items were found.
   let delivery: Promise<void> = Promise.resolve();
   let deliveryError: unknown;
@@ -196,7 +199,14 @@ export async function listAll<T>(
     if (email !== undefined) q.email = email;
     const env = await slot(() => {
       if (requests >= budget) {
-        throw new JobfitError(`Gave up on the complete list of ${noun} after ${requests} requests: the service's answers do not add up (it keeps reporting more than it returns).`, {
+        const open = [...active].filter((a) => a.members.length < a.total);
+        const where = open.length
+          ? ` Not completed: ${open
+              .slice(0, 5)
+              .map((a) => `emails matching "${a.pattern}" (${a.members.length} of ${a.total} found)`)
+              .join(', ')}${open.length > 5 ? ` and ${open.length - 5} more groups` : ''}.`
+          : '';
+        throw new JobfitError(`Gave up on the complete list of ${noun} after ${requests} requests (${seen.size} of ${total0} found): the service's answers do not add up (it keeps reporting more than it returns).${where}`, {
           hint: 'narrow the list with --team or --custom-id, or check that the base URL points at the service',
         });
       }
@@ -318,7 +328,7 @@ export async function listAll<T>(
    */
   async function refine(c: Cell, total: number, tried: Side[] = [], parent?: Active): Promise<void> {
     const pool = parent ? parent.members : seen.values();
-    const cell: Active = { cell: c, pattern: patternOf(c), members: [] };
+    const cell: Active = { cell: c, pattern: patternOf(c), total, members: [] };
     for (const it of pool) if (matches(it, c)) cell.members.push(it);
     active.add(cell);
     try {
@@ -408,7 +418,9 @@ export async function listAll<T>(
 
   const first = await query(undefined);
   const total = first.total;
-  budget = Math.max(2000, 50 * minimumRequests(total));
+  total0 = total;
+  // A few times what a real list needs (the search stays within 5x on realistic data).
+  budget = 8 * minimumRequests(total) + 16;
   if (first.hasMore) {
     // A cut unfiltered answer (50): the `@` pattern matches every email and
     // raises the cap to 150, so small sets finish in one more request.

@@ -8,7 +8,8 @@ import type { JobfitClient, ListFilter } from '../client/client.js';
 import type { Context } from '../cli/context.js';
 import { UsageError } from '../cli/errors.js';
 import { IdFeed, parseIdLines } from './bulk-fetch.js';
-import { type FetchPage, type ListAllResult, listAll } from './complete-list.js';
+import type { FetchPage, ListAllResult } from './complete-list.js';
+import { type InvitationLike, listTestTakersComplete, type TestTakerLike } from './guided-list.js';
 
 export interface IdSourceOptions {
   ids: string[];
@@ -58,10 +59,11 @@ export async function idSource(ctx: Context, client: JobfitClient, o: IdSourceOp
   const base: ListFilter = {};
   if (o.team !== undefined) base.team_id = o.team;
   if (o.customId !== undefined) base.custom_id = o.customId;
-  const fetchPage = ((q: ListFilter, signal?: AbortSignal) => client.listTestTakers(q, signal)) as FetchPage<{ id: number; email: string }>;
-  const done = listAll(fetchPage, { team_id: base.team_id, custom_id: base.custom_id }, (t) => feed.push(t.id), {
+  const fetchTakers = ((q: ListFilter, signal?: AbortSignal) => client.listTestTakers(q, signal)) as FetchPage<TestTakerLike>;
+  const fetchInvitations = ((q: ListFilter, signal?: AbortSignal) => client.listInvitations(q, signal)) as FetchPage<InvitationLike>;
+  const done = listTestTakersComplete(fetchTakers, fetchInvitations, { team_id: base.team_id, custom_id: base.custom_id }, (t) => feed.push(Number(t.id)), {
     signal: ctx.io.signal,
-    noun: 'test takers',
+    idsOnly: true,
     onRequest: (q, a) => ctx.debug(`  --all: ${JSON.stringify(q)} → ${a.returned} of ${a.total}${a.hasMore ? ' (capped)' : ''}`),
   }).then(
     (r) => {

@@ -81,7 +81,20 @@ export async function startStub(opts: StartStubOptions): Promise<RunningStub> {
     urlOrigin: publish ? undefined : () => originOf(store),
   });
   // Lifecycle commands in other processes write URLs (events, emails) under this origin.
-  if (publish) store.write(() => store.setMeta('origin', l.origin));
+  if (publish) {
+    try {
+      store.write(() => store.setMeta('origin', l.origin));
+    } catch (err) {
+      // A full or read-only disk: the stub still serves reads, and says so once.
+      const disk = store.diskError(err);
+      if (!disk) {
+        await l.close();
+        store.close();
+        throw err;
+      }
+      store.noteDiskCondition(disk.condition);
+    }
+  }
   return {
     url: `${l.origin}/v2`,
     origin: l.origin,

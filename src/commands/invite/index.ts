@@ -19,6 +19,8 @@ const Options = z.object({
   out: z.string().optional(),
   dryRun: z.boolean().optional(),
   resume: z.boolean().optional(),
+  retryFailed: z.boolean().optional(),
+  errors: z.string().optional(),
   skipInvalid: z.boolean().optional(),
   yes: z.boolean().optional(),
   concurrency: z
@@ -44,7 +46,7 @@ const Options = z.object({
 });
 export type InviteOptions = z.output<typeof Options>;
 
-const BULK_ONLY = ['out', 'dryRun', 'resume', 'skipInvalid', 'concurrency', 'map'] as const;
+const BULK_ONLY = ['out', 'dryRun', 'resume', 'retryFailed', 'errors', 'skipInvalid', 'concurrency', 'map'] as const;
 const SINGLE_ONLY = ['firstName', 'lastName', 'email', 'phone', 'customId', 'personId', 'refText'] as const;
 
 /** The profile's invite defaults (conf), as strings the resolvers take. */
@@ -126,10 +128,11 @@ async function runSingle(o: InviteOptions, ctx: Context): Promise<void> {
 }
 
 async function runBulk(o: InviteOptions, ctx: Context): Promise<void> {
-  const [{ runBulkInvite, formatReport, summaryLine, finishBulk }, { createProgress }, v8] = await Promise.all([
+  const [{ runBulkInvite, formatMapping, formatReport, summaryLine, finishBulk }, { createProgress }, v8, { safeText }] = await Promise.all([
     import('../../bulk/run.js'),
     import('../../format/progress.js'),
     import('node:v8'),
+    import('../../format/sanitize.js'),
   ]);
   // A bulk run streams: its live data is small, but V8 lets the heap grow far
   // past it before collecting, which set the peak of a 100,000-row dry run.
@@ -145,6 +148,8 @@ async function runBulk(o: InviteOptions, ctx: Context): Promise<void> {
     out: o.out,
     dryRun: o.dryRun,
     resume: o.resume,
+    retryFailed: o.retryFailed,
+    errors: o.errors,
     skipInvalid: o.skipInvalid,
     yes: o.yes,
     concurrency: o.concurrency,
@@ -172,7 +177,8 @@ async function runBulk(o: InviteOptions, ctx: Context): Promise<void> {
       const doc = { ...counts, invalid_rows: invalidRows };
       ctx.io.stdout.write(`${safeJson(JSON.stringify(doc, null, fmt === 'json' ? 2 : undefined))}\n`);
     } else {
-      ctx.io.stdout.write(formatReport(summary, label));
+      // Cells and names are a stranger's text: control characters shown, never obeyed.
+      ctx.io.stdout.write(safeText(formatMapping(summary.mapping) + formatReport(summary, label)));
     }
     if (summary.invalid > 0) {
       const { SilentError, ExitCode } = await import('../../cli/errors.js');
@@ -182,7 +188,7 @@ async function runBulk(o: InviteOptions, ctx: Context): Promise<void> {
   }
   if (!ctx.globals.quiet || summary.interrupted) ctx.io.stderr.write(`${summaryLine(summary)}\nResults: ${summary.results}\n`);
   if (fmt === 'json' || fmt === 'ndjson') {
-    const { invalidRows: _omit, ...counts } = summary;
+    const { invalidRows: _omit, mapping: _mapping, ...counts } = summary;
     ctx.io.stdout.write(fmt === 'json' ? `${JSON.stringify(counts, null, 2)}\n` : `${JSON.stringify(counts)}\n`);
   }
   finishBulk(summary, bulkOpts, ctx);
@@ -214,6 +220,8 @@ export function register(program: Command, deps: CommandDeps): void {
     .option('--out <file>', 'bulk: results file (default: FILE.results.csv beside the input)')
     .option('--dry-run', 'bulk: validate every row and report; send nothing')
     .option('--resume', 'bulk: continue an interrupted run (from the journal beside --out)')
+    .option('--retry-failed', 'bulk: send again only the rows of the last run that failed or were not sent (from its journal)')
+    .option('--errors <file>', 'bulk: write every invalid row (cells, line, reasons) to this CSV')
     .option('--skip-invalid', 'bulk: send the valid rows even when some are invalid')
     .option('--concurrency <n>', 'bulk: requests in flight at once (1-64, default 8)')
     .option('--map <Header=field>', 'bulk: map a CSV column to a field (repeatable), e.g. --map "Cand Mail=email"', collect)
@@ -227,10 +235,11 @@ export function register(program: Command, deps: CommandDeps): void {
         'jobfit invite --csv uk-candidates.csv --phone-country GB --send-via email,sms --dry-run',
         'jobfit invite --csv people.csv --created-by rec@acme.test --out results.csv',
         'jobfit invite --csv people.csv --out results.csv --resume',
+        'jobfit invite --csv people.csv --out results.csv --retry-failed',
         'jobfit --live invite --csv people.csv --yes --concurrency 16',
         '# CSV columns (forgiving names): First Name, Last Name, Email, Phone, Team, Assessments, Template, Send Via, Custom ID, Person ID, Ref Text, Created By',
-        '# Results: the input columns + row, status (created|exists|invalid|failed), invitation_id, assessment_url, error',
-        '# Exit: 0 all created or existing, 3 some invalid or failed, 2 unusable input or flags, 130 interrupted (resumable)',
+        '# Results: the input columns + row, status (created|exists|invalid|failed|not_sent|unknown), invitation_id, assessment_url, error',
+        '# Exit: 0 all created or existing, 3 some invalid or failed, 2 unusable input or flags, 1 stopped (service gone, disk full: resumable), 130 interrupted (resumable)',
       ),
     )
     .action(async (raw: unknown, c: Command) => {

@@ -4,7 +4,7 @@ import * as z from 'zod';
 import { NotFoundError } from '../../client/errors.js';
 import type { CommandDeps } from '../../cli/commands.js';
 import type { Context } from '../../cli/context.js';
-import { JobfitError } from '../../cli/errors.js';
+import { JobfitError, UsageError } from '../../cli/errors.js';
 import { type ColumnSpec, printList, printObject } from '../../format/output.js';
 import { clientFor } from '../shared/client.js';
 import { examples } from '../shared/help.js';
@@ -32,13 +32,14 @@ export const OBJECT_ROWS: ColumnSpec[] = [
   { key: 'mode', header: 'MODE' },
 ];
 
-export const ListOpts = z.object({ all: z.boolean().default(false) });
+export const ListOpts = z.object({ all: z.boolean().default(false), out: z.string().min(1).optional() });
 export type ListOpts = z.output<typeof ListOpts>;
 
 export async function runList(opts: ListOpts, ctx: Context): Promise<void> {
   const client = await clientFor(ctx);
+  if (opts.out !== undefined && !opts.all) throw new UsageError('--out goes with --all.');
   if (opts.all) {
-    await listEverything(ctx, client, { resource: 'profiles', columns: LIST_COLUMNS, noun: 'career navigation profiles' });
+    await listEverything(ctx, client, { resource: 'profiles', columns: LIST_COLUMNS, noun: 'career navigation profiles', out: opts.out });
     return;
   }
   const list = await client.listCareerNavigationProfiles();
@@ -74,6 +75,7 @@ export function register(program: Command, deps: CommandDeps): void {
     .alias('ls')
     .description('List career navigation profiles (GET /career-navigation-profiles)')
     .option('--all', 'every profile, not only the first page the service returns')
+    .option('--out <file>', 'with --all: write to FILE, only once the list is complete (a failed run leaves FILE as it was)')
     .addHelpText('after', examples('jobfit profiles list', 'jobfit profiles list --all -o csv > profiles.csv'))
     .action(async (o: Record<string, unknown>, cmd: Command) => {
       const ctx = deps.context(cmd);

@@ -1,15 +1,23 @@
 /**
  * `--all` for invitations, test-takers and profiles: the complete list, past
- * the service's cap of 50 (150 with a filter) per request. The engine is
- * src/export/complete-list.ts (listAll); this file adapts it to the commands
- * and streams the items to the one output helper as they are found.
+ * the service's cap of 50 (150 with a filter) per request. The engines are
+ * src/export/complete-list.ts (listAll, items with an email) and
+ * src/export/guided-list.ts (test takers, with or without an email on their
+ * items); this file adapts them to the commands, streams the items to the one
+ * output helper as they are found, and accounts for every one of them.
  */
 import { setMaxListeners } from 'node:events';
 import type { JobfitClient, ListFilter } from '../../client/client.js';
 import type { Context } from '../../cli/context.js';
 import { JobfitError } from '../../cli/errors.js';
-import { type BaseFilter, type FetchPage, listAll } from '../../export/complete-list.js';
+import { IdFeed, bulkFetch } from '../../export/bulk-fetch.js';
+import { type BaseFilter, type FetchPage, type ListAllResult, listAll } from '../../export/complete-list.js';
+import { finishExport, isServiceGone } from '../../export/finish.js';
+import { type InvitationLike, listTestTakersComplete, type TestTakerLike } from '../../export/guided-list.js';
+import { Tally } from '../../export/tally.js';
+import { openTarget } from '../../export/target.js';
 import { type ColumnSpec, createListWriter, type ListWriter } from '../../format/output.js';
+import { NUM } from '../../format/number.js';
 
 export type AllResource = 'invitations' | 'test-takers' | 'profiles';
 
@@ -18,122 +26,208 @@ export interface ListEverythingOptions {
   filter?: ListFilter;
   columns: ColumnSpec[];
   noun: string;
+  /** Write to this file, only once complete. */
+  out?: string;
 }
+
+type Item = Record<string, unknown>;
 
 interface Envelope {
   total_count?: number;
   has_more?: boolean;
-  data: Array<Record<string, unknown>>;
+  data: Item[];
 }
+
+/** What a listing found: items it had to account for and the service's count for them. */
+interface Listed {
+  listed: number;
+  totalCount?: number;
+  requests: number;
+}
+
+const OUTSIDE_EMAIL = 'outside the --email filter';
 
 export async function listEverything(ctx: Context, client: JobfitClient, o: ListEverythingOptions): Promise<void> {
   // Up to 8 requests in flight each listen to Ctrl-C on the same signal.
   setMaxListeners(64, ctx.io.signal);
-  const writer = await createListWriter(ctx, { columns: o.columns, envelope: { mode: ctx.connection?.mode }, noun: o.noun });
-  let requests: number;
-  if (o.resource === 'profiles') {
-    requests = await allProfiles(ctx, client, writer);
-  } else {
-    const fetch = (q: ListFilter, signal?: AbortSignal) =>
-      (o.resource === 'invitations' ? client.listInvitations(q, signal) : client.listTestTakers(q, signal)) as Promise<Envelope>;
-    requests = await allPeople(ctx, fetch, o.filter ?? {}, writer, o.noun);
+  const started = performance.now();
+  const target = openTarget(ctx, o.out, o.noun);
+  const tally = new Tally(o.noun);
+  let writer: ListWriter | undefined;
+  let found: Listed | undefined;
+  let seenSoFar = 0;
+  let error: unknown;
+  try {
+    writer = await createListWriter(target.ctx, { columns: o.columns, envelope: { mode: ctx.connection?.mode }, noun: o.noun });
+    const w = writer;
+    const write = (it: Item) => {
+      seenSoFar++;
+      tally.write();
+      w.write(it);
+    };
+    if (o.resource === 'profiles') found = await allProfiles(ctx, client, write);
+    else found = await allPeople(ctx, client, o.resource, o.filter ?? {}, write, tally, () => seenSoFar++);
+  } catch (err) {
+    error = err;
   }
-  writer.end();
-  ctx.debug(`--all: ${writer.count} ${o.noun} in ${requests} request${requests === 1 ? '' : 's'}`);
+  await finishExport(
+    ctx,
+    {
+      target,
+      writer,
+      tally,
+      listed: found?.listed ?? seenSoFar,
+      totalCount: found?.totalCount,
+      elapsedMs: performance.now() - started,
+      rerun: `jobfit ${o.resource === 'profiles' ? 'profiles' : o.resource} list --all`,
+    },
+    error,
+  );
+  if (found) ctx.debug(`--all: ${NUM.format(found.listed)} ${o.noun} in ${found.requests} request${found.requests === 1 ? '' : 's'}`);
 }
+
+const trace = (ctx: Context) => (q: unknown, a: { total: number; returned: number; hasMore: boolean }) =>
+  ctx.debug(`  --all: ${JSON.stringify(q)} → ${a.returned} of ${a.total}${a.hasMore ? ' (capped)' : ''}`);
 
 async function allPeople(
   ctx: Context,
-  fetch: (q: ListFilter, signal?: AbortSignal) => Promise<Envelope>,
+  client: JobfitClient,
+  resource: 'invitations' | 'test-takers',
   filter: ListFilter,
-  writer: ListWriter,
-  noun: string,
-): Promise<number> {
+  write: (it: Item) => void,
+  tally: Tally,
+  counted: () => void,
+): Promise<Listed> {
   const signal = ctx.io.signal;
+  const fetchInvitations = (q: ListFilter, s?: AbortSignal) => client.listInvitations(q, s) as Promise<Envelope>;
+  const fetchTakers = (q: ListFilter, s?: AbortSignal) => client.listTestTakers(q, s) as Promise<Envelope>;
   const email = typeof filter.email === 'string' && filter.email !== '' ? filter.email : undefined;
   let requests = 0;
   if (email) {
     // With an email filter one request often holds every match (up to 150).
-    const page = await fetch(filter, signal);
+    const page = await (resource === 'invitations' ? fetchInvitations : fetchTakers)(filter, signal);
     requests++;
-    if (!page.has_more) {
-      for (const it of page.data) writer.write(it);
-      return requests;
+    if (!page.has_more && typeof page.total_count === 'number' && page.data.length === page.total_count) {
+      for (const it of page.data) write(it);
+      return { listed: page.data.length, totalCount: page.total_count, requests };
     }
   }
   const base: BaseFilter = {};
   if (filter.team_id !== undefined) base.team_id = filter.team_id as number;
   if (typeof filter.custom_id === 'string') base.custom_id = filter.custom_id;
-  // The engine partitions on the email filter itself, so a user's email filter is applied here.
+  // The engines partition on the email filter themselves, so a user's email filter is applied here.
   const wanted = email?.toLowerCase();
-  const result = await listAll(
-    fetch as FetchPage<Record<string, unknown>>,
-    base,
-    (item) => {
-      if (wanted && !String(item.email ?? '').toLowerCase().includes(wanted)) return;
-      writer.write(item);
-    },
-    {
+  const keep = (it: Item, known: string | undefined) => {
+    if (wanted && !(known ?? '').toLowerCase().includes(wanted)) {
+      counted();
+      tally.skip(OUTSIDE_EMAIL);
+      return;
+    }
+    write(it);
+  };
+  let r: ListAllResult;
+  if (resource === 'invitations') {
+    r = await listAll(fetchInvitations as FetchPage<Item>, base, (it) => keep(it, typeof it.email === 'string' ? it.email : undefined), {
       signal,
-      noun,
-      onRequest: (q, a) => ctx.debug(`  --all: ${JSON.stringify(q)} → ${a.returned} of ${a.total}${a.hasMore ? ' (capped)' : ''}`),
-    },
-  );
-  return requests + result.requests;
+      noun: 'invitations',
+      onRequest: trace(ctx),
+    });
+  } else {
+    r = await listTestTakersComplete(
+      fetchTakers as FetchPage<Item & TestTakerLike>,
+      fetchInvitations as unknown as FetchPage<InvitationLike>,
+      base,
+      (it, known) => keep(it, known),
+      { signal, onRequest: trace(ctx) },
+    );
+  }
+  return { listed: r.items, totalCount: r.total, requests: requests + r.requests };
 }
 
 /**
- * Profiles have no filters to split the list by. When the service's list is
- * cut, the rest is found through the test takers (complete via listAll): each
- * one's profile id is on the test taker, and the profile is then fetched.
+ * Profiles have no filters to split the list by, and their list items promise
+ * only `custom_id` and `person_id`. When the service's list is cut, the rest
+ * is found through the complete list of test takers: each one's profile id is
+ * on the test taker, and the profile is then fetched.
  */
-async function allProfiles(ctx: Context, client: JobfitClient, writer: ListWriter): Promise<number> {
+async function allProfiles(ctx: Context, client: JobfitClient, write: (it: Item) => void): Promise<Listed> {
   const signal = ctx.io.signal;
   const page = (await client.listCareerNavigationProfiles()) as unknown as Envelope;
   let requests = 1;
-  const seen = new Set<string>();
-  for (const it of page.data) {
-    seen.add(String(it.id));
-    writer.write(it);
+  const total = page.total_count;
+  if (typeof total !== 'number') throw new JobfitError('The service answered the list of career navigation profiles without a total_count; a complete list cannot be checked.');
+  if (!page.has_more && page.data.length >= total) {
+    const ids = new Set<string>();
+    for (const it of page.data) {
+      if (ids.has(String(it.id))) continue;
+      ids.add(String(it.id));
+      write(it);
+    }
+    return { listed: ids.size, totalCount: total, requests };
   }
-  if (!page.has_more) return requests;
-  const total = page.total_count ?? Number.NaN;
-  ctx.info(`The service lists at most ${page.data.length} career navigation profiles; finding the other ${Number.isFinite(total) ? total - page.data.length : ''} through the test takers…`.replace('  ', ' '));
-  const takers: Array<Record<string, unknown>> = [];
-  const r = await listAll(
-    ((q: ListFilter, s?: AbortSignal) => client.listTestTakers(q, s)) as FetchPage<Record<string, unknown>>,
+  ctx.info(`The service lists at most ${page.data.length} career navigation profiles; finding all ${NUM.format(total)} through the test takers…`);
+  const feed = new IdFeed<number>();
+  const listing = listTestTakersComplete(
+    ((q: ListFilter, s?: AbortSignal) => client.listTestTakers(q, s)) as FetchPage<TestTakerLike>,
+    ((q: ListFilter, s?: AbortSignal) => client.listInvitations(q, s)) as FetchPage<InvitationLike>,
     {},
-    (t) => {
-      takers.push(t);
+    (t) => feed.push(Number(t.id)),
+    { signal, idsOnly: true, onRequest: trace(ctx) },
+  ).then(
+    (r) => {
+      feed.close();
+      return r;
     },
-    { signal, noun: 'test takers' },
+    (err: unknown) => {
+      feed.close();
+      throw err;
+    },
   );
-  requests += r.requests;
-  const queue = [...takers];
-  const worker = async () => {
-    for (let t = queue.shift(); t; t = queue.shift()) {
-      const tt = (await client.getTestTaker(t.id as number, signal)) as Record<string, unknown>;
-      requests++;
+  listing.catch(() => {});
+  const seen = new Set<string>();
+  let failed: unknown;
+  // Every test taker is accounted: with a profile (written), without one, or failed.
+  const profiles = new Tally('test takers');
+  const r = await bulkFetch(
+    feed,
+    async (id, s) => {
+      const tt = (await client.getTestTaker(id, s)) as Item;
       const pid = tt.career_navigation_profile_id;
-      if (typeof pid !== 'string' || seen.has(pid)) continue;
-      seen.add(pid);
-      const p = (await client.getCareerNavigationProfile(pid, signal)) as Record<string, unknown>;
-      requests++;
+      if (typeof pid !== 'string') return undefined;
+      const p = (await client.getCareerNavigationProfile(pid, s)) as Item;
       // The shape of a list item, from the profile and its test taker (created_at is not on the profile).
-      writer.write({
+      return {
         object: 'career_navigation_profile_list_item',
         id: p.id,
         test_taker_id: p.test_taker_id,
-        custom_id: tt.custom_id ?? t.custom_id ?? null,
+        custom_id: tt.custom_id ?? null,
         person_id: p.person_id ?? null,
         career_navigation_url: p.career_navigation_url,
         created_at: null,
-      });
-    }
-  };
-  await Promise.all(Array.from({ length: 8 }, worker));
-  if (Number.isFinite(total) && seen.size !== total) {
-    throw new JobfitError(`Found ${seen.size} of ${total} career navigation profiles; the list is not complete.`);
+      } as Item;
+    },
+    {
+      signal,
+      stopWhen: isServiceGone,
+      onResult: (_id, out) => {
+        if (out.kind === 'failed') {
+          failed ??= out.error;
+          profiles.fail();
+          return;
+        }
+        if (out.kind !== 'ok' || out.value === undefined) return profiles.skip('without a profile');
+        profiles.write();
+        if (seen.has(String(out.value.id))) return;
+        seen.add(String(out.value.id));
+        write(out.value);
+      },
+    },
+  );
+  const takers = await listing;
+  requests += takers.requests + r.requests;
+  profiles.check(takers.items);
+  if (failed !== undefined) {
+    throw new JobfitError(`${NUM.format(profiles.failed)} of ${NUM.format(takers.items)} test takers could not be read, so their profiles may be missing (${failed instanceof Error ? failed.message : String(failed)}).`);
   }
-  return requests;
+  return { listed: seen.size, totalCount: total, requests };
 }

@@ -7,6 +7,7 @@ import * as z from 'zod';
 import type { Context } from '../../cli/context.js';
 import type { ListFilter } from '../../client/client.js';
 import { type ColumnSpec, printList } from '../../format/output.js';
+import { UsageError } from '../../cli/errors.js';
 import { clientFor } from './client.js';
 import { listEverything } from './list-all.js';
 import { intId, maxText } from './options.js';
@@ -16,6 +17,7 @@ export const ListOptions = z.object({
   customId: maxText('the custom id filter', 50).optional(),
   email: maxText('the email filter', 255).optional(),
   all: z.boolean().default(false),
+  out: z.string().min(1).optional(),
 });
 export type ListOptions = z.output<typeof ListOptions>;
 
@@ -24,7 +26,8 @@ export function addListFilters(cmd: Command): Command {
     .option('--team <id>', 'only this team (exact team id)')
     .option('--custom-id <text>', 'custom_id contains this text (case-insensitive, max 50)')
     .option('--email <text>', 'email contains this text (case-insensitive, max 255)')
-    .option('--all', 'every match, not only the first page the service returns (50, or 150 with a filter)');
+    .option('--all', 'every match, not only the first page the service returns (50, or 150 with a filter)')
+    .option('--out <file>', 'with --all: write to FILE, only once the list is complete (a failed run leaves FILE as it was)');
 }
 
 export function filterOf(o: ListOptions): ListFilter {
@@ -51,8 +54,9 @@ export async function runPeopleList(
 ): Promise<void> {
   const client = await clientFor(ctx);
   const filter = filterOf(opts);
+  if (opts.out !== undefined && !opts.all) throw new UsageError('--out goes with --all.');
   if (opts.all) {
-    await listEverything(ctx, client, { resource, filter, columns, noun });
+    await listEverything(ctx, client, { resource, filter, columns, noun, out: opts.out });
     return;
   }
   const list = await (resource === 'invitations' ? client.listInvitations(filter, ctx.io.signal) : client.listTestTakers(filter, ctx.io.signal));
