@@ -73,6 +73,7 @@ export class SyncDb {
   readonly path: string;
   private heartbeat?: NodeJS.Timeout;
   private stmts = new Map<string, BetterSqlite3.Statement>();
+  private upserts = new Map<string, { exists: BetterSqlite3.Statement; write: BetterSqlite3.Statement; keys: readonly string[] }>();
   private lockHeld = false;
 
   private constructor(db: Database, path: string) {
@@ -249,15 +250,24 @@ export class SyncDb {
    * same is left alone and counted as neither.
    */
   upsert(table: string, keys: readonly string[], row: Row, counts: Counts): void {
-    const cols = Object.keys(row);
-    const rest = cols.filter((c) => !keys.includes(c));
-    const sql =
-      `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')}) ` +
-      `ON CONFLICT(${keys.join(', ')}) DO UPDATE SET ${rest.map((c) => `${c} = excluded.${c}`).join(', ')} ` +
-      `WHERE (${rest.map((c) => `${table}.${c}`).join(', ')}) IS NOT (${rest.map((c) => `excluded.${c}`).join(', ')})`;
-    const exists = this.stmt(`SELECT 1 FROM ${table} WHERE ${keys.map((k) => `${k} = ?`).join(' AND ')}`).get(...keys.map((k) => row[k]));
-    const r = this.stmt(sql).run(row);
-    if (r.changes > 0) {
+    // One statement pair per table: rows of a table always carry the same columns.
+    let u = this.upserts.get(table);
+    if (!u) {
+      const cols = Object.keys(row);
+      const rest = cols.filter((c) => !keys.includes(c));
+      u = {
+        exists: this.db.prepare(`SELECT 1 FROM ${table} WHERE ${keys.map((k) => `${k} = ?`).join(' AND ')}`).pluck(),
+        write: this.db.prepare(
+          `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')}) ` +
+            `ON CONFLICT(${keys.join(', ')}) DO UPDATE SET ${rest.map((c) => `${c} = excluded.${c}`).join(', ')} ` +
+            `WHERE (${rest.map((c) => `${table}.${c}`).join(', ')}) IS NOT (${rest.map((c) => `excluded.${c}`).join(', ')})`,
+        ),
+        keys,
+      };
+      this.upserts.set(table, u);
+    }
+    const exists = u.exists.get(...u.keys.map((k) => row[k]));
+    if (u.write.run(row).changes > 0) {
       if (exists) counts.updated++;
       else counts.inserted++;
     }

@@ -18,7 +18,7 @@
  *
  * Every decision reads the database, not "what this run saw", so a run killed
  * at any moment leaves nothing the next run skips wrongly; a person's rows are
- * written in one transaction.
+ * written in one transaction (with other people's: commits are batched).
  */
 import { createHash } from 'node:crypto';
 import type { Context } from '../cli/context.js';
@@ -142,6 +142,18 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncDb, o
   const position: SyncProgress = { done: 0, total: 0 };
   let bar: Progress | undefined;
 
+  const pending: Array<() => void> = [];
+  let flushTimer: NodeJS.Timeout | undefined;
+  const flush = () => {
+    if (flushTimer) clearTimeout(flushTimer);
+    flushTimer = undefined;
+    if (pending.length === 0) return;
+    const batch = pending.splice(0);
+    db.transaction(() => {
+      for (const apply of batch) apply();
+    });
+  };
+
   const finish = (status: string, message?: string) => {
     db.finishRun(runId, {
       finishedAt: ctx.io.now().toISOString(),
@@ -248,6 +260,19 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncDb, o
 
     // ---------------------------------------------------------------- fetch and apply
     bar = progress?.(work.length);
+    // Whole people are written many to a transaction: one commit per person costs more than the requests.
+    const write = (fn: () => void) => {
+      pending.push(fn);
+      if (pending.length >= 200) flush();
+      else
+        flushTimer ??= setTimeout(() => {
+          try {
+            flush();
+          } catch (err) {
+            stop ??= err;
+          }
+        }, 100);
+    };
     const doInvitation = async (w: Work, basis: string): Promise<Row | undefined> => {
       try {
         const inv = obj(await req('invitation', () => client.getInvitation(w.id, signal)));
@@ -333,7 +358,7 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncDb, o
       for (const s of settled) if (s.status === 'rejected') throw s.reason;
       const applies = (settled[0] as PromiseFulfilledResult<Array<(() => void) | undefined>>).value;
       const invRow = (settled[1] as PromiseFulfilledResult<Row | undefined>).value;
-      db.transaction(() => {
+      write(() => {
         if (takerRows) {
           db.upsert('test_takers', ['id'], takerRows.taker, counts);
           for (const a of takerRows.assessments) db.upsert('assigned_assessments', ['test_taker_id', 'id'], a, counts);
@@ -351,7 +376,7 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncDb, o
         const errorsBefore = errors;
         if (w.takerId === null) {
           const row = await doInvitation(w, '');
-          if (row) db.transaction(() => db.upsert('invitations', ['id'], row, counts));
+          if (row) write(() => db.upsert('invitations', ['id'], row, counts));
         } else {
           await doPerson(w);
         }
@@ -360,6 +385,7 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncDb, o
       }
     };
     await Promise.all(Array.from({ length: o.concurrency }, worker));
+    flush();
     if (signal.aborted) stop ??= signal.reason;
     if (stop !== undefined) throw stop;
     bar?.stop();
@@ -382,6 +408,12 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncDb, o
     };
   } catch (err) {
     bar?.stop();
+    // What was fetched before the stop is kept.
+    try {
+      flush();
+    } catch {
+      // the error that stopped the run is the one to report
+    }
     const reason = stop ?? err;
     const interrupted = signal.aborted;
     finish(interrupted ? 'interrupted' : 'failed', interrupted ? 'interrupted' : errorText(reason));
