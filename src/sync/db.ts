@@ -68,6 +68,9 @@ function prepareFile(path: string): boolean {
   return true;
 }
 
+/** Another live sync holds the database: exit 2, nothing done. */
+export class SyncLockedError extends UsageError {}
+
 export class SyncDb {
   readonly db: Database;
   readonly path: string;
@@ -161,7 +164,7 @@ export class SyncDb {
       if (held && !(held.pid === me.pid && held.host === me.host)) {
         const live = held.host === me.host ? alive(held.pid) : now().getTime() - Date.parse(held.heartbeat_at) < FOREIGN_LOCK_STALE_MS;
         if (live) {
-          throw new UsageError(
+          throw new SyncLockedError(
             `${this.path} is being synced by process ${held.pid}${held.host === me.host ? '' : ` on ${held.host}`} (started ${held.started_at}); try again when it has finished.`,
           );
         }

@@ -41,6 +41,12 @@ export interface SyncOptions {
   full: boolean;
   concurrency: number;
   errors?: string;
+  /**
+   * Only these invitations (list items, or invitation objects: the same
+   * fields), instead of the complete list; teams and users are left alone.
+   * For `webhook listen --sync`.
+   */
+  items?: Json[];
 }
 
 export interface SyncReport {
@@ -73,6 +79,20 @@ const obj = (v: unknown): Json => (v && typeof v === 'object' ? (v as Json) : {}
 
 function hash(v: unknown): string {
   return createHash('sha1').update(JSON.stringify(v)).digest('hex').slice(0, 16);
+}
+
+/**
+ * The fields of an invitation list item the reference promises, in a fixed
+ * order: the invitation object holds them too, so an invitation fetched on
+ * its own (a webhook event) hashes the same as its list item.
+ */
+export function listHash(i: Json): string {
+  const team = obj(i.team);
+  const account = obj(i.account);
+  return hash([
+    i.id, i.first_name, i.last_name, i.email, i.created_at, i.accepted_at, i.assessment_url, i.test_taker_id, i.custom_id, i.person_id,
+    team.id, team.display_name, account.id, account.display_name,
+  ].map((v) => v ?? null));
 }
 
 /** A bounded pool: at most `limit` requests in flight. */
@@ -176,7 +196,7 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncDb, o
 
     const remembered = JSON.parse(db.meta().score_profiles ?? '[]') as string[];
     const sps = o.sp ?? remembered;
-    if (sps.length > 0) {
+    if (sps.length > 0 && !o.items) {
       const list = obj(await req('score_profiles', () => client.listScoreProfiles()));
       const names = (Array.isArray(list.data) ? list.data : []).map((p) => str(obj(p).short_name)).filter((n): n is string => n !== null);
       const unknown = sps.filter((s) => !names.includes(s));
@@ -202,14 +222,16 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncDb, o
     });
 
     // ---------------------------------------------------------------- the change feed
-    const items: Json[] = [];
-    const fetchPage: FetchPage<Json> = (q, s) => req('invitation_list', () => client.listInvitations(q, s)) as Promise<{ total_count?: number; data: Json[] }>;
-    await listAll(fetchPage, {}, (it) => void items.push(obj(it)), {
-      signal,
-      noun: 'invitations',
-      concurrency: Math.min(8, o.concurrency),
-      onRequest: (q, a) => ctx.debug(`  list: ${JSON.stringify(q)} → ${a.returned} of ${a.total}${a.hasMore ? ' (capped)' : ''}`),
-    });
+    const items: Json[] = o.items ? [...o.items] : [];
+    if (!o.items) {
+      const fetchPage: FetchPage<Json> = (q, s) => req('invitation_list', () => client.listInvitations(q, s)) as Promise<{ total_count?: number; data: Json[] }>;
+      await listAll(fetchPage, {}, (it) => void items.push(obj(it)), {
+        signal,
+        noun: 'invitations',
+        concurrency: Math.min(8, o.concurrency),
+        onRequest: (q, a) => ctx.debug(`  list: ${JSON.stringify(q)} → ${a.returned} of ${a.total}${a.hasMore ? ' (capped)' : ''}`),
+      });
+    }
 
     // ---------------------------------------------------------------- what the database holds
     const invs = new Map(db.all<{ id: number; list_hash: string; basis: string }>('SELECT id, list_hash, basis FROM invitations').map((r) => [r.id, r]));
@@ -230,20 +252,20 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncDb, o
     for (const item of items) {
       const id = num(item.id);
       if (id === null) continue;
-      const listHash = hash(item);
+      const itemHash = listHash(item);
       const takerId = num(item.test_taker_id);
       if (takerId !== null) testTakers++;
       const inv = invs.get(id);
       if (takerId === null) {
-        if (!o.full && inv && inv.list_hash === listHash) skip('invitations not accepted yet and unchanged in the list');
-        else work.push({ item, id, listHash, takerId });
+        if (!o.full && inv && inv.list_hash === itemHash) skip('invitations not accepted yet and unchanged in the list');
+        else work.push({ item, id, listHash: itemHash, takerId });
         continue;
       }
       const t = takers.get(takerId);
-      const takerFresh = !o.full && t !== undefined && t.list_hash === listHash && t.assessments_open === 0;
+      const takerFresh = !o.full && t !== undefined && t.list_hash === itemHash && t.assessments_open === 0;
       if (takerFresh) {
         const state = storedState(t);
-        const invFresh = inv !== undefined && inv.list_hash === listHash && inv.basis === t.basis;
+        const invFresh = inv !== undefined && inv.list_hash === itemHash && inv.basis === t.basis;
         const resultsFresh =
           sps.every((sp) => state.completed.size === 0 || cards.get(`${takerId}/${sp}`) === t.basis) &&
           (!jobFitReady(state.completed) || reports.get(takerId) === t.basis) &&
@@ -253,7 +275,7 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncDb, o
           continue;
         }
       }
-      work.push({ item, id, listHash, takerId });
+      work.push({ item, id, listHash: itemHash, takerId });
     }
     position.total = work.length;
     ctx.debug(`sync: ${items.length} invitations listed (${testTakers} accepted); ${work.length} to look at, ${items.length - work.length} up to date`);

@@ -22,6 +22,7 @@ export interface ListenOptions {
   account?: string;
   onlyEnabledTeams?: boolean;
   stub?: boolean;
+  sync?: string;
 }
 
 export function parsePort(v: string | undefined): number {
@@ -93,7 +94,9 @@ export async function listen(ctx: Context, o: ListenOptions): Promise<void> {
   // With JSON on stdout, everything else (forward results) goes to stderr.
   const side = (line: string) => (json ? ctx.io.stderr.write(`${line}\n`) : stdout.write(`${line}\n`));
 
+  const sync = o.sync === undefined ? undefined : await (await import('../../sync/events.js')).startEventSync(ctx, o.sync);
   const onEvent = (event: WebhookEvent) => {
+    sync?.event(event);
     if (logPath) {
       try {
         appendFileSync(logPath, `${JSON.stringify(event)}\n`);
@@ -163,6 +166,7 @@ export async function listen(ctx: Context, o: ListenOptions): Promise<void> {
     });
   } finally {
     await receiver.close();
+    await sync?.close();
     if (link) {
       try {
         await link.restore();
