@@ -9,7 +9,7 @@
 import { resolve } from 'node:path';
 import type { Context } from '../cli/context.js';
 import { errorText } from '../export/bulk-fetch.js';
-import { SyncDb, SyncLockedError } from './db.js';
+import { SyncLockedError, isPostgresUrl, openSyncStore } from './store.js';
 import { syncOnce } from './run.js';
 
 type Json = Record<string, unknown>;
@@ -37,10 +37,14 @@ export function personOf(e: unknown): { invitationId?: number; testTakerId?: num
 }
 
 export async function startEventSync(ctx: Context, file: string): Promise<EventSync> {
-  const target = resolve(file);
+  const target = isPostgresUrl(file) ? file : resolve(file);
   // Opened now: a file that is not ours, or from a newer jobfit, is refused before listening starts.
-  const db = SyncDb.open(target);
-  const client = await ctx.client();
+  const db = await openSyncStore(target);
+  const client = await ctx.client().catch(async (err: unknown) => {
+    await db.close();
+    throw err;
+  });
+  const name = isPostgresUrl(file) ? db.label : file;
   const invitations = new Set<number>();
   const takers = new Set<number>();
   let timer: NodeJS.Timeout | undefined;
@@ -62,8 +66,8 @@ export async function startEventSync(ctx: Context, file: string): Promise<EventS
     invitations.clear();
     takers.clear();
     try {
-      db.acquireLock(() => ctx.io.now());
-    } catch (err) {
+      await db.acquireLock(() => ctx.io.now());
+    } catch (err: unknown) {
       if (!(err instanceof SyncLockedError)) throw err;
       // A scheduled sync is running: it may well cover these; try again after it.
       for (const id of invIds) invitations.add(id);
@@ -83,12 +87,12 @@ export async function startEventSync(ctx: Context, file: string): Promise<EventS
       for (const id of new Set(invIds)) items.push((await client.getInvitation(id, ctx.io.signal)) as Json);
       const r = await syncOnce(ctx, client, db, { full: false, concurrency: 4, items });
       ctx.info(
-        `sync: ${items.length} ${items.length === 1 ? 'person' : 'people'} brought up to date in ${file} (${r.requests} requests, ${r.inserted} rows inserted, ${r.updated} updated${r.errors ? `, ${r.errors} failed: the next sync retries them` : ''}).`,
+        `sync: ${items.length} ${items.length === 1 ? 'person' : 'people'} brought up to date in ${name} (${r.requests} requests, ${r.inserted} rows inserted, ${r.updated} updated${r.errors ? `, ${r.errors} failed: the next sync retries them` : ''}).`,
       );
     } catch (err) {
-      ctx.warn(`could not sync ${people} ${people === 1 ? 'person' : 'people'} into ${file}: ${errorText((err as { reason?: unknown }).reason ?? err)}; the next \`jobfit sync\` picks them up.`);
+      ctx.warn(`could not sync ${people} ${people === 1 ? 'person' : 'people'} into ${name}: ${errorText((err as { reason?: unknown }).reason ?? err)}; the next \`jobfit sync\` picks them up.`);
     } finally {
-      db.releaseLock();
+      await db.releaseLock();
     }
   }
 
@@ -112,7 +116,7 @@ export async function startEventSync(ctx: Context, file: string): Promise<EventS
       } else {
         await apply().catch(() => {});
       }
-      db.close();
+      await db.close();
     },
   };
 }

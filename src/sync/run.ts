@@ -30,7 +30,7 @@ import { type FetchPage, listAll } from '../export/complete-list.js';
 import { scoreEntries } from '../export/scorecard-rows.js';
 import { TEST_ID } from '../api/catalog.js';
 import type { Progress } from '../format/progress.js';
-import type { Counts, Row, SyncDb } from './db.js';
+import { type Counts, type Row, type SyncStore, type Writer, checkOwner } from './store.js';
 import { SCORE_COLUMNS, scoreColumn } from './schema.js';
 
 type Json = Record<string, unknown>;
@@ -133,7 +133,7 @@ export class SyncStopped extends Error {
   }
 }
 
-export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncDb, o: SyncOptions, progress?: (total: number) => Progress): Promise<SyncReport> {
+export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncStore, o: SyncOptions, progress?: (total: number) => Progress): Promise<SyncReport> {
   const started = ctx.io.now();
   const signal = ctx.io.signal;
   const byKind: Record<string, number> = {};
@@ -156,25 +156,31 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncDb, o
         throw err;
       }
     });
-  const runId = db.startRun(started.toISOString(), o.full);
+  const runId = await db.startRun(started.toISOString(), o.full);
   const sinkTaker = createErrorSink(ctx, o.errors, 'test taker');
   const sinkInvitation = createErrorSink(ctx, o.errors, 'invitation');
   const position: SyncProgress = { done: 0, total: 0 };
   let bar: Progress | undefined;
 
-  const pending: Array<() => void> = [];
+  type Apply = (w: Writer) => Promise<void>;
+  const pending: Apply[] = [];
   let flushTimer: NodeJS.Timeout | undefined;
-  const flush = () => {
+  // Transactions one after another: a flush waits for the one before it.
+  let flushing: Promise<void> = Promise.resolve();
+  const flush = (): Promise<void> => {
     if (flushTimer) clearTimeout(flushTimer);
     flushTimer = undefined;
-    if (pending.length === 0) return;
+    if (pending.length === 0) return flushing;
     const batch = pending.splice(0);
-    db.transaction(() => {
-      for (const apply of batch) apply();
-    });
+    flushing = flushing.then(() =>
+      db.transaction(async (w) => {
+        for (const apply of batch) await apply(w);
+      }),
+    );
+    return flushing;
   };
 
-  const finish = (status: string, message?: string) => {
+  const finish = (status: string, message?: string) =>
     db.finishRun(runId, {
       finishedAt: ctx.io.now().toISOString(),
       status,
@@ -185,16 +191,15 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncDb, o
       errors,
       message,
     });
-  };
 
   try {
     // ---------------------------------------------------------------- whose data, which profiles
     const account = obj(await req('account', () => client.getAccount()));
     const mode = account.mode === 'test' || account.mode === 'live' ? account.mode : ctx.connection?.mode;
     if (mode !== 'live' && mode !== 'test') throw new UsageError('The service did not say whether this key is live or test; refusing to sync into a database without knowing.');
-    db.checkOwner(mode, String(account.id ?? ''));
+    await checkOwner(db, mode, String(account.id ?? ''));
 
-    const remembered = JSON.parse(db.meta().score_profiles ?? '[]') as string[];
+    const remembered = JSON.parse((await db.meta()).score_profiles ?? '[]') as string[];
     const sps = o.sp ?? remembered;
     if (sps.length > 0 && !o.items) {
       const list = obj(await req('score_profiles', () => client.listScoreProfiles()));
@@ -205,19 +210,19 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncDb, o
         throw new UsageError(`Unknown score profile${unknown.length > 1 ? 's' : ''} for --sp: ${unknown.join(', ')}.`, `profiles of this account: ${names.join(', ')}`);
       }
     }
-    db.setMeta('score_profiles', JSON.stringify(sps));
+    await db.setMeta('score_profiles', JSON.stringify(sps));
 
     // ---------------------------------------------------------------- small lists: always read whole
     const teams = obj(await req('teams', () => client.listTeams()));
     const users = obj(await req('users', () => client.listUsers()));
-    db.transaction(() => {
+    await db.transaction(async (w) => {
       for (const t of Array.isArray(teams.data) ? teams.data.map(obj) : []) {
         if (num(t.id) === null) continue;
-        db.upsert('teams', ['id'], { id: num(t.id), display_name: str(t.display_name), users_count: num(t.users_count), invitations_count: num(t.invitations_count), test_takers_count: num(t.test_takers_count) }, counts);
+        await w.upsert('teams', ['id'], { id: num(t.id), display_name: str(t.display_name), users_count: num(t.users_count), invitations_count: num(t.invitations_count), test_takers_count: num(t.test_takers_count) }, counts);
       }
       for (const u of Array.isArray(users.data) ? users.data.map(obj) : []) {
         if (num(u.id) === null) continue;
-        db.upsert('users', ['id'], userRow(u), counts);
+        await w.upsert('users', ['id'], userRow(u), counts);
       }
     });
 
@@ -234,11 +239,11 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncDb, o
     }
 
     // ---------------------------------------------------------------- what the database holds
-    const invs = new Map(db.all<{ id: number; list_hash: string; basis: string }>('SELECT id, list_hash, basis FROM invitations').map((r) => [r.id, r]));
-    const takers = new Map(db.all<StoredTestTaker>('SELECT id, list_hash, basis, completed_tests, assessments_open, career_navigation_profile_id FROM test_takers').map((r) => [r.id, r]));
-    const cards = new Map(db.all<{ k: string; basis: string }>(`SELECT test_taker_id || '/' || score_profile AS k, basis FROM scorecards`).map((r) => [r.k, r.basis]));
-    const reports = new Map(db.all<{ id: number; basis: string }>('SELECT test_taker_id AS id, basis FROM job_fit_reports').map((r) => [r.id, r.basis]));
-    const profiles = new Set(db.all<{ id: string }>('SELECT id FROM career_navigation_profiles').map((r) => r.id));
+    const invs = new Map((await db.all<{ id: number; list_hash: string; basis: string }>('SELECT id, list_hash, basis FROM invitations')).map((r) => [r.id, r]));
+    const takers = new Map((await db.all<StoredTestTaker>('SELECT id, list_hash, basis, completed_tests, assessments_open, career_navigation_profile_id FROM test_takers')).map((r) => [r.id, r]));
+    const cards = new Map((await db.all<{ k: string; basis: string }>(`SELECT test_taker_id || '/' || score_profile AS k, basis FROM scorecards`)).map((r) => [r.k, r.basis]));
+    const reports = new Map((await db.all<{ id: number; basis: string }>('SELECT test_taker_id AS id, basis FROM job_fit_reports')).map((r) => [r.id, r.basis]));
+    const profiles = new Set((await db.all<{ id: string }>('SELECT id FROM career_navigation_profiles')).map((r) => r.id));
 
     // ---------------------------------------------------------------- plan
     interface Work {
@@ -283,16 +288,14 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncDb, o
     // ---------------------------------------------------------------- fetch and apply
     bar = progress?.(work.length);
     // Whole people are written many to a transaction: one commit per person costs more than the requests.
-    const write = (fn: () => void) => {
+    const write = async (fn: Apply) => {
       pending.push(fn);
-      if (pending.length >= 200) flush();
+      if (pending.length >= 200) await flush();
       else
         flushTimer ??= setTimeout(() => {
-          try {
-            flush();
-          } catch (err) {
+          flush().catch((err: unknown) => {
             stop ??= err;
-          }
+          });
         }, 100);
     };
     const doInvitation = async (w: Work, basis: string): Promise<Row | undefined> => {
@@ -329,7 +332,7 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncDb, o
         state = storedState(stored);
       }
 
-      const tasks: Array<Promise<(() => void) | undefined>> = [];
+      const tasks: Array<Promise<Apply | undefined>> = [];
       const failed = (what: string) => (err: unknown) => {
         if (stop !== undefined) throw stop;
         errors++;
@@ -343,7 +346,7 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncDb, o
           tasks.push(
             req('scorecard', () => client.getScorecard(takerId, sp, signal)).then((c) => {
               const row = scorecardRow(obj(c), takerId, sp, state.basis);
-              return () => db.upsert('scorecards', ['test_taker_id', 'score_profile'], row, counts);
+              return (w: Writer) => w.upsert('scorecards', ['test_taker_id', 'score_profile'], row, counts);
             }, failed(`scorecard ${sp}`)),
           );
       }
@@ -353,10 +356,10 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncDb, o
         tasks.push(
           req('job_fit_report', () => client.getJobFitReport(takerId, signal)).then((r) => {
             const rows = jobFitRows(obj(r), takerId, state.basis);
-            return () => {
-              db.upsert('job_fit_reports', ['test_taker_id'], rows.report, counts);
-              for (const occ of rows.occupations) db.upsert('job_fit_occupations', ['test_taker_id', 'rank'], occ, counts);
-              db.prune('job_fit_occupations', 'test_taker_id', takerId, 'rank', rows.occupations.map((x) => Number(x.rank)), counts);
+            return async (w: Writer) => {
+              await w.upsert('job_fit_reports', ['test_taker_id'], rows.report, counts);
+              for (const occ of rows.occupations) await w.upsert('job_fit_occupations', ['test_taker_id', 'rank'], occ, counts);
+              await w.prune('job_fit_occupations', 'test_taker_id', takerId, 'rank', rows.occupations.map((x) => Number(x.rank)), counts);
             };
           }, failed('job-fit report')),
         );
@@ -367,7 +370,7 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncDb, o
           tasks.push(
             req('career_navigation_profile', () => client.getCareerNavigationProfile(profileId, signal)).then((p) => {
               const row = profileRow({ ...obj(p), id: profileId });
-              return () => db.upsert('career_navigation_profiles', ['id'], row, counts);
+              return (w: Writer) => w.upsert('career_navigation_profiles', ['id'], row, counts);
             }, failed('career navigation profile')),
           );
       }
@@ -378,16 +381,16 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncDb, o
       const settled = await Promise.allSettled([Promise.all(tasks), invFetch]);
       if (stop !== undefined) throw stop;
       for (const s of settled) if (s.status === 'rejected') throw s.reason;
-      const applies = (settled[0] as PromiseFulfilledResult<Array<(() => void) | undefined>>).value;
+      const applies = (settled[0] as PromiseFulfilledResult<Array<Apply | undefined>>).value;
       const invRow = (settled[1] as PromiseFulfilledResult<Row | undefined>).value;
-      write(() => {
+      await write(async (w) => {
         if (takerRows) {
-          db.upsert('test_takers', ['id'], takerRows.taker, counts);
-          for (const a of takerRows.assessments) db.upsert('assigned_assessments', ['test_taker_id', 'id'], a, counts);
-          db.prune('assigned_assessments', 'test_taker_id', takerId, 'id', takerRows.assessments.map((a) => Number(a.id)), counts);
+          await w.upsert('test_takers', ['id'], takerRows.taker, counts);
+          for (const a of takerRows.assessments) await w.upsert('assigned_assessments', ['test_taker_id', 'id'], a, counts);
+          await w.prune('assigned_assessments', 'test_taker_id', takerId, 'id', takerRows.assessments.map((a) => Number(a.id)), counts);
         }
-        for (const apply of applies) apply?.();
-        if (invRow) db.upsert('invitations', ['id'], invRow, counts);
+        for (const apply of applies) await apply?.(w);
+        if (invRow) await w.upsert('invitations', ['id'], invRow, counts);
       });
     };
 
@@ -398,7 +401,7 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncDb, o
         const errorsBefore = errors;
         if (w.takerId === null) {
           const row = await doInvitation(w, '');
-          if (row) write(() => db.upsert('invitations', ['id'], row, counts));
+          if (row) await write((w) => w.upsert('invitations', ['id'], row, counts));
         } else {
           await doPerson(w);
         }
@@ -407,13 +410,13 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncDb, o
       }
     };
     await Promise.all(Array.from({ length: o.concurrency }, worker));
-    flush();
+    await flush();
     if (signal.aborted) stop ??= signal.reason;
     if (stop !== undefined) throw stop;
     bar?.stop();
 
     const status = errors > 0 ? 'partial' : 'ok';
-    finish(status);
+    await finish(status);
     return {
       runId,
       status,
@@ -432,13 +435,13 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncDb, o
     bar?.stop();
     // What was fetched before the stop is kept.
     try {
-      flush();
+      await flush();
     } catch {
       // the error that stopped the run is the one to report
     }
     const reason = stop ?? err;
     const interrupted = signal.aborted;
-    finish(interrupted ? 'interrupted' : 'failed', interrupted ? 'interrupted' : errorText(reason));
+    await finish(interrupted ? 'interrupted' : 'failed', interrupted ? 'interrupted' : errorText(reason)).catch(() => {});
     if (stop !== undefined || interrupted) throw new SyncStopped(reason, position);
     throw err;
   } finally {

@@ -37,12 +37,12 @@ export function lastRun(file: string): RunRow {
   });
 }
 
-export async function dumpOf(file: string): Promise<string> {
-  const { SyncDb } = await import('../../src/sync/db.js');
-  const db = SyncDb.open(file);
+export async function dumpOf(target: string): Promise<string> {
+  const { openSyncStore } = await import('../../src/sync/store.js');
+  const db = await openSyncStore(target);
   try {
-    return db.dump();
+    return await db.dump();
   } finally {
-    db.close();
+    await db.close();
   }
 }
