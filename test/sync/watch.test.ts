@@ -40,7 +40,7 @@ it('--watch 10s: a second round fetches what changed meanwhile; Ctrl-C ends it w
   expect(res.stderr.match(/^Synced /gm)?.length).toBe(2);
   expect(res.stderr).toMatch(/^Next sync in 10\.0s \(Ctrl-C stops\)\.$/m);
   expect(res.stderr).toMatch(/Stopped watching; the database holds the last sync\./);
-  expect(lastRun(db).by.scorecard).toBe(1);
+  expect((await lastRun(db)).by.scorecard).toBe(1);
   // The lock went with the watch.
   expect(readDb(db, (d) => d.prepare('SELECT COUNT(*) FROM sync_lock').pluck().get())).toBe(0);
 }, 40_000);

@@ -70,7 +70,7 @@ it('applies what the events name as they arrive; the database equals a fresh syn
   const runs = readDb(db, (d) => d.prepare('SELECT COUNT(*) FROM sync_runs').pluck().get() as number);
   expect(runs).toBeGreaterThan(runsBefore);
   // Event-driven runs list nothing: they fetch only the people named.
-  expect(lastRun(db).by.invitation_list ?? 0).toBe(0);
+  expect((await lastRun(db)).by.invitation_list ?? 0).toBe(0);
 
   const fresh = join(dir, 'fresh.sqlite');
   expect((await runCli(['sync', '--db', fresh, '--sp', 'sales-rep'], { env })).code).toBe(0);
