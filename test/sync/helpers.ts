@@ -29,8 +29,8 @@ export function readDb<T>(file: string, fn: (db: Database.Database) => T): T {
 export interface Backend {
   name: 'sqlite' | 'postgres';
   setup(): Promise<void>;
-  /** A new, empty target for --db; `name` helps reading a failure. */
-  target(env: StubEnv, name: string): Promise<string>;
+  /** A new, empty target for --db (a file in one of `env`'s temporary folders, or a new database); `name` helps reading a failure. */
+  target(env: Pick<StubEnv, 'tmp'>, name: string): Promise<string>;
   teardown(): Promise<void>;
 }
 
