@@ -54,3 +54,50 @@ describe('1. invite defaults before any login', () => {
     expect(r.stderr).toContain('config set live_key');
   });
 });
+
+describe('2. login checks the base URL before any key goes to it', () => {
+  it('a URL without /v2 is named as such, with the fix, and nothing is saved', async () => {
+    const configDir = fresh();
+    const r = await runCli(['login', '--base-url', env.stub.origin], { configDir, env: { JOBFIT_API_KEY: env.live } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`Error: ${env.stub.origin} is not the root of the v2 API: its /healthcheck answered 404; ${env.stub.url} is.`);
+    expect(r.stderr).toContain(`Hint: run it again with --base-url ${env.stub.url}`);
+    expect(r.stderr).not.toContain('refused');
+    expect((await runCli(['config', 'list', '-o', 'json'], { configDir })).stdout).not.toContain('base_url');
+  });
+
+  it('a URL where nothing answers is a failure (1), not a refused key', async () => {
+    const configDir = fresh();
+    const r = await runCli(['login', '--base-url', 'http://127.0.0.1:9/v2'], { configDir, env: { JOBFIT_API_KEY: env.live, JOBFIT_MAX_RETRIES: '0' } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^Error: Nothing at http:\/\/127\.0\.0\.1:9\/v2 answered: /m);
+  });
+
+  it('the right URL logs in', async () => {
+    const configDir = fresh();
+    const r = await runCli(['login', '--base-url', env.stub.url], { configDir, env: { JOBFIT_API_KEY: env.live } });
+    expect(r.code, r.stderr).toBe(0);
+  });
+});
+
+describe('3. a key the service refuses', () => {
+  it('says which key, from where, and what the service answered', async () => {
+    const bad = 'sk_live_notarealkeynotarealkey42';
+    const r = await runCli(['teams'], { configDir: fresh(), env: { JOBFIT_BASE_URL: env.stub.url, JOBFIT_API_KEY: bad } });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain(`Error: ${env.stub.url} did not accept the live key sk_live_…ey42 from JOBFIT_API_KEY (it answered 404: API key is required).`);
+    expect(r.stderr).toContain('Hint: check the key in JOBFIT_API_KEY');
+    expect(r.stderr).not.toContain('set JOBFIT_API_KEY');
+    expect(r.stderr).not.toContain(bad);
+  });
+
+  it('from a profile: names the profile', async () => {
+    const configDir = fresh();
+    await runCli(['config', 'set', 'base_url', env.stub.url], { configDir });
+    await runCli(['config', 'set', 'test_key', 'sk_test_notarealkeynotarealkey42'], { configDir });
+    const r = await runCli(['teams'], { configDir });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain('key sk_test_…ey42 from profile "default"');
+    expect(r.stderr).toContain('Hint: run `jobfit login` to replace the key');
+  });
+});
