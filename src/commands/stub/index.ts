@@ -74,8 +74,9 @@ export async function serve(opts: ServeOptions, ctx: Context): Promise<void> {
   }
   const { startStub } = await import('../../stub/index.js');
   let stub: Awaited<ReturnType<typeof startStub>>;
+  const dir = await dataDir(ctx, opts);
   try {
-    stub = await startStub({ dataDir: await dataDir(ctx, opts), port, host: opts.host, faults, minimalFields: opts.minimalFields });
+    stub = await startStub({ dataDir: dir, port, host: opts.host, faults, minimalFields: opts.minimalFields });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     if (e.code === 'EADDRINUSE') throw new JobfitError(`Port ${port} is already in use.`, { hint: 'Pick another with --port, or --port 0 for a free one.' });
@@ -83,6 +84,9 @@ export async function serve(opts: ServeOptions, ctx: Context): Promise<void> {
   }
   const { startDeliveryLoop } = await import('../../stub/webhooks.js');
   const loop = startDeliveryLoop(stub.store);
+  // `login` offers this stub as its base URL, and `webhook listen` finds its data from the URL.
+  const { noteServedStub } = await import('../../config/served-stubs.js');
+  const unnote = noteServedStub(ctx.io.env, stub.origin, dir);
   const out = ctx.io.stdout;
   const boundHost = stub.bound.slice(0, stub.bound.lastIndexOf(':')).replace(/^\[|\]$/g, '');
   const everywhere = boundHost === '0.0.0.0' || boundHost === '::';
@@ -106,6 +110,7 @@ export async function serve(opts: ServeOptions, ctx: Context): Promise<void> {
     if (ctx.io.signal.aborted) resolve();
     else ctx.io.signal.addEventListener('abort', () => resolve(), { once: true });
   });
+  unnote();
   await loop.stop();
   await stub.close();
   ctx.info('Stub stopped.');

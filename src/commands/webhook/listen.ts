@@ -28,6 +28,7 @@ export interface ListenOptions {
   onlyEnabledTeams?: boolean;
   stub?: boolean;
   sync?: string;
+  printSecret?: boolean;
 }
 
 export function parsePort(v: string | undefined): number {
@@ -108,7 +109,30 @@ async function stubTarget(ctx: Context, o: ListenOptions): Promise<{ dataDir: st
   ]);
   const r = resolveConnection({ globals: ctx.globals, env: ctx.io.env, config: readConfigView(ctx.io.env) });
   if (r.embedded) return { dataDir: stubDataDir(ctx.io.env) };
+  // A profile (after `login`) or JOBFIT_BASE_URL pointing at a `stub serve` on this machine: its data.
+  const { servedStubAt } = await import('../../config/served-stubs.js');
+  const served = servedStubAt(ctx.io.env, r.baseUrl);
+  if (served) return { dataDir: served.dataDir, apiKey: r.apiKey };
   return undefined;
+}
+
+const NO_SECRET_HINT =
+  'the signing secret is the local stub\'s (the embedded one, a `jobfit stub serve` the profile points at, or --data DIR); how the real service signs is not in its reference';
+
+/** `--print-secret`: the signing secret of the stub account's endpoint, alone on stdout (as `stripe listen --print-secret`). */
+async function printSecret(ctx: Context, o: ListenOptions, accountId: number | undefined): Promise<void> {
+  const target = await stubTarget(ctx, o);
+  if (!target) throw new UsageError('No local stub to read a signing secret from.', NO_SECRET_HINT);
+  const [{ openStore }, wh] = await Promise.all([import('../../stub/store.js'), import('../../stub/webhooks.js')]);
+  const store = await openStore(target.dataDir);
+  try {
+    const id = accountId ?? (target.apiKey ? store.get<{ account_id: number }>('SELECT account_id FROM api_keys WHERE key = ?', target.apiKey)?.account_id : undefined) ?? wh.accountIds(store)[0];
+    const secret = id === undefined ? undefined : wh.signingSecret(store, id);
+    if (!secret) throw new UsageError(`Account ${String(id)} does not exist in the stub (${target.dataDir}).`, 'see `jobfit stub keys` for the accounts');
+    ctx.io.stdout.write(`${secret}\n`);
+  } finally {
+    store.close();
+  }
 }
 
 export async function listen(ctx: Context, o: ListenOptions): Promise<void> {
@@ -120,6 +144,7 @@ export async function listen(ctx: Context, o: ListenOptions): Promise<void> {
   const forwardTo = o.forwardTo === undefined ? undefined : parseHttpUrl(o.forwardTo, '--forward-to');
   const accountId = o.account === undefined ? undefined : Number(o.account);
   if (accountId !== undefined && !Number.isInteger(accountId)) throw new UsageError(`--account must be an account id, got "${o.account}".`);
+  if (o.printSecret) return printSecret(ctx, o, accountId);
   const allowHosts = parseAllowHosts(o.allowHost);
   const logPath = o.log === undefined ? undefined : resolvePath(o.log);
   const logFd = logPath === undefined ? undefined : openLog(logPath);
@@ -193,6 +218,7 @@ export async function listen(ctx: Context, o: ListenOptions): Promise<void> {
       });
       const teams = link.teamsSwitched.length ? `; delivery switched on for teams ${link.teamsSwitched.join(', ')}` : '';
       ctx.info(`Local stub (${target.dataDir}): account ${link.accountId} now delivers to this listener${teams}. Restored when you stop.`);
+      ctx.info(`Deliveries are signed (jobfit-signature header); the signing secret is ${link.signingSecret} (check one with \`jobfit webhook verify\`).`);
     } else {
       ctx.info(
         o.stub === false
