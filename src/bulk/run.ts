@@ -20,7 +20,8 @@ import { type ColumnMapping, mapHeader, parseMaps } from './columns.js';
 import { checkWritablePath, fileErrorCause, isFileError } from './files.js';
 import { journalPathFor, type JournalState, JournalWriter, type Outcome, readJournal, type RowStatus } from './journal.js';
 import { describeMapping, formatReport, type MappingReport } from './report.js';
-import { type CsvMeta, type CsvRecord, readCsvBatches } from './reader.js';
+import { readInputBatches } from './input.js';
+import type { CsvMeta, CsvRecord } from './reader.js';
 import { ResultsWriter } from './results.js';
 import { type RowCheck, type RowDefaults, RowValidator, resolveDefaults } from './validate.js';
 import { NUM } from '../format/number.js';
@@ -32,8 +33,10 @@ export const DEFAULT_CONCURRENCY = 8;
 export const MAX_CONCURRENCY = 64;
 
 export interface BulkOptions {
-  /** Path of the CSV, or "-" for standard input. */
+  /** Path of the CSV or .xlsx workbook, or "-" for standard input. */
   csv: string;
+  /** The workbook's sheet to read (name or 1-based number); the first visible one by default. */
+  sheet?: string;
   out?: string;
   dryRun?: boolean;
   resume?: boolean;
@@ -126,6 +129,7 @@ function shellQuote(s: string): string {
 
 export function resumeCommand(o: BulkOptions, out: string): string {
   const parts = ['jobfit', 'invite', '--csv', o.csv, '--out', out, o.retryFailed ? '--retry-failed' : '--resume'];
+  if (o.sheet !== undefined) parts.push('--sheet', o.sheet);
   if (o.createdBy) parts.push('--created-by', o.createdBy);
   if (o.team) parts.push('--team', o.team);
   if (o.assessments) parts.push('--assessments', o.assessments);
@@ -221,10 +225,10 @@ async function validatePass(path: string, label: string, opts: BulkOptions, deps
   const teams = new Map<number, number>();
   const channels = { email: 0, sms: 0, none: 0 };
   const firstRowOfEmail = new Map<string, number>();
-  const batches = readCsvBatches(path, label, (meta) => {
+  const batches = readInputBatches(path, label, (meta) => {
     const mapping = mapHeader(meta.header, maps, { haveInviter: Boolean(defaults.created_by) });
     v = { meta, mapping, validator: new RowValidator(mapping, account, defaults), rows: 0, invalid, invalidCount: 0, firstRowOfEmail, teams, channels };
-  });
+  }, { sheet: opts.sheet, note: (t) => deps.ctx.info(safeText(t)) });
   const keep = opts.keepRows ?? KEEP_ROWS;
   let kept: Validated['kept'] = opts.dryRun || keep <= 0 ? undefined : [];
   for await (const batch of batches) for (const rec of batch) {
@@ -478,7 +482,7 @@ async function writeErrorsFile(path: string, input: string, label: string, v: Va
   const width = v.meta.header.length;
   try {
     const check = { ...v, firstRowOfEmail: v.firstRowOfEmail };
-    for await (const batch of readCsvBatches(input, label, () => {})) {
+    for await (const batch of readInputBatches(input, label, () => {}, { sheet: opts.sheet })) {
       for (const rec of batch) {
         const r = checkRow(check, rec, false);
         if (r.ok) continue;
@@ -676,7 +680,7 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
           yield v.kept;
           return;
         }
-        for await (const batch of readCsvBatches(input, label, () => {})) yield batch.map((rec) => ({ rec, r: checkRow(v, rec, false) }));
+        for await (const batch of readInputBatches(input, label, () => {}, { sheet: opts.sheet })) yield batch.map((rec) => ({ rec, r: checkRow(v, rec, false) }));
       }
       let stopping = false;
       for await (const batch of checkedRows()) for (const { rec, r } of batch) {
