@@ -267,12 +267,15 @@ export async function listAll<T>(
     let cost = 0;
     let singletons = 0;
     let distinct = 0;
+    for (const [ch] of counts) if (ch !== '') distinct++;
+    // An overflowing child splits again about as widely as this cell does (ten
+    // ways for digits), and its children again, until they fit: a child just
+    // above the cap costs a whole level of requests.
+    const fan = Math.min(20, Math.max(4, distinct));
+    const tree = (x: number): number => (x <= CAP_FILTERED ? 1 : 1 + fan * tree(x / fan));
     for (const [ch, k] of counts) {
       if (ch === '') continue;
-      distinct++;
-      const est = (total * k) / n;
-      // An overflowing child costs itself plus its own split: rarely fewer than ~10 children.
-      cost += est <= CAP_FILTERED ? 1 : 1 + Math.max(10, est / (CAP_FILTERED * 0.6));
+      cost += tree((total * k) / n);
       if (k === 1) singletons++;
     }
     // Good-Turing: the share of the cell in characters not seen yet; each costs a probe.
