@@ -145,6 +145,9 @@ export function safetySuite(backend: Backend): void {
       const sp = await runCli(['sync', '--db', db, '--sp', 'no-such-profile'], { env: env.env });
       expect(sp.code).toBe(2);
       expect(sp.stderr).toMatch(/Unknown score profile for --sp: no-such-profile\./);
+      const badKey = await runCli(['sync', '--db', db], { env: { ...env.env, JOBFIT_API_KEY: 'sk_live_not_a_key_of_this_service' } });
+      expect(badKey.code).toBe(4);
+      expect(badKey.stderr).not.toMatch(/Stopped/);
       const none = await runCli(['sync'], { env: env.env });
       expect(none.code).toBe(2);
       expect(none.stderr).toMatch(/--db: is required/);
@@ -182,11 +185,16 @@ export function safetySuite(backend: Backend): void {
     it('exit 3 with the count; the next run fetches them', async () => {
       const db = await backend.target(env, 'partial');
       const base = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}${new URL(env.stub.url).pathname}`;
-      const res = await runCli(['sync', '--db', db, '--sp', 'sales-rep'], { env: { ...env.env, JOBFIT_BASE_URL: base } });
+      const errorsFile = `${env.tmp()}/errors.ndjson`;
+      const res = await runCli(['sync', '--db', db, '--sp', 'sales-rep', '--errors', errorsFile], { env: { ...env.env, JOBFIT_BASE_URL: base } });
       expect(res.code).toBe(3);
       const failed = (await lastRun(db)).errors;
+      const records = readFileSync(errorsFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { id: string; status: string; error: string; http_status: number });
+      expect(records).toHaveLength(failed);
+      expect(records[0]).toMatchObject({ status: 'failed', error: 'Report temporarily unavailable (HTTP 400)', http_status: 400 });
+      expect(records.every((r) => /^test taker \d+ \(job-fit report\)$/.test(r.id))).toBe(true);
       expect(failed).toBeGreaterThan(10);
-      expect(res.stderr).toMatch(new RegExp(`Error: ${failed.toLocaleString('en-US')} items could not be fetched; everything else was stored, and the next run tries them again\\.`));
+      expect(res.stderr).toMatch(new RegExp(`Error: ${failed.toLocaleString('en-US')} items could not be fetched; everything else was stored, and the next run tries them again\\.\nHint: the failures are listed in `));
       expect(await count(db, 'job_fit_reports')).toBe(0);
       failing = false;
       const again = await runCli(['sync', '--db', db, '--sp', 'sales-rep'], { env: { ...env.env, JOBFIT_BASE_URL: base } });
