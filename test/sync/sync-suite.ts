@@ -15,7 +15,7 @@ import { runCli } from '../helpers/cli.js';
 import { type Backend, dumpOf, lastRun, query, seededStub } from './helpers.js';
 
 export function syncSuite(backend: Backend): void {
-  const PEOPLE = 1500;
+  const PEOPLE = 1000;
   const SPS = ['sales-rep', 'software-engineer'];
   let env: StubEnv;
   let client: JobfitClient;
