@@ -157,8 +157,8 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncStore
       }
     });
   const runId = await db.startRun(started.toISOString(), o.full);
-  const sinkTaker = createErrorSink(ctx, o.errors, 'test taker');
-  const sinkInvitation = createErrorSink(ctx, o.errors, 'invitation');
+  // One sink (one --errors file): "Error: sync of test taker 500160 (scorecard sales-rep): ...".
+  const sink = createErrorSink(ctx, o.errors, 'sync of');
   const position: SyncProgress = { done: 0, total: 0 };
   let bar: Progress | undefined;
 
@@ -305,7 +305,7 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncStore
       } catch (err) {
         if (stop !== undefined) throw stop;
         errors++;
-        sinkInvitation.failed(w.id, err);
+        sink.failed(`invitation ${w.id}`, err);
         return undefined;
       }
     };
@@ -322,7 +322,7 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncStore
         } catch (err) {
           if (stop !== undefined) throw stop;
           errors++;
-          sinkTaker.failed(takerId, err);
+          sink.failed(`test taker ${takerId}`, err);
           return;
         }
         takerRows = testTakerRows(t, w.item, w.listHash);
@@ -336,7 +336,7 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncStore
       const failed = (what: string) => (err: unknown) => {
         if (stop !== undefined) throw stop;
         errors++;
-        sinkTaker.failed(`${takerId} (${what})`, err);
+        sink.failed(`test taker ${takerId} (${what})`, err);
         return undefined;
       };
       for (const sp of sps) {
@@ -445,8 +445,7 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncStore
     if (stop !== undefined || interrupted) throw new SyncStopped(reason, position);
     throw err;
   } finally {
-    await sinkTaker.close();
-    await sinkInvitation.close();
+    await sink.close();
   }
 }
 

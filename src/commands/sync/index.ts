@@ -94,6 +94,8 @@ export async function runSync(o: SyncCommandOptions, ctx: Context): Promise<void
         report = await syncOnce(ctx, client, db, { sp: o.sp, full: o.full && round === 1, concurrency: o.concurrency, errors: o.errors }, progress);
       } catch (err) {
         if (!(err instanceof SyncStopped)) throw err;
+        // Stopped before anything was planned (a refused key, say): nothing to resume.
+        if (err.progress.total === 0 && !ctx.io.signal.aborted && o.watch === undefined) throw err.reason;
         const done = `${NUM.format(err.progress.done)} of ${NUM.format(err.progress.total)} people were synced and kept`;
         if (ctx.io.signal.aborted) throw new CancelError(`Interrupted: ${done}; run the same command again to finish.`);
         // A watch outlives an outage: the next round resumes where this one stopped.
