@@ -20,7 +20,8 @@ import { type ColumnMapping, mapHeader, parseMaps } from './columns.js';
 import { checkWritablePath, fileErrorCause, isFileError } from './files.js';
 import { journalPathFor, type JournalState, JournalWriter, type Outcome, readJournal, type RowStatus } from './journal.js';
 import { describeMapping, formatReport, type MappingReport } from './report.js';
-import { type CsvMeta, type CsvRecord, readCsvBatches } from './reader.js';
+import { readInputBatches } from './input.js';
+import type { CsvMeta, CsvRecord } from './reader.js';
 import { ResultsWriter } from './results.js';
 import { type RowCheck, type RowDefaults, RowValidator, resolveDefaults } from './validate.js';
 import { NUM } from '../format/number.js';
@@ -32,8 +33,10 @@ export const DEFAULT_CONCURRENCY = 8;
 export const MAX_CONCURRENCY = 64;
 
 export interface BulkOptions {
-  /** Path of the CSV, or "-" for standard input. */
+  /** Path of the CSV or .xlsx workbook, or "-" for standard input. */
   csv: string;
+  /** The workbook's sheet to read (name or 1-based number); the first visible one by default. */
+  sheet?: string;
   out?: string;
   dryRun?: boolean;
   resume?: boolean;
@@ -126,6 +129,7 @@ function shellQuote(s: string): string {
 
 export function resumeCommand(o: BulkOptions, out: string): string {
   const parts = ['jobfit', 'invite', '--csv', o.csv, '--out', out, o.retryFailed ? '--retry-failed' : '--resume'];
+  if (o.sheet !== undefined) parts.push('--sheet', o.sheet);
   if (o.createdBy) parts.push('--created-by', o.createdBy);
   if (o.team) parts.push('--team', o.team);
   if (o.assessments) parts.push('--assessments', o.assessments);
@@ -221,10 +225,10 @@ async function validatePass(path: string, label: string, opts: BulkOptions, deps
   const teams = new Map<number, number>();
   const channels = { email: 0, sms: 0, none: 0 };
   const firstRowOfEmail = new Map<string, number>();
-  const batches = readCsvBatches(path, label, (meta) => {
+  const batches = readInputBatches(path, label, (meta) => {
     const mapping = mapHeader(meta.header, maps, { haveInviter: Boolean(defaults.created_by) });
     v = { meta, mapping, validator: new RowValidator(mapping, account, defaults), rows: 0, invalid, invalidCount: 0, firstRowOfEmail, teams, channels };
-  });
+  }, { sheet: opts.sheet, note: (t) => deps.ctx.info(safeText(t)) });
   const keep = opts.keepRows ?? KEEP_ROWS;
   let kept: Validated['kept'] = opts.dryRun || keep <= 0 ? undefined : [];
   for await (const batch of batches) for (const rec of batch) {
@@ -321,7 +325,18 @@ class Limiter {
   }
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Waits, or less when the run is stopped (`signal`). */
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((r) => {
+    if (signal?.aborted) return r();
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal?.removeEventListener('abort', done);
+      r();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
 
 function errText(err: unknown): string {
   if (err && typeof err === 'object' && 'apiText' in err && typeof (err as { apiText: unknown }).apiText === 'string') return (err as { apiText: string }).apiText;
@@ -402,7 +417,7 @@ async function sendRow(api: BulkSender, body: Record<string, unknown>, ask: RowA
       if (name === 'RateLimitError' || status === 429) {
         limiter.slowDown();
         const ra = (err as { retryAfterSeconds?: number }).retryAfterSeconds;
-        await sleep(Math.min(30_000, (ra ?? 1) * 1000) + Math.random() * 250);
+        await sleep(Math.min(30_000, (ra ?? 1) * 1000) + Math.random() * 250, signal);
         continue;
       }
       if (name === 'UnknownOutcomeError') {
@@ -412,17 +427,29 @@ async function sendRow(api: BulkSender, body: Record<string, unknown>, ask: RowA
           return undefined;
         });
         if (found && isOwn(found, ask)) return { status: 'created', id: found.id, url: found.assessment_url };
-        await sleep(200 * 2 ** attempt);
+        await sleep(200 * 2 ** attempt, signal);
         continue;
       }
       if (name === 'ServerError' || name === 'NetworkError' || (status !== undefined && status >= 500)) {
-        await sleep(200 * 2 ** attempt);
+        await sleep(200 * 2 ** attempt, signal);
         continue;
       }
       return { status: 'failed', error: errText(err) };
     }
   }
-  return { status: 'failed', error: errText(last) };
+  return { status: 'failed', error: errText(last), transient: true };
+}
+
+/**
+ * The rows of a run that the service did not answer, one after another,
+ * through every retry (a service whose reads work but whose writes all fail
+ * never trips the client's breaker, which counts requests): at this many the
+ * run stops as for a service that is gone. JOBFIT_BREAKER_SECONDS=0 turns it
+ * off with the client's breaker.
+ */
+export function rowBreakerBound(concurrency: number, env: Record<string, string | undefined>): number {
+  if (env.JOBFIT_BREAKER_SECONDS?.trim() === '0') return Number.POSITIVE_INFINITY;
+  return Math.max(5, concurrency);
 }
 
 /** Rows sent before a crash with no outcome: the email lookup decides, never a second POST. */
@@ -455,7 +482,7 @@ async function writeErrorsFile(path: string, input: string, label: string, v: Va
   const width = v.meta.header.length;
   try {
     const check = { ...v, firstRowOfEmail: v.firstRowOfEmail };
-    for await (const batch of readCsvBatches(input, label, () => {})) {
+    for await (const batch of readInputBatches(input, label, () => {}, { sheet: opts.sheet })) {
       for (const rec of batch) {
         const r = checkRow(check, rec, false);
         if (r.ok) continue;
@@ -532,7 +559,7 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
       if (!again && journal.begin && !journal.ended) {
         throw new UsageError(
           `An earlier run into ${out} did not finish (journal ${journalPath}); nothing was sent.`,
-          `continue it with: ${resumeCommand(opts, out)}\n      or choose another --out to start over (rows already sent will then fail as already invited)`,
+          `continue it with: ${resumeCommand(opts, out)}\n      or choose another --out to start over (rows already sent then come back as "exists")`,
         );
       }
       if (!again) journal = { done: new Map(), inFlight: new Map(), ended: false };
@@ -620,6 +647,20 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
     ctx.io.signal.addEventListener('abort', onAbort, { once: true });
     if (ctx.io.signal.aborted) interrupted = true;
     const maxWindow = Math.max(2000, concurrency * 64);
+    const streakBound = rowBreakerBound(concurrency, ctx.io.env ?? {});
+    let streak = 0;
+    const onOutcome = (o: Outcome) => {
+      if (!o.transient) {
+        streak = 0;
+        return;
+      }
+      if (++streak < streakBound || fatal) return;
+      fatal = new JobfitError(`The service at ${deps.target.baseUrl} did not answer ${NUM.format(streak)} rows in a row (last: ${String(o.error).replace(/\.$/, '')}); stopped.`, {
+        hint: 'check that the service is up; the failed rows are sent again by --resume',
+      });
+      // The requests still in flight are abandoned (their rows are "unknown": --resume looks them up).
+      hard.abort();
+    };
     // Without a terminal (no bar), a line every few seconds says the run is alive.
     const ticker =
       ctx.io.stderrIsTTY || ctx.globals.quiet
@@ -639,7 +680,7 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
           yield v.kept;
           return;
         }
-        for await (const batch of readCsvBatches(input, label, () => {})) yield batch.map((rec) => ({ rec, r: checkRow(v, rec, false) }));
+        for await (const batch of readInputBatches(input, label, () => {}, { sheet: opts.sheet })) yield batch.map((rec) => ({ rec, r: checkRow(v, rec, false) }));
       }
       let stopping = false;
       for await (const batch of checkedRows()) for (const { rec, r } of batch) {
@@ -687,6 +728,7 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
             sent++;
             o = await sendRow(api, body, ask, limiter, hard.signal);
           } else resumed++;
+          onOutcome(o);
           jw.done(rec.row, r.email, o);
           record(rec, o);
         })()

@@ -16,6 +16,8 @@ import { safeJson } from '../../format/sanitize.js';
 
 const Options = z.object({
   csv: z.string().optional(),
+  file: z.string().optional(),
+  sheet: z.string().optional(),
   out: z.string().optional(),
   dryRun: z.boolean().optional(),
   resume: z.boolean().optional(),
@@ -46,7 +48,7 @@ const Options = z.object({
 });
 export type InviteOptions = z.output<typeof Options>;
 
-const BULK_ONLY = ['out', 'dryRun', 'resume', 'retryFailed', 'errors', 'skipInvalid', 'concurrency', 'map'] as const;
+const BULK_ONLY = ['sheet', 'out', 'dryRun', 'resume', 'retryFailed', 'errors', 'skipInvalid', 'concurrency', 'map'] as const;
 const SINGLE_ONLY = ['firstName', 'lastName', 'email', 'phone', 'customId', 'personId', 'refText'] as const;
 
 /** The profile's invite defaults (conf), as strings the resolvers take. */
@@ -79,20 +81,23 @@ function isLocal(baseUrl: string, embedded: boolean): boolean {
   }
 }
 
-export async function run(o: InviteOptions, ctx: Context): Promise<void> {
+export async function run(opts: InviteOptions, ctx: Context): Promise<void> {
+  // --file is the general name of --csv (a CSV or an .xlsx workbook).
+  if (opts.csv !== undefined && opts.file !== undefined) throw new UsageError('--csv and --file are the same option; give one.');
+  const o = { ...opts, csv: opts.csv ?? opts.file };
   if (o.csv !== undefined) {
     const stray = SINGLE_ONLY.filter((k) => o[k] !== undefined);
     if (stray.length) {
       throw new UsageError(
         `${stray.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')} describe one participant and cannot go with --csv.`,
-        'put them in the CSV, or drop --csv',
+        'put them in the file, or drop --csv',
       );
     }
     return runBulk(o, ctx);
   }
   const strayBulk = BULK_ONLY.filter((k) => o[k] !== undefined && o[k] !== false);
   if (strayBulk.length) {
-    throw new UsageError(`${strayBulk.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')} only apply with --csv FILE.`);
+    throw new UsageError(`${strayBulk.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')} only apply with --csv FILE (or --file FILE).`);
   }
   return runSingle(o, ctx);
 }
@@ -147,6 +152,7 @@ async function runBulk(o: InviteOptions, ctx: Context): Promise<void> {
   const conn = ctx.connection;
   const bulkOpts = {
     csv: o.csv!,
+    sheet: o.sheet,
     out: o.out,
     dryRun: o.dryRun,
     resume: o.resume,
@@ -218,7 +224,9 @@ export function register(program: Command, deps: CommandDeps): void {
     .option('--custom-id <id>', 'your grouping id (max 50 characters)')
     .option('--person-id <id>', 'your participant id')
     .option('--ref-text <text>', 'reference text for some templates (max 60 characters)')
-    .option('--csv <file|->', 'bulk: invite every row of a CSV file (- for standard input)')
+    .option('--csv <file|->', 'bulk: invite every row of a CSV file or an .xlsx workbook (- for standard input)')
+    .option('--file <file|->', 'bulk: the same as --csv (a CSV or an .xlsx workbook, told apart by content)')
+    .option('--sheet <name|n>', 'bulk: the workbook\'s sheet to read, by name or number (default: the first visible sheet)')
     .option('--out <file>', 'bulk: results file (default: FILE.results.csv beside the input)')
     .option('--dry-run', 'bulk: validate every row and report; send nothing')
     .option('--resume', 'bulk: continue an interrupted run (from the journal beside --out)')
@@ -234,6 +242,7 @@ export function register(program: Command, deps: CommandDeps): void {
         'jobfit invite --first-name Ana --last-name Diaz --email ana@example.com --created-by rec@acme.test',
         'jobfit invite --email ana@example.com --first-name Ana --last-name Diaz --created-by rec@acme.test --team Sales --assessments personality,interests',
         'jobfit invite --csv people.csv --dry-run',
+        'jobfit invite --file people.xlsx --sheet Candidates --dry-run',
         'jobfit invite --csv uk-candidates.csv --phone-country GB --send-via email,sms --dry-run',
         'jobfit invite --csv people.csv --created-by rec@acme.test --out results.csv',
         'jobfit invite --csv people.csv --out results.csv --resume',

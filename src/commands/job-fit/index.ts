@@ -106,7 +106,7 @@ export async function runJobFit(o: JobFitOptions, ctx: Context): Promise<void> {
   } catch (err) {
     error = err;
   }
-  await sink.close();
+  await sink.close({ stopped: error !== undefined });
   if (render && error === undefined) printJobFitReports(ctx, rendered);
   if (notReady.length > 0) {
     const shown = notReady.slice(0, 50).join(', ');

@@ -98,7 +98,7 @@ export async function runScorecard(o: ScorecardOptions, ctx: Context): Promise<v
   } catch (err) {
     error = err;
   }
-  await sink.close();
+  await sink.close({ stopped: error !== undefined });
   await finishExport(
     ctx,
     {

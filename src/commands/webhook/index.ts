@@ -33,6 +33,7 @@ Examples:
   $ jobfit webhook listen --events invitation.accepted,test_taker.created
   $ jobfit webhook listen --forward-to http://localhost:3000/webhooks --log events.ndjson
   $ jobfit webhook listen -o ndjson | jq .type
+  $ jobfit webhook listen --sync results.sqlite
   $ jobfit webhook listen --print-secret`;
 
 const VERIFY_HELP = `
@@ -69,6 +70,7 @@ export function register(program: Command, deps: CommandDeps): void {
     .option('--account <id>', 'stub account whose endpoint to set (default: the key\'s, else the first)')
     .option('--only-enabled-teams', 'do not switch on delivery for the stub\'s teams')
     .option('--no-stub', 'do not change any local stub settings')
+    .option('--sync <db>', 'bring the people each event names up to date in a `jobfit sync` database')
     .option('--print-secret', "print the local stub's signing secret for deliveries and exit")
     .addHelpText('after', LISTEN_HELP)
     .action(async (opts: Record<string, unknown>, cmd: Command) => {

@@ -27,6 +27,7 @@ export interface ListenOptions {
   account?: string;
   onlyEnabledTeams?: boolean;
   stub?: boolean;
+  sync?: string;
   printSecret?: boolean;
 }
 
@@ -152,7 +153,9 @@ export async function listen(ctx: Context, o: ListenOptions): Promise<void> {
   // Every field of an event is the sender's text: lines pass the sanitiser.
   const side = (line: string) => (json ? ctx.io.stderr.write(`${safeLine(line)}\n`) : stdout.write(`${safeLine(line)}\n`));
 
+  const sync = o.sync === undefined ? undefined : await (await import('../../sync/events.js')).startEventSync(ctx, o.sync);
   const onEvent = (event: WebhookEvent) => {
+    sync?.event(event);
     if (logFd !== undefined) {
       try {
         writeSync(logFd, `${JSON.stringify(event)}\n`);
@@ -233,6 +236,7 @@ export async function listen(ctx: Context, o: ListenOptions): Promise<void> {
   } finally {
     await receiver.close();
     if (logFd !== undefined) closeSync(logFd);
+    await sync?.close();
     if (link) {
       try {
         await link.restore();
