@@ -168,8 +168,17 @@ export function recordOutbox(store: Store, m: Omit<OutboxMessage, 'id' | 'create
   );
 }
 
-export function listOutbox(store: Store, opts: { accountId?: number } = {}): OutboxMessage[] {
-  return store.all<OutboxMessage>('SELECT * FROM outbox WHERE (? IS NULL OR account_id = ?) ORDER BY id', opts.accountId ?? null, opts.accountId ?? null);
+/** Messages oldest first; `since` (ISO time) keeps those sent then or later, `limit` the newest N of them. */
+export function listOutbox(store: Store, opts: { accountId?: number; since?: string; limit?: number } = {}): OutboxMessage[] {
+  const rows = store.all<OutboxMessage>(
+    'SELECT * FROM outbox WHERE (? IS NULL OR account_id = ?) AND (? IS NULL OR created_at >= ?) ORDER BY id DESC LIMIT ?',
+    opts.accountId ?? null,
+    opts.accountId ?? null,
+    opts.since ?? null,
+    opts.since ?? null,
+    opts.limit ?? -1,
+  );
+  return rows.reverse();
 }
 
 // ------------------------------------------------------------------ accept

@@ -122,6 +122,6 @@ describe('a new user, no configuration', () => {
   it('completion bash from the binary is valid bash', () => {
     const r = cli.run(['completion', 'bash'], { env });
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('complete -o default -F _jobfit jobfit');
+    expect(r.stdout).toContain('complete -F _jobfit jobfit');
   });
 });

@@ -6,7 +6,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run } from '../../src/cli/main.js';
 import { runCli } from '../helpers/cli.js';
+import { memoryIO } from '../helpers/io.js';
+import { until } from '../webhook/helpers.js';
 import { type StubEnv, startStubEnv } from '../commands/stub-env.js';
 
 let env: StubEnv;
@@ -99,5 +102,43 @@ describe('3. a key the service refuses', () => {
     expect(r.code).toBe(4);
     expect(r.stderr).toContain('key sk_test_…ey42 from profile "default"');
     expect(r.stderr).toContain('Hint: run `jobfit login` to replace the key');
+  });
+});
+
+describe('4. assessment_url links of the embedded stub', () => {
+  it('says plainly when nothing serves them and how to open them; with stub serve running, they open', async () => {
+    const configDir = fresh();
+    const inviter = 'dana.whitfield@northwind-talent.example';
+    const invite = (email: string) =>
+      runCli(['invite', '--first-name', 'Ada', '--last-name', 'Links', '--email', email, '--created-by', inviter, '--send-via', 'none', '-o', 'json'], { configDir });
+    const first = await invite('ada.links.1@example.com');
+    expect(first.code, first.stderr).toBe(0);
+    expect(JSON.parse(first.stdout).assessment_url).toMatch(/^http:\/\/127\.0\.0\.1:4010\/take\//);
+    // (Unless something on this machine serves port 4010 right now.)
+    const busy = await fetch('http://127.0.0.1:4010/v2/healthcheck').then((r) => r.ok, () => false);
+    if (!busy) {
+      expect(first.stderr).toContain(
+        'The assessment_url links point at http://127.0.0.1:4010, where no stub is serving now: run `jobfit stub serve --port 4010` in another terminal to open them in a browser.',
+      );
+    }
+
+    // `stub serve` on the same data: links handed out from then on point at it, and open.
+    const ac = new AbortController();
+    const m = memoryIO({ env: { JOBFIT_CONFIG_DIR: configDir }, signal: ac.signal });
+    const serving = run(['stub', 'serve', '--port', '0'], m.io);
+    try {
+      const url = await until(() => /Stub listening on (\S+)\/v2/.exec(m.stdout())?.[1], 'the stub URL');
+      const second = await invite('ada.links.2@example.com');
+      expect(second.code, second.stderr).toBe(0);
+      const link = JSON.parse(second.stdout).assessment_url as string;
+      expect(link.startsWith(`${url}/take/`)).toBe(true);
+      expect(second.stderr).not.toContain('no stub is serving');
+      const page = await fetch(link);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('Ada');
+    } finally {
+      ac.abort();
+      expect(await serving).toBe(0);
+    }
   });
 });

@@ -12,6 +12,7 @@ import type { CommandDeps } from '../../cli/commands.js';
 import type { Context } from '../../cli/context.js';
 import { AuthError, JobfitError, UsageError } from '../../cli/errors.js';
 import { forPerson } from '../../cli/person-text.js';
+import { noPromptReason } from '../../cli/prompter.js';
 import { normalizeBaseUrl } from '../../config/keys.js';
 import { maskKey, modeOfKey } from '../../config/mask.js';
 import type { Mode, Profile } from '../../config/types.js';
@@ -137,7 +138,7 @@ async function unattended(opts: LoginOptions, ctx: Context, verify: VerifyKey, e
     from = 'stdin';
   }
   if (!key) {
-    throw new UsageError('No API key given and no terminal to ask on.', 'pipe the key on stdin (`printf %s "$KEY" | jobfit login`) or set JOBFIT_API_KEY');
+    throw new UsageError(`No API key given and ${noPromptReason(ctx.io)}.`, 'pipe the key on stdin (`printf %s "$KEY" | jobfit login`) or set JOBFIT_API_KEY');
   }
   const mode = modeOfKey(key);
   if (!mode) throw new UsageError(`The key from ${from} (${maskKey(key)}) does not start with sk_live or sk_test.`);
