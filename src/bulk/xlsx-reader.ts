@@ -326,7 +326,7 @@ export async function* readXlsxBatches(path: string, label: string, onHeader: (m
   let inPh = 0;
 
   const cellText = (): string => {
-    if (value === undefined) {
+    if (value === undefined || (hasFormula && value === '' && cType !== 'str')) {
       if (hasFormula) noCachedValue++;
       return '';
     }
