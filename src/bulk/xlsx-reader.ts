@@ -16,9 +16,9 @@
  *   dates and times by their format; a formula by its cached value; TRUE/FALSE;
  *   an error (#N/A) as its text.
  * - the header is the first row with a cell; a title row above it (one cell
- *   merged across columns) is skipped; a merged header cell names its first
- *   column; a cell merged down over several rows gives its value to each of
- *   them; hidden rows are read (as Excel's "Save as CSV" does) and counted;
+ *   merged across columns) is skipped; a header cell merged across columns
+ *   names each of them ("Notes", "Notes (2)"); a cell merged down over
+ *   several rows gives its value to each of them; hidden rows are read (as Excel's "Save as CSV" does) and counted;
  *   empty rows and trailing empty columns are ignored.
  * - the first visible sheet, or `--sheet NAME|N`; the others are named once.
  */
@@ -326,7 +326,7 @@ export async function* readXlsxBatches(path: string, label: string, onHeader: (m
   let inPh = 0;
 
   const cellText = (): string => {
-    if (value === undefined) {
+    if (value === undefined || (hasFormula && value === '' && cType !== 'str')) {
       if (hasFormula) noCachedValue++;
       return '';
     }
@@ -380,6 +380,14 @@ export async function* readXlsxBatches(path: string, label: string, onHeader: (m
       if (m && m.c2 > m.c1 && m.r1 === line) {
         titles++;
         return;
+      }
+      // A header cell merged across columns names each of them: "Notes", "Notes (2)", ...
+      for (const m of merges) {
+        if (m.r1 > line || m.r2 < line || m.c2 <= m.c1) continue;
+        const name = rec[m.c1 - 1] ?? '';
+        if (name === '') continue;
+        for (let c = m.c1 + 1; c <= m.c2; c++) if (!rec[c - 1]) rec[c - 1] = `${name} (${c - m.c1 + 1})`;
+        for (let i = 0; i < rec.length; i++) rec[i] ??= '';
       }
       header = rec;
       onHeader({ delimiter: ',', bom: false, header });

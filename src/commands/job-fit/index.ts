@@ -79,7 +79,7 @@ export async function runJobFit(o: JobFitOptions, ctx: Context): Promise<void> {
       ? undefined
       : await createListWriter(target.ctx, { columns: TABLE_COLUMNS, csvColumns: [...JOB_FIT_CSV_COLUMNS], knownFields: [...JOB_FIT_CSV_COLUMNS], noun: 'job families' });
     const w = writer;
-    const long = w !== undefined && (w.format === 'csv' || w.format === 'table');
+    const long = w !== undefined && (w.format === 'csv' || w.format === 'xlsx' || w.format === 'table');
     result = await bulkFetch(source.feed, (id, signal) => client.getJobFitReport(id, signal), {
       concurrency: o.concurrency,
       signal: ctx.io.signal,

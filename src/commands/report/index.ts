@@ -143,7 +143,7 @@ export async function runReport(o: ReportOptions, ctx: Context): Promise<void> {
     } else {
       const columns: ColumnSpec[] = REPORT_CSV_COLUMNS.map((k) => ({ key: k }));
       writer = await createListWriter(out, { columns, csvColumns: [...REPORT_CSV_COLUMNS], knownFields: [...REPORT_CSV_COLUMNS], noun: 'groups' });
-      for (const g of groups) writer.write(format === 'csv' ? reportCsvRow(o.groupBy, g) : { group_by: o.groupBy, ...g });
+      for (const g of groups) writer.write(format === 'csv' || format === 'xlsx' ? reportCsvRow(o.groupBy, g) : { group_by: o.groupBy, ...g });
     }
   }
   await finishExport(

@@ -72,8 +72,8 @@ export async function runScorecard(o: ScorecardOptions, ctx: Context): Promise<v
       noun: 'scorecards',
       flatItems: true,
     });
-    // CSV and the table get the flat row (flatItems); JSON and NDJSON the API's object.
-    const flat = writer.format === 'csv' || writer.format === 'table';
+    // CSV, xlsx and the table get the flat row (flatItems); JSON and NDJSON the API's object.
+    const flat = writer.format === 'csv' || writer.format === 'xlsx' || writer.format === 'table';
     const w = writer;
     result = await bulkFetch(source.feed, (id, signal) => client.getScorecard(id, o.sp, signal), {
       concurrency: o.concurrency,
