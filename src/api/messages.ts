@@ -35,6 +35,9 @@ export const MSG = {
   bodyNotObject: 'Request body must be a JSON object',
   notFound: 'Not found',
   methodNotAllowed: 'Method Not Allowed',
+  bodyTooLarge: 'Request body is too large (at most 1 MiB)',
+  /** 507 (full disk) or 503 (read-only): the stub could not store the request. */
+  notStored: (cause: string) => `Nothing was stored: ${cause}`,
 } as const;
 
 /** Recognises the 400 messages that mean "this email is already invited" (bulk invite: status exists). */

@@ -112,6 +112,8 @@ Every path except \`/healthcheck\` needs \`Authorization: Bearer <key>\` (\`sk_l
 A missing or unknown key answers **404** \`{"error": "${MSG.apiKeyRequired}"}\`; a key whose account is gone, 404 \`{"error": "${MSG.accountNotFound}"}\`.
 A method a path does not support answers **405** with the plain-text body \`${MSG.methodNotAllowed}\` and an \`Allow\` header; a path that does not exist, 404 \`{"error": "${MSG.notFound}"}\`.
 A body that is not JSON answers 400 \`{"error": "${MSG.invalidJson}"}\`; JSON that is not an object, 400 \`{"error": "${MSG.bodyNotObject}"}\`.
+A body over 1 MiB answers **413** \`{"error": "${MSG.bodyTooLarge}"}\` (the stub's limit; the reference states none).
+The stub answers a write it could not store **507** (a full disk) or **503** (a read-only one) with \`{"error": "${MSG.notStored('<the cause>')}"}\`; nothing was stored, and reads go on.
 Lists are cut at 50 items, or 150 with a \`custom_id\` or \`email\` filter; \`has_more\` says so (the reference gives no paging parameters).`;
 
 export function buildOpenApi(cases: ExampleCase[] = []): Json {

@@ -102,12 +102,12 @@ export const UpdateInvitationBody = z
 export type UpdateInvitationBody = z.input<typeof UpdateInvitationBody>;
 export type UpdateInvitationParsed = z.output<typeof UpdateInvitationBody>;
 
-/** Query of GET /invitations and GET /test-takers. team_id is checked against the account by the service. */
+/** Query of GET /invitations and GET /test-takers, as documented (the stub reads the query itself). team_id is checked against the account by the service. */
 export const ListQuery = z
   .object({
-    team_id: z.string().optional(),
-    custom_id: z.string().max(50, 'Custom ID must be at most 50 characters').optional(),
-    email: z.string().max(255, 'Email must be at most 255 characters').optional(),
+    team_id: z.number().int().optional().meta({ description: 'exact: a team of the account, else 400 team_id not found' }),
+    custom_id: z.string().max(50, 'Custom ID must be at most 50 characters').optional().meta({ description: 'partial, case-insensitive; raises the cap to 150' }),
+    email: z.string().max(255, 'Email must be at most 255 characters').optional().meta({ description: 'partial, case-insensitive; raises the cap to 150' }),
   })
   .meta({ id: 'ListQuery' });
 export type ListQuery = z.infer<typeof ListQuery>;

@@ -94,6 +94,38 @@ export async function loadAccountData(api: BulkApi): Promise<AccountData> {
   return data;
 }
 
+/** Edit distance (insert, delete, replace), for "did you mean". */
+function distance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length];
+}
+
+/** The name closest to `raw` among `names` (lower-cased keys), when it is close enough to be a slip. */
+export function closestName(raw: string, names: Iterable<string>): string | undefined {
+  const want = raw.trim().toLowerCase().replace(/\s+/g, ' ');
+  let best: string | undefined;
+  let bestD = Number.POSITIVE_INFINITY;
+  for (const n of names) {
+    const d = n.includes(want) || want.includes(n) ? Math.abs(n.length - want.length) : distance(want, n);
+    if (d < bestD) {
+      bestD = d;
+      best = n;
+    }
+  }
+  return best !== undefined && bestD <= Math.max(2, Math.floor(want.length / 4)) ? best : undefined;
+}
+
+/** ` (did you mean "Retail Stores"?)` with the name as the account writes it, or nothing. */
+function suggestion<T extends { display_name: string }>(raw: string, byName: Map<string, T[]>): string {
+  const k = closestName(raw, byName.keys());
+  return k ? ` (did you mean "${byName.get(k)![0].display_name}"?)` : '';
+}
+
 export type Resolved<T> = { ok: true; value: T } | { ok: false; reason: string };
 
 export function resolveTeam(a: AccountData, raw: string): Resolved<number> {
@@ -103,7 +135,7 @@ export function resolveTeam(a: AccountData, raw: string): Resolved<number> {
     return a.teamsById.has(id) ? { ok: true, value: id } : { ok: false, reason: `team_id not found (${id})` };
   }
   const found = a.teamsByName.get(s.toLowerCase());
-  if (!found) return { ok: false, reason: `No team named "${s}" in the account` };
+  if (!found) return { ok: false, reason: `No team named "${s}" in the account${suggestion(s, a.teamsByName)}` };
   if (found.length > 1) return { ok: false, reason: `Several teams are named "${s}"; use the team id (${found.map((t) => t.id).join(' or ')})` };
   return { ok: true, value: found[0].id };
 }
@@ -115,7 +147,7 @@ export function resolveTemplate(a: AccountData, raw: string): Resolved<number> {
     return a.templatesById.has(id) ? { ok: true, value: id } : { ok: false, reason: `email_template_id not found (${id})` };
   }
   const found = a.templatesByName.get(s.toLowerCase());
-  if (!found) return { ok: false, reason: `No invitation email template named "${s}" in the account` };
+  if (!found) return { ok: false, reason: `No invitation email template named "${s}" in the account${suggestion(s, a.templatesByName)}` };
   if (found.length > 1) return { ok: false, reason: `Several templates are named "${s}"; use the id (${found.map((t) => t.id).join(' or ')})` };
   return { ok: true, value: found[0].id };
 }

@@ -49,7 +49,7 @@ const ALIASES: Record<Field, string[]> = {
   ],
   // Only read for a phone written without +country code ("020 7946 0958" with GB).
   phone_country: ['country', 'countrycode', 'phonecountry', 'phonecountrycode', 'mobilecountry', 'countryiso', 'land', 'pays', 'pais'],
-  team: ['team', 'teamid', 'teamname', 'department', 'dept'],
+  team: ['team', 'teamid', 'teamname'],
   assessments: ['assessments', 'assessment', 'assessmentstoassign', 'assessmentids', 'tests', 'test', 'testids', 'testid'],
   email_template: ['template', 'templateid', 'emailtemplate', 'emailtemplateid', 'invitationemailtemplate', 'invitationtemplate', 'templatename'],
   send_via: ['sendvia', 'channel', 'channels', 'delivery', 'deliveryvia', 'via'],
@@ -62,6 +62,24 @@ const ALIASES: Record<Field, string[]> = {
   assign_personality: ['assignpersonality', 'personality', 'personalitytraits'],
   assign_interests: ['assigninterests', 'interests', 'careerinterests'],
   assign_thinking: ['assignthinking', 'thinking', 'thinkingskills'],
+};
+
+/**
+ * Names that only resemble a field: a "Department" or "Group" column is often
+ * the company's own, not the service's team. Carried through untouched (the
+ * mapping says so) unless --map makes it the field.
+ */
+const RESEMBLES: Record<string, Field> = {
+  department: 'team',
+  dept: 'team',
+  group: 'team',
+  groupname: 'team',
+  division: 'team',
+  unit: 'team',
+  businessunit: 'team',
+  location: 'team',
+  branch: 'team',
+  store: 'team',
 };
 
 /** Field names accepted on the right of --map, besides FIELDS themselves. */
@@ -114,6 +132,8 @@ export interface ColumnMapping {
   index: Partial<Record<Field, number>>;
   /** Indexes of columns that map to no field (carried through). */
   unknown: number[];
+  /** Carried-through columns whose name looks like a field (not read as it without --map). */
+  resembles: Map<number, Field>;
 }
 
 /**
@@ -123,6 +143,7 @@ export interface ColumnMapping {
 export function mapHeader(header: string[], maps: Map<string, Field | 'ignore'>, opts: { haveInviter: boolean }): ColumnMapping {
   const index: Partial<Record<Field, number>> = {};
   const unknown: number[] = [];
+  const resembles = new Map<number, Field>();
   const seen = new Map<string, number>();
   header.forEach((raw, i) => {
     const name = raw.trim();
@@ -140,6 +161,7 @@ export function mapHeader(header: string[], maps: Map<string, Field | 'ignore'>,
     const field = maps.has(norm) ? maps.get(norm) : BY_ALIAS.get(norm);
     if (!field || field === 'ignore') {
       unknown.push(i);
+      if (!field && RESEMBLES[norm]) resembles.set(i, RESEMBLES[norm]);
       return;
     }
     const other = index[field];
@@ -180,5 +202,5 @@ export function mapHeader(header: string[], maps: Map<string, Field | 'ignore'>,
       'pass --created-by EMAIL (a user of the account: see `jobfit users`)',
     );
   }
-  return { header, index, unknown };
+  return { header, index, unknown, resembles };
 }

@@ -15,19 +15,34 @@
  * last batch. A "send" without its "done" is resolved on resume by looking the
  * email up, never by sending blindly, so a lost "done" costs one GET, not a
  * duplicate.
+ *
+ * One journal per results file, for every run into it: a new run (not a
+ * resume) appends a new `begin`, and reading starts over at the last one, so
+ * the history of finished runs stays in the same file (no `.done` copies).
+ * A cell the results file neutralised (a formula) is kept as written:
+ *   {"t":"cell","row":12,"col":3,"text":"=HYPERLINK(...)"}
+ *
+ * The file is created owner-only (0600) and never through a symbolic link; a
+ * file at its path that is not a journal is refused, never appended to.
  */
-import { close as closeAsync, closeSync, existsSync, fdatasync, fdatasyncSync, openSync, writeSync } from 'node:fs';
+import { close as closeAsync, closeSync, constants, fchmodSync, fdatasync, fdatasyncSync, fstatSync, lstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { UsageError } from '../cli/errors.js';
+import { fileErrorCause } from './files.js';
 
-export type RowStatus = 'created' | 'exists' | 'invalid' | 'failed';
+export type RowStatus = 'created' | 'exists' | 'invalid' | 'failed' | 'not_sent' | 'unknown';
 
 export interface Outcome {
   status: RowStatus;
   id?: number | null;
   url?: string | null;
   error?: string | null;
+  /**
+   * Not journalled: the row failed because the service did not answer it
+   * (5xx, network, rate limit) through every retry, rather than refusing it.
+   */
+  transient?: boolean;
 }
 
 export interface JournalBegin {
@@ -52,10 +67,41 @@ export function journalPathFor(resultsPath: string): string {
   return `${resultsPath}.journal.ndjson`;
 }
 
-/** Reads a journal; a torn last line (killed mid-write) is ignored. */
+/** The first bytes of a file at the journal path: ours starts with a `begin` line (or is empty). */
+function assertJournal(path: string): boolean {
+  const st = lstatSync(path, { throwIfNoEntry: false });
+  if (!st) return false;
+  if (st.isSymbolicLink()) throw new UsageError(`${path} is a symbolic link; the journal is never written through a link.`, 'remove the link, or choose another --out');
+  if (!st.isFile()) throw new UsageError(`${path} is not a journal (it is not a regular file).`, 'move it away, or choose another --out');
+  if (st.size === 0) return false;
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+  let head: string;
+  try {
+    const buf = Buffer.alloc(Math.min(st.size, 64 * 1024));
+    head = buf.subarray(0, readSync(fd, buf, 0, buf.length, 0)).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+  const nl = head.indexOf('\n');
+  let first: { t?: unknown; v?: unknown; header?: unknown } | undefined;
+  try {
+    first = JSON.parse(nl === -1 ? head : head.slice(0, nl));
+  } catch {
+    first = undefined;
+  }
+  if (!first || first.t !== 'begin' || first.v !== 1 || !Array.isArray(first.header)) {
+    throw new UsageError(`${path} is not a jobfit journal; it is left as it is and nothing was sent.`, 'move it away, or choose another --out');
+  }
+  return true;
+}
+
+/**
+ * Reads a journal (the run since its last `begin`); a torn line (killed
+ * mid-write) is ignored. A file there that is not a journal is refused.
+ */
 export async function readJournal(path: string): Promise<JournalState> {
   const state: JournalState = { done: new Map(), inFlight: new Map(), ended: false };
-  if (!existsSync(path)) return state;
+  if (!assertJournal(path)) return state;
   const rl = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Number.POSITIVE_INFINITY });
   for await (const line of rl) {
     if (!line) continue;
@@ -67,7 +113,11 @@ export async function readJournal(path: string): Promise<JournalState> {
     }
     switch (rec.t) {
       case 'begin':
-        state.begin ??= rec as unknown as JournalBegin;
+        // A new run into the same results file: what came before is history.
+        state.begin = rec as unknown as JournalBegin;
+        state.done.clear();
+        state.inFlight.clear();
+        state.ended = false;
         break;
       case 'send':
         if (!state.done.has(rec.row as number)) state.inFlight.set(rec.row as number, String(rec.email ?? ''));
@@ -108,13 +158,36 @@ export class JournalWriter {
   private syncing = false;
   private closed = false;
 
+  /** The first write error (a full or read-only disk): every later write throws it. */
+  failed?: Error;
+
   constructor(readonly path: string) {
     try {
-      this.fd = openSync(path, 'a');
+      // Owner-only from the first byte, and never through a link (ELOOP).
+      this.fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
+      fchmodSync(this.fd, 0o600);
+      // A line torn by a kill or a full disk must not swallow the next one.
+      const size = fstatSync(this.fd).size;
+      if (size > 0) {
+        const last = Buffer.alloc(1);
+        const rfd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+        try {
+          readSync(rfd, last, 0, 1, size - 1);
+        } finally {
+          closeSync(rfd);
+        }
+        if (last[0] !== 0x0a) this.writeNow('\n');
+      }
     } catch (err) {
-      throw new UsageError(`Cannot write the journal ${path}: ${(err as Error).message}.`);
+      throw new UsageError(`Cannot write the journal ${path}: ${fileErrorCause(err)}; nothing was sent.`);
     }
-    this.timer = setInterval(() => this.flush(), FLUSH_MS);
+    this.timer = setInterval(() => {
+      try {
+        this.flush();
+      } catch {
+        // Kept in this.failed: the next send refuses, and the run stops there.
+      }
+    }, FLUSH_MS);
     this.timer.unref();
   }
 
@@ -149,8 +222,22 @@ export class JournalWriter {
     this.flush(true);
   }
 
+  /** A neutralised cell's original text (the results file has it with a leading '). */
+  cell(row: number, col: number, text: string): void {
+    this.buf.push(this.line({ t: 'cell', row, col, text }));
+  }
+
+  /** The whole string or an error: a short write (a full disk) is not a written line. */
   private writeNow(s: string): void {
-    writeSync(this.fd, s);
+    if (this.failed) throw this.failed;
+    try {
+      const b = Buffer.from(s);
+      let off = 0;
+      while (off < b.length) off += writeSync(this.fd, b, off, b.length - off);
+    } catch (err) {
+      this.failed = err as Error;
+      throw err;
+    }
     this.dirty = true;
   }
 
@@ -181,11 +268,18 @@ export class JournalWriter {
     }
   }
 
+  /** Writes what is buffered and closes; a write error is thrown after the descriptor is closed. */
   close(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
-    this.flush(true);
+    let err: unknown;
+    try {
+      if (!this.failed) this.flush(true);
+    } catch (e) {
+      err = e;
+    }
     this.closed = true;
     if (!this.syncing) closeSync(this.fd);
+    if (err) throw err;
   }
 }

@@ -1,12 +1,24 @@
 /**
  * The results file: one line per input row, in input order, the original cells
- * untouched followed by row, status, invitation_id, assessment_url, error.
+ * followed by row, status, invitation_id, assessment_url, error.
  * Rows finish out of order (concurrency); only the window between the oldest
  * unfinished row and the newest finished one is held in memory, which the
  * sender bounds (it stops taking rows when the window grows too wide).
+ *
+ * Cells a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, CR
+ * first) get a leading `'`, as `-o csv` does (the same neutraliseCell); the
+ * caller is told so that the journal keeps the text as written.
+ *
+ * The file is written to a temporary file beside it (owner-only, 0600, not
+ * through a link) and renamed over the results path when the run ends, so a
+ * run that is refused, killed or stopped by a full disk leaves the previous
+ * results file as it was.
  */
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, constants, fchmodSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { UsageError } from '../cli/errors.js';
+import { neutraliseCell } from '../format/csv.js';
+import { fileErrorCause } from './files.js';
 import type { Outcome } from './journal.js';
 
 export const RESULT_COLUMNS = ['row', 'status', 'invitation_id', 'assessment_url', 'error'] as const;
@@ -18,6 +30,8 @@ function quoter(delimiter: string): (cell: string) => string {
 
 export class ResultsWriter {
   private fd: number;
+  /** Where the lines go until close() renames it to `path`. */
+  readonly tmp: string;
   private next = 1;
   private pending = new Map<number, string>();
   private out: string[] = [];
@@ -32,22 +46,34 @@ export class ResultsWriter {
     header: string[],
     private readonly delimiter: string,
     bom: boolean,
+    /** Called for an input cell written neutralised (row, column index, text as read). */
+    private readonly onNeutralised?: (row: number, col: number, text: string) => void,
+    /** Our columns after the input's (the errors file has others). */
+    columns: readonly string[] = RESULT_COLUMNS,
+    what = 'results file',
   ) {
     this.quote = quoter(delimiter);
     this.width = header.length;
+    this.tmp = join(dirname(path), `.${basename(path)}.jobfit-tmp`);
     try {
-      this.fd = openSync(path, 'w');
+      this.fd = openSync(this.tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o600);
+      fchmodSync(this.fd, 0o600);
     } catch (err) {
-      throw new UsageError(`Cannot write the results file ${path}: ${(err as Error).message}.`);
+      throw new UsageError(`Cannot write the ${what} ${path}: ${fileErrorCause(err)}; nothing was sent.`);
     }
     const taken = new Set(header.map((h) => h.trim().toLowerCase()));
     // Our columns must not hide one of the user's: prefix ours when a name is taken.
-    const extra = RESULT_COLUMNS.map((c) => (taken.has(c) ? `jobfit_${c}` : c));
+    const extra = columns.map((c) => (taken.has(c) ? `jobfit_${c}` : c));
     this.emit((bom ? '\uFEFF' : '') + this.format([...header, ...extra]));
   }
 
-  private format(cells: string[]): string {
-    return `${cells.map(this.quote).join(this.delimiter)}\n`;
+  protected format(cells: string[]): string {
+    let line = '';
+    for (let i = 0; i < cells.length; i++) {
+      if (i) line += this.delimiter;
+      line += this.quote(neutraliseCell(cells[i]) as string);
+    }
+    return `${line}\n`;
   }
 
   private emit(line: string): void {
@@ -56,11 +82,28 @@ export class ResultsWriter {
     if (this.outBytes > 64 * 1024) this.drain();
   }
 
+  /** The first write error (a full disk): the file is then not put in place. */
+  failed?: Error;
+
   private drain(): void {
+    if (this.failed) throw this.failed;
     if (this.out.length === 0) return;
-    writeSync(this.fd, this.out.join(''));
+    const b = Buffer.from(this.out.join(''));
     this.out = [];
     this.outBytes = 0;
+    try {
+      let off = 0;
+      while (off < b.length) off += writeSync(this.fd, b, off, b.length - off);
+    } catch (err) {
+      this.failed = err as Error;
+      throw err;
+    }
+  }
+
+  /** A line in no particular order (the errors file). */
+  append(cells: string[]): void {
+    this.emit(this.format(cells));
+    this.written++;
   }
 
   /** Rows waiting for an earlier row to finish. */
@@ -70,6 +113,9 @@ export class ResultsWriter {
 
   /** Records the outcome of a row; writes it and every following finished row once its turn comes. */
   put(row: number, cells: string[], o: Outcome): void {
+    if (this.onNeutralised) {
+      for (let i = 0; i < cells.length; i++) if (neutraliseCell(cells[i]) !== cells[i]) this.onNeutralised(row, i, cells[i]);
+    }
     const padded = cells.length >= this.width ? cells : [...cells, ...Array(this.width - cells.length).fill('')];
     const line = this.format([
       ...padded,
@@ -96,9 +142,31 @@ export class ResultsWriter {
     }
   }
 
-  /** Writes what is in order; rows still waiting are dropped (a resume rewrites the file). */
-  close(): void {
-    this.drain();
+  /**
+   * Writes what is in order and puts the file in place (`keep`: false drops
+   * it, the previous results file stays). A write error leaves the previous
+   * file too, and is thrown.
+   */
+  close(keep = true): void {
+    let err: unknown = this.failed;
+    try {
+      if (keep && !err) {
+        this.drain();
+        fsyncSync(this.fd);
+      }
+    } catch (e) {
+      err = e;
+    }
     closeSync(this.fd);
+    if (keep && !err) {
+      try {
+        renameSync(this.tmp, this.path);
+        return;
+      } catch (e) {
+        err = e;
+      }
+    }
+    rmSync(this.tmp, { force: true });
+    if (err) throw err;
   }
 }

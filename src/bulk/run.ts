@@ -7,30 +7,46 @@
  * memory; standard input is first spooled to a temporary file for that.
  */
 import { setMaxListeners } from 'node:events';
-import { createWriteStream, existsSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { isDuplicateMessage } from '../api/messages.js';
+import type { InvitationListItem } from '../api/index.js';
+import { isDuplicateMessage, MSG } from '../api/messages.js';
 import type { Context } from '../cli/context.js';
 import { CancelError, ExitCode, JobfitError, PartialFailureError, SilentError, UsageError } from '../cli/errors.js';
 import { type AccountData, type BulkApi, findInvitationByEmail, loadAccountData } from './account.js';
 import { type ColumnMapping, mapHeader, parseMaps } from './columns.js';
-import { journalPathFor, JournalWriter, type Outcome, readJournal, type RowStatus } from './journal.js';
-import { type CsvMeta, type CsvRecord, readCsvBatches } from './reader.js';
-import { ResultsWriter } from './results.js';
+import { checkWritablePath, fileErrorCause, isFileError } from './files.js';
+import { journalPathFor, type JournalState, JournalWriter, type Outcome, readJournal, type RowStatus } from './journal.js';
+import { describeMapping, formatReport, type MappingReport } from './report.js';
+import { readInputBatches } from './input.js';
+import type { CsvMeta, CsvRecord } from './reader.js';
+import type { ResultsWriter } from './results.js';
+import { createResultsWriter } from './xlsx-results.js';
 import { type RowCheck, type RowDefaults, RowValidator, resolveDefaults } from './validate.js';
 import { NUM } from '../format/number.js';
+import { safeText } from '../format/sanitize.js';
+import { ServiceGoneError } from '../client/errors.js';
+import { acquireLock } from '../core/lock.js';
 
 export const DEFAULT_CONCURRENCY = 8;
 export const MAX_CONCURRENCY = 64;
 
 export interface BulkOptions {
-  /** Path of the CSV, or "-" for standard input. */
+  /** Path of the CSV or .xlsx workbook, or "-" for standard input. */
   csv: string;
+  /** The workbook's sheet to read (name or 1-based number); the first visible one by default. */
+  sheet?: string;
   out?: string;
   dryRun?: boolean;
   resume?: boolean;
+  /** Send again the rows of the last run that failed or were not sent (its journal). */
+  retryFailed?: boolean;
+  /** Write every invalid row (cells, line, reasons) to this CSV. */
+  errors?: string;
+  /** Without a terminal, the progress line's period (default PROGRESS_LINE_MS). */
+  progressEveryMs?: number;
   skipInvalid?: boolean;
   yes?: boolean;
   concurrency?: number;
@@ -89,6 +105,11 @@ export interface BulkSummary {
   created: number;
   exists: number;
   failed: number;
+  /** Rows the run stopped before sending (and, among them, `unknown`: sent with no answer). */
+  notSent: number;
+  unknown: number;
+  /** Rows this run sent (not those recorded by an earlier one): the rate is of these. */
+  sent: number;
   resumed: number;
   seconds: number;
   results?: string;
@@ -96,6 +117,10 @@ export interface BulkSummary {
   interrupted: boolean;
   dryRun: boolean;
   invalidRows: InvalidRow[];
+  /** How the header and the values were read (shown by the dry run). */
+  mapping: MappingReport;
+  /** Where --errors wrote the invalid rows. */
+  errorsFile?: string;
 }
 
 
@@ -104,7 +129,8 @@ function shellQuote(s: string): string {
 }
 
 export function resumeCommand(o: BulkOptions, out: string): string {
-  const parts = ['jobfit', 'invite', '--csv', o.csv, '--out', out, '--resume'];
+  const parts = ['jobfit', 'invite', '--csv', o.csv, '--out', out, o.retryFailed ? '--retry-failed' : '--resume'];
+  if (o.sheet !== undefined) parts.push('--sheet', o.sheet);
   if (o.createdBy) parts.push('--created-by', o.createdBy);
   if (o.team) parts.push('--team', o.team);
   if (o.assessments) parts.push('--assessments', o.assessments);
@@ -122,7 +148,8 @@ export function resumeCommand(o: BulkOptions, out: string): string {
 export function defaultResultsPath(csv: string): string {
   if (csv === '-') return resolve('invite-results.csv');
   const ext = extname(csv);
-  return join(dirname(resolve(csv)), `${basename(csv, ext)}.results.csv`);
+  // A workbook's results are a workbook.
+  return join(dirname(resolve(csv)), `${basename(csv, ext)}.results.${ext.toLowerCase() === '.xlsx' ? 'xlsx' : 'csv'}`);
 }
 
 /** Standard input → a temporary file, so the two passes can read it. */
@@ -182,7 +209,7 @@ function checkRow(v: Pick<Validated, 'validator' | 'meta' | 'firstRowOfEmail'>, 
   return r;
 }
 
-async function validatePass(path: string, label: string, opts: BulkOptions, deps: BulkDeps, account: AccountData): Promise<Validated> {
+async function validatePass(path: string, label: string, opts: BulkOptions, deps: BulkDeps, account: AccountData, journal?: JournalState): Promise<Validated> {
   const pd = deps.profileDefaults ?? {};
   const maps = parseMaps(opts.maps);
   const defaults: RowDefaults = resolveDefaults(account, {
@@ -200,15 +227,25 @@ async function validatePass(path: string, label: string, opts: BulkOptions, deps
   const teams = new Map<number, number>();
   const channels = { email: 0, sms: 0, none: 0 };
   const firstRowOfEmail = new Map<string, number>();
-  const batches = readCsvBatches(path, label, (meta) => {
+  const batches = readInputBatches(path, label, (meta) => {
     const mapping = mapHeader(meta.header, maps, { haveInviter: Boolean(defaults.created_by) });
     v = { meta, mapping, validator: new RowValidator(mapping, account, defaults), rows: 0, invalid, invalidCount: 0, firstRowOfEmail, teams, channels };
-  });
+  }, { sheet: opts.sheet, note: (t) => deps.ctx.info(safeText(t)) });
   const keep = opts.keepRows ?? KEEP_ROWS;
   let kept: Validated['kept'] = opts.dryRun || keep <= 0 ? undefined : [];
   for await (const batch of batches) for (const rec of batch) {
     rows++;
     const r = checkRow(v!, rec, true);
+    if (journal && (journal.done.size || journal.inFlight.size)) {
+      // A resume must be of the same rows: refused here, before anything is written.
+      const was = journal.done.get(rec.row)?.email ?? journal.inFlight.get(rec.row);
+      if (was !== undefined && was.toLowerCase() !== (r.email ?? '').toLowerCase()) {
+        throw new UsageError(
+          `The CSV changed since the interrupted run: row ${rec.row} was ${was}, now ${r.email ?? '(no email)'}; nothing was written or sent.`,
+          'resume with the same file, or start a new run with another --out',
+        );
+      }
+    }
     if (kept) {
       if (kept.length < keep) kept.push({ rec, r });
       else kept = undefined;
@@ -231,16 +268,7 @@ async function validatePass(path: string, label: string, opts: BulkOptions, deps
   return v;
 }
 
-/** The dry-run report, and the list printed when a real run refuses to start. */
-export function formatReport(s: Pick<BulkSummary, 'rows' | 'valid' | 'invalid' | 'invalidRows'>, label: string): string {
-  const lines: string[] = [];
-  lines.push(`${label}: ${NUM.format(s.rows)} rows, ${NUM.format(s.valid)} valid, ${NUM.format(s.invalid)} invalid.`);
-  for (const r of s.invalidRows) {
-    for (const e of r.errors) lines.push(`  line ${r.line} (row ${r.row}${r.email ? `, ${r.email}` : ''}): ${e.field}: ${e.reason}`);
-  }
-  if (s.invalid > s.invalidRows.length) lines.push(`  … and ${NUM.format(s.invalid - s.invalidRows.length)} more invalid rows (all are in the results file of a real run).`);
-  return `${lines.join('\n')}\n`;
-}
+export { formatMapping, formatReport } from './report.js';
 
 function channelText(c: Validated['channels']): string {
   const parts = [];
@@ -269,7 +297,7 @@ async function guardLive(opts: BulkOptions, deps: BulkDeps, account: AccountData
     `  team(s):  ${teamNames || 'the inviter\'s default team'}`,
     `  delivery: ${channelText(v.channels)}`,
   ].join('\n');
-  ctx.io.stderr.write(`${summary}\n`);
+  ctx.io.stderr.write(`${safeText(summary)}\n`);
   if (opts.yes) return;
   if (!ctx.io.canPrompt || !deps.confirm) {
     throw new UsageError('Live bulk invite without a terminal needs --yes (real emails and SMS will be sent).', 'check the file with --dry-run first, then add --yes');
@@ -299,7 +327,18 @@ class Limiter {
   }
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Waits, or less when the run is stopped (`signal`). */
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((r) => {
+    if (signal?.aborted) return r();
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal?.removeEventListener('abort', done);
+      r();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
 
 function errText(err: unknown): string {
   if (err && typeof err === 'object' && 'apiText' in err && typeof (err as { apiText: unknown }).apiText === 'string') return (err as { apiText: string }).apiText;
@@ -310,13 +349,49 @@ function errName(err: unknown): string {
   return err instanceof Error ? err.constructor.name : '';
 }
 
+/** What a row asks for, to tell its own invitation from someone else's. */
+interface RowAsk {
+  email: string;
+  first: string;
+  last: string;
+  /** The team the invitation goes to (the row's, or the inviter's default). */
+  teamId?: number;
+}
+
+const same = (a: unknown, b: string) => typeof a === 'string' && a.trim().toLowerCase() === b.trim().toLowerCase();
+
 /**
- * Sends one row. A 400 duplicate is "exists" (the existing invitation looked
- * up by email); a lost POST is resolved by the client (lookup, never a blind
- * resend); what certainly did nothing (429, 503, refused) is tried again here.
+ * An invitation found by email is this row's own (made by an earlier or
+ * interrupted run of it, or by a lost POST the client recovered): the same
+ * person on the same team. Anything else is someone else's invitation in the way.
  */
-async function sendRow(api: BulkSender, body: Record<string, unknown>, email: string, limiter: Limiter, signal: AbortSignal): Promise<Outcome> {
+function isOwn(found: InvitationListItem, ask: RowAsk): boolean {
+  return (ask.teamId === undefined || found.team?.id === ask.teamId) && same(found.first_name, ask.first) && same(found.last_name, ask.last);
+}
+
+/** The service's refusal, and which invitation is in the way. */
+function conflict(msg: string, found: InvitationListItem | undefined): Outcome {
+  if (!found) return { status: 'failed', error: msg };
+  const team = found.team ? `team ${found.team.display_name} (${found.team.id})` : 'another team';
+  const when = found.created_at ? `, created ${found.created_at}` : '';
+  return { status: 'failed', error: `${msg}: invitation ${found.id} on ${team}, for ${found.first_name} ${found.last_name}${when}` };
+}
+
+/** The breaker of the HTTP client: the service is unreachable or failing for every request. */
+function isServiceGone(err: unknown): boolean {
+  return err instanceof ServiceGoneError;
+}
+
+/**
+ * Sends one row. A 400 duplicate is "exists" only when the invitation in the
+ * way is this row's own (isOwn), otherwise the row failed with the service's
+ * message and the invitation in the way; a lost POST is resolved by the client
+ * (lookup, never a blind resend); what certainly did nothing (429, 503,
+ * refused) is tried again here, until the client's breaker says the service is gone.
+ */
+async function sendRow(api: BulkSender, body: Record<string, unknown>, ask: RowAsk, limiter: Limiter, signal: AbortSignal): Promise<Outcome> {
   let last: unknown;
+  const email = ask.email;
   for (let attempt = 0; attempt < 6; attempt++) {
     try {
       const r = await api.createInvitationDetailed(body as never, signal);
@@ -324,13 +399,18 @@ async function sendRow(api: BulkSender, body: Record<string, unknown>, email: st
       return { status: 'created', id: r.invitation.id, url: r.invitation.assessment_url };
     } catch (err) {
       last = err;
+      if (isServiceGone(err)) throw err;
       const name = errName(err);
       const status = (err as { status?: number }).status;
       if (name === 'BadRequestError' || status === 400) {
         const msg = errText(err);
         if (isDuplicateMessage(msg)) {
-          const found = await findInvitationByEmail(api, email, signal).catch(() => undefined);
-          return found ? { status: 'exists', id: found.id, url: found.assessment_url } : { status: 'exists', error: msg };
+          const found = await findInvitationByEmail(api, email, signal).catch((e) => {
+            if (isServiceGone(e)) throw e;
+            return undefined;
+          });
+          if (found && msg === MSG.duplicateInvitationSameTeam(email) && isOwn(found, ask)) return { status: 'exists', id: found.id, url: found.assessment_url };
+          return conflict(msg, found);
         }
         return { status: 'failed', error: msg };
       }
@@ -339,30 +419,46 @@ async function sendRow(api: BulkSender, body: Record<string, unknown>, email: st
       if (name === 'RateLimitError' || status === 429) {
         limiter.slowDown();
         const ra = (err as { retryAfterSeconds?: number }).retryAfterSeconds;
-        await sleep(Math.min(30_000, (ra ?? 1) * 1000) + Math.random() * 250);
+        await sleep(Math.min(30_000, (ra ?? 1) * 1000) + Math.random() * 250, signal);
         continue;
       }
       if (name === 'UnknownOutcomeError') {
         // The client looked the email up and resent once; look again before any new send.
-        const found = await findInvitationByEmail(api, email, signal).catch(() => undefined);
-        if (found) return { status: 'created', id: found.id, url: found.assessment_url };
-        await sleep(200 * 2 ** attempt);
+        const found = await findInvitationByEmail(api, email, signal).catch((e) => {
+          if (isServiceGone(e)) throw e;
+          return undefined;
+        });
+        if (found && isOwn(found, ask)) return { status: 'created', id: found.id, url: found.assessment_url };
+        await sleep(200 * 2 ** attempt, signal);
         continue;
       }
       if (name === 'ServerError' || name === 'NetworkError' || (status !== undefined && status >= 500)) {
-        await sleep(200 * 2 ** attempt);
+        await sleep(200 * 2 ** attempt, signal);
         continue;
       }
       return { status: 'failed', error: errText(err) };
     }
   }
-  return { status: 'failed', error: errText(last) };
+  return { status: 'failed', error: errText(last), transient: true };
+}
+
+/**
+ * The rows of a run that the service did not answer, one after another,
+ * through every retry (a service whose reads work but whose writes all fail
+ * never trips the client's breaker, which counts requests): at this many the
+ * run stops as for a service that is gone. JOBFIT_BREAKER_SECONDS=0 turns it
+ * off with the client's breaker.
+ */
+export function rowBreakerBound(concurrency: number, env: Record<string, string | undefined>): number {
+  if (env.JOBFIT_BREAKER_SECONDS?.trim() === '0') return Number.POSITIVE_INFINITY;
+  return Math.max(5, concurrency);
 }
 
 /** Rows sent before a crash with no outcome: the email lookup decides, never a second POST. */
-async function resolveInFlight(api: BulkApi, email: string, signal: AbortSignal): Promise<Outcome | undefined> {
-  const found = await findInvitationByEmail(api, email, signal);
-  return found ? { status: 'created', id: found.id, url: found.assessment_url } : undefined;
+async function resolveInFlight(api: BulkApi, ask: RowAsk, signal: AbortSignal): Promise<Outcome | undefined> {
+  const found = await findInvitationByEmail(api, ask.email, signal);
+  // Someone else's invitation is not this row's: the send then gets the service's refusal.
+  return found && isOwn(found, ask) ? { status: 'created', id: found.id, url: found.assessment_url } : undefined;
 }
 
 /**
@@ -380,6 +476,40 @@ export function fitCells(cells: string[], width: number, delimiter: string): str
   return [...cells.slice(0, width - 1), cells.slice(width - 1, end).join(delimiter)];
 }
 
+/** --errors FILE: every invalid row with its cells, line and reasons (the file is read again; memory stays flat). */
+async function writeErrorsFile(path: string, input: string, label: string, v: Validated, opts: BulkOptions): Promise<void> {
+  const file = resolve(path);
+  checkWritablePath(file, 'errors file', opts.csv === '-' ? undefined : resolve(opts.csv));
+  const w = createResultsWriter(file, v.meta.header, v.meta.delimiter, v.meta.bom, undefined, ['line', 'row', 'error'], 'errors file');
+  const width = v.meta.header.length;
+  try {
+    const check = { ...v, firstRowOfEmail: v.firstRowOfEmail };
+    for await (const batch of readInputBatches(input, label, () => {}, { sheet: opts.sheet })) {
+      for (const rec of batch) {
+        const r = checkRow(check, rec, false);
+        if (r.ok) continue;
+        const cells = fitCells(rec.cells, width, v.meta.delimiter);
+        const padded = cells.length >= width ? cells : [...cells, ...Array(width - cells.length).fill('')];
+        w.append([...padded, String(rec.line), String(rec.row), r.errors.map((e) => `${e.field}: ${e.reason}`).join('; ')]);
+      }
+    }
+  } catch (err) {
+    await w.close(false);
+    throw err;
+  }
+  await w.close();
+}
+
+/** Refuses a resume whose file is not the journalled run's: before anything is written. */
+function checkResumable(journal: JournalState, journalPath: string, v: Validated): void {
+  if (journal.begin && journal.begin.header.join('\u0000') !== v.meta.header.join('\u0000')) {
+    throw new UsageError(`The CSV's columns differ from the interrupted run's (${journalPath}); nothing was written or sent.`, 'resume with the same file, or start a new run with another --out');
+  }
+}
+
+/** How often a run without a terminal says where it is (stderr). */
+export const PROGRESS_LINE_MS = 5_000;
+
 export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<BulkSummary> {
   const { ctx, api } = deps;
   const started = ctx.io.now().getTime();
@@ -387,24 +517,62 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
     throw new UsageError(`--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}.`);
   }
-  if (opts.dryRun && opts.resume) throw new UsageError('--dry-run and --resume do not go together.');
+  if (opts.dryRun && (opts.resume || opts.retryFailed)) throw new UsageError(`--dry-run and ${opts.resume ? '--resume' : '--retry-failed'} do not go together.`);
+  if (opts.resume && opts.retryFailed) throw new UsageError('--resume and --retry-failed do not go together.', '--retry-failed also finishes an interrupted run');
+  const again = Boolean(opts.resume || opts.retryFailed);
 
   let input = opts.csv;
   let cleanup = () => {};
   if (input === '-') {
     if (ctx.io.stdin.isTTY) throw new UsageError('--csv - reads the CSV from standard input, but it is a terminal.', 'pipe a file in: jobfit invite --csv - < people.csv');
-    const s = await spoolStdin(ctx);
-    input = s.path;
-    cleanup = s.cleanup;
   } else {
     if (!existsSync(input)) throw new UsageError(`No such file: ${input}.`);
     if (statSync(input).isDirectory()) throw new UsageError(`${input} is a directory, not a CSV file.`);
   }
   const label = opts.csv === '-' ? 'Standard input' : opts.csv;
 
+  // Where the run writes, checked (and taken) before anything is read or sent.
+  const out = resolve(opts.out ?? defaultResultsPath(opts.csv));
+  const journalPath = journalPathFor(out);
+  let lock: { release(): void } | undefined;
+  let journal: JournalState | undefined;
+  if (!opts.dryRun) {
+    const inputPath = opts.csv === '-' ? undefined : resolve(opts.csv);
+    if (inputPath && (out === inputPath || journalPath === inputPath)) {
+      throw new UsageError(`--out ${out} is the input CSV itself; writing it would destroy the input.`, 'choose another --out (the default is FILE.results.csv beside the input)');
+    }
+    checkWritablePath(out, 'results file', inputPath);
+    checkWritablePath(journalPath, 'journal', inputPath);
+    // One writer per results file and journal: a second run is refused at once, naming the first.
+    try {
+      lock = acquireLock(out, { command: `jobfit invite --csv ${opts.csv}` });
+    } catch (err) {
+      if (isFileError(err)) throw new UsageError(`Cannot write the results file ${out}: ${fileErrorCause(err)}; nothing was sent.`, 'choose a writable --out');
+      throw err;
+    }
+  }
+
   try {
+    if (!opts.dryRun) {
+      journal = await readJournal(journalPath);
+      if (again && !journal.begin) {
+        throw new UsageError(`Nothing to ${opts.resume ? 'resume' : 'retry'}: there is no journal at ${journalPath}.`, 'run without --resume to start');
+      }
+      if (!again && journal.begin && !journal.ended) {
+        throw new UsageError(
+          `An earlier run into ${out} did not finish (journal ${journalPath}); nothing was sent.`,
+          `continue it with: ${resumeCommand(opts, out)}\n      or choose another --out to start over (rows already sent then come back as "exists")`,
+        );
+      }
+      if (!again) journal = { done: new Map(), inFlight: new Map(), ended: false };
+    }
+    if (opts.csv === '-') {
+      const s = await spoolStdin(ctx);
+      input = s.path;
+      cleanup = s.cleanup;
+    }
     const account = await loadAccountData(api);
-    const v = await validatePass(input, label, opts, deps, account);
+    const v = await validatePass(input, label, opts, deps, account, journal);
     const valid = v.rows - v.invalidCount;
     const base: BulkSummary = {
       rows: v.rows,
@@ -413,64 +581,58 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
       created: 0,
       exists: 0,
       failed: 0,
+      notSent: 0,
+      unknown: 0,
+      sent: 0,
       resumed: 0,
       seconds: 0,
       interrupted: false,
       dryRun: Boolean(opts.dryRun),
       invalidRows: v.invalid,
+      mapping: describeMapping(v.mapping, v.validator, account),
+      errorsFile: opts.errors ? resolve(opts.errors) : undefined,
     };
     // A dry run too: "0 rows, exit 0" would pass a check that the real run then refuses.
     if (v.rows === 0) throw new UsageError(`${label} has a header but no rows.`, 'add one line per participant under the header');
+    if (opts.errors && v.invalidCount > 0) await writeErrorsFile(opts.errors, input, label, v, opts);
     if (opts.dryRun) {
       base.seconds = (ctx.io.now().getTime() - started) / 1000;
       return base;
     }
     if (v.invalidCount > 0 && !opts.skipInvalid) {
-      ctx.io.stderr.write(formatReport(base, label));
+      ctx.io.stderr.write(safeText(formatReport(base, label)));
       throw new UsageError(
         `${NUM.format(v.invalidCount)} of ${NUM.format(v.rows)} rows are invalid; nothing was sent.`,
         'fix them, or pass --skip-invalid to send the valid rows only (the invalid ones go to the results file)',
       );
     }
-
-    // Results and journal.
-    const out = resolve(opts.out ?? defaultResultsPath(opts.csv));
-    const journalPath = journalPathFor(out);
-    let journal = await readJournal(journalPath);
-    if (opts.resume) {
-      if (!journal.begin) throw new UsageError(`Nothing to resume: there is no journal at ${journalPath}.`, 'run without --resume to start');
-      if (journal.begin.header.join('\u0000') !== v.meta.header.join('\u0000')) {
-        throw new UsageError(`The CSV's columns differ from the interrupted run's (${journalPath}).`, 'resume with the same file, or start a new run with another --out');
-      }
-    } else if (journal.begin && !journal.ended) {
-      throw new UsageError(
-        `An earlier run into ${out} did not finish (journal ${journalPath}).`,
-        `continue it with: ${resumeCommand(opts, out)}\n      or remove ${journalPath} to start over (rows already sent will then be reported as "exists")`,
-      );
-    }
-    if (journal.begin && !opts.resume) {
-      // A finished earlier run: keep its journal aside, start a new one.
-      renameSync(journalPath, `${journalPath}.${Date.now()}.done`);
-      journal = { done: new Map(), inFlight: new Map(), ended: false };
-    }
-
-    const sendable = valid - [...journal.done.values()].length;
+    const prior = journal!;
+    checkResumable(prior, journalPath, v);
+    const sendable = valid - [...prior.done.values()].filter((o) => o.status !== 'failed').length;
+    if (opts.retryFailed) ctx.info(`Retrying: ${NUM.format(Math.max(0, sendable))} rows failed or were not sent in the earlier run.`);
     await guardLive(opts, deps, account, v, Math.max(0, sendable));
 
     const jw = new JournalWriter(journalPath);
-    if (opts.resume) jw.resume(ctx.io.now().toISOString());
-    else jw.begin({ input: opts.csv === '-' ? '-' : resolve(opts.csv), header: v.meta.header, rows: v.rows, at: ctx.io.now().toISOString() });
-    const results = new ResultsWriter(out, v.meta.header, v.meta.delimiter, v.meta.bom);
+    let results: ResultsWriter;
+    try {
+      if (again) jw.resume(ctx.io.now().toISOString());
+      else jw.begin({ input: opts.csv === '-' ? '-' : resolve(opts.csv), header: v.meta.header, rows: v.rows, at: ctx.io.now().toISOString() });
+      results = createResultsWriter(out, v.meta.header, v.meta.delimiter, v.meta.bom, (row, col, text) => jw.cell(row, col, text));
+    } catch (err) {
+      jw.close();
+      throw writeFailure(err, jw.path, opts, out, 0);
+    }
     const progress = deps.progress?.(v.rows);
 
-    const counts: Record<RowStatus, number> = { created: 0, exists: 0, invalid: 0, failed: 0 };
+    const counts: Record<RowStatus, number> = { created: 0, exists: 0, invalid: 0, failed: 0, not_sent: 0, unknown: 0 };
     let resumed = 0;
+    let sent = 0;
     const width = v.meta.header.length;
     const delimiter = v.meta.delimiter;
     const record = (rec: CsvRecord, o: Outcome) => {
       counts[o.status]++;
       results.put(rec.row, fitCells(rec.cells, width, delimiter), o);
-      progress?.tick({ error: o.status === 'failed' || o.status === 'invalid' });
+      if (o.status !== 'not_sent' && o.status !== 'unknown') progress?.tick({ error: o.status === 'failed' || o.status === 'invalid' });
     };
 
     const limiter = new Limiter(concurrency);
@@ -487,6 +649,31 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
     ctx.io.signal.addEventListener('abort', onAbort, { once: true });
     if (ctx.io.signal.aborted) interrupted = true;
     const maxWindow = Math.max(2000, concurrency * 64);
+    const streakBound = rowBreakerBound(concurrency, ctx.io.env ?? {});
+    let streak = 0;
+    const onOutcome = (o: Outcome) => {
+      if (!o.transient) {
+        streak = 0;
+        return;
+      }
+      if (++streak < streakBound || fatal) return;
+      fatal = new JobfitError(`The service at ${deps.target.baseUrl} did not answer ${NUM.format(streak)} rows in a row (last: ${String(o.error).replace(/\.$/, '')}); stopped.`, {
+        hint: 'check that the service is up; the failed rows are sent again by --resume',
+      });
+      // The requests still in flight are abandoned (their rows are "unknown": --resume looks them up).
+      hard.abort();
+    };
+    // Without a terminal (no bar), a line every few seconds says the run is alive.
+    const ticker =
+      ctx.io.stderrIsTTY || ctx.globals.quiet
+        ? undefined
+        : setInterval(() => {
+            const done = counts.created + counts.exists + counts.failed + counts.invalid;
+            ctx.io.stderr.write(
+              `Inviting: ${NUM.format(done)} of ${NUM.format(v.rows)} rows (${NUM.format(counts.created)} created, ${NUM.format(counts.exists)} exists, ${NUM.format(counts.failed)} failed), ${NUM.format(Math.round(sent / Math.max(0.001, (ctx.io.now().getTime() - started) / 1000)))} rows/s sent.\n`,
+            );
+          }, opts.progressEveryMs ?? PROGRESS_LINE_MS);
+    ticker?.unref();
 
     try {
       // The rows and their checks: kept from the validation pass, or read again.
@@ -495,44 +682,62 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
           yield v.kept;
           return;
         }
-        for await (const batch of readCsvBatches(input, label, () => {})) yield batch.map((rec) => ({ rec, r: checkRow(v, rec, false) }));
+        for await (const batch of readInputBatches(input, label, () => {}, { sheet: opts.sheet })) yield batch.map((rec) => ({ rec, r: checkRow(v, rec, false) }));
       }
-      reading: for await (const batch of checkedRows()) for (const { rec, r } of batch) {
-        if (interrupted || fatal) break reading;
-        const prior = journal.done.get(rec.row);
-        if (prior && (prior.email.toLowerCase() !== (r.ok ? r.email : (r.email ?? '')).toLowerCase())) {
-          throw new UsageError(
-            `The CSV changed since the interrupted run: row ${rec.row} was ${prior.email}, now ${r.email ?? '(no email)'}.`,
-            'resume with the same file, or start a new run with another --out',
-          );
+      let stopping = false;
+      for await (const batch of checkedRows()) for (const { rec, r } of batch) {
+        if ((interrupted || fatal) && !stopping) {
+          // Stop sending; the rest of the file is still written (recorded outcomes, or "not_sent").
+          stopping = true;
+          await Promise.all(inflight);
+          progress?.stop();
         }
+        if (results.failed) throw results.failed;
+        const done = prior.done.get(rec.row);
         if (!r.ok) {
           record(rec, { status: 'invalid', error: r.errors.map((e) => `${e.field}: ${e.reason}`).join('; ') });
           continue;
         }
-        if (prior && prior.status !== 'failed') {
+        if (done && done.status !== 'failed') {
           resumed++;
-          record(rec, prior);
+          record(rec, done);
+          continue;
+        }
+        if (stopping) {
+          record(rec, prior.inFlight.has(rec.row) ? UNANSWERED : NOT_SENT);
           continue;
         }
         // Wait for a slot (and keep the out-of-order window bounded).
         while (inflight.size > 0 && (inflight.size >= limiter.limit || results.window > maxWindow)) await Promise.race(inflight);
-        if (interrupted || fatal) break reading;
-        const email = r.email;
+        if (interrupted || fatal) {
+          stopping = true;
+          await Promise.all(inflight);
+          progress?.stop();
+          record(rec, prior.inFlight.has(rec.row) ? UNANSWERED : NOT_SENT);
+          continue;
+        }
         const body = r.body as unknown as Record<string, unknown>;
-        const wasInFlight = journal.inFlight.has(rec.row);
+        const ask: RowAsk = { email: r.email, first: String(body.first_name ?? ''), last: String(body.last_name ?? ''), teamId: r.teamId };
+        const wasInFlight = prior.inFlight.has(rec.row);
+        let journalled = wasInFlight;
         const task = (async () => {
           let o: Outcome | undefined;
-          if (wasInFlight) o = await resolveInFlight(api, email, hard.signal);
+          if (wasInFlight) o = await resolveInFlight(api, ask, hard.signal);
           if (!o) {
-            jw.sending([{ row: rec.row, email }]);
-            o = await sendRow(api, body, email, limiter, hard.signal);
+            // No request leaves without its "send" line on disk (a full disk stops the run here).
+            jw.sending([{ row: rec.row, email: r.email }]);
+            journalled = true;
+            sent++;
+            o = await sendRow(api, body, ask, limiter, hard.signal);
           } else resumed++;
-          jw.done(rec.row, email, o);
+          onOutcome(o);
+          jw.done(rec.row, r.email, o);
           record(rec, o);
         })()
           .catch((err) => {
             fatal ??= err;
+            // The row's outcome is not known (or it never left): --resume settles it.
+            if (!results.failed) record(rec, journalled ? UNANSWERED : NOT_SENT);
           })
           .finally(() => {
             inflight.delete(task);
@@ -540,14 +745,29 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
         inflight.add(task);
       }
       await Promise.all(inflight);
+    } catch (err) {
+      fatal ??= err;
+      await Promise.all(inflight);
     } finally {
+      if (ticker) clearInterval(ticker);
       ctx.io.signal.removeEventListener('abort', onAbort);
       progress?.stop();
-      if (!interrupted && !fatal && results.written === v.rows) {
-        jw.end(ctx.io.now().toISOString(), { ...counts });
+      const complete = !interrupted && !fatal && counts.not_sent + counts.unknown === 0 && results.written === v.rows;
+      try {
+        await results.close(!results.failed);
+      } catch (err) {
+        fatal ??= err;
       }
-      jw.close();
-      results.close();
+      try {
+        if (complete && !fatal) jw.end(ctx.io.now().toISOString(), { ...counts });
+      } catch (err) {
+        fatal ??= err;
+      }
+      try {
+        jw.close();
+      } catch (err) {
+        fatal ??= err;
+      }
     }
 
     const summary: BulkSummary = {
@@ -555,41 +775,67 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
       created: counts.created,
       exists: counts.exists,
       failed: counts.failed,
+      notSent: counts.not_sent + counts.unknown,
+      unknown: counts.unknown,
+      sent,
       resumed,
       seconds: (ctx.io.now().getTime() - started) / 1000,
       results: out,
       journal: journalPath,
-      interrupted,
+      interrupted: interrupted && !fatal,
     };
     if (fatal) {
+      if (isFileError(fatal)) {
+        const file = jw.failed ? jw.path : results.failed ? out : ((fatal as NodeJS.ErrnoException).path ?? out);
+        throw writeFailure(fatal, file, opts, out, sent);
+      }
       if (fatal instanceof JobfitError) {
-        ctx.io.stderr.write(`Stopped: ${results.written} rows written to ${out}. Resume with:\n  ${resumeCommand(opts, out)}\n`);
+        ctx.io.stderr.write(`${summaryLine(summary)}\nStopped. Results: ${out} (journal ${journalPath}). Resume with:\n  ${resumeCommand(opts, out)}\n`);
       }
       throw fatal;
     }
     return summary;
   } finally {
+    lock?.release();
     cleanup();
   }
 }
 
+const NOT_SENT: Outcome = { status: 'not_sent', error: 'not sent: the run stopped first (--resume sends it)' };
+const UNANSWERED: Outcome = { status: 'unknown', error: 'sent, but no answer came before the run stopped (--resume looks it up by email, it never sends twice)' };
+
+/** A full or read-only disk (or another write error) as one sentence: the file, the cause, what was sent, how to resume. */
+function writeFailure(err: unknown, file: string, opts: BulkOptions, out: string, sent: number): JobfitError {
+  const what = sent > 0 ? `${NUM.format(sent)} rows were sent and are in the journal; ` : 'nothing was sent; ';
+  const kept = existsSync(out) ? 'the previous results file was left as it was' : 'no results file was written';
+  return new JobfitError(`Cannot write ${file}: ${fileErrorCause(err)}. The run stopped: ${what}${kept}.`, {
+    hint: `make room (or make it writable), then: ${resumeCommand(opts, out)}`,
+    cause: err,
+  });
+}
+
+/** Every run's figures in one line: what happened to each row, and the pace of the rows actually sent. */
 export function summaryLine(s: BulkSummary): string {
-  const rate = s.seconds > 0 ? Math.round(s.rows / s.seconds) : s.rows;
-  const parts = [`${NUM.format(s.created)} created`, `${NUM.format(s.exists)} exists`, `${NUM.format(s.invalid)} invalid`, `${NUM.format(s.failed)} failed`];
+  const rate = s.seconds > 0 ? Math.round(s.sent / s.seconds) : s.sent;
+  const notSent = s.unknown ? `${NUM.format(s.notSent)} not sent (${NUM.format(s.unknown)} of them unanswered)` : `${NUM.format(s.notSent)} not sent`;
+  const parts = [`${NUM.format(s.created)} created`, `${NUM.format(s.exists)} exists`, `${NUM.format(s.invalid)} invalid`, `${NUM.format(s.failed)} failed`, notSent];
   const resumed = s.resumed ? ` (${NUM.format(s.resumed)} from the earlier run)` : '';
-  return `${NUM.format(s.rows)} rows: ${parts.join(', ')}${resumed} in ${s.seconds.toFixed(1)}s (${NUM.format(rate)} rows/s).`;
+  return `${NUM.format(s.rows)} rows: ${parts.join(', ')}${resumed} in ${s.seconds.toFixed(1)}s (${NUM.format(s.sent)} sent, ${NUM.format(rate)} rows/s).`;
 }
 
 /** Maps a finished run to the exit: 0 all created/exists, 3 some invalid/failed, 130 interrupted. */
 export function finishBulk(s: BulkSummary, opts: BulkOptions, ctx: BulkDeps['ctx']): void {
   if (s.interrupted) {
-    ctx.io.stderr.write(`Interrupted: the rows in flight were finished and written to ${s.results}.\nResume with:\n  ${resumeCommand(opts, s.results!)}\n`);
+    ctx.io.stderr.write(
+      `Interrupted: the rows in flight were finished; ${NUM.format(s.notSent)} rows were not sent. Everything is in ${s.results}.\nResume with:\n  ${resumeCommand(opts, s.results!)}\n`,
+    );
     throw new SilentError(ExitCode.INTERRUPTED);
   }
   if (s.invalid + s.failed > 0) {
+    const retry = s.failed > 0 && s.results ? `; send the failed rows again with: ${resumeCommand({ ...opts, resume: false, retryFailed: true }, s.results)}` : '';
     throw new PartialFailureError(
       `${NUM.format(s.invalid + s.failed)} of ${NUM.format(s.rows)} rows were not invited (${NUM.format(s.invalid)} invalid, ${NUM.format(s.failed)} failed).`,
-      s.results ? `see the status and error columns of ${s.results}; re-running the same file is safe (sent rows come back as "exists")` : undefined,
+      s.results ? `see the status and error columns of ${s.results}${retry}` : undefined,
     );
   }
 }

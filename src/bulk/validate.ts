@@ -15,7 +15,7 @@ import {
 } from '../api/index.js';
 import { isSupportedCountry, type CountryCode } from 'libphonenumber-js/max';
 import { UsageError } from '../cli/errors.js';
-import { type AccountData, resolveAssessments, resolveTeam, resolveTemplate } from './account.js';
+import { type AccountData, type Resolved, resolveAssessments, resolveTeam, resolveTemplate } from './account.js';
 import type { ColumnMapping, Field } from './columns.js';
 
 /** Defaults for every row: flags first, then the profile's invite defaults. */
@@ -122,10 +122,10 @@ const V1_COLUMNS = [
   ['assign_interests', 8],
 ] as const;
 
-/** Remembers the resolution of repeated cell values ("Retail Stores" on 10,000 rows). */
-function memo<T>(fn: (raw: string) => T): (raw: string) => T {
+/** Remembers the resolution of repeated cell values ("Retail Stores" on 10,000 rows); `cache` is what was read. */
+function memo<T>(fn: (raw: string) => T): ((raw: string) => T) & { cache: Map<string, T> } {
   const cache = new Map<string, T>();
-  return (raw) => {
+  const f = (raw: string) => {
     let v = cache.get(raw);
     if (v === undefined) {
       v = fn(raw);
@@ -133,6 +133,7 @@ function memo<T>(fn: (raw: string) => T): (raw: string) => T {
     }
     return v;
   };
+  return Object.assign(f, { cache });
 }
 
 /** Country names people write in a Country column, beside ISO codes. */
@@ -159,6 +160,15 @@ export class RowValidator {
   private readonly team = memo((raw) => resolveTeam(this.account, raw));
   private readonly template = memo((raw) => resolveTemplate(this.account, raw));
   private readonly tests = memo((raw) => resolveAssessments(this.account, raw));
+
+  /** How the team, template and assessment cells were read: field → [cell as written, what it became]. */
+  valuesRead(): Array<{ field: Field; raw: string; read: Resolved<number | number[]> }> {
+    const out: Array<{ field: Field; raw: string; read: Resolved<number | number[]> }> = [];
+    for (const [field, m] of [['team', this.team], ['email_template', this.template], ['assessments', this.tests]] as const) {
+      for (const [raw, read] of m.cache) out.push({ field, raw, read });
+    }
+    return out;
+  }
 
   constructor(
     private readonly mapping: ColumnMapping,

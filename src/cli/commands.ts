@@ -42,6 +42,7 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'scorecard', summary: 'Scorecards for a score profile: many ids, --ids-from or --all (wide CSV)', group: 'Results', load: () => import('../commands/scorecard/index.js') },
   { name: 'job-fit', summary: 'Job-fit reports: rendered, or JSON / long-form CSV for many ids or --all', group: 'Results', load: () => import('../commands/job-fit/index.js') },
   { name: 'report', summary: 'Group report from a complete export: counts, star distribution, fit, RIASEC', group: 'Results', load: () => import('../commands/report/index.js') },
+  { name: 'sync', summary: 'Keep a database of every result up to date, incrementally: sync --db results.sqlite', group: 'Results', load: () => import('../commands/sync/index.js') },
   { name: 'api', summary: 'Send a raw request: api METHOD PATH [--data JSON]', group: 'Other', load: () => import('../commands/api/index.js') },
   { name: 'completion', summary: 'Print a shell completion script: completion bash|zsh|fish', group: 'Other', load: () => import('../commands/completion/index.js') },
   { name: 'webhook', summary: 'Receive webhook events locally: webhook listen [--forward-to URL] [--log FILE]', group: 'Webhooks', load: () => import('../commands/webhook/index.js') },

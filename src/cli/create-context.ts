@@ -7,7 +7,7 @@ import { UsageError } from './errors.js';
 import { forPerson } from './person-text.js';
 
 export const EMBEDDED_NOTICE =
-  'Using the embedded local stub (no profile configured; run `jobfit login` to use the real service).';
+  'Using the embedded local stub (no service configured; run `jobfit login` to use the real service).';
 
 /** What the embedded stub module gives us (src/stub/index.ts). */
 export interface StubHandle {
@@ -45,15 +45,20 @@ export function createContext(io: IOStreams, globals: GlobalOptions, deps: Conte
   };
 
   async function makeClient(): Promise<JobfitClient> {
-    const [{ readConfigView }, { resolveConnection }, { stubDataDir }, { maskKey, hideUrlPasswords }, { HttpClient }, { JobfitClient }] = await Promise.all([
+    const [{ readConfigView }, { resolveConnection }, { stubDataDir, unsafeConfigProblem, configFilePath }, { maskKey, hideUrlPasswords, modeOfKey }, { isLoopbackHost }, { HttpClient }, { JobfitClient }] = await Promise.all([
       import('../config/read.js'),
       import('../config/resolve.js'),
       import('../config/paths.js'),
       import('../config/mask.js'),
+      import('../config/loopback.js'),
       import('../client/http.js'),
       import('../client/client.js'),
     ]);
-    const resolution = resolveConnection({ globals, env: io.env, config: readConfigView(io.env) });
+    const config = readConfigView(io.env);
+    // Used anyway (the person may not be able to fix it now), but never silently.
+    const unsafe = config.profileNames().length > 0 ? unsafeConfigProblem(configFilePath(io.env)) : undefined;
+    if (unsafe) io.stderr.write(`Warning: ${forPerson(unsafe)}\n`);
+    const resolution = resolveConnection({ globals, env: io.env, config });
     let baseUrl: string;
     let apiKey: string | undefined;
     let mode: 'live' | 'test' | undefined;
@@ -69,7 +74,7 @@ export function createContext(io: IOStreams, globals: GlobalOptions, deps: Conte
       apiKey = mode === 'test' ? account.test_key : account.live_key;
       baseUrl = stub.url;
       info(EMBEDDED_NOTICE);
-      connection = { baseUrl, mode, maskedKey: maskKey(apiKey), source: 'embedded-stub', embedded: true, account: `${account.display_name} (${account.account_id})` };
+      connection = { baseUrl, mode, maskedKey: maskKey(apiKey), source: 'embedded-stub', embedded: true, profileName: resolution.profileName, account: `${account.display_name} (${account.account_id})` };
     } else {
       baseUrl = resolution.baseUrl;
       apiKey = resolution.apiKey;
@@ -83,6 +88,14 @@ export function createContext(io: IOStreams, globals: GlobalOptions, deps: Conte
         profileName: resolution.profileName,
         embedded: false,
       };
+    }
+    if (apiKey && modeOfKey(apiKey) === 'test' && URL.canParse(baseUrl)) {
+      // A live key is refused over plain http (HttpClient); a test key is let
+      // through, as test servers often lack TLS, but not without a word.
+      const u = new URL(baseUrl);
+      if (u.protocol === 'http:' && !isLoopbackHost(u.hostname)) {
+        io.stderr.write(`Warning: ${forPerson(`the test key goes over plain http:// to ${u.host}: anyone on the network between can read it and the answers (use https://).`)}\n`);
+      }
     }
     const timeoutS = positiveNumber(io.env, 'JOBFIT_TIMEOUT');
     const maxRetries = positiveNumber(io.env, 'JOBFIT_MAX_RETRIES');

@@ -3,8 +3,9 @@
  * which only read the config (almost all) start fast. Mirrors conf's default
  * (env-paths with the `nodejs` suffix); a test checks the two agree.
  */
+import { chmodSync, closeSync, constants, fchmodSync, fstatSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 export const PROJECT_NAME = 'jobfit';
 export const CONFIG_FILE_NAME = 'config.json';
@@ -27,4 +28,70 @@ export function configFilePath(env: Env = process.env): string {
 /** The embedded stub keeps its state here, beside the config. */
 export function stubDataDir(env: Env = process.env): string {
   return join(configDir(env), 'stub');
+}
+
+/** Folders that hold keys or people's data: the owner's only. */
+export const PRIVATE_DIR_MODE = 0o700;
+/** Files that hold keys or people's data. */
+export const PRIVATE_FILE_MODE = 0o600;
+
+/**
+ * Creates a folder (and missing parents) readable by the owner only. With
+ * `tighten`, an existing folder of ours that others can read is made
+ * owner-only too (one an older version created 0755).
+ */
+export function ensurePrivateDir(dir: string, opts: { tighten?: boolean } = {}): void {
+  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  if (!opts.tighten) return;
+  const st = statSync(dir);
+  if ((st.mode & 0o077) !== 0 && st.uid === process.getuid?.()) chmodSync(dir, st.mode & 0o700);
+}
+
+/**
+ * Makes sure a file exists and is readable by the owner only, before a library
+ * (SQLite) opens it with its own, umask-governed mode. Created empty (0600)
+ * when absent; an existing one of ours is tightened. Never through a link.
+ */
+export function ensurePrivateFile(path: string): void {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDWR | constants.O_CREAT | constants.O_NOFOLLOW, PRIVATE_FILE_MODE);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw Object.assign(new Error(`${path} is a symbolic link; not opening it`), { code: 'ELOOP' });
+    throw err;
+  }
+  try {
+    const st = fstatSync(fd);
+    if ((st.mode & 0o077) !== 0 && st.uid === process.getuid?.()) fchmodSync(fd, PRIVATE_FILE_MODE);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Why a config file is unsafe to trust, or undefined: one that others can
+ * write could have its base URL changed to catch the key.
+ */
+export function unsafeConfigProblem(path: string): string | undefined {
+  const modeOf = (p: string) => {
+    try {
+      return statSync(p).mode;
+    } catch {
+      return undefined;
+    }
+  };
+  const file = modeOf(path);
+  if (file === undefined) return undefined;
+  const who = (m: number) => (m & 0o002 ? 'anyone on this machine' : 'its group');
+  const risk = 'its base URL could be pointed elsewhere to catch your key';
+  if ((file & 0o022) !== 0) {
+    return `the config file ${path} can be changed by ${who(file)} (mode ${(file & 0o777).toString(8)}): ${risk}. Run \`chmod 600 ${path}\`.`;
+  }
+  // A folder others can write lets them replace the file (unless sticky, as /tmp is).
+  const dir = dirname(path);
+  const folder = modeOf(dir);
+  if (folder !== undefined && (folder & 0o022) !== 0 && (folder & 0o1000) === 0) {
+    return `the config folder ${dir} can be changed by ${who(folder)} (mode ${(folder & 0o777).toString(8)}), so the config file could be replaced: ${risk}. Run \`chmod 700 ${dir}\`.`;
+  }
+  return undefined;
 }

@@ -58,13 +58,13 @@ export function probeDir(dir: string): DiskCondition | undefined {
   }
 }
 
-/** "is full", "is read-only"…: the end of a sentence about `what` (a folder or file). */
+/** "is on a full disk", "is read-only"…: the end of a sentence about a folder. */
 export function conditionText(c: DiskCondition): string {
   switch (c) {
     case 'full':
       return 'is on a full disk';
     case 'read-only':
-      return 'is on a read-only file system';
+      return 'is read-only';
     case 'no-permission':
       return 'is not writable by this user';
   }

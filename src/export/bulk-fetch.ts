@@ -11,6 +11,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import { createWriteStream, type WriteStream } from 'node:fs';
+import { safeText } from '../format/sanitize.js';
 import type { Context } from '../cli/context.js';
 import { JobfitError, PartialFailureError, UsageError } from '../cli/errors.js';
 
@@ -256,7 +257,8 @@ export function createErrorSink(ctx: Context, file?: string, what = 'item'): Err
   // instead of once per id.
   const held: string[] = [];
   if (file) {
-    stream = createWriteStream(file, { flags: 'w' });
+    // Owner-only: messages may name people.
+    stream = createWriteStream(file, { flags: 'w', mode: 0o600 });
     stream.on('error', () => {});
   }
   const record = (id: unknown, status: 'failed' | 'skipped', text: string, httpStatus?: number) => {
@@ -278,8 +280,9 @@ export function createErrorSink(ctx: Context, file?: string, what = 'item'): Err
       record(id, 'skipped', reason);
     },
     close(opts = {}) {
-      if (opts.stopped && failures > 0) ctx.io.stderr.write(`${failures} ${what}${failures === 1 ? '' : 's'} failed before the run stopped (the first: ${first.replace(/\.$/, "")}).\n`);
-      else for (const line of held) ctx.io.stderr.write(line);
+      // Error lines quote the service's messages: a stranger's text, sanitised.
+      if (opts.stopped && failures > 0) ctx.io.stderr.write(safeText(`${failures} ${what}${failures === 1 ? '' : 's'} failed before the run stopped (the first: ${first.replace(/\.$/, '')}).\n`));
+      else for (const line of held) ctx.io.stderr.write(safeText(line));
       held.length = 0;
       if (!stream) return Promise.resolve();
       const s = stream;

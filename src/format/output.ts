@@ -21,7 +21,7 @@
 import type { Context, OutputFormat } from '../cli/context.js';
 import { UsageError } from '../cli/errors.js';
 import { chalkFor } from './color.js';
-import { type Cell, flattenRecord, getPath, isPlainObject, pathsOf, project, unionKeys, validateFields } from './fields.js';
+import { type Cell, CONSTANT_FIELDS, flattenRecord, getPath, isPlainObject, pathsOf, project, unionKeys, validateFields } from './fields.js';
 import type { ColumnSpec, TableOptions } from './table.js';
 import { NUM } from './number.js';
 import { safeJson } from './sanitize.js';
@@ -32,11 +32,12 @@ export type { ColumnSpec } from './table.js';
 // format is printed: `-o json` into a pipe should cost no more than it needs.
 const loadTable = () => import('./table.js');
 const loadCsv = () => import('./csv.js');
+const loadXlsx = () => import('./xlsx.js');
 
 /** What the output helper needs of a Context (tests can build just this). */
 export type OutputCtx = Pick<Context, 'io' | 'globals'>;
 
-export const FORMATS: readonly OutputFormat[] = ['table', 'json', 'ndjson', 'csv'];
+export const FORMATS: readonly OutputFormat[] = ['table', 'json', 'ndjson', 'csv', 'xlsx'];
 
 /** The API's list envelope. */
 export interface ListEnvelope<T = unknown> {
@@ -61,6 +62,9 @@ export function resolveFormat(ctx: OutputCtx, allowed: readonly OutputFormat[] =
   if (explicit) {
     if (!allowed.includes(explicit)) {
       throw new UsageError(`This command cannot print -o ${explicit}.`, `Use one of: ${allowed.join(', ')}.`);
+    }
+    if (explicit === 'xlsx' && ctx.io.stdoutIsTTY) {
+      throw new UsageError('-o xlsx writes a workbook (binary), not text for a terminal.', 'add --out FILE.xlsx where the command has it, or redirect: > FILE.xlsx');
     }
     return explicit;
   }
@@ -138,6 +142,12 @@ export async function printObject(ctx: OutputCtx, obj: unknown, opts: PrintObjec
       out.write(toCsv([obj], { fields }));
       return;
     }
+    case 'xlsx': {
+      const list = await (await loadXlsx()).openXlsxList(out, { fields, sheet: 'Item' });
+      list.write(obj);
+      await list.end();
+      return;
+    }
     case 'table': {
       const { cellText, formatCell, renderKeyValue } = await loadTable();
       const t = tableOptions(ctx);
@@ -151,7 +161,7 @@ export async function printObject(ctx: OutputCtx, obj: unknown, opts: PrintObjec
       } else {
         // Every scalar, by its dotted name; arrays of objects by their fields.
         const flat = flattenRecord(obj);
-        pairs = Object.entries(flat).map(([k, v]) => [k, typeof v === 'string' ? cellText(v, t) : String(v)]);
+        pairs = Object.entries(flat).filter(([k]) => !CONSTANT_FIELDS.has(k)).map(([k, v]) => [k, typeof v === 'string' ? cellText(v, t) : String(v)]);
       }
       out.write(renderKeyValue(pairs, t));
       return;
@@ -197,6 +207,12 @@ export async function printList(ctx: OutputCtx, envelopeOrItems: ListEnvelope | 
     case 'csv': {
       const { toCsv } = await loadCsv();
       out.write(toCsv(items, { fields, columns: fields ? undefined : opts.csvColumns }));
+      break;
+    }
+    case 'xlsx': {
+      const list = await (await loadXlsx()).openXlsxList(out, { fields, columns: opts.csvColumns, sheet: sheetTitle(opts.noun), warn: (t) => ctx.io.stderr.write(t) });
+      for (const it of items) list.write(it);
+      await list.end();
       break;
     }
     case 'table':
@@ -257,7 +273,46 @@ export interface ListWriter {
   write(item: unknown): boolean;
   /** Resolves when stdout can take more (at once unless a write returned false). */
   drained(): Promise<void>;
-  end(): void;
+  /** Ends the output; a workbook (-o xlsx) is complete when the promise resolves. */
+  end(): void | Promise<void>;
+}
+
+/** "job families" → "Job families": the name of a workbook's sheet. */
+function sheetTitle(noun: string | undefined): string {
+  const n = noun ?? 'items';
+  return n.charAt(0).toUpperCase() + n.slice(1);
+}
+
+/** -o xlsx: the rows of a list in one sheet (xlsx.ts), streamed. */
+async function createXlsxListWriter(ctx: OutputCtx, opts: ListWriterOptions): Promise<ListWriter> {
+  const fields = fieldsOf(ctx);
+  const list = await (await loadXlsx()).openXlsxList(ctx.io.stdout, {
+    fields,
+    columns: fields ? undefined : opts.csvColumns,
+    flatItems: opts.flatItems,
+    sheet: sheetTitle(opts.noun),
+    warn: (t) => ctx.io.stderr.write(t),
+  });
+  let count = 0;
+  let ending: Promise<void> | undefined;
+  return {
+    format: 'xlsx',
+    get count() {
+      return count;
+    },
+    write(item: unknown): boolean {
+      if (ending) throw new Error('list writer already ended');
+      if (count === 0 && fields) validateFields(fields, [item], [...opts.columns.map((c) => c.key), ...(opts.knownFields ?? [])]);
+      list.write(item);
+      count++;
+      return true;
+    },
+    drained: () => Promise.resolve(),
+    end() {
+      ending ??= list.end();
+      return ending;
+    },
+  };
 }
 
 /**
@@ -271,6 +326,7 @@ export interface ListWriter {
  */
 export async function createListWriter(ctx: OutputCtx, opts: ListWriterOptions): Promise<ListWriter> {
   const format = resolveFormat(ctx, opts.allowed);
+  if (format === 'xlsx') return createXlsxListWriter(ctx, opts);
   const { cellsFor, csvLine, csvRecord } = format === 'csv' ? await loadCsv() : ({} as Awaited<ReturnType<typeof loadCsv>>);
   const { renderTable } = format === 'table' ? await loadTable() : ({} as Awaited<ReturnType<typeof loadTable>>);
   const fields = fieldsOf(ctx);
@@ -343,11 +399,11 @@ export async function createListWriter(ctx: OutputCtx, opts: ListWriterOptions):
         case 'csv': {
           const rec = opts.flatItems && !fields ? (item as Record<string, Cell>) : csvRecord(item, fields);
           if (!header) {
-            header = unionKeys([rec]);
+            header = unionKeys([rec], fields);
             emit(csvLine(header));
-          } else if (!warnedExtra && !opts.csvColumns && Object.keys(rec).some((k) => !header?.includes(k))) {
+          } else if (!warnedExtra && !opts.csvColumns && Object.keys(rec).some((k) => !header?.includes(k) && !CONSTANT_FIELDS.has(k))) {
             warnedExtra = true;
-            const extra = Object.keys(rec).filter((k) => !header?.includes(k));
+            const extra = Object.keys(rec).filter((k) => !header?.includes(k) && !CONSTANT_FIELDS.has(k));
             ctx.io.stderr.write(`Warning: CSV columns were fixed by the first row; ${extra.join(', ')} of later rows left out (use -o ndjson for every field).\n`);
           }
           emit(csvLine(cellsFor(rec, header)));

@@ -62,7 +62,7 @@ function fail(message: string | string[], status = 400): never {
   throw new HttpError(error(status, message));
 }
 
-export function writeReply(res: ServerResponse, reply: Reply): void {
+function replyParts(reply: Reply): { headers: Record<string, string | number>; body: string | Buffer } {
   const isJson = !('text' in reply);
   const body = 'json' in reply ? JSON.stringify(reply.json) : 'raw' in reply ? reply.raw : reply.text;
   const headers: Record<string, string | number> = {
@@ -70,8 +70,70 @@ export function writeReply(res: ServerResponse, reply: Reply): void {
     'content-length': typeof body === 'string' ? Buffer.byteLength(body) : body.length,
     ...reply.headers,
   };
+  return { headers, body };
+}
+
+export function writeReply(res: ServerResponse, reply: Reply): void {
+  const { headers, body } = replyParts(reply);
   res.writeHead(reply.status, headers);
   res.end(body);
+}
+
+// ------------------------------------------------------------------ bodies
+
+/** The largest request body the stub reads (docs/stub.md). */
+export const MAX_BODY = 1_048_576;
+/** After a 413, the rest of the body is read and dropped up to this much more, for this long; then the connection is cut. */
+const DRAIN_MAX_BYTES = 64 * MAX_BODY;
+const DRAIN_MAX_MS = 10_000;
+
+export const tooLarge = (): Reply => ({ ...error(413, MSG.bodyTooLarge), headers: { connection: 'close' } });
+
+/** Requests whose body went over MAX_BODY: answered with 413 while the client may still be sending. */
+const oversized = new WeakSet<IncomingMessage>();
+
+/**
+ * Writes the answer to a request whose body was refused as too large. The
+ * client may still be sending: the answer goes out at once, the rest of the
+ * body is read and dropped, and the connection closes when the body ends
+ * (`Connection: close`). Closing with unread bytes would reset the
+ * connection, and the client would never see the 413.
+ */
+function writeReplyDraining(req: IncomingMessage, res: ServerResponse, reply: Reply): void {
+  const { headers, body } = replyParts(reply);
+  res.writeHead(reply.status, { ...headers, connection: 'close' });
+  if (req.readableEnded || req.destroyed) {
+    res.end(body);
+    return;
+  }
+  res.write(body);
+  let dropped = 0;
+  let done = false;
+  const finish = (cut: boolean) => {
+    if (done) return;
+    done = true;
+    clearTimeout(timer);
+    req.removeListener('data', onData);
+    res.end();
+    // A client that sends on and on is cut off once its answer is out.
+    if (cut) res.once('finish', () => req.socket.destroy());
+  };
+  const onData = (c: Buffer) => {
+    dropped += c.length;
+    if (dropped > DRAIN_MAX_BYTES) finish(true);
+  };
+  const timer = setTimeout(() => finish(true), DRAIN_MAX_MS);
+  timer.unref();
+  req.on('data', onData);
+  req.once('end', () => finish(false));
+  req.once('close', () => finish(false));
+  req.resume();
+}
+
+/** Writes a reply; a request refused as too large has the rest of its body drained first. */
+function respond(req: IncomingMessage, res: ServerResponse, reply: Reply): void {
+  if (oversized.has(req)) writeReplyDraining(req, res, reply);
+  else writeReply(res, reply);
 }
 
 // ------------------------------------------------------------------ context
@@ -168,21 +230,30 @@ export interface AppOptions {
   minimalFields?: boolean;
 }
 
-const MAX_BODY = 1_048_576;
-
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
+    // A declared length over the limit is refused before reading any of it.
+    if (Number(req.headers['content-length']) > MAX_BODY) {
+      oversized.add(req);
+      reject(new HttpError(tooLarge()));
+      return;
+    }
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on('data', (c: Buffer) => {
+    const onData = (c: Buffer) => {
       size += c.length;
       if (size > MAX_BODY) {
-        reject(new HttpError(error(413, 'Request body is too large')));
-        req.destroy();
+        // Not destroyed here: the 413 is written first (respond), then the rest is drained.
+        oversized.add(req);
+        req.removeListener('data', onData);
+        req.pause();
+        chunks.length = 0;
+        reject(new HttpError(tooLarge()));
         return;
       }
       chunks.push(c);
-    });
+    };
+    req.on('data', onData);
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
@@ -235,6 +306,7 @@ export function createApp(opts: AppOptions): (req: IncomingMessage, res: ServerR
   // does not look its key and inviter up again after every commit.
   const auths = new Map<string, Auth | Reply>();
   const refs = new Map<string, unknown>();
+  const loggedFaults = new Set<string>();
   let authsVersion = '';
   const authOf = (header: string | undefined): Auth | Reply => {
     if (authsVersion !== config || auths.size >= CACHE_MAX || refs.size >= CACHE_MAX) {
@@ -252,12 +324,30 @@ export function createApp(opts: AppOptions): (req: IncomingMessage, res: ServerR
   };
   return (req, res) => {
     handle(req, res).catch((err: unknown) => {
-      const reply = err instanceof HttpError ? err.reply : error(500, 'Internal server error');
-      if (!(err instanceof HttpError)) process.emitWarning(`stub: ${err instanceof Error ? err.stack : String(err)}`);
-      if (!res.headersSent) writeReply(res, reply);
+      const reply = err instanceof HttpError ? err.reply : faultReply(err);
+      if (!res.headersSent) respond(req, res, reply);
       else res.destroy();
     });
   };
+
+  /**
+   * The answer to an unexpected error. A disk that is full (507) or read-only
+   * (503) is named in the answer and logged once per condition, not per write;
+   * anything else is a 500 and its stack is logged once per distinct message.
+   */
+  function faultReply(err: unknown): Reply {
+    const disk = store.diskError(err);
+    if (disk) {
+      store.noteDiskCondition(disk.condition);
+      return error(disk.condition === 'full' ? 507 : 503, MSG.notStored(disk.reason));
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    if (!loggedFaults.has(message) && loggedFaults.size < 100) {
+      loggedFaults.add(message);
+      store.warn(err instanceof Error && err.stack ? err.stack : message);
+    }
+    return error(500, 'Internal server error');
+  }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = req.url ?? '/';
@@ -287,7 +377,7 @@ export function createApp(opts: AppOptions): (req: IncomingMessage, res: ServerR
       req.socket.destroy();
       return;
     }
-    writeReply(res, reply);
+    respond(req, res, reply);
   }
 
   async function route(req: IncomingMessage, method: string, path: string, search: string): Promise<Reply | null> {

@@ -99,7 +99,12 @@ export class GroupCommit {
           outcomes.push({ ok: true, value: p.job.apply() });
         }
       });
-    } catch {
+    } catch (err) {
+      // A full or read-only disk refuses every job alike: no need to try each alone.
+      if (this.store.diskError(err)) {
+        for (const p of batch) p.reject(err);
+        return;
+      }
       // apply() or the commit failed: nothing of this batch is stored. Each job
       // runs alone, so a fault stays with the request that caused it.
       for (const p of batch) this.runAlone(p);

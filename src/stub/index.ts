@@ -49,6 +49,8 @@ export interface RunningStub {
   url: string;
   /** http://127.0.0.1:PORT */
   origin: string;
+  /** The address and port really bound, e.g. `0.0.0.0:4010` (every interface). */
+  bound: string;
   keys: StubKeys[];
   store: Store;
   close(): Promise<void>;
@@ -79,10 +81,24 @@ export async function startStub(opts: StartStubOptions): Promise<RunningStub> {
     urlOrigin: publish ? undefined : () => originOf(store),
   });
   // Lifecycle commands in other processes write URLs (events, emails) under this origin.
-  if (publish) store.write(() => store.setMeta('origin', l.origin));
+  if (publish) {
+    try {
+      store.write(() => store.setMeta('origin', l.origin));
+    } catch (err) {
+      // A full or read-only disk: the stub still serves reads, and says so once.
+      const disk = store.diskError(err);
+      if (!disk) {
+        await l.close();
+        store.close();
+        throw err;
+      }
+      store.noteDiskCondition(disk.condition);
+    }
+  }
   return {
     url: `${l.origin}/v2`,
     origin: l.origin,
+    bound: l.bound,
     keys: stubKeys(store),
     store,
     close: async () => {

@@ -4,7 +4,7 @@
  */
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type AppOptions, createApp } from './app.js';
+import { type AppOptions, MAX_BODY, createApp, tooLarge, writeReply } from './app.js';
 import type { FaultInjector } from './faults.js';
 import type { Store } from './store.js';
 
@@ -22,6 +22,8 @@ export interface ListenOptions {
 export interface Listening {
   server: Server;
   origin: string;
+  /** The address and port really bound (`0.0.0.0:4010`, `[::1]:4010`), which the origin may not show. */
+  bound: string;
   close(): Promise<void>;
 }
 
@@ -29,6 +31,16 @@ export async function listen(opts: ListenOptions): Promise<Listening> {
   let origin = '';
   const app = createApp({ store: opts.store, origin: opts.urlOrigin ?? (() => origin), faults: opts.faults, pages: opts.pages, minimalFields: opts.minimalFields });
   const server = createServer({ keepAliveTimeout: 5000 }, app);
+  // `Expect: 100-continue` (curl sends it for large bodies): a declared body
+  // over the limit is refused before the client sends it.
+  server.on('checkContinue', (req, res) => {
+    if (Number(req.headers['content-length']) > MAX_BODY) {
+      writeReply(res, tooLarge());
+      return;
+    }
+    res.writeContinue();
+    app(req, res);
+  });
   const host = opts.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -43,6 +55,7 @@ export async function listen(opts: ListenOptions): Promise<Listening> {
   return {
     server,
     origin,
+    bound: `${shownHost}:${addr.port}`,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -10,10 +10,12 @@
  *   completed tests).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
+import { ensurePrivateDir, ensurePrivateFile } from '../config/paths.js';
+import { type DiskCondition, conditionText, diskConditionOf } from '../core/disk.js';
 import type { SeedPeopleOptions } from './seed-adapter.js';
 
 type Database = BetterSqlite3.Database;
@@ -246,6 +248,27 @@ export interface SeedPeopleResult {
   firstId: number | null;
 }
 
+/** A disk condition is logged again only after it has not been seen for this long. */
+const DISK_WARNING_QUIET_MS = 5 * 60_000;
+
+/** The store cannot be opened or written because of its disk (full, read-only, not writable). */
+export class StubDiskError extends Error {
+  readonly code: string;
+  /** The cause as the end of a sentence: "the stub's data directory <dir> is on a full disk". */
+  readonly reason: string;
+  constructor(
+    readonly condition: DiskCondition,
+    readonly dataDir: string,
+    cause?: unknown,
+  ) {
+    const reason = `the stub's data directory ${dataDir} ${conditionText(condition)}`;
+    super(`T${reason.slice(1)}`, cause === undefined ? undefined : { cause });
+    this.reason = reason;
+    this.name = 'StubDiskError';
+    this.code = condition === 'full' ? 'ENOSPC' : condition === 'read-only' ? 'EROFS' : 'EACCES';
+  }
+}
+
 export class Store {
   readonly db: Database;
   readonly path: string;
@@ -260,13 +283,26 @@ export class Store {
   writes = 0;
   private tx?: BetterSqlite3.Transaction<(fn: () => unknown) => unknown>;
 
+  /** Where warnings go (one line each); tests collect them. */
+  warn: (line: string) => void = (line) => process.stderr.write(`jobfit stub: warning: ${line}\n`);
+  private readonly diskSeen = new Map<DiskCondition, number>();
+
   constructor(readonly dataDir: string) {
-    mkdirSync(dataDir, { recursive: true });
+    // The database holds people's names, emails, phones and assessment links:
+    // owner-only from the first run. SQLite gives the -wal and -shm files the
+    // mode of the database file, so that one is made 0600 before it opens it.
+    // (An existing folder is left as it is: --data may name any folder.)
     this.path = join(dataDir, DB_FILE);
-    const Db = sqlite();
-    this.db = new Db(this.path);
-    this.db.pragma('busy_timeout = 5000');
-    this.db.pragma('journal_mode = WAL');
+    try {
+      ensurePrivateDir(dataDir);
+      ensurePrivateFile(this.path);
+      for (const side of ['-wal', '-shm']) if (existsSync(this.path + side)) ensurePrivateFile(this.path + side);
+      this.db = new (sqlite())(this.path);
+      this.db.pragma('busy_timeout = 5000');
+      this.db.pragma('journal_mode = WAL');
+    } catch (err) {
+      throw this.diskError(err) ?? err;
+    }
     // OFF: no fsync at all. A commit still reaches the operating system before
     // the answer goes out, so it survives the stub (or a client) being killed;
     // only a power cut or OS crash could lose the last writes, which does not
@@ -279,7 +315,33 @@ export class Store {
     this.db.pragma('cache_size = -65536');
     // Fewer, larger checkpoints: each one syncs the database file, the costliest step of a small write.
     this.db.pragma('wal_autocheckpoint = 8000');
-    this.write(() => this.db.exec(SCHEMA));
+    try {
+      this.write(() => this.db.exec(SCHEMA));
+    } catch (err) {
+      this.close();
+      throw this.diskError(err) ?? err;
+    }
+  }
+
+  /** The error of a write as a StubDiskError when the disk is the cause, else undefined. */
+  diskError(err: unknown): StubDiskError | undefined {
+    if (err instanceof StubDiskError) return err;
+    const condition = diskConditionOf(err, this.dataDir);
+    return condition ? new StubDiskError(condition, this.dataDir, err) : undefined;
+  }
+
+  /**
+   * Logs that writes fail for `condition`: once, not once per write; again
+   * only when it comes back after DISK_WARNING_QUIET_MS without it.
+   */
+  noteDiskCondition(condition: DiskCondition): void {
+    const now = Date.now();
+    const last = this.diskSeen.get(condition);
+    this.diskSeen.set(condition, now);
+    if (last !== undefined && now - last < DISK_WARNING_QUIET_MS) return;
+    this.warn(
+      `${this.dataDir} ${conditionText(condition)}: writes are refused with ${condition === 'full' ? '507' : '503'} until it is fixed; reads are still served.`,
+    );
   }
 
   /** A cached prepared statement. */
@@ -394,6 +456,11 @@ export class Store {
 /** Opens the store of a data directory, creating and seeding it on first use. */
 export async function openStore(dataDir: string): Promise<Store> {
   const store = new Store(dataDir);
-  await store.ensureSeeded();
+  try {
+    await store.ensureSeeded();
+  } catch (err) {
+    store.close();
+    throw store.diskError(err) ?? err;
+  }
   return store;
 }

@@ -3,7 +3,7 @@
  * against the real stub on a loopback port: each is read correctly or refused
  * with one clear sentence and the right exit code.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -36,11 +36,12 @@ describe('files that are read', () => {
     expect(lines[2]).toMatch(/^Anna;Schmidt;anna\.semi@example\.com;Retail Stores;ok;2;created;\d+;http/);
   });
 
-  it('unknown columns (even a formula-looking one) are carried through as they were', async () => {
+  it('unknown columns are carried through; a formula-looking one is neutralised, its text kept in the journal', async () => {
     const { out } = await send(fx('unknown-columns.csv'), 'unknown');
     const lines = readResults(out);
     expect(lines[0]).toBe('Candidate ID,First Name,Last Name,Email Address,Source,Score,row,status,invitation_id,assessment_url,error');
-    expect(lines[1].startsWith('C-1,Una,Known,una.unknown@example.com,LinkedIn,=1+1,1,created,')).toBe(true);
+    expect(lines[1].startsWith("C-1,Una,Known,una.unknown@example.com,LinkedIn,'=1+1,1,created,")).toBe(true);
+    expect(readFileSync(`${out}.journal.ndjson`, 'utf8')).toContain('{"t":"cell","row":1,"col":5,"text":"=1+1"}');
   });
 
   it('v1 names: assign* columns, sendViaSms with a phone, teamId', async () => {

@@ -79,7 +79,7 @@ it('kill -9 half way, then --resume: the same exact outcome', async () => {
 
   const r2 = await finish(jobfit([...args, '--resume']));
   expect(r2.code, r2.stderr).toBe(0);
-  expect(r2.stderr).toMatch(/10,000 rows: 10,000 created, 0 exists, 0 invalid, 0 failed \([\d,]+ from the earlier run\)/);
+  expect(r2.stderr).toMatch(/10,000 rows: 10,000 created, 0 exists, 0 invalid, 0 failed, 0 not sent \([\d,]+ from the earlier run\)/);
 
   const lines = readFileSync(out, 'utf8').trimEnd().split('\n');
   expect(lines).toHaveLength(N + 1);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MSG } from '../../src/api/messages.js';
 import { BadRequestError, RateLimitError } from '../../src/client/errors.js';
-import { type BulkDeps, type BulkSender, finishBulk, runBulkInvite } from '../../src/bulk/run.js';
+import { type BulkDeps, type BulkSender, finishBulk, runBulkInvite, summaryLine } from '../../src/bulk/run.js';
 import { ExitCode, JobfitError } from '../../src/cli/errors.js';
 import { memoryIO } from '../helpers/io.js';
 import { INVITER, writePeople } from './helpers/data.js';
@@ -28,8 +28,10 @@ const user = {
 };
 
 /** An in-memory service: stores by email, refuses duplicates like the real one. */
+type Stored = { id: number; assessment_url: string; first_name: string; last_name: string; team: { id: number; display_name: string } };
+
 class FakeService implements BulkSender {
-  byEmail = new Map<string, { id: number; assessment_url: string }>();
+  byEmail = new Map<string, Stored>();
   posts = 0;
   inFlight = 0;
   maxInFlight = 0;
@@ -56,7 +58,7 @@ class FakeService implements BulkSender {
     return { data: hit ? [{ ...hit, email: String(q.email) }] : [] } as never;
   };
   async createInvitationDetailed(body: never) {
-    const b = body as { email: string };
+    const b = body as { email: string; first_name: string; last_name: string; team_id?: number };
     this.posts++;
     this.onPost?.();
     this.inFlight++;
@@ -68,10 +70,13 @@ class FakeService implements BulkSender {
         throw new RateLimitError({ status: 429, method: 'POST', path: '/invitations' }, 0);
       }
       const key = b.email.toLowerCase();
-      if (this.byEmail.has(key)) {
-        throw new BadRequestError({ status: 400, method: 'POST', path: '/invitations', apiMessage: MSG.duplicateInvitationSameTeam(b.email) });
+      const teamId = b.team_id ?? team.id;
+      const had = this.byEmail.get(key);
+      if (had) {
+        const msg = had.team.id === teamId ? MSG.duplicateInvitationSameTeam(b.email) : MSG.duplicateOtherTeam(b.email);
+        throw new BadRequestError({ status: 400, method: 'POST', path: '/invitations', apiMessage: msg });
       }
-      const inv = { id: this.seq++, assessment_url: `https://svc.example/take/${this.seq}` };
+      const inv = { id: this.seq++, assessment_url: `https://svc.example/take/${this.seq}`, first_name: b.first_name, last_name: b.last_name, team: { id: teamId, display_name: `team ${teamId}` } };
       this.byEmail.set(key, inv);
       return { invitation: inv, recovered: false };
     } finally {
@@ -157,8 +162,12 @@ describe('Ctrl-C', () => {
     // The rows already sent were all finished (none left hanging), and no new one started after Ctrl-C.
     expect(api.posts).toBeLessThanOrEqual(100);
     expect(s1.created).toBe(api.posts);
-    const written = readFileSync(out, 'utf8').trimEnd().split('\n').length - 1;
-    expect(written).toBe(api.posts);
+    // Every row is in the results: those sent, and the rest as not sent.
+    const lines = readFileSync(out, 'utf8').trimEnd().split('\n');
+    expect(lines).toHaveLength(501);
+    expect(lines.filter((l) => l.includes(',created,'))).toHaveLength(api.posts);
+    expect(lines.filter((l) => l.includes(',not_sent,'))).toHaveLength(500 - api.posts);
+    expect(s1.notSent).toBe(500 - api.posts);
     let code = 0;
     try {
       finishBulk(s1, opts, first.d.ctx);
@@ -188,9 +197,10 @@ describe('sending', () => {
     expect(api.byEmail.size).toBe(200);
   });
 
-  it('a row already in the account is "exists" with the existing id', async () => {
+  it('a row already in the account (the same person, the same team) is "exists" with the existing id', async () => {
     const api = new FakeService();
-    api.byEmail.set('p2.exists@example.com', { id: 7, assessment_url: 'https://svc.example/take/7' });
+    const t = { id: 11, display_name: 'Head Office Recruiting' };
+    api.byEmail.set('p2.exists@example.com', { id: 7, assessment_url: 'https://svc.example/take/7', first_name: 'First2', last_name: 'Last2', team: t });
     writePeople(join(dir, 'p.csv'), 3, 'exists');
     const out = join(dir, 'x.csv');
     const s = await runBulkInvite({ csv: join(dir, 'p.csv'), out, createdBy: INVITER }, deps(api, { local: true }).d);
@@ -217,5 +227,82 @@ describe('the sending pass', () => {
     expect(reread).toBe(reused);
     expect(partly).toBe(reused);
     expect(reused.trimEnd().split('\n')).toHaveLength(61);
+  });
+});
+
+describe('after the run', () => {
+  it('--retry-failed sends only the rows that failed (from the journal), and the summary counts what was sent', async () => {
+    const api = new FakeService();
+    const csv = join(dir, 'p.csv');
+    const out = join(dir, 'r.csv');
+    writePeople(csv, 50, 'retry');
+    // Rows 7 and 21 are refused the first time (a 400 that is not a duplicate).
+    const refuse = new Set(['p7.retry@example.com', 'p21.retry@example.com']);
+    const real = api.createInvitationDetailed.bind(api);
+    api.createInvitationDetailed = async (body: never) => {
+      const email = (body as { email: string }).email;
+      if (refuse.delete(email)) {
+        api.posts++;
+        throw new BadRequestError({ status: 400, method: 'POST', path: '/invitations', apiMessage: 'Temporarily refused' });
+      }
+      return real(body);
+    };
+    const opts = { csv, out, createdBy: INVITER };
+    const s1 = await runBulkInvite(opts, deps(api, { local: true }).d);
+    expect(s1).toMatchObject({ created: 48, failed: 2, sent: 50, notSent: 0 });
+    const first = deps(api, { local: true });
+    let hint = '';
+    try {
+      finishBulk(s1, opts, first.d.ctx);
+    } catch (e) {
+      hint = (e as JobfitError).hint ?? '';
+    }
+    expect(hint).toContain(`jobfit invite --csv ${csv} --out ${out} --retry-failed --created-by ${INVITER}`);
+    const posts = api.posts;
+    const s2 = await runBulkInvite({ ...opts, retryFailed: true }, deps(api, { local: true }).d);
+    expect(api.posts - posts).toBe(2);
+    expect(s2).toMatchObject({ created: 50, failed: 0, sent: 2, resumed: 48 });
+    expect(summaryLine(s2)).toMatch(/^50 rows: 50 created, 0 exists, 0 invalid, 0 failed, 0 not sent \(48 from the earlier run\) in [\d.]+s \(2 sent, [\d,]+ rows\/s\)\.$/);
+    const lines = readFileSync(out, 'utf8').trimEnd().split('\n');
+    expect(lines).toHaveLength(51);
+    expect(lines.every((l, i) => i === 0 || l.includes(',created,'))).toBe(true);
+  });
+
+  it('after Ctrl-C the summary says how many rows were not sent', async () => {
+    const api = new FakeService();
+    const csv = join(dir, 'p.csv');
+    writePeople(csv, 300, 'left');
+    const ac = new AbortController();
+    api.onPost = () => {
+      if (api.posts === 40) ac.abort();
+    };
+    const s = await runBulkInvite({ csv, out: join(dir, 'l.csv'), createdBy: INVITER }, deps(api, { local: true, signal: ac.signal }).d);
+    expect(s.interrupted).toBe(true);
+    expect(s.sent).toBe(api.posts);
+    expect(summaryLine(s)).toContain(`${api.posts} created, 0 exists, 0 invalid, 0 failed, ${300 - api.posts} not sent`);
+  });
+
+  it('a person on another team of the account is a failed row naming the invitation in the way', async () => {
+    const api = new FakeService();
+    api.byEmail.set('p1.conflict@example.com', { id: 99, assessment_url: 'https://svc.example/take/99', first_name: 'First1', last_name: 'Last1', team: { id: 14, display_name: 'Graduate Programme' } });
+    writePeople(join(dir, 'p.csv'), 2, 'conflict');
+    const out = join(dir, 'c.csv');
+    const s = await runBulkInvite({ csv: join(dir, 'p.csv'), out, createdBy: INVITER }, deps(api, { local: true }).d);
+    expect(s).toMatchObject({ created: 1, exists: 0, failed: 1 });
+    expect(readFileSync(out, 'utf8').split('\n')[1]).toContain(',1,failed,,,"Another team in this account already has an invitation with email p1.conflict@example.com: invitation 99 on team Graduate Programme (14)');
+  });
+
+  it('without a terminal, a progress line comes on stderr every few seconds', async () => {
+    const api = new FakeService();
+    writePeople(join(dir, 'p.csv'), 40, 'ticker');
+    api.onPost = () => undefined;
+    const slow = api.createInvitationDetailed.bind(api);
+    api.createInvitationDetailed = async (body: never) => {
+      await new Promise((r) => setTimeout(r, 10));
+      return slow(body);
+    };
+    const { d, m } = deps(api, { local: true });
+    await runBulkInvite({ csv: join(dir, 'p.csv'), out: join(dir, 't.csv'), createdBy: INVITER, concurrency: 1, progressEveryMs: 100 }, d);
+    expect(m.stderr()).toMatch(/Inviting: \d+ of 40 rows \(\d+ created, 0 exists, 0 failed\), [\d,]+ rows\/s sent\./);
   });
 });

@@ -194,8 +194,9 @@ describe('cells', () => {
 
 describe('files that are refused (exit 2, one sentence)', () => {
   it.each([
-    ['workbook.xlsx', /is not a CSV file: it looks like an Excel workbook \(\.xlsx, a zip archive\)\.\nHint: save it as CSV first/],
-    ['workbook.xls', /is not a CSV file: it looks like an Excel workbook \(\.xls, an Office document\)\.\nHint: save it as CSV first/],
+    // A damaged .xlsx (the first bytes of one); real workbooks are read (test/bulk/xlsx.test.ts).
+    ['workbook.xlsx', /could not be read as an Excel workbook: its zip structure is damaged/],
+    ['workbook.xls', /is an Excel 97-2003 workbook \(\.xls\), which is not read: open it in Excel and save it as "Excel Workbook \(\.xlsx\)"/],
     ['people.csv.gz', /is not a CSV file: it looks like a gzip archive\.\nHint: unpack it first/],
     ['utf16le-no-bom.csv', /it looks like UTF-16 LE text without a byte order mark\.\nHint: .*iconv -f utf-16le -t utf-8/],
     [

@@ -752,13 +752,13 @@ describe('failures inside multi-request commands', () => {
     expect(r.stderr).toMatch(/JOBFIT_TIMEOUT/);
   });
 
-  it('api: a redirect to another host is printed as received (raw), never followed', async () => {
+  it('api: a redirect to another host is never followed, and fails with one sentence (an empty success would mislead)', async () => {
     srv.handle = (_req, res) => {
       res.writeHead(302, { location: 'http://elsewhere.invalid/v2/teams' });
       res.end();
     };
     const r = await cli(['api', 'GET', '/teams']);
-    expect(r.code).toBe(0);
+    expectOneSentence(r, 1, /302 to http:\/\/elsewhere\.invalid\/v2\/teams; the redirect was not followed/);
     expect(srv.seen).toHaveLength(1);
   });
 });

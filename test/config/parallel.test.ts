@@ -9,23 +9,30 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BuiltCli, buildCli } from '../e2e/built.js';
+import { type TestStub, startTestStub } from '../stub/helpers.js';
 
 const WRITERS = 50;
+const LOGINS = 4;
 const ROUNDS = Number(process.env.JOBFIT_CONFIG_ROUNDS) || 3;
 
 let cli: BuiltCli;
-beforeAll(() => {
+let stub: TestStub;
+beforeAll(async () => {
   cli = buildCli();
+  stub = await startTestStub();
 }, 120_000);
-afterAll(() => cli?.close());
+afterAll(async () => {
+  cli?.close();
+  await stub?.stop();
+});
 
-function profilesIn(dir: string): Record<string, { base_url?: string; default_mode?: string }> {
+function profilesIn(dir: string): Record<string, { base_url?: string; default_mode?: string; test_key?: string }> {
   return (JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { profiles: Record<string, { base_url?: string }> }).profiles;
 }
 
 describe(`${WRITERS} parallel config writers`, () => {
   it(
-    `keep every update, ${ROUNDS} rounds in a row (config set, config unset and logout at once)`,
+    `keep every update, ${ROUNDS} rounds in a row (config set, config unset, login and logout at once)`,
     async () => {
       for (let round = 1; round <= ROUNDS; round++) {
         const dir = mkdtempSync(join(tmpdir(), 'jobfit-config-par-'));
@@ -41,6 +48,7 @@ describe(`${WRITERS} parallel config writers`, () => {
             cli.runAsync(['logout', '--profile', 'gone1'], { env }),
             cli.runAsync(['logout', '--profile', 'gone2'], { env }),
             cli.runAsync(['config', 'unset', 'default_mode', '--profile', 'kept'], { env }),
+            ...Array.from({ length: LOGINS }, (_, i) => cli.runAsync(['login', '--profile', `login${i}`, '--base-url', stub.url], { env, input: stub.test })),
           ];
           const results = await Promise.all(runs);
           for (const r of results) {
@@ -49,7 +57,9 @@ describe(`${WRITERS} parallel config writers`, () => {
           }
           const profiles = profilesIn(dir);
           const names = Object.keys(profiles).sort();
-          expect(names, `round ${round}`).toEqual([...Array.from({ length: WRITERS }, (_, i) => `p${i}`), 'kept'].sort());
+          const logins = Array.from({ length: LOGINS }, (_, i) => `login${i}`);
+          expect(names, `round ${round}`).toEqual([...Array.from({ length: WRITERS }, (_, i) => `p${i}`), ...logins, 'kept'].sort());
+          for (const name of logins) expect(profiles[name]).toEqual({ base_url: stub.url, test_key: stub.test, default_mode: 'test' });
           for (let i = 0; i < WRITERS; i++) expect(profiles[`p${i}`].base_url).toBe(`https://p${i}.example/v2`);
           expect(profiles.kept).toEqual({ base_url: 'https://kept.example/v2' });
           // No lock is left behind.

@@ -1,5 +1,5 @@
-import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Conf from 'conf';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -140,6 +140,32 @@ describe('ConfigStore', () => {
     expect(() => store.setProfile('bad name', {})).toThrow(UsageError);
     expect(store.deleteProfile('work')).toBe(true);
     expect(store.currentProfileName()).toBeUndefined();
+  });
+
+  it('every write is a locked read-modify-write of the file as it is now', () => {
+    const a = new ConfigStore({ dir });
+    const b = new ConfigStore({ dir });
+    a.set('base_url', 'https://a.example/v2', 'a');
+    // b was opened before a wrote: it starts from the file, not from what it saw.
+    b.set('base_url', 'https://b.example/v2', 'b');
+    b.updateProfile('c', { default_mode: 'test' }, { makeCurrent: true });
+    expect(readConfigView({ JOBFIT_CONFIG_DIR: dir }).profileNames()).toEqual(['a', 'b', 'c']);
+    expect(a.currentProfileName()).toBe('c');
+    // An unset that changes nothing writes nothing.
+    const before = statSync(a.path).mtimeMs;
+    expect(a.unset('live_key', 'a')).toBe(false);
+    expect(statSync(a.path).mtimeMs).toBe(before);
+    expect(existsSync(`${a.path}.lock`)).toBe(false);
+  });
+
+  it('takes over the lock of a run that died, and refuses a bad profile name before locking', () => {
+    const store = new ConfigStore({ dir });
+    // A pid that is not running on this host.
+    writeFileSync(`${store.path}.lock`, JSON.stringify({ pid: 2 ** 22 + 12345, host: hostname(), started: '2020-01-01T00:00:00.000Z' }));
+    store.set('default_mode', 'test', 'crashed');
+    expect(store.getProfile('crashed')).toEqual({ default_mode: 'test' });
+    expect(existsSync(`${store.path}.lock`)).toBe(false);
+    expect(() => store.set('default_mode', 'test', 'bad name')).toThrow(UsageError);
   });
 
   it('reports a corrupt file in one sentence', () => {

@@ -113,7 +113,8 @@ export function register(program: Command, deps: CommandDeps): void {
       `
 The body is printed on stdout as received (JSON indented on a terminal, one line
 when piped). A 4xx/5xx answer prints its body too, then exits 1 (4 for a key the
-service refuses) with the API's message on stderr.
+service refuses) with the API's message on stderr. A redirect it does not follow
+(another origin, a write) exits 1 with a sentence.
 ${examples(
   'jobfit api GET /teams',
   'jobfit api GET /invitations --query email=@acme.com --query team_id=3',

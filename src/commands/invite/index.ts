@@ -12,12 +12,17 @@ import { clientFor } from '../shared/client.js';
 import { examples } from '../shared/help.js';
 import { parseOptions } from '../shared/options.js';
 import { prompterFor } from '../shared/prompter.js';
+import { safeJson } from '../../format/sanitize.js';
 
 const Options = z.object({
   csv: z.string().optional(),
+  file: z.string().optional(),
+  sheet: z.string().optional(),
   out: z.string().optional(),
   dryRun: z.boolean().optional(),
   resume: z.boolean().optional(),
+  retryFailed: z.boolean().optional(),
+  errors: z.string().optional(),
   skipInvalid: z.boolean().optional(),
   yes: z.boolean().optional(),
   concurrency: z
@@ -43,7 +48,7 @@ const Options = z.object({
 });
 export type InviteOptions = z.output<typeof Options>;
 
-const BULK_ONLY = ['out', 'dryRun', 'resume', 'skipInvalid', 'concurrency', 'map'] as const;
+const BULK_ONLY = ['sheet', 'out', 'dryRun', 'resume', 'retryFailed', 'errors', 'skipInvalid', 'concurrency', 'map'] as const;
 const SINGLE_ONLY = ['firstName', 'lastName', 'email', 'phone', 'customId', 'personId', 'refText'] as const;
 
 /** The profile's invite defaults (conf), as strings the resolvers take. */
@@ -76,20 +81,26 @@ function isLocal(baseUrl: string, embedded: boolean): boolean {
   }
 }
 
-export async function run(o: InviteOptions, ctx: Context): Promise<void> {
+export async function run(opts: InviteOptions, ctx: Context): Promise<void> {
+  // --file is the general name of --csv (a CSV or an .xlsx workbook).
+  if (opts.csv !== undefined && opts.file !== undefined) throw new UsageError('--csv and --file are the same option; give one.');
+  const o = { ...opts, csv: opts.csv ?? opts.file };
+  if (ctx.globals.output === 'xlsx') {
+    throw new UsageError('invite prints a summary, not a list: -o xlsx does not apply.', 'for the results as a workbook: --out results.xlsx');
+  }
   if (o.csv !== undefined) {
     const stray = SINGLE_ONLY.filter((k) => o[k] !== undefined);
     if (stray.length) {
       throw new UsageError(
         `${stray.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')} describe one participant and cannot go with --csv.`,
-        'put them in the CSV, or drop --csv',
+        'put them in the file, or drop --csv',
       );
     }
     return runBulk(o, ctx);
   }
   const strayBulk = BULK_ONLY.filter((k) => o[k] !== undefined && o[k] !== false);
   if (strayBulk.length) {
-    throw new UsageError(`${strayBulk.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')} only apply with --csv FILE.`);
+    throw new UsageError(`${strayBulk.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')} only apply with --csv FILE (or --file FILE).`);
   }
   return runSingle(o, ctx);
 }
@@ -122,13 +133,16 @@ async function runSingle(o: InviteOptions, ctx: Context): Promise<void> {
       { key: 'assessment_url', header: 'ASSESSMENT URL' },
     ],
   });
+  const { noteParticipantLinks } = await import('../shared/participant-links.js');
+  await noteParticipantLinks(ctx, [invitation]);
 }
 
 async function runBulk(o: InviteOptions, ctx: Context): Promise<void> {
-  const [{ runBulkInvite, formatReport, summaryLine, finishBulk }, { createProgress }, v8] = await Promise.all([
+  const [{ runBulkInvite, formatMapping, formatReport, summaryLine, finishBulk }, { createProgress }, v8, { safeText }] = await Promise.all([
     import('../../bulk/run.js'),
     import('../../format/progress.js'),
     import('node:v8'),
+    import('../../format/sanitize.js'),
   ]);
   // A bulk run streams: its live data is small, but V8 lets the heap grow far
   // past it before collecting, which set the peak of a 100,000-row dry run.
@@ -141,9 +155,12 @@ async function runBulk(o: InviteOptions, ctx: Context): Promise<void> {
   const conn = ctx.connection;
   const bulkOpts = {
     csv: o.csv!,
+    sheet: o.sheet,
     out: o.out,
     dryRun: o.dryRun,
     resume: o.resume,
+    retryFailed: o.retryFailed,
+    errors: o.errors,
     skipInvalid: o.skipInvalid,
     yes: o.yes,
     concurrency: o.concurrency,
@@ -169,9 +186,10 @@ async function runBulk(o: InviteOptions, ctx: Context): Promise<void> {
     if (fmt === 'json' || fmt === 'ndjson') {
       const { invalidRows, ...counts } = summary;
       const doc = { ...counts, invalid_rows: invalidRows };
-      ctx.io.stdout.write(fmt === 'json' ? `${JSON.stringify(doc, null, 2)}\n` : `${JSON.stringify(doc)}\n`);
+      ctx.io.stdout.write(`${safeJson(JSON.stringify(doc, null, fmt === 'json' ? 2 : undefined))}\n`);
     } else {
-      ctx.io.stdout.write(formatReport(summary, label));
+      // Cells and names are a stranger's text: control characters shown, never obeyed.
+      ctx.io.stdout.write(safeText(formatMapping(summary.mapping) + formatReport(summary, label)));
     }
     if (summary.invalid > 0) {
       const { SilentError, ExitCode } = await import('../../cli/errors.js');
@@ -181,7 +199,7 @@ async function runBulk(o: InviteOptions, ctx: Context): Promise<void> {
   }
   if (!ctx.globals.quiet || summary.interrupted) ctx.io.stderr.write(`${summaryLine(summary)}\nResults: ${summary.results}\n`);
   if (fmt === 'json' || fmt === 'ndjson') {
-    const { invalidRows: _omit, ...counts } = summary;
+    const { invalidRows: _omit, mapping: _mapping, ...counts } = summary;
     ctx.io.stdout.write(fmt === 'json' ? `${JSON.stringify(counts, null, 2)}\n` : `${JSON.stringify(counts)}\n`);
   }
   finishBulk(summary, bulkOpts, ctx);
@@ -209,10 +227,14 @@ export function register(program: Command, deps: CommandDeps): void {
     .option('--custom-id <id>', 'your grouping id (max 50 characters)')
     .option('--person-id <id>', 'your participant id')
     .option('--ref-text <text>', 'reference text for some templates (max 60 characters)')
-    .option('--csv <file|->', 'bulk: invite every row of a CSV file (- for standard input)')
-    .option('--out <file>', 'bulk: results file (default: FILE.results.csv beside the input)')
+    .option('--csv <file|->', 'bulk: invite every row of a CSV file or an .xlsx workbook (- for standard input)')
+    .option('--file <file|->', 'bulk: the same as --csv (a CSV or an .xlsx workbook, told apart by content)')
+    .option('--sheet <name|n>', 'bulk: the workbook\'s sheet to read, by name or number (default: the first visible sheet)')
+    .option('--out <file>', 'bulk: results file, CSV or .xlsx by its name (default: FILE.results.csv, or .results.xlsx for a workbook, beside the input)')
     .option('--dry-run', 'bulk: validate every row and report; send nothing')
     .option('--resume', 'bulk: continue an interrupted run (from the journal beside --out)')
+    .option('--retry-failed', 'bulk: send again only the rows of the last run that failed or were not sent (from its journal)')
+    .option('--errors <file>', 'bulk: write every invalid row (cells, line, reasons) to this CSV')
     .option('--skip-invalid', 'bulk: send the valid rows even when some are invalid')
     .option('--concurrency <n>', 'bulk: requests in flight at once (1-64, default 8)')
     .option('--map <Header=field>', 'bulk: map a CSV column to a field (repeatable), e.g. --map "Cand Mail=email"', collect)
@@ -223,13 +245,16 @@ export function register(program: Command, deps: CommandDeps): void {
         'jobfit invite --first-name Ana --last-name Diaz --email ana@example.com --created-by rec@acme.test',
         'jobfit invite --email ana@example.com --first-name Ana --last-name Diaz --created-by rec@acme.test --team Sales --assessments personality,interests',
         'jobfit invite --csv people.csv --dry-run',
+        'jobfit invite --file people.xlsx --sheet Candidates --dry-run',
+        'jobfit invite --file people.xlsx --created-by rec@acme.test --out results.xlsx',
         'jobfit invite --csv uk-candidates.csv --phone-country GB --send-via email,sms --dry-run',
         'jobfit invite --csv people.csv --created-by rec@acme.test --out results.csv',
         'jobfit invite --csv people.csv --out results.csv --resume',
+        'jobfit invite --csv people.csv --out results.csv --retry-failed',
         'jobfit --live invite --csv people.csv --yes --concurrency 16',
         '# CSV columns (forgiving names): First Name, Last Name, Email, Phone, Team, Assessments, Template, Send Via, Custom ID, Person ID, Ref Text, Created By',
-        '# Results: the input columns + row, status (created|exists|invalid|failed), invitation_id, assessment_url, error',
-        '# Exit: 0 all created or existing, 3 some invalid or failed, 2 unusable input or flags, 130 interrupted (resumable)',
+        '# Results: the input columns + row, status (created|exists|invalid|failed|not_sent|unknown), invitation_id, assessment_url, error',
+        '# Exit: 0 all created or existing, 3 some invalid or failed, 2 unusable input or flags, 1 stopped (service gone, disk full: resumable), 130 interrupted (resumable)',
       ),
     )
     .action(async (raw: unknown, c: Command) => {

@@ -79,7 +79,7 @@ export async function runJobFit(o: JobFitOptions, ctx: Context): Promise<void> {
       ? undefined
       : await createListWriter(target.ctx, { columns: TABLE_COLUMNS, csvColumns: [...JOB_FIT_CSV_COLUMNS], knownFields: [...JOB_FIT_CSV_COLUMNS], noun: 'job families' });
     const w = writer;
-    const long = w !== undefined && (w.format === 'csv' || w.format === 'table');
+    const long = w !== undefined && (w.format === 'csv' || w.format === 'xlsx' || w.format === 'table');
     result = await bulkFetch(source.feed, (id, signal) => client.getJobFitReport(id, signal), {
       concurrency: o.concurrency,
       signal: ctx.io.signal,
@@ -139,7 +139,7 @@ export function register(program: Command, deps: CommandDeps): void {
     .alias('jobfit')
     .argument('[ids...]', 'test taker ids')
     .description('Job-fit reports: drawn on a terminal, JSON/NDJSON objects, or long-form CSV (one line per top job family)')
-    .option('--ids-from <file>', 'read test taker ids from a file, one per line (- for stdin)')
+    .option('--ids-from <file>', 'read test taker ids from a file (- for stdin): one per line, or jobfit CSV/JSON/NDJSON output with an id or test_taker_id')
     .option('--all', 'every test taker (the complete list, past the 50-item cap)')
     .option('--team <id>', 'with --all: only this team')
     .option('--custom-id <text>', 'with --all: only test takers whose custom_id contains this text')

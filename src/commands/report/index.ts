@@ -17,7 +17,7 @@ import { openTarget } from '../../export/target.js';
 import { type FetchPage, listAll } from '../../export/complete-list.js';
 import { type GroupStats, GroupReport, type InvitationLike, REPORT_CSV_COLUMNS, reportCsvRow } from '../../export/group-report.js';
 import { chalkFor } from '../../format/color.js';
-import { type ColumnSpec, createListWriter, type ListWriter, resolveFormat } from '../../format/output.js';
+import { type ColumnSpec, createListWriter, type ListWriter, jsonText, resolveFormat } from '../../format/output.js';
 import { createProgress } from '../../format/progress.js';
 import { clientFor } from '../shared/client.js';
 import { examples } from '../shared/help.js';
@@ -137,13 +137,13 @@ export async function runReport(o: ReportOptions, ctx: Context): Promise<void> {
     const groups = report.result();
     const total = report.total();
     if (format === 'json') {
-      out.io.stdout.write(`${JSON.stringify({ object: 'group_report', score_profile: o.sp, group_by: o.groupBy, team_id: o.team ?? null, groups, total }, null, 2)}\n`);
+      out.io.stdout.write(`${jsonText({ object: 'group_report', score_profile: o.sp, group_by: o.groupBy, team_id: o.team ?? null, groups, total }, 2)}\n`);
     } else if (format === 'table') {
       out.io.stdout.write(await renderGroups(out, o.sp, groups, total));
     } else {
       const columns: ColumnSpec[] = REPORT_CSV_COLUMNS.map((k) => ({ key: k }));
       writer = await createListWriter(out, { columns, csvColumns: [...REPORT_CSV_COLUMNS], knownFields: [...REPORT_CSV_COLUMNS], noun: 'groups' });
-      for (const g of groups) writer.write(format === 'csv' ? reportCsvRow(o.groupBy, g) : { group_by: o.groupBy, ...g });
+      for (const g of groups) writer.write(format === 'csv' || format === 'xlsx' ? reportCsvRow(o.groupBy, g) : { group_by: o.groupBy, ...g });
     }
   }
   await finishExport(

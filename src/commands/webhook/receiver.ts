@@ -13,6 +13,7 @@
  * forwarded. Memory stays bounded: bodies are capped, bodies in flight share a
  * budget, and the duplicate check remembers the last DUPLICATE_WINDOW ids.
  */
+import { SIGNATURE_HEADER } from '../../api/webhook-signature.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Event } from '../../api/schemas.js';
@@ -54,14 +55,18 @@ export interface ReceiverOptions extends ReceiverHooks {
   /** Only these event types are shown; others are acknowledged and skipped. */
   events?: ReadonlySet<string>;
   maxBodyBytes?: number;
+  /** Event ids remembered for the duplicate check (default DUPLICATE_WINDOW). */
+  duplicateWindow?: number;
   forwardTo?: string;
   forwardTimeoutMs?: number;
   userAgent?: string;
 }
 
 export interface Receiver {
-  /** Where to deliver, e.g. http://127.0.0.1:40123/webhooks */
+  /** Where to deliver from this machine, e.g. http://127.0.0.1:40123/webhooks */
   url: string;
+  /** The address and port really bound (`0.0.0.0:40123` for every interface). */
+  bound: string;
   /** Events shown (after dedupe and filter). */
   readonly shown: number;
   /** Requests refused (wrong host, origin, content type, shape, size). */
@@ -174,8 +179,9 @@ async function forward(url: string, raw: string, event: WebhookEvent, headers: I
     'user-agent': o.userAgent ?? 'jobfit-webhook-listen',
     'webhook-id': event.id,
   };
-  // Keep what the sender said about the delivery so the app sees the same request.
-  for (const h of ['webhook-timestamp', 'x-event-type', 'x-delivery-attempt']) {
+  // Keep what the sender said about the delivery so the app sees the same request;
+  // the body goes on byte for byte, so the app verifies the signature as it would the sender's.
+  for (const h of ['webhook-timestamp', SIGNATURE_HEADER, 'x-event-type', 'x-delivery-attempt']) {
     const v = headers[h];
     if (typeof v === 'string') pass[h] = v;
   }
@@ -270,7 +276,7 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
           return;
         }
         seen.add(event.id);
-        if (seen.size > DUPLICATE_WINDOW) seen.delete(seen.values().next().value as string);
+        if (seen.size > (o.duplicateWindow ?? DUPLICATE_WINDOW)) seen.delete(seen.values().next().value as string);
         if (o.events && !o.events.has(event.type)) return;
         shown++;
         const raw = buf.toString('utf8');
@@ -306,8 +312,11 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
   });
   const addr = server.address() as AddressInfo;
   const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  // Bound to every interface: reached from here as loopback (a Host the checks accept).
+  const reach = host === '0.0.0.0' ? '127.0.0.1' : host === '[::]' ? '[::1]' : host;
   return {
-    url: `http://${host}:${addr.port}${RECEIVER_PATH}`,
+    url: `http://${reach}:${addr.port}${RECEIVER_PATH}`,
+    bound: `${host}:${addr.port}`,
     get shown() {
       return shown;
     },

@@ -1,0 +1,501 @@
+/**
+ * Streams the rows of one sheet of an .xlsx workbook as the CSV reader's
+ * records (reader.ts), so that bulk invite maps, validates, journals and
+ * resumes a workbook exactly as it does a CSV.
+ *
+ * The zip is opened by its central directory (unzipper's Open.file), so the
+ * parts are read in the order they are needed, whatever order the program
+ * that wrote the workbook put them in: the workbook (sheet names, order,
+ * visibility), its relationships, the styles (number formats), the shared
+ * strings (held in memory: the one part that must be), then the sheet, parsed
+ * as it is inflated (saxes). Memory stays flat in the number of rows.
+ *
+ * Cells as a person typed them (docs/bulk-invite.md, "Workbooks"):
+ * - text as it is; a number as the sheet displays it with its number format
+ *   (a phone kept with its `+` or leading zero, never in scientific notation),
+ *   dates and times by their format; a formula by its cached value; TRUE/FALSE;
+ *   an error (#N/A) as its text.
+ * - the header is the first row with a cell; a title row above it (one cell
+ *   merged across columns) is skipped; a header cell merged across columns
+ *   names each of them ("Notes", "Notes (2)"); a cell merged down over
+ *   several rows gives its value to each of them; hidden rows are read (as Excel's "Save as CSV" does) and counted;
+ *   empty rows and trailing empty columns are ignored.
+ * - the first visible sheet, or `--sheet NAME|N`; the others are named once.
+ */
+import { Readable } from 'node:stream';
+import { SaxesParser, type SaxesTagPlain } from 'saxes';
+import { UsageError } from '../cli/errors.js';
+import type { CsvMeta, CsvRecord } from './reader.js';
+import { builtinFormat, formatNumber } from './xlsx-numfmt.js';
+
+interface ZipEntry {
+  path: string;
+  uncompressedSize: number;
+  stream(): Readable;
+}
+
+interface SheetRef {
+  name: string;
+  hidden: boolean;
+  /** Path of the sheet part inside the zip. */
+  part?: string;
+}
+
+export interface XlsxReadOptions {
+  /** `--sheet`: a sheet's name, or its 1-based position in the workbook. */
+  sheet?: string;
+  /** Said once to the user (stderr): which sheet was read, rows skipped or hidden. */
+  note?: (text: string) => void;
+}
+
+const localName = (name: string) => {
+  const i = name.indexOf(':');
+  return i < 0 ? name : name.slice(i + 1);
+};
+
+/** "B12" → {col: 2, row: 12} (1-based). */
+function decodeRef(ref: string): { col: number; row: number } {
+  let col = 0;
+  let i = 0;
+  for (; i < ref.length; i++) {
+    const c = ref.charCodeAt(i);
+    if (c >= 65 && c <= 90) col = col * 26 + (c - 64);
+    else if (c >= 97 && c <= 122) col = col * 26 + (c - 96);
+    else break;
+  }
+  return { col, row: Number(ref.slice(i)) || 0 };
+}
+
+function notWorkbook(label: string, why: string): UsageError {
+  return new UsageError(`${label} could not be read as an Excel workbook: ${why}.`, 'open it in Excel and save it again as "Excel Workbook (.xlsx)", or as "CSV UTF-8"');
+}
+
+/** Parses a (small or large) XML part with saxes, chunk by chunk; `each` runs after every chunk. */
+async function parseXml(
+  stream: Readable,
+  on: { open?: (tag: SaxesTagPlain) => void; close?: (name: string) => void; text?: (t: string) => void },
+  each?: () => void,
+): Promise<void> {
+  const parser = new SaxesParser();
+  if (on.open) parser.on('opentag', on.open);
+  if (on.close) parser.on('closetag', (t) => on.close!(t.name));
+  if (on.text) {
+    parser.on('text', on.text);
+    parser.on('cdata', on.text);
+  }
+  const decoder = new TextDecoder('utf-8');
+  for await (const chunk of stream) {
+    parser.write(decoder.decode(chunk as Buffer, { stream: true }));
+    each?.();
+  }
+  parser.write(decoder.decode());
+  parser.close();
+  each?.();
+}
+
+/** Part paths in relationships are relative to the part's folder, or absolute from the zip's root. */
+function resolvePart(base: string, target: string): string {
+  if (target.startsWith('/')) return target.slice(1);
+  const parts = base.split('/').filter(Boolean);
+  for (const seg of target.split('/')) {
+    if (seg === '..') parts.pop();
+    else if (seg !== '.' && seg !== '') parts.push(seg);
+  }
+  return parts.join('/');
+}
+
+async function readRels(entry: ZipEntry | undefined, base: string): Promise<Map<string, { target: string; type: string }>> {
+  const rels = new Map<string, { target: string; type: string }>();
+  if (!entry) return rels;
+  await parseXml(entry.stream(), {
+    open: (t) => {
+      if (localName(t.name) === 'Relationship' && t.attributes.Id) {
+        rels.set(t.attributes.Id, { target: resolvePart(base, t.attributes.Target ?? ''), type: t.attributes.Type ?? '' });
+      }
+    },
+  });
+  return rels;
+}
+
+interface Styles {
+  /** Number format code of each cell style (index = the cell's `s`). */
+  formats: Array<string | undefined>;
+}
+
+async function readStyles(entry: ZipEntry | undefined): Promise<Styles> {
+  const custom = new Map<number, string>();
+  const formats: Array<string | undefined> = [];
+  if (!entry) return { formats };
+  let inCellXfs = false;
+  await parseXml(entry.stream(), {
+    open: (t) => {
+      const n = localName(t.name);
+      if (n === 'numFmt') custom.set(Number(t.attributes.numFmtId), t.attributes.formatCode ?? '');
+      else if (n === 'cellXfs') inCellXfs = true;
+      else if (n === 'xf' && inCellXfs) {
+        const id = Number(t.attributes.numFmtId ?? 0);
+        formats.push(custom.get(id) ?? builtinFormat(id));
+      }
+    },
+    close: (name) => {
+      if (localName(name) === 'cellXfs') inCellXfs = false;
+    },
+  });
+  return { formats };
+}
+
+/** Shared strings: rich text runs joined, phonetic guides (rPh) left out. */
+async function readSharedStrings(entry: ZipEntry | undefined): Promise<string[]> {
+  const out: string[] = [];
+  if (!entry) return out;
+  let cur = '';
+  let inT = false;
+  let inPh = 0;
+  await parseXml(entry.stream(), {
+    open: (t) => {
+      const n = localName(t.name);
+      if (n === 'si') cur = '';
+      else if (n === 't') inT = true;
+      else if (n === 'rPh') inPh++;
+    },
+    close: (name) => {
+      const n = localName(name);
+      if (n === 'si') out.push(cur);
+      else if (n === 't') inT = false;
+      else if (n === 'rPh') inPh--;
+    },
+    text: (s) => {
+      if (inT && inPh === 0) cur += s;
+    },
+  });
+  return out;
+}
+
+interface Merge {
+  r1: number;
+  c1: number;
+  r2: number;
+  c2: number;
+}
+
+/**
+ * The sheet's merged ranges. They follow the rows in the sheet's XML, and the
+ * header and the rows need them first: the part is inflated once more and
+ * scanned for `<mergeCell ref="A1:C1"/>` (no XML parse; a tenth of the time of
+ * reading the rows).
+ */
+async function readMerges(entry: ZipEntry): Promise<Merge[]> {
+  const merges: Merge[] = [];
+  const re = /<(?:\w+:)?mergeCell\s[^>]*ref="([A-Za-z]+\d+):([A-Za-z]+\d+)"/g;
+  let tail = '';
+  const decoder = new TextDecoder('utf-8');
+  const scan = (text: string) => {
+    const s = tail + text;
+    const from = s.lastIndexOf('<mergeCells');
+    const at = from >= 0 ? from : s.indexOf('mergeCell');
+    if (at >= 0 || tail) {
+      re.lastIndex = 0;
+      let m: RegExpExecArray | null;
+      let last = 0;
+      while ((m = re.exec(s))) {
+        const a = decodeRef(m[1]);
+        const b = decodeRef(m[2]);
+        merges.push({ r1: Math.min(a.row, b.row), c1: Math.min(a.col, b.col), r2: Math.max(a.row, b.row), c2: Math.max(a.col, b.col) });
+        last = re.lastIndex;
+      }
+      tail = s.slice(Math.max(last, s.length - 200));
+    } else {
+      tail = s.slice(-200);
+    }
+  };
+  for await (const chunk of entry.stream()) scan(decoder.decode(chunk as Buffer, { stream: true }));
+  scan(decoder.decode());
+  return merges;
+}
+
+interface Opened {
+  files: Map<string, ZipEntry>;
+  sheets: SheetRef[];
+  date1904: boolean;
+}
+
+async function openWorkbook(path: string, label: string): Promise<Opened> {
+  const { default: unzipper } = await import('unzipper');
+  let dir: { files: ZipEntry[] };
+  try {
+    dir = await unzipper.Open.file(path);
+  } catch (err) {
+    throw notWorkbook(label, `its zip structure is damaged (${(err as Error).message.replace(/\s+/g, ' ')})`);
+  }
+  const files = new Map<string, ZipEntry>();
+  for (const f of dir.files) files.set(f.path.replace(/^\/+/, ''), f);
+  const rootRels = await readRels(files.get('_rels/.rels'), '');
+  const officeDoc = [...rootRels.values()].find((r) => /\/officeDocument$/.test(r.type))?.target ?? 'xl/workbook.xml';
+  const book = files.get(officeDoc);
+  if (!book) {
+    if (files.has('content.xml') || files.has('mimetype')) throw notWorkbook(label, 'it is an OpenDocument file, not .xlsx');
+    if (files.has('word/document.xml')) throw notWorkbook(label, 'it is a Word document');
+    throw notWorkbook(label, 'it is a zip archive without a workbook in it');
+  }
+  const bookDir = officeDoc.split('/').slice(0, -1).join('/');
+  const rels = await readRels(files.get(`${bookDir ? `${bookDir}/` : ''}_rels/${officeDoc.split('/').pop()}.rels`), bookDir);
+  const sheets: SheetRef[] = [];
+  let date1904 = false;
+  await parseXml(book.stream(), {
+    open: (t) => {
+      const n = localName(t.name);
+      if (n === 'workbookPr') date1904 = t.attributes.date1904 === '1' || t.attributes.date1904 === 'true';
+      else if (n === 'sheet') {
+        const rid = t.attributes['r:id'] ?? Object.entries(t.attributes).find(([k]) => localName(k) === 'id' && k.includes(':'))?.[1];
+        const rel = rid ? rels.get(rid) : undefined;
+        sheets.push({
+          name: t.attributes.name ?? `Sheet${sheets.length + 1}`,
+          hidden: t.attributes.state === 'hidden' || t.attributes.state === 'veryHidden',
+          part: rel && /\/worksheet$/.test(rel.type) ? rel.target : undefined,
+        });
+      }
+    },
+  });
+  if (sheets.length === 0) throw notWorkbook(label, 'it has no sheets');
+  return { files, sheets, date1904 };
+}
+
+function sheetList(sheets: SheetRef[]): string {
+  return sheets.map((s, i) => `${i + 1} "${s.name}"${s.hidden ? ' (hidden)' : ''}`).join(', ');
+}
+
+/** The sheet `--sheet` names (a name first, then a position), or the first visible one. */
+function pickSheet(sheets: SheetRef[], label: string, want: string | undefined): { sheet: SheetRef; index: number } {
+  if (want !== undefined) {
+    const byName = sheets.findIndex((s) => s.name === want);
+    const byFold = byName >= 0 ? byName : sheets.findIndex((s) => s.name.toLowerCase() === want.trim().toLowerCase());
+    let index = byFold;
+    if (index < 0 && /^\d+$/.test(want.trim())) index = Number(want.trim()) - 1;
+    if (index < 0 || index >= sheets.length) {
+      throw new UsageError(`${label} has no sheet "${want}"; its sheets are: ${sheetList(sheets)}.`, 'give --sheet a name or a number from that list');
+    }
+    return { sheet: sheets[index], index };
+  }
+  const index = sheets.findIndex((s) => !s.hidden);
+  return { sheet: sheets[index < 0 ? 0 : index], index: index < 0 ? 0 : index };
+}
+
+/**
+ * The records of one sheet, a chunk's worth at a time (as readCsvBatches).
+ * `line` of a record is the sheet's row number, as Excel shows it.
+ */
+export async function* readXlsxBatches(path: string, label: string, onHeader: (meta: CsvMeta) => void, opts: XlsxReadOptions = {}): AsyncGenerator<CsvRecord[]> {
+  const wb = await openWorkbook(path, label);
+  const { sheet, index } = pickSheet(wb.sheets, label, opts.sheet);
+  if (!sheet.part) throw new UsageError(`Sheet "${sheet.name}" of ${label} is a chart, not a table of rows.`, `choose another with --sheet; the sheets are: ${sheetList(wb.sheets)}`);
+  const entry = wb.files.get(sheet.part);
+  if (!entry) throw notWorkbook(label, `the part of sheet "${sheet.name}" is missing`);
+  const where = wb.sheets.length > 1 ? `sheet "${sheet.name}" (${index + 1} of ${wb.sheets.length})` : `sheet "${sheet.name}"`;
+  if (wb.sheets.length > 1 && opts.sheet === undefined) {
+    opts.note?.(`Reading ${where} of ${label}; the others are left alone (choose one with --sheet NAME|N: ${sheetList(wb.sheets)}).`);
+  }
+  const bookDir = 'xl';
+  const relsOf = (part: string) => [...wb.files.keys()].find((k) => k.endsWith(part));
+  const styles = await readStyles(wb.files.get(`${bookDir}/styles.xml`) ?? wb.files.get(relsOf('styles.xml') ?? ''));
+  const strings = await readSharedStrings(wb.files.get(`${bookDir}/sharedStrings.xml`) ?? wb.files.get(relsOf('sharedStrings.xml') ?? ''));
+  const merges = await readMerges(entry);
+
+  // Top-left cell of each merge, by "row:col".
+  const mergeAt = new Map<string, Merge>();
+  for (const m of merges) mergeAt.set(`${m.r1}:${m.c1}`, m);
+  // Values carried down a vertical merge: column → {value, last row}.
+  const fills = new Map<number, { value: string; until: number }>();
+
+  let header: string[] | undefined;
+  let row = 0;
+  let titles = 0;
+  let hidden = 0;
+  let noCachedValue = 0;
+  let out: CsvRecord[] = [];
+
+  // Parse state.
+  let rowNo = 0;
+  let rowHidden = false;
+  let cells: string[] = [];
+  let col = 0;
+  let cType = '';
+  let cStyle = 0;
+  let hasFormula = false;
+  let value: string | undefined;
+  let capture: 'v' | 'is' | undefined;
+  let inPh = 0;
+
+  const cellText = (): string => {
+    if (value === undefined || (hasFormula && value === '' && cType !== 'str')) {
+      if (hasFormula) noCachedValue++;
+      return '';
+    }
+    switch (cType) {
+      case 's': {
+        const s = strings[Number(value)];
+        return s ?? '';
+      }
+      case 'str':
+      case 'inlineStr':
+        return value;
+      case 'b':
+        return value === '1' || value === 'true' ? 'TRUE' : 'FALSE';
+      case 'e':
+        return value;
+      case 'd':
+        return value;
+      default: {
+        const n = Number(value);
+        if (value.trim() === '' || Number.isNaN(n)) return value;
+        return formatNumber(n, styles.formats[cStyle], wb.date1904);
+      }
+    }
+  };
+
+  const endRow = () => {
+    // Trailing empty cells are not columns.
+    let end = cells.length;
+    while (end > 0 && (cells[end - 1] === undefined || cells[end - 1] === '')) end--;
+    const own = end > 0;
+    const line = rowNo;
+    if (own && header) {
+      for (const [c, f] of fills) {
+        if (line > f.until) fills.delete(c);
+        else if (!cells[c - 1]) {
+          cells[c - 1] = f.value;
+          end = Math.max(end, c);
+        }
+      }
+    }
+    // Rows are as wide as the header (a CSV row has every delimiter; a sheet row stops at its last cell).
+    if (header && end < header.length) end = header.length;
+    for (let i = 0; i < end; i++) if (cells[i] === undefined) cells[i] = '';
+    const rec = cells.slice(0, end);
+    cells = [];
+    if (!own) return;
+    if (!header) {
+      // A title above the header: one cell, merged across columns.
+      const named = rec.map((c, i) => (c !== '' ? i : -1)).filter((i) => i >= 0);
+      const m = named.length === 1 ? mergeAt.get(`${line}:${named[0] + 1}`) : undefined;
+      if (m && m.c2 > m.c1 && m.r1 === line) {
+        titles++;
+        return;
+      }
+      // A header cell merged across columns names each of them: "Notes", "Notes (2)", ...
+      for (const m of merges) {
+        if (m.r1 > line || m.r2 < line || m.c2 <= m.c1) continue;
+        const name = rec[m.c1 - 1] ?? '';
+        if (name === '') continue;
+        for (let c = m.c1 + 1; c <= m.c2; c++) if (!rec[c - 1]) rec[c - 1] = `${name} (${c - m.c1 + 1})`;
+        for (let i = 0; i < rec.length; i++) rec[i] ??= '';
+      }
+      header = rec;
+      onHeader({ delimiter: ',', bom: false, header });
+      return;
+    }
+    if (rowHidden) hidden++;
+    row++;
+    out.push({ row, line, cells: rec });
+  };
+
+  const parser = new SaxesParser();
+  const on = {
+      open: (t: SaxesTagPlain) => {
+        switch (localName(t.name)) {
+          case 'row':
+            rowNo = t.attributes.r ? Number(t.attributes.r) : rowNo + 1;
+            rowHidden = t.attributes.hidden === '1' || t.attributes.hidden === 'true';
+            cells = [];
+            col = 0;
+            break;
+          case 'c':
+            col = t.attributes.r ? decodeRef(t.attributes.r).col : col + 1;
+            cType = t.attributes.t ?? 'n';
+            cStyle = t.attributes.s ? Number(t.attributes.s) : 0;
+            hasFormula = false;
+            value = undefined;
+            break;
+          case 'f':
+            hasFormula = true;
+            break;
+          case 'v':
+            capture = 'v';
+            value = '';
+            break;
+          case 'is':
+            capture = 'is';
+            value = '';
+            break;
+          case 'rPh':
+            inPh++;
+            break;
+          default:
+            break;
+        }
+      },
+      text: (s: string) => {
+        if (capture === 'v' || (capture === 'is' && inPh === 0)) value += s;
+      },
+      close: (name: string) => {
+        switch (localName(name)) {
+          case 'v':
+          case 'is':
+            capture = undefined;
+            break;
+          case 'rPh':
+            inPh--;
+            break;
+          case 'c': {
+            if (col < 1 || col > 16_384) break;
+            const text = cellText().trim();
+            cells[col - 1] = text;
+            const m = mergeAt.get(`${rowNo}:${col}`);
+            if (m && m.r2 > m.r1 && text !== '' && header) fills.set(col, { value: text, until: m.r2 });
+            break;
+          }
+          case 'row':
+            endRow();
+            break;
+          default:
+            break;
+        }
+      },
+    };
+  parser.on('opentag', on.open);
+  parser.on('closetag', (t) => on.close(t.name));
+  parser.on('text', on.text);
+  parser.on('cdata', on.text);
+  const decoder = new TextDecoder('utf-8');
+  const feed = (text: string) => {
+    try {
+      parser.write(text);
+    } catch (err) {
+      throw notWorkbook(label, `sheet "${sheet.name}" is not valid XML (${(err as Error).message.replace(/\s+/g, ' ').slice(0, 120)})`);
+    }
+  };
+  for await (const chunk of entry.stream()) {
+    feed(decoder.decode(chunk as Buffer, { stream: true }));
+    if (out.length) {
+      yield out;
+      out = [];
+    }
+  }
+  feed(decoder.decode());
+  try {
+    parser.close();
+  } catch (err) {
+    throw notWorkbook(label, `sheet "${sheet.name}" ends early (${(err as Error).message.replace(/\s+/g, ' ').slice(0, 120)})`);
+  }
+  if (out.length) yield out;
+  out = [];
+  if (!header) {
+    const others = wb.sheets.length > 1 ? `; it has other sheets: choose one with --sheet (${sheetList(wb.sheets)})` : '';
+    throw new UsageError(`${label} is empty: ${where} has no header row${others}.`, 'the first row must name the columns, e.g. First Name | Last Name | Email');
+  }
+  if (titles) opts.note?.(`${label}: ${titles === 1 ? 'a title row' : `${titles} title rows`} above the header skipped (one cell merged across columns).`);
+  if (hidden) opts.note?.(`${label}: ${hidden} hidden row${hidden === 1 ? ' was' : 's were'} read like the others (unhide them in the sheet to check, or delete them).`);
+  if (noCachedValue) {
+    opts.note?.(`${label}: ${noCachedValue} formula cell${noCachedValue === 1 ? ' has' : 's have'} no saved value and ${noCachedValue === 1 ? 'was' : 'were'} read as empty (open and save the workbook in Excel to compute them).`);
+  }
+}
+
