@@ -133,9 +133,11 @@ export function safetySuite(backend: Backend): void {
       const liveDb = await backend.target(env, 'live');
       expect((await runCli(['sync', '--db', liveDb], { env: env.env })).code).toBe(0);
       const rows = await count(liveDb, 'invitations');
+      const runs = await count(liveDb, 'sync_runs');
       const mixed = await runCli(['sync', '--db', liveDb], { env: testEnv });
       expect(mixed.code).toBe(4);
       expect(await count(liveDb, 'invitations')).toBe(rows);
+      expect(await count(liveDb, 'sync_runs')).toBe(runs);
     }, 30_000);
 
     it.runIf(sqlite)('bad flags: one sentence, exit 2', async () => {
