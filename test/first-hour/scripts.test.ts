@@ -68,3 +68,29 @@ describe('6. jobfit\'s own output is an id list for --ids-from', () => {
     expect(bad.stderr).toMatch(/^Error: Line 1 of the id list is not a test taker id: "email"\.$/m);
   });
 });
+
+describe('8. one id: one answer, and its failure is a failure', () => {
+  it('scorecard and job-fit with one unknown id exit 1 with one sentence and print nothing', async () => {
+    for (const argv of [['scorecard', '999999', '--sp', 'sales-rep'], ['job-fit', '999999'], ['invitations', 'get', '999999']]) {
+      const r = await cli([...argv, '-o', 'json']);
+      expect(r.code, argv.join(' ')).toBe(1);
+      expect(r.stdout, argv.join(' ')).toBe('');
+      expect(r.stderr).toMatch(/^Error: .+/m);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    }
+  });
+
+  it('the JSON answer for one id is the object; several ids stay a list', async () => {
+    const ids = (JSON.parse((await cli(['test-takers', 'list', '-o', 'json'])).stdout).data as Array<{ id: number }>).map((t) => t.id);
+    const one = await cli(['scorecard', String(ids[0]), '--sp', 'sales-rep', '-o', 'json']);
+    expect(one.code, one.stderr).toBe(0);
+    expect(JSON.parse(one.stdout)).toMatchObject({ object: 'scorecard', test_taker_id: ids[0] });
+    const two = await cli(['scorecard', String(ids[0]), String(ids[1]), '--sp', 'sales-rep', '-o', 'json']);
+    expect(JSON.parse(two.stdout).map((c: { test_taker_id: number }) => c.test_taker_id)).toEqual(ids.slice(0, 2));
+    const csv = await cli(['scorecard', String(ids[0]), '--sp', 'sales-rep', '-o', 'csv']);
+    expect(csv.stdout.split('\n')[0]).toMatch(/^test_taker_id,/);
+    const fit = await cli(['job-fit', String(ids[0]), '-o', 'json']);
+    expect(fit.code, fit.stderr).toBe(0);
+    expect(Array.isArray(JSON.parse(fit.stdout))).toBe(false);
+  });
+});

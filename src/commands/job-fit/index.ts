@@ -15,10 +15,11 @@ import { type BulkResult, bulkFetch, createErrorSink, errorText, throwIfFailed }
 import { finishExport, isServiceGone } from '../../export/finish.js';
 import { Tally } from '../../export/tally.js';
 import { openTarget } from '../../export/target.js';
-import { idSource } from '../../export/ids.js';
+import { idSource, singleId } from '../../export/ids.js';
 import { JOB_FIT_CSV_COLUMNS, jobFitLongRows, printJobFitReports } from '../../format/jobfit-report.js';
-import { type ColumnSpec, createListWriter, type ListWriter, resolveFormat } from '../../format/output.js';
+import { type ColumnSpec, createListWriter, type ListWriter, printList, printObject, resolveFormat } from '../../format/output.js';
 import { createProgress } from '../../format/progress.js';
+import { JobfitError } from '../../cli/errors.js';
 import { clientFor } from '../shared/client.js';
 import { examples } from '../shared/help.js';
 import { intId, maxText, parseOptions } from '../shared/options.js';
@@ -56,7 +57,25 @@ export function notReadyReason(err: unknown): string | undefined {
   return 'job-fit report not available yet';
 }
 
+/** One id on the command line: one answer, its failure the command's (exit 1); JSON is the report itself. */
+async function runOne(id: number, ctx: Context): Promise<void> {
+  const client = await clientFor(ctx);
+  let report: unknown;
+  try {
+    report = await client.getJobFitReport(id, ctx.io.signal);
+  } catch (err) {
+    if (notReadyReason(err)) throw new JobfitError(`The job-fit report of test taker ${id} is not available yet (Personality and Career Interests are not both complete).`);
+    throw err;
+  }
+  const format = resolveFormat(ctx);
+  if (format === 'table') return printJobFitReports(ctx, [report]);
+  if (format === 'csv') return printList(ctx, jobFitLongRows(report), { columns: TABLE_COLUMNS, csvColumns: [...JOB_FIT_CSV_COLUMNS], knownFields: [...JOB_FIT_CSV_COLUMNS], noun: 'job families', capNotice: false });
+  return printObject(ctx, report);
+}
+
 export async function runJobFit(o: JobFitOptions, ctx: Context): Promise<void> {
+  const one = singleId(o);
+  if (one !== undefined) return runOne(one, ctx);
   const client = await clientFor(ctx);
   const source = await idSource(ctx, client, o);
   const started = performance.now();

@@ -13,9 +13,9 @@ import { type BulkResult, bulkFetch, createErrorSink, throwIfFailed } from '../.
 import { finishExport, isServiceGone } from '../../export/finish.js';
 import { Tally } from '../../export/tally.js';
 import { openTarget } from '../../export/target.js';
-import { idSource } from '../../export/ids.js';
+import { idSource, singleId } from '../../export/ids.js';
 import { hasResults, scorecardColumns, scorecardRow } from '../../export/scorecard-rows.js';
-import { type ColumnSpec, createListWriter, type ListWriter } from '../../format/output.js';
+import { type ColumnSpec, createListWriter, type ListWriter, printList, printObject, resolveFormat } from '../../format/output.js';
 import { createProgress } from '../../format/progress.js';
 import { clientFor } from '../shared/client.js';
 import { examples } from '../shared/help.js';
@@ -51,6 +51,14 @@ const TABLE_COLUMNS: ColumnSpec[] = [
 export async function runScorecard(o: ScorecardOptions, ctx: Context): Promise<void> {
   const client = await clientFor(ctx);
   await checkScoreProfile(ctx, client, o.sp);
+  const one = singleId(o);
+  if (one !== undefined) {
+    const card = await client.getScorecard(one, o.sp, ctx.io.signal);
+    const format = resolveFormat(ctx);
+    if (format === 'json' || format === 'ndjson') return printObject(ctx, card);
+    const columns = scorecardColumns();
+    return printList(ctx, [scorecardRow(card)], { columns: TABLE_COLUMNS, csvColumns: columns, knownFields: columns, noun: 'scorecards', capNotice: false });
+  }
   const source = await idSource(ctx, client, o);
   const started = performance.now();
   const columns = scorecardColumns();
