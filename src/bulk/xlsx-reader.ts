@@ -190,23 +190,18 @@ async function readMerges(entry: ZipEntry): Promise<Merge[]> {
   let tail = '';
   const decoder = new TextDecoder('utf-8');
   const scan = (text: string) => {
+    // A ref split between two chunks is found with the tail of the previous one.
     const s = tail + text;
-    const from = s.lastIndexOf('<mergeCells');
-    const at = from >= 0 ? from : s.indexOf('mergeCell');
-    if (at >= 0 || tail) {
-      re.lastIndex = 0;
-      let m: RegExpExecArray | null;
-      let last = 0;
-      while ((m = re.exec(s))) {
-        const a = decodeRef(m[1]);
-        const b = decodeRef(m[2]);
-        merges.push({ r1: Math.min(a.row, b.row), c1: Math.min(a.col, b.col), r2: Math.max(a.row, b.row), c2: Math.max(a.col, b.col) });
-        last = re.lastIndex;
-      }
-      tail = s.slice(Math.max(last, s.length - 200));
-    } else {
-      tail = s.slice(-200);
+    re.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    let last = 0;
+    while ((m = re.exec(s))) {
+      const a = decodeRef(m[1]);
+      const b = decodeRef(m[2]);
+      merges.push({ r1: Math.min(a.row, b.row), c1: Math.min(a.col, b.col), r2: Math.max(a.row, b.row), c2: Math.max(a.col, b.col) });
+      last = re.lastIndex;
     }
+    tail = s.slice(Math.max(last, s.length - 200));
   };
   for await (const chunk of entry.stream()) scan(decoder.decode(chunk as Buffer, { stream: true }));
   scan(decoder.decode());
