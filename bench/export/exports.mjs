@@ -122,7 +122,7 @@ try {
     try {
       const r = jobfit(['test-takers', 'list', '--all', '-o', 'ndjson', '-v'], srv.env);
       const ids = r.stdout.trim().split('\n').map((l) => JSON.parse(l).id);
-      const m = r.stderr.match(/--all: (\d+) test takers in (\d+) requests?/);
+      const m = r.stderr.replace(/(\d),(?=\d{3})/g, "$1").match(/--all: (\d+) test takers in (\d+) requests?/);
       const total = Number(m?.[1]);
       const requests = Number(m?.[2]);
       const minimum = Math.max(1, Math.ceil(total / 150));

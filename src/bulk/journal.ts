@@ -38,6 +38,11 @@ export interface Outcome {
   id?: number | null;
   url?: string | null;
   error?: string | null;
+  /**
+   * Not journalled: the row failed because the service did not answer it
+   * (5xx, network, rate limit) through every retry, rather than refusing it.
+   */
+  transient?: boolean;
 }
 
 export interface JournalBegin {

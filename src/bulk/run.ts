@@ -327,7 +327,18 @@ class Limiter {
   }
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Waits, or less when the run is stopped (`signal`). */
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((r) => {
+    if (signal?.aborted) return r();
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal?.removeEventListener('abort', done);
+      r();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
 
 function errText(err: unknown): string {
   if (err && typeof err === 'object' && 'apiText' in err && typeof (err as { apiText: unknown }).apiText === 'string') return (err as { apiText: string }).apiText;
@@ -408,7 +419,7 @@ async function sendRow(api: BulkSender, body: Record<string, unknown>, ask: RowA
       if (name === 'RateLimitError' || status === 429) {
         limiter.slowDown();
         const ra = (err as { retryAfterSeconds?: number }).retryAfterSeconds;
-        await sleep(Math.min(30_000, (ra ?? 1) * 1000) + Math.random() * 250);
+        await sleep(Math.min(30_000, (ra ?? 1) * 1000) + Math.random() * 250, signal);
         continue;
       }
       if (name === 'UnknownOutcomeError') {
@@ -418,17 +429,29 @@ async function sendRow(api: BulkSender, body: Record<string, unknown>, ask: RowA
           return undefined;
         });
         if (found && isOwn(found, ask)) return { status: 'created', id: found.id, url: found.assessment_url };
-        await sleep(200 * 2 ** attempt);
+        await sleep(200 * 2 ** attempt, signal);
         continue;
       }
       if (name === 'ServerError' || name === 'NetworkError' || (status !== undefined && status >= 500)) {
-        await sleep(200 * 2 ** attempt);
+        await sleep(200 * 2 ** attempt, signal);
         continue;
       }
       return { status: 'failed', error: errText(err) };
     }
   }
-  return { status: 'failed', error: errText(last) };
+  return { status: 'failed', error: errText(last), transient: true };
+}
+
+/**
+ * The rows of a run that the service did not answer, one after another,
+ * through every retry (a service whose reads work but whose writes all fail
+ * never trips the client's breaker, which counts requests): at this many the
+ * run stops as for a service that is gone. JOBFIT_BREAKER_SECONDS=0 turns it
+ * off with the client's breaker.
+ */
+export function rowBreakerBound(concurrency: number, env: Record<string, string | undefined>): number {
+  if (env.JOBFIT_BREAKER_SECONDS?.trim() === '0') return Number.POSITIVE_INFINITY;
+  return Math.max(5, concurrency);
 }
 
 /** Rows sent before a crash with no outcome: the email lookup decides, never a second POST. */
@@ -538,7 +561,7 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
       if (!again && journal.begin && !journal.ended) {
         throw new UsageError(
           `An earlier run into ${out} did not finish (journal ${journalPath}); nothing was sent.`,
-          `continue it with: ${resumeCommand(opts, out)}\n      or choose another --out to start over (rows already sent will then fail as already invited)`,
+          `continue it with: ${resumeCommand(opts, out)}\n      or choose another --out to start over (rows already sent then come back as "exists")`,
         );
       }
       if (!again) journal = { done: new Map(), inFlight: new Map(), ended: false };
@@ -626,6 +649,20 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
     ctx.io.signal.addEventListener('abort', onAbort, { once: true });
     if (ctx.io.signal.aborted) interrupted = true;
     const maxWindow = Math.max(2000, concurrency * 64);
+    const streakBound = rowBreakerBound(concurrency, ctx.io.env ?? {});
+    let streak = 0;
+    const onOutcome = (o: Outcome) => {
+      if (!o.transient) {
+        streak = 0;
+        return;
+      }
+      if (++streak < streakBound || fatal) return;
+      fatal = new JobfitError(`The service at ${deps.target.baseUrl} did not answer ${NUM.format(streak)} rows in a row (last: ${String(o.error).replace(/\.$/, '')}); stopped.`, {
+        hint: 'check that the service is up; the failed rows are sent again by --resume',
+      });
+      // The requests still in flight are abandoned (their rows are "unknown": --resume looks them up).
+      hard.abort();
+    };
     // Without a terminal (no bar), a line every few seconds says the run is alive.
     const ticker =
       ctx.io.stderrIsTTY || ctx.globals.quiet
@@ -693,6 +730,7 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
             sent++;
             o = await sendRow(api, body, ask, limiter, hard.signal);
           } else resumed++;
+          onOutcome(o);
           jw.done(rec.row, r.email, o);
           record(rec, o);
         })()

@@ -1,8 +1,11 @@
 /**
- * Shell completion scripts for bash, zsh and fish. The script is static: the
- * lists of commands, subcommands and flags are written into it from the
- * commander tree when `jobfit completion <shell>` runs, so completing costs
- * the shell nothing and never starts node.
+ * Shell completion scripts for bash, zsh and fish. The lists of commands,
+ * subcommands and flags are written into the script from the commander tree
+ * when `jobfit completion <shell>` runs, so completing them never starts node.
+ * Only values that live in the service (after --sp, --team, --template,
+ * --created-by) ask `jobfit completion --values KIND`, which caches them for a
+ * few minutes. Files are offered only after a flag that takes a file (its
+ * placeholder says <file>) and folders after <dir>; nothing after other flags.
  */
 import type { Command, Option } from 'commander';
 
@@ -12,6 +15,28 @@ export interface FlagSpec {
   takesValue: boolean;
   choices?: string[];
   description: string;
+  /** What its value completes to: a file, a folder, or words from the service. */
+  values?: 'file' | 'dir' | ValueKind;
+}
+
+export const VALUE_KINDS = ['score-profiles', 'teams', 'templates', 'users'] as const;
+export type ValueKind = (typeof VALUE_KINDS)[number];
+
+/** Flags whose values come from the service. */
+export const FLAG_VALUE_KINDS: Readonly<Record<string, ValueKind>> = {
+  '--sp': 'score-profiles',
+  '--team': 'teams',
+  '--template': 'templates',
+  '--congrats-template': 'templates',
+  '--created-by': 'users',
+};
+
+function valuesOf(o: Option): FlagSpec['values'] {
+  const placeholder = /<([^>]+)>|\[([^\]]+)\]/.exec(o.flags);
+  const p = (placeholder?.[1] ?? placeholder?.[2] ?? '').toLowerCase();
+  if (/\bfile\b/.test(p)) return 'file';
+  if (/\bdir\b/.test(p)) return 'dir';
+  return o.long ? FLAG_VALUE_KINDS[o.long] : undefined;
 }
 
 export interface CommandSpec {
@@ -35,6 +60,7 @@ function flagOf(o: Option): FlagSpec {
     takesValue: Boolean(o.required || o.optional),
     choices: o.argChoices ? [...o.argChoices] : undefined,
     description: (o.description ?? '').split('\n')[0],
+    values: o.required || o.optional ? valuesOf(o) : undefined,
   };
 }
 
@@ -65,6 +91,28 @@ function allValueFlags(spec: CompletionSpec): string[] {
 }
 
 const words = (xs: string[]) => xs.join(' ');
+
+/** Flag names by what their value completes to (a name used two ways keeps the first). */
+function flagsByValues(spec: CompletionSpec): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  const seen = new Set<string>();
+  const add = (f: FlagSpec) => {
+    if (!f.takesValue || f.choices) return;
+    for (const n of f.names) {
+      if (seen.has(n)) continue;
+      seen.add(n);
+      const k = f.values ?? 'none';
+      out.set(k, [...(out.get(k) ?? []), n]);
+    }
+  };
+  spec.globals.forEach(add);
+  const rec = (c: CommandSpec) => {
+    c.flags.forEach(add);
+    c.subcommands.forEach(rec);
+  };
+  spec.commands.forEach(rec);
+  return out;
+}
 const flagWords = (flags: FlagSpec[]) => words(flags.flatMap((f) => f.names.filter((n) => n.startsWith('--'))).concat('--help'));
 
 function choiceFlags(spec: CompletionSpec): Array<{ names: string[]; choices: string[] }> {
@@ -88,6 +136,16 @@ function choiceFlags(spec: CompletionSpec): Array<{ names: string[]; choices: st
 
 export function bashScript(spec: CompletionSpec): string {
   const valueFlags = allValueFlags(spec);
+  const byValues = flagsByValues(spec);
+  const valueCases = [...byValues.entries()]
+    .map(([k, names]) => {
+      const pat = names.join('|');
+      if (k === 'file') return `    ${pat}) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;`;
+      if (k === 'dir') return `    ${pat}) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;`;
+      if (k === 'none') return `    ${pat}) return ;;`;
+      return `    ${pat}) _jobfit_values ${k}; return ;;`;
+    })
+    .join('\n');
   const cases: string[] = [];
   for (const c of spec.commands) {
     if (c.subcommands.length > 0) {
@@ -107,13 +165,21 @@ export function bashScript(spec: CompletionSpec): string {
     .join('\n');
   return `# bash completion for jobfit. Load it now:   source <(jobfit completion bash)
 # or for every shell:  jobfit completion bash > ~/.local/share/bash-completion/completions/jobfit
+# Values from the service, matched here and quoted (never passed to compgen -W, which would expand them).
+_jobfit_values() {
+  local v
+  COMPREPLY=()
+  while IFS= read -r v; do
+    [[ -n "$v" && "$v" == "$cur"* ]] && COMPREPLY+=("$(printf '%q' "$v")")
+  done < <("\${COMP_WORDS[0]}" completion --values "$1" 2>/dev/null)
+}
 _jobfit() {
   local cur prev cmd="" sub="" opts="" i w
   cur="\${COMP_WORDS[COMP_CWORD]}"
   prev="\${COMP_WORDS[COMP_CWORD-1]}"
   case "$prev" in
 ${choiceCases}
-    ${valueFlags.join('|')}) return ;;
+${valueCases}
   esac
   for ((i = 1; i < COMP_CWORD; i++)); do
     w="\${COMP_WORDS[i]}"
@@ -130,13 +196,22 @@ ${cases.join('\n')}
   if [[ "$cur" == -* ]]; then opts="$opts ${flagWords(spec.globals)}"; fi
   COMPREPLY=($(compgen -W "$opts" -- "$cur"))
 }
-complete -o default -F _jobfit jobfit
+complete -F _jobfit jobfit
 `;
 }
 
 /** zsh: the same walk as bash, with descriptions for commands and subcommands. */
 export function zshScript(spec: CompletionSpec): string {
   const valueFlags = allValueFlags(spec);
+  const valueCases = [...flagsByValues(spec).entries()]
+    .map(([k, names]) => {
+      const pat = names.join('|');
+      if (k === 'file') return `    ${pat}) _files; return ;;`;
+      if (k === 'dir') return `    ${pat}) _files -/; return ;;`;
+      if (k === 'none') return `    ${pat}) return ;;`;
+      return `    ${pat}) compadd -- \${(f)"$(\${words[1]} completion --values ${k} 2>/dev/null)"}; return ;;`;
+    })
+    .join('\n');
   const desc = (c: CommandSpec) => q(`${c.name}:${c.description.replace(/:/g, '\\:')}`);
   const cases: string[] = [];
   for (const c of spec.commands) {
@@ -162,7 +237,7 @@ _jobfit() {
   local prev="\${words[CURRENT-1]}" cur="\${words[CURRENT]}"
   case "$prev" in
 ${choiceCases}
-    ${valueFlags.join('|')}) _files; return ;;
+${valueCases}
   esac
   for ((i = 2; i < CURRENT; i++)); do
     w="\${words[i]}"
@@ -180,8 +255,6 @@ ${cases.join('\n')}
     compadd -- \${flags[@]} ${flagWords(spec.globals)}
   elif (( \${#items} )); then
     _describe -t commands 'jobfit command' items
-  else
-    _files
   fi
 }
 if [[ "\${zsh_eval_context[-1]}" == loadautofunc ]]; then _jobfit "$@"; else compdef _jobfit jobfit; fi
@@ -193,7 +266,9 @@ function fishFlag(f: FlagSpec, condition?: string): string {
   if (condition) parts.push(`-n ${q(condition)}`);
   for (const n of f.names) parts.push(n.startsWith('--') ? `-l ${n.slice(2)}` : `-s ${n.slice(1)}`);
   if (f.choices) parts.push(`-x -a ${q(words(f.choices))}`);
-  else if (f.takesValue) parts.push('-r');
+  else if (f.values === 'file' || f.values === 'dir') parts.push('-r -F');
+  else if (f.values) parts.push(`-x -a ${q(`(jobfit completion --values ${f.values} 2>/dev/null)`)}`);
+  else if (f.takesValue) parts.push('-x');
   if (f.description) parts.push(`-d ${q(f.description)}`);
   return parts.join(' ');
 }

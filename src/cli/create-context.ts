@@ -7,7 +7,7 @@ import { UsageError } from './errors.js';
 import { forPerson } from './person-text.js';
 
 export const EMBEDDED_NOTICE =
-  'Using the embedded local stub (no profile configured; run `jobfit login` to use the real service).';
+  'Using the embedded local stub (no service configured; run `jobfit login` to use the real service).';
 
 /** What the embedded stub module gives us (src/stub/index.ts). */
 export interface StubHandle {
@@ -74,7 +74,7 @@ export function createContext(io: IOStreams, globals: GlobalOptions, deps: Conte
       apiKey = mode === 'test' ? account.test_key : account.live_key;
       baseUrl = stub.url;
       info(EMBEDDED_NOTICE);
-      connection = { baseUrl, mode, maskedKey: maskKey(apiKey), source: 'embedded-stub', embedded: true, account: `${account.display_name} (${account.account_id})` };
+      connection = { baseUrl, mode, maskedKey: maskKey(apiKey), source: 'embedded-stub', embedded: true, profileName: resolution.profileName, account: `${account.display_name} (${account.account_id})` };
     } else {
       baseUrl = resolution.baseUrl;
       apiKey = resolution.apiKey;

@@ -2,7 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { COMMANDS, type CommandDeps } from './commands.js';
 import type { Context, GlobalOptions, IOStreams, OutputFormat } from './context.js';
 import { createContext } from './create-context.js';
-import { ExitCode, JobfitError } from './errors.js';
+import { AuthError, ExitCode, JobfitError } from './errors.js';
 import { createProcessIO } from './iostreams.js';
 import { forPerson } from './person-text.js';
 import { VERSION } from './version.js';
@@ -114,11 +114,30 @@ export async function run(argv: string[], io: IOStreams): Promise<number> {
     await program.parseAsync(argv, { from: 'user' });
     return ExitCode.OK;
   } catch (err) {
-    return reportError(err, io, verbose);
+    return reportError(keyRefused(err, contexts), io, verbose);
   } finally {
     // Keep-alive sockets and the embedded stub would hold the process open.
     for (const ctx of contexts) await ctx.close();
   }
+}
+
+/**
+ * The service refused the key it was given (its answer, "API key is required",
+ * reads as if none was sent): say which key, from where, and what the service
+ * answered, so a set JOBFIT_API_KEY is not taken for a missing one.
+ */
+function keyRefused(err: unknown, contexts: Context[]): unknown {
+  if (!(err instanceof JobfitError) || err.exitCode !== ExitCode.AUTH) return err;
+  const status = (err as { status?: unknown }).status;
+  const c = contexts.find((x) => x.connection)?.connection;
+  if (typeof status !== 'number' || !c || c.embedded || c.maskedKey === '(none)') return err;
+  const answer = (err as { apiText?: string }).apiText ?? `HTTP ${status}`;
+  const from = c.source === 'env' ? 'JOBFIT_API_KEY' : c.profileName ? `profile "${c.profileName}"` : c.source;
+  const hint =
+    c.source === 'env'
+      ? 'check the key in JOBFIT_API_KEY (unset it to use the profile), or run `jobfit login`'
+      : `run \`jobfit login${c.profileName && c.profileName !== 'default' ? ` --profile ${c.profileName}` : ''}\` to replace the key`;
+  return new AuthError(`${c.baseUrl} did not accept the ${c.mode ? `${c.mode} ` : ''}key ${c.maskedKey} from ${from} (it answered ${status}: ${answer}).`, hint);
 }
 
 export function reportError(err: unknown, io: IOStreams, verbose: boolean): number {

@@ -22,10 +22,21 @@ export interface JobfitPrompter extends Prompter {
   checkbox<T>(message: string, choices: Array<{ name: string; value: T; checked?: boolean }>, opts?: { required?: boolean } & FlagHint): Promise<T[]>;
 }
 
-function cannotPrompt(message: string, hint?: FlagHint): never {
+/**
+ * Why nothing can be asked, in a few words: on a terminal with
+ * JOBFIT_NO_PROMPT (or CI) set, "no terminal" would be untrue.
+ */
+export function noPromptReason(io: IOStreams): string {
+  if (!(io.stdin.isTTY && io.stderrIsTTY)) return 'no terminal to ask on';
+  if (io.env.JOBFIT_NO_PROMPT) return 'prompts are off: JOBFIT_NO_PROMPT is set';
+  return 'prompts are off: CI is set';
+}
+
+function cannotPrompt(io: IOStreams, message: string, hint?: FlagHint): never {
   const what = message.replace(/[:?\s]+$/, '');
+  const why = noPromptReason(io);
   throw new UsageError(
-    hint?.flag ? `${what}: no terminal to ask on; give it with ${hint.flag}.` : `${what}: no terminal to ask on.`,
+    hint?.flag ? `${what}: ${why}; give it with ${hint.flag}.` : `${what}: ${why}.`,
     'Prompts need stdin and stderr to be a terminal (and JOBFIT_NO_PROMPT and CI unset).',
   );
 }
@@ -68,27 +79,27 @@ export function createPrompter(io: IOStreams): JobfitPrompter {
 
   return {
     async input(message, opts = {}) {
-      if (!io.canPrompt) cannotPrompt(message, opts);
+      if (!io.canPrompt) cannotPrompt(io, message, opts);
       const { input } = await lib();
       return guard(() => input({ message, default: opts.default, validate: opts.validate }, context()));
     },
     async password(message, opts = {}) {
-      if (!io.canPrompt) cannotPrompt(message, opts);
+      if (!io.canPrompt) cannotPrompt(io, message, opts);
       const { password } = await lib();
       return guard(() => password({ message, mask: '*', validate: opts.validate }, context()));
     },
     async confirm(message, opts = {}) {
-      if (!io.canPrompt) cannotPrompt(message, opts);
+      if (!io.canPrompt) cannotPrompt(io, message, opts);
       const { confirm } = await lib();
       return guard(() => confirm({ message, default: opts.default }, context()));
     },
     async select<T>(message: string, choices: Array<{ name: string; value: T; description?: string }>, opts: { default?: T } & FlagHint = {}) {
-      if (!io.canPrompt) cannotPrompt(message, opts);
+      if (!io.canPrompt) cannotPrompt(io, message, opts);
       const { select } = await lib();
       return guard(() => select<T>({ message, choices, default: opts.default, pageSize: 12 }, context()));
     },
     async checkbox<T>(message: string, choices: Array<{ name: string; value: T; checked?: boolean }>, opts: { required?: boolean } & FlagHint = {}) {
-      if (!io.canPrompt) cannotPrompt(message, opts);
+      if (!io.canPrompt) cannotPrompt(io, message, opts);
       const { checkbox } = await lib();
       return guard(() => checkbox<T>({ message, choices, required: opts.required, pageSize: 12 }, context()));
     },

@@ -6,7 +6,8 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { Agent, type Dispatcher, EnvHttpProxyAgent } from 'undici';
 import { AuthError, CancelError, UsageError } from '../cli/errors.js';
-import { maskKey, modeOfKey, redactKey } from '../config/mask.js';
+import { isLoopbackHost } from '../config/loopback.js';
+import { hideUrlPasswords, maskKey, modeOfKey, redactKey } from '../config/mask.js';
 import { errorFromResponse, htmlSummary, isHtml, LOGIN_HINT, NetworkError, ProtocolError, RedirectError, ServiceGoneError } from './errors.js';
 import { Breaker, DEFAULT_BREAKER, type BreakerOptions } from './breaker.js';
 import { classifyNetworkError, DEFAULT_RETRY, decideRetry, isNonIdempotent, type RetryOptions } from './retry.js';
@@ -99,12 +100,8 @@ export interface HttpResponse<T = unknown> {
 /** A POST was lost after it may have reached the server: its outcome is unknown. */
 export class UnknownOutcomeError extends NetworkError {}
 
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
-
-export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.toLowerCase();
-  return LOOPBACK.has(h) || /^127\.\d+\.\d+\.\d+$/.test(h) || h.endsWith('.localhost');
-}
+// localhost, 127.0.0.0/8 and ::1 only (not *.localhost): see config/loopback.ts.
+export { isLoopbackHost };
 
 /** Refuses to send a live key in clear text anywhere but this machine. */
 export function assertSafeTransport(baseUrl: string, apiKey: string | undefined): void {
@@ -400,7 +397,8 @@ export class HttpClient {
   readonly breaker: Breaker;
 
   constructor(opts: HttpClientOptions) {
-    this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
+    // A password in the URL is never sent (requests go to its origin) and never printed.
+    this.baseUrl = hideUrlPasswords(opts.baseUrl.replace(/\/+$/, ''));
     this.apiKey = opts.apiKey;
     assertSafeTransport(this.baseUrl, this.apiKey);
     this.keyMode = opts.apiKey ? modeOfKey(opts.apiKey) : undefined;
@@ -514,7 +512,9 @@ export class HttpClient {
         this.trace(`← ${code} after ${ms}ms${suffix}`);
       }
 
-      // Redirects: followed only for reads, on the same origin (or the same host moved to https), a few times.
+      // Redirects: followed only for reads, only within the exact origin of the
+      // base URL (scheme, host and port: another port of the same host is
+      // another server, and http is not https), a few times.
       const location = header(resHeaders, 'location');
       if (status !== undefined && status >= 300 && status < 400 && status !== 304 && location) {
         let target: URL | undefined;
@@ -523,19 +523,23 @@ export class HttpClient {
         } catch {
           target = undefined;
         }
-        const sameSite = target !== undefined && (target.origin === url.origin || (target.hostname === url.hostname && target.protocol === 'https:'));
+        const sameOrigin = target !== undefined && target.origin === this.base.origin;
         const read = method === 'GET' || method === 'HEAD';
-        if (target && sameSite && read && redirects < MAX_REDIRECTS) {
+        // The trace names the host and port, so a move to another port shows.
+        const dest = target ? `${target.host} ${target.pathname}${target.search}` : 'an unreadable location';
+        if (target && sameOrigin && read && redirects < MAX_REDIRECTS) {
           redirects++;
-          this.trace(`  following ${status} to ${target.pathname}${target.search}`);
+          this.trace(`  following ${status} to ${dest}`);
           url = target;
           continue;
         }
+        this.trace(`  ${status} to ${target ? target.host : 'an unreadable location'}${target && !sameOrigin ? ' (another origin)' : ''}: not followed`);
         if (opts.throwOnError !== false) {
-          const where = target ? (target.origin === url.origin ? `${target.pathname}${target.search}` : target.href) : location;
-          const shownWhere = this.redact(where.length > 160 ? `${where.slice(0, 159)}…` : where);
-          if (!target || !sameSite) {
-            throw new RedirectError(`The service redirected ${method} ${relPath} to ${shownWhere}, another host; not followed, so the key is not sent there.`, {
+          const where = target ? (sameOrigin ? `${target.pathname}${target.search}` : target.href) : location;
+          const shownWhere = this.redact(hideUrlPasswords(where.length > 160 ? `${where.slice(0, 159)}…` : where));
+          if (!target || !sameOrigin) {
+            const other = target ? `another origin (${target.protocol === url.protocol ? target.host : `${target.protocol}//${target.host}`})` : 'an address that is not a URL';
+            throw new RedirectError(`The service redirected ${method} ${relPath} to ${shownWhere}, ${other}; not followed, so the key is not sent there.`, {
               status,
               location: shownWhere,
               hint: 'if that is the service, use it as the base URL (--base-url or JOBFIT_BASE_URL)',

@@ -27,6 +27,8 @@ export interface EmbeddedConnection {
   embedded: true;
   /** `--live`/`--test` as given; the embedded stub uses the live key otherwise. */
   mode?: Mode;
+  /** A profile that holds only settings (invite defaults), no server: its defaults still apply. */
+  profileName?: string;
 }
 
 export type Resolution = ResolvedConnection | EmbeddedConnection;
@@ -69,11 +71,22 @@ function requireProfile(config: ConfigView, name: string): Profile {
   return p;
 }
 
+/**
+ * A profile connects somewhere once it has a base URL or a key. One that holds
+ * only invite defaults (`config set invite_defaults.created_by …` before any
+ * login) is settings for the embedded stub, not a half-made connection.
+ */
+export function profileConnects(p: Profile): boolean {
+  return Boolean(p.base_url || p.live_key || p.test_key);
+}
+
 function keyOfProfile(p: Profile, name: string, wanted?: Mode): { key: string; mode: Mode } {
-  const mode: Mode = wanted ?? p.default_mode ?? (p.live_key ? 'live' : 'test');
+  // Live is the default everywhere else; a profile with only a test key means test.
+  const mode: Mode = wanted ?? p.default_mode ?? (p.test_key && !p.live_key ? 'test' : 'live');
   const key = mode === 'live' ? p.live_key : p.test_key;
   if (!key) {
-    throw new AuthError(`Profile "${name}" has no ${mode} key.`, `run \`jobfit login --profile ${name}\` or \`jobfit config set ${mode}_key ...\``);
+    const what = p.live_key || p.test_key ? `no ${mode} key` : 'no API key';
+    throw new AuthError(`Profile "${name}" has ${what}.`, `run \`jobfit login --profile ${name}\` or \`jobfit config set ${mode}_key ...\``);
   }
   return { key, mode };
 }
@@ -106,7 +119,7 @@ export function resolveConnection(input: ResolveInput): Resolution {
     return { baseUrl, apiKey: envKey, mode, source: 'env', profileName: profile ? name : undefined };
   }
 
-  if (profile && name) {
+  if (profile && name && (profileConnects(profile) || flagBase || envBase)) {
     const { key, mode } = keyOfProfile(profile, name, globals.mode);
     checkKeyMode(key, mode, `profile "${name}"`);
     const baseUrl = flagBase ?? envBase ?? profile.base_url;
@@ -120,5 +133,5 @@ export function resolveConnection(input: ResolveInput): Resolution {
   if (flagBase || envBase) {
     return { baseUrl: (flagBase ?? envBase)!, source: flagBase ? 'flag' : 'env' };
   }
-  return { embedded: true, mode: globals.mode };
+  return profile && name ? { embedded: true, mode: globals.mode, profileName: name } : { embedded: true, mode: globals.mode };
 }

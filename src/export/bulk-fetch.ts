@@ -11,6 +11,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import { createWriteStream, type WriteStream } from 'node:fs';
+import { safeText } from '../format/sanitize.js';
 import type { Context } from '../cli/context.js';
 import { JobfitError, PartialFailureError, UsageError } from '../cli/errors.js';
 
@@ -238,21 +239,26 @@ export function errorText(err: unknown): string {
 export interface ErrorSink {
   failed(id: unknown, err: unknown): void;
   skipped(id: unknown, reason: string): void;
-  close(): Promise<void>;
+  /**
+   * Flushes what was held. `stopped`: the run ended early (the service gone,
+   * Ctrl-C); the per-id lines, mostly the same unreachable service, give way
+   * to one line with their count.
+   */
+  close(opts?: { stopped?: boolean }): Promise<void>;
 }
 
 export function createErrorSink(ctx: Context, file?: string, what = 'item'): ErrorSink {
   let stream: WriteStream | undefined;
-  let shownOnStderr = 0;
+  let failures = 0;
+  let first = '';
   const STDERR_MAX = 20;
-  // While a progress bar redraws its line on a terminal, a message written in
-  // between is torn apart by the next redraw; hold them until close(), which
-  // callers reach after the bar has stopped.
-  const hold = ctx.io.stderrIsTTY && !ctx.globals.quiet;
+  // Lines wait until close(): a progress bar redrawing its line would tear
+  // them apart, and a run that stops because the service is gone says so once
+  // instead of once per id.
   const held: string[] = [];
-  const say = (line: string) => (hold ? held.push(line) : ctx.io.stderr.write(line));
   if (file) {
-    stream = createWriteStream(file, { flags: 'w' });
+    // Owner-only: messages may name people.
+    stream = createWriteStream(file, { flags: 'w', mode: 0o600 });
     stream.on('error', () => {});
   }
   const record = (id: unknown, status: 'failed' | 'skipped', text: string, httpStatus?: number) => {
@@ -261,9 +267,10 @@ export function createErrorSink(ctx: Context, file?: string, what = 'item'): Err
       return;
     }
     if (status === 'skipped') return;
+    if (failures === 0) first = `${what} ${id}: ${text}`;
     // A long list of the same failure helps nobody; the summary gives the count.
-    if (shownOnStderr++ < STDERR_MAX) say(`Error: ${what} ${id}: ${text}\n`);
-    else if (shownOnStderr === STDERR_MAX + 1) say(`(further errors not shown; use --errors FILE for all of them)\n`);
+    if (failures++ < STDERR_MAX) held.push(`Error: ${what} ${id}: ${text}\n`);
+    else if (failures === STDERR_MAX + 1) held.push(`(further errors not shown; use --errors FILE for all of them)\n`);
   };
   return {
     failed(id, err) {
@@ -272,8 +279,11 @@ export function createErrorSink(ctx: Context, file?: string, what = 'item'): Err
     skipped(id, reason) {
       record(id, 'skipped', reason);
     },
-    close() {
-      for (const line of held.splice(0)) ctx.io.stderr.write(line);
+    close(opts = {}) {
+      // Error lines quote the service's messages: a stranger's text, sanitised.
+      if (opts.stopped && failures > 0) ctx.io.stderr.write(safeText(`${failures} ${what}${failures === 1 ? '' : 's'} failed before the run stopped (the first: ${first.replace(/\.$/, '')}).\n`));
+      else for (const line of held) ctx.io.stderr.write(safeText(line));
+      held.length = 0;
       if (!stream) return Promise.resolve();
       const s = stream;
       return new Promise<void>((resolve, reject) => {

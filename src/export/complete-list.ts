@@ -77,6 +77,25 @@ export const CAP_FILTERED = 150;
 const FALLBACK_DOMAIN = 'abcdefghijklmnopqrstuvwxyz0123456789.-_';
 const FALLBACK_LOCAL = `${FALLBACK_DOMAIN}+!#$%&'*/=?^\`{|}~"`;
 
+/**
+ * A list request that still meets a 429 after the client's own retries is
+ * asked again, after the Retry-After the service gave (at most 10 s), up to
+ * five more times: a busy service must not make a complete list fail.
+ */
+export function patient<T>(fetchPage: FetchPage<T>, signal?: AbortSignal): FetchPage<T> {
+  return async (q, s) => {
+    for (let tries = 0; ; tries++) {
+      try {
+        return await fetchPage(q, s);
+      } catch (err) {
+        const e = err as { status?: number; retryAfterSeconds?: number } | null;
+        if (e?.status !== 429 || tries >= 5 || signal?.aborted) throw err;
+        await new Promise((r) => setTimeout(r, Math.min(10_000, Math.max(100, (e.retryAfterSeconds ?? 1) * 1000))));
+      }
+    }
+  };
+}
+
 /** The fewest requests that can return `total` items. */
 export function minimumRequests(total: number): number {
   return Math.max(1, Math.ceil(total / CAP_FILTERED));
@@ -145,6 +164,7 @@ export async function listAll<T>(
   const idOf = opts.idOf ?? ((it: T) => (it as { id: string | number }).id);
   const emailOf = opts.emailOf ?? ((it: T) => (it as { email?: string | null }).email);
   const noun = opts.noun ?? 'items';
+  fetchPage = patient(fetchPage, opts.signal);
   const slot = limiter(Math.max(1, opts.concurrency ?? 8));
   const signal = opts.signal;
   // Every request in flight listens to Ctrl-C on the same signal.
@@ -247,12 +267,15 @@ export async function listAll<T>(
     let cost = 0;
     let singletons = 0;
     let distinct = 0;
+    for (const [ch] of counts) if (ch !== '') distinct++;
+    // An overflowing child splits again about as widely as this cell does (ten
+    // ways for digits), and its children again, until they fit: a child just
+    // above the cap costs a whole level of requests.
+    const fan = Math.min(20, Math.max(4, distinct));
+    const tree = (x: number): number => (x <= CAP_FILTERED ? 1 : 1 + fan * tree(x / fan));
     for (const [ch, k] of counts) {
       if (ch === '') continue;
-      distinct++;
-      const est = (total * k) / n;
-      // An overflowing child costs itself plus its own split: rarely fewer than ~10 children.
-      cost += est <= CAP_FILTERED ? 1 : 1 + Math.max(10, est / (CAP_FILTERED * 0.6));
+      cost += tree((total * k) / n);
       if (k === 1) singletons++;
     }
     // Good-Turing: the share of the cell in characters not seen yet; each costs a probe.
@@ -419,8 +442,9 @@ export async function listAll<T>(
   const first = await query(undefined);
   const total = first.total;
   total0 = total;
-  // A few times what a real list needs (the search stays within 5x on realistic data).
-  budget = 8 * minimumRequests(total) + 16;
+  // A few times what a real list needs (the search stays within 5x on realistic data),
+  // plus room to probe the whole alphabet on both sides of one cell.
+  budget = 8 * minimumRequests(total) + 128;
   if (first.hasMore) {
     // A cut unfiltered answer (50): the `@` pattern matches every email and
     // raises the cap to 150, so small sets finish in one more request.

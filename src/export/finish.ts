@@ -6,13 +6,14 @@
  */
 import type { Context } from '../cli/context.js';
 import { CancelError, JobfitError } from '../cli/errors.js';
+import { ServiceGoneError } from '../client/errors.js';
 import type { ListWriter } from '../format/output.js';
 import type { Tally } from './tally.js';
 import type { ExportTarget } from './target.js';
 
 /** The client's circuit breaker gave up on the service: the run ends at once. */
 export function isServiceGone(err: unknown): boolean {
-  return (err as { name?: string } | null)?.name === 'ServiceGoneError';
+  return err instanceof ServiceGoneError;
 }
 
 export interface FinishOptions {
@@ -57,8 +58,8 @@ export async function finishExport(ctx: Context, o: FinishOptions, error?: unkno
   ctx.io.stderr.write(`Stopped after ${line.charAt(0).toLowerCase()}${line.slice(1)}\n`);
   const why = err instanceof Error && err.message ? err.message : String(err);
   await o.target.abandon(o.writer, err instanceof CancelError ? 'interrupted' : why);
-  if (isServiceGone(err) && o.rerun && err instanceof JobfitError && !err.hint) {
-    throw new JobfitError(err.message, { hint: `nothing is resumed: run \`${o.rerun}\` again once the service answers` });
+  if (err instanceof ServiceGoneError && o.rerun) {
+    throw new JobfitError(err.message, { hint: `run \`${o.rerun} …\` again once the service answers (an export starts over; nothing is resumed)`, cause: err });
   }
   throw err;
 }

@@ -21,7 +21,7 @@
  */
 import { JobfitError } from '../cli/errors.js';
 import { NUM } from '../format/number.js';
-import { type BaseFilter, CAP_FILTERED, type FetchPage, type ListAllOptions, type ListAllResult, type ListQuery, listAll, minimumRequests } from './complete-list.js';
+import { type BaseFilter, CAP_FILTERED, type FetchPage, type ListAllOptions, type ListAllResult, type ListQuery, listAll, minimumRequests, patient } from './complete-list.js';
 
 interface Known {
   local: string;
@@ -130,6 +130,7 @@ export async function listTestTakersComplete<T extends TestTakerLike>(
   opts: CompleteTakersOptions<T> = {},
 ): Promise<ListAllResult> {
   const noun = 'test takers';
+  fetchTakers = patient(fetchTakers, opts.signal);
   const clean: BaseFilter = {};
   if (base.team_id !== undefined && base.team_id !== '') clean.team_id = base.team_id;
   if (base.custom_id) clean.custom_id = base.custom_id;

@@ -38,6 +38,63 @@ async function readAll(ctx: Context, from: string): Promise<string> {
   }
 }
 
+/** Columns or fields that hold a test taker id, best first (an invitation's own `id` is not one). */
+const ID_KEYS = ['test_taker_id', 'id'] as const;
+
+function idOfRecord(r: Record<string, unknown>): unknown {
+  for (const k of ID_KEYS) if (k in r) return r[k];
+  return undefined;
+}
+
+function idsOfRecords(records: unknown[], where: string): number[] {
+  const ids: number[] = [];
+  records.forEach((r, i) => {
+    const v = r !== null && typeof r === 'object' ? idOfRecord(r as Record<string, unknown>) : r;
+    // An invitation nobody accepted yet has no test taker: nothing to fetch for it.
+    if (v === null || v === undefined || v === '') return;
+    const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : NaN;
+    if (!Number.isSafeInteger(n) || n <= 0) throw new UsageError(`Item ${i + 1} of ${where} has no test taker id (test_taker_id or id): ${JSON.stringify(v).slice(0, 40)}.`);
+    ids.push(n);
+  });
+  return ids;
+}
+
+/**
+ * Test taker ids from jobfit's own output as well as from a plain list: JSON
+ * (a list envelope, an array, one object), NDJSON, CSV with a header naming
+ * `test_taker_id` or `id` (what `test-takers list -o csv --fields id` writes),
+ * or one id per line.
+ */
+export async function parseIdList(text: string, where: string): Promise<number[]> {
+  const body = text.replace(/^\uFEFF/, '').trim();
+  if (body.startsWith('{') || body.startsWith('[')) {
+    let doc: unknown;
+    try {
+      doc = JSON.parse(body);
+    } catch {
+      // Not one document: NDJSON, a value per line.
+      try {
+        doc = body.split(/\r?\n/).filter((l) => l.trim()).map((l) => JSON.parse(l) as unknown);
+      } catch {
+        throw new UsageError(`${where} starts like JSON but is neither JSON nor NDJSON.`);
+      }
+    }
+    const data = Array.isArray(doc) ? doc : doc && typeof doc === 'object' && Array.isArray((doc as { data?: unknown }).data) ? (doc as { data: unknown[] }).data : [doc];
+    return idsOfRecords(data, where);
+  }
+  const first = body.split(/\r?\n/).find((l) => l.trim() && !l.trim().startsWith('#')) ?? '';
+  if (first && !/^\d+$/.test(first.trim())) {
+    const { parse } = await import('csv-parse/sync');
+    const header = (parse(first, { bom: true }) as string[][])[0]?.map((h) => h.trim()) ?? [];
+    const key = ID_KEYS.find((k) => header.includes(k));
+    if (key) {
+      const rows = parse(body, { columns: true, skip_empty_lines: true, relax_column_count: true, bom: true }) as Array<Record<string, string>>;
+      return idsOfRecords(rows.map((r) => ({ [key]: r[key] })), where);
+    }
+  }
+  return parseIdLines(text, 'test taker id');
+}
+
 /** Checks the combination of id sources (a usage error names the conflict). */
 export function checkIdSource(o: IdSourceOptions): void {
   const sources = [o.ids.length > 0, o.idsFrom !== undefined, Boolean(o.all)].filter(Boolean).length;
@@ -51,7 +108,7 @@ export async function idSource(ctx: Context, client: JobfitClient, o: IdSourceOp
   checkIdSource(o);
   if (o.ids.length > 0) return { feed: IdFeed.of(o.ids.map(Number)), done: Promise.resolve(undefined) };
   if (o.idsFrom !== undefined) {
-    const ids = parseIdLines(await readAll(ctx, o.idsFrom), 'test taker id');
+    const ids = await parseIdList(await readAll(ctx, o.idsFrom), o.idsFrom === '-' ? 'stdin' : o.idsFrom);
     if (ids.length === 0) throw new UsageError(`No test taker ids in ${o.idsFrom === '-' ? 'stdin' : o.idsFrom}.`);
     return { feed: IdFeed.of(ids), done: Promise.resolve(undefined) };
   }

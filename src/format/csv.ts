@@ -55,11 +55,12 @@ export function cellsFor(record: Record<string, Cell>, header: string[]): Cell[]
 
 /**
  * A whole CSV document. The header is `columns` when given (flattened names such
- * as `team.display_name`), else the union of keys in first-seen order.
+ * as `team.display_name`), else the union of keys in first-seen order
+ * (constant fields such as `object` only when --fields names them).
  */
 export function toCsv(items: unknown[], opts: { columns?: string[]; fields?: string[] } = {}): string {
   const records = items.map((it) => csvRecord(it, opts.fields));
-  const header = opts.columns ?? unionKeys(records);
+  const header = opts.columns ?? unionKeys(records, opts.fields);
   let out = csvLine(header);
   for (const r of records) out += csvLine(cellsFor(r, header));
   return out;

@@ -152,13 +152,21 @@ function scalarCell(v: unknown): Cell {
 }
 
 /**
+ * Fields whose value the route fixes (`object: "invitation_list_item"` on every
+ * item, the envelope's `mode`): a column of them says nothing, so CSV headers
+ * and key-value tables leave them out unless --fields names them.
+ */
+export const CONSTANT_FIELDS: ReadonlySet<string> = new Set(['object', 'mode']);
+
+/**
  * Column names in first-seen order over many flat records. A bare name that is
  * also the parent of others (`invited_by_user`, null in one row, an object in
- * the next) is dropped in favour of its children.
+ * the next) is dropped in favour of its children; constant fields are left out
+ * unless `keep` (the --fields asked for) names them.
  */
-export function unionKeys(records: Iterable<Record<string, unknown>>): string[] {
+export function unionKeys(records: Iterable<Record<string, unknown>>, keep?: readonly string[]): string[] {
   const keys = new Set<string>();
   for (const r of records) for (const k of Object.keys(r)) keys.add(k);
   const all = [...keys];
-  return all.filter((k) => !all.some((o) => o.startsWith(`${k}.`)));
+  return all.filter((k) => !all.some((o) => o.startsWith(`${k}.`)) && (!CONSTANT_FIELDS.has(k) || keep?.includes(k)));
 }

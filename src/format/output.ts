@@ -21,7 +21,7 @@
 import type { Context, OutputFormat } from '../cli/context.js';
 import { UsageError } from '../cli/errors.js';
 import { chalkFor } from './color.js';
-import { type Cell, flattenRecord, getPath, isPlainObject, pathsOf, project, unionKeys, validateFields } from './fields.js';
+import { type Cell, CONSTANT_FIELDS, flattenRecord, getPath, isPlainObject, pathsOf, project, unionKeys, validateFields } from './fields.js';
 import type { ColumnSpec, TableOptions } from './table.js';
 import { NUM } from './number.js';
 import { safeJson } from './sanitize.js';
@@ -161,7 +161,7 @@ export async function printObject(ctx: OutputCtx, obj: unknown, opts: PrintObjec
       } else {
         // Every scalar, by its dotted name; arrays of objects by their fields.
         const flat = flattenRecord(obj);
-        pairs = Object.entries(flat).map(([k, v]) => [k, typeof v === 'string' ? cellText(v, t) : String(v)]);
+        pairs = Object.entries(flat).filter(([k]) => !CONSTANT_FIELDS.has(k)).map(([k, v]) => [k, typeof v === 'string' ? cellText(v, t) : String(v)]);
       }
       out.write(renderKeyValue(pairs, t));
       return;
@@ -399,11 +399,11 @@ export async function createListWriter(ctx: OutputCtx, opts: ListWriterOptions):
         case 'csv': {
           const rec = opts.flatItems && !fields ? (item as Record<string, Cell>) : csvRecord(item, fields);
           if (!header) {
-            header = unionKeys([rec]);
+            header = unionKeys([rec], fields);
             emit(csvLine(header));
-          } else if (!warnedExtra && !opts.csvColumns && Object.keys(rec).some((k) => !header?.includes(k))) {
+          } else if (!warnedExtra && !opts.csvColumns && Object.keys(rec).some((k) => !header?.includes(k) && !CONSTANT_FIELDS.has(k))) {
             warnedExtra = true;
-            const extra = Object.keys(rec).filter((k) => !header?.includes(k));
+            const extra = Object.keys(rec).filter((k) => !header?.includes(k) && !CONSTANT_FIELDS.has(k));
             ctx.io.stderr.write(`Warning: CSV columns were fixed by the first row; ${extra.join(', ')} of later rows left out (use -o ndjson for every field).\n`);
           }
           emit(csvLine(cellsFor(rec, header)));

@@ -62,7 +62,13 @@ export function createProgress(ctx: Pick<Context, 'io' | 'globals'>, opts: Progr
     const secs = (clock() - started) / 1000;
     return secs > 0 ? done / secs : 0;
   };
-  const payload = () => ({ rate: Math.round(rate()).toString(), errors: errors ? c.red(`${NUM.format(errors)} failed`) : '0 failed' });
+  // Every number of the line grouped the same way ("1,592/3,130", not "1592/3,130").
+  const payload = () => ({
+    count: NUM.format(done),
+    of: NUM.format(total ?? 0),
+    rate: NUM.format(Math.round(rate())),
+    errors: errors ? c.red(`${NUM.format(errors)} failed`) : '0 failed',
+  });
 
   let bar: cliProgress.SingleBar | undefined;
   if (showBar) {
@@ -70,7 +76,7 @@ export function createProgress(ctx: Pick<Context, 'io' | 'globals'>, opts: Progr
     bar = new bars.SingleBar(
       {
         stream: ctx.io.stderr as unknown as NodeJS.WritableStream,
-        format: `${opts.label ? `${opts.label} ` : ''}{bar} {value}/{total} | {rate}/s | {errors} | ETA {eta_formatted}`,
+        format: `${opts.label ? `${opts.label} ` : ''}{bar} {count}/{of} | {rate}/s | {errors} | ETA {eta_formatted}`,
         barsize: Math.max(10, Math.min(30, ctx.io.columns - 60)),
         barCompleteChar: '█',
         barIncompleteChar: '░',

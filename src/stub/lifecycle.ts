@@ -168,8 +168,17 @@ export function recordOutbox(store: Store, m: Omit<OutboxMessage, 'id' | 'create
   );
 }
 
-export function listOutbox(store: Store, opts: { accountId?: number } = {}): OutboxMessage[] {
-  return store.all<OutboxMessage>('SELECT * FROM outbox WHERE (? IS NULL OR account_id = ?) ORDER BY id', opts.accountId ?? null, opts.accountId ?? null);
+/** Messages oldest first; `since` (ISO time) keeps those sent then or later, `limit` the newest N of them. */
+export function listOutbox(store: Store, opts: { accountId?: number; since?: string; limit?: number } = {}): OutboxMessage[] {
+  const rows = store.all<OutboxMessage>(
+    'SELECT * FROM outbox WHERE (? IS NULL OR account_id = ?) AND (? IS NULL OR created_at >= ?) ORDER BY id DESC LIMIT ?',
+    opts.accountId ?? null,
+    opts.accountId ?? null,
+    opts.since ?? null,
+    opts.since ?? null,
+    opts.limit ?? -1,
+  );
+  return rows.reverse();
 }
 
 // ------------------------------------------------------------------ accept
@@ -211,26 +220,101 @@ export function accept(store: Store, invitationId: number, opts: { now?: Date } 
 
     const origin = originOf(store);
     const updated = store.get<InvitationRow>('SELECT * FROM invitations WHERE id = ?', inv.id)!;
-    recordEvent(store, inv.account_id, inv.team_id, 'invitation.accepted', { ...withoutMode(invitationObject(store, updated, 'live', origin)) }, at);
-    const tt = testTakerObject(store, store.get<TestTakerRow>('SELECT * FROM test_takers WHERE id = ?', testTakerId)!, 'live', origin);
-    // Exactly the reference's payload for this event.
-    recordEvent(
-      store,
-      inv.account_id,
-      inv.team_id,
-      'test_taker.created',
-      {
-        object: 'test_taker',
-        id: tt.id,
-        person_id: tt.person_id,
-        invitation_id: tt.invitation_id,
-        scorecard_url: tt.scorecard_url,
-        job_fit_summary_url: tt.job_fit_summary_url,
-        career_navigation_url: tt.career_navigation_url,
-      },
-      at,
-    );
+    recordEvent(store, inv.account_id, inv.team_id, 'invitation.accepted', acceptedObject(store, updated, origin), at);
+    recordEvent(store, inv.account_id, inv.team_id, 'test_taker.created', createdObject(store, store.get<TestTakerRow>('SELECT * FROM test_takers WHERE id = ?', testTakerId)!, origin), at);
     return { invitationId: inv.id, testTakerId, acceptedAt };
+  });
+}
+
+// ---------------------------------------------------------------- event objects
+
+function acceptedObject(store: Store, inv: InvitationRow, origin: string): Record<string, unknown> {
+  return { ...withoutMode(invitationObject(store, inv, 'live', origin)) };
+}
+
+/** Exactly the reference's payload for test_taker.created. */
+function createdObject(store: Store, row: TestTakerRow, origin: string): Record<string, unknown> {
+  const tt = testTakerObject(store, row, 'live', origin);
+  return {
+    object: 'test_taker',
+    id: tt.id,
+    person_id: tt.person_id,
+    invitation_id: tt.invitation_id,
+    scorecard_url: tt.scorecard_url,
+    job_fit_summary_url: tt.job_fit_summary_url,
+    career_navigation_url: tt.career_navigation_url,
+  };
+}
+
+function completedObject(tt: TestTakerRow, a: { id: number; test_id: number }, completedAt: string, language: string): Record<string, unknown> {
+  return {
+    object: 'assigned_assessment',
+    id: a.id,
+    test_taker_id: tt.id,
+    invitation_id: tt.invitation_id,
+    person_id: tt.person_id,
+    custom_id: tt.custom_id,
+    completed_at: completedAt,
+    language,
+    assessment: assessmentRef(a.test_id),
+  };
+}
+
+// ---------------------------------------------------------------- trigger
+
+export const TRIGGER_TYPES = ['invitation.accepted', 'test_taker.created', 'test_taker.assessment_completed', 'career_navigation_profile.created'] as const;
+export type TriggerType = (typeof TRIGGER_TYPES)[number];
+
+/**
+ * Emits one event about data that already exists, without driving the
+ * lifecycle (`jobfit stub trigger`): the payload is built from the test
+ * taker's current state, as the lifecycle would have sent it. Without a test
+ * taker, the newest one of the account that has what the event is about.
+ */
+export function trigger(store: Store, type: TriggerType, opts: { testTakerId?: number; accountId?: number; now?: Date } = {}): StoredEvent {
+  return writeAndNotify(store, () => {
+    const needs: Record<TriggerType, string> = {
+      'invitation.accepted': 't.invitation_id IS NOT NULL',
+      'test_taker.created': '1',
+      'test_taker.assessment_completed': 'EXISTS (SELECT 1 FROM assigned_assessments a WHERE a.test_taker_id = t.id AND a.completed_at IS NOT NULL)',
+      'career_navigation_profile.created': 'EXISTS (SELECT 1 FROM career_navigation_profiles p WHERE p.test_taker_id = t.id)',
+    };
+    const what: Record<TriggerType, string> = {
+      'invitation.accepted': 'no accepted invitation',
+      'test_taker.created': 'no test taker',
+      'test_taker.assessment_completed': 'no completed assessment',
+      'career_navigation_profile.created': 'no career navigation profile',
+    };
+    let tt: TestTakerRow | undefined;
+    if (opts.testTakerId !== undefined) {
+      tt = store.get<TestTakerRow>('SELECT * FROM test_takers WHERE id = ?', opts.testTakerId);
+      if (!tt) throw new LifecycleError(`Test taker ${opts.testTakerId} not found.`);
+      if (!store.get(`SELECT 1 FROM test_takers t WHERE t.id = ? AND ${needs[type]}`, tt.id)) {
+        throw new LifecycleError(`Test taker ${tt.id} has ${what[type]} yet, so there is no ${type} to send (\`jobfit stub complete ${tt.id}\` makes one).`);
+      }
+    } else {
+      const account = opts.accountId ?? store.get<{ id: number }>('SELECT id FROM accounts ORDER BY id LIMIT 1')?.id;
+      tt = store.get<TestTakerRow>(`SELECT * FROM test_takers t WHERE t.account_id = ? AND ${needs[type]} ORDER BY t.id DESC LIMIT 1`, account);
+      if (!tt) throw new LifecycleError(`Account ${String(account)} has ${what[type]} to send ${type} about (\`jobfit stub accept\` and \`jobfit stub complete\` make one).`);
+    }
+    const origin = originOf(store);
+    const at = opts.now ?? new Date();
+    let object: Record<string, unknown>;
+    if (type === 'invitation.accepted') {
+      object = acceptedObject(store, store.get<InvitationRow>('SELECT * FROM invitations WHERE id = ?', tt.invitation_id)!, origin);
+    } else if (type === 'test_taker.created') {
+      object = createdObject(store, tt, origin);
+    } else if (type === 'test_taker.assessment_completed') {
+      const a = store.get<{ id: number; test_id: number; completed_at: string; language: string | null }>(
+        'SELECT id, test_id, completed_at, language FROM assigned_assessments WHERE test_taker_id = ? AND completed_at IS NOT NULL ORDER BY completed_at DESC, id DESC LIMIT 1',
+        tt.id,
+      )!;
+      object = completedObject(tt, a, a.completed_at, a.language ?? 'en');
+    } else {
+      const p = store.get<ProfileRow>('SELECT * FROM career_navigation_profiles WHERE test_taker_id = ?', tt.id)!;
+      object = { ...withoutMode(profileObject(store, p, 'live', origin)) };
+    }
+    return recordEvent(store, tt.account_id, tt.team_id, type, object, at);
   });
 }
 
@@ -286,24 +370,7 @@ export function complete(store: Store, testTakerId: number, opts: { assessment?:
       const iso = when.toISOString();
       store.run('UPDATE assigned_assessments SET completed_at = ?, language = ? WHERE id = ?', iso, language, a.id);
       done.push({ test_id: a.test_id, completed_at: iso });
-      recordEvent(
-        store,
-        tt.account_id,
-        tt.team_id,
-        'test_taker.assessment_completed',
-        {
-          object: 'assigned_assessment',
-          id: a.id,
-          test_taker_id: tt.id,
-          invitation_id: tt.invitation_id,
-          person_id: tt.person_id,
-          custom_id: tt.custom_id,
-          completed_at: iso,
-          language,
-          assessment: assessmentRef(a.test_id),
-        },
-        when,
-      );
+      recordEvent(store, tt.account_id, tt.team_id, 'test_taker.assessment_completed', completedObject(tt, a, iso, language), when);
       if (a.test_id === TEST_ID.interests && !store.get('SELECT id FROM career_navigation_profiles WHERE test_taker_id = ?', tt.id)) {
         profileId = newProfileId();
         const seq = Number(store.meta('cnp_seq') ?? '0') + 1;

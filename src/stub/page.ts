@@ -143,7 +143,7 @@ function assessmentName(id: number, s: PageState): string {
 function startPage(token: string, s: PageState, notice?: string): string {
   const t = escapeHtml(token);
   const who = escapeHtml(s.inv.first_name);
-  const from = s.inviter ? ` from ${escapeHtml(s.inviter)}` : '';
+  const from = s.inviter ? ` by ${escapeHtml(s.inviter)}` : '';
   const team = s.teamName ? ` (${escapeHtml(s.teamName)})` : '';
   const note = notice ? `<p class="notice" role="status">${escapeHtml(notice)}</p>\n` : '';
   if (!s.inv.accepted_at) {

@@ -13,7 +13,12 @@
  *   `webhook listen` pointed at the stub. Rows are claimed with a lease in the
  *   shared SQLite file, so two processes never send the same attempt twice.
  * - Every attempt is a row in `deliveries` (status, HTTP status, duration, error).
+ * - Every attempt is signed (`jobfit-signature`, src/api/webhook-signature.ts)
+ *   with the signing secret of the account's endpoint, made on first use and
+ *   kept when the URL changes (a `webhook listen` borrowing the endpoint
+ *   signs with the same secret), until `stub webhooks --rotate-secret`.
  */
+import { SIGNATURE_HEADER, newSigningSecret, signatureHeader } from '../api/webhook-signature.js';
 import type { Store } from './store.js';
 
 export const WEBHOOK_API_VERSION = '2.3.0';
@@ -51,6 +56,8 @@ export function ensureWebhookSchema(store: Store): void {
     store.db.exec(QUEUE_SCHEMA);
     const cols = store.db.prepare('PRAGMA table_info(deliveries)').all() as Array<{ name: string }>;
     if (!cols.some((c) => c.name === 'duration_ms')) store.db.exec('ALTER TABLE deliveries ADD COLUMN duration_ms INTEGER');
+    const acc = store.db.prepare('PRAGMA table_info(accounts)').all() as Array<{ name: string }>;
+    if (!acc.some((c) => c.name === 'webhook_secret')) store.db.exec('ALTER TABLE accounts ADD COLUMN webhook_secret TEXT');
   });
   schemaReady.add(store);
 }
@@ -100,6 +107,24 @@ export interface WebhookSettings {
   webhooks_enabled: boolean;
   teams: TeamWebhookSetting[];
   retry_schedule: string;
+  /** Signs every delivery to the endpoint (`jobfit webhook verify` checks one). */
+  signing_secret: string;
+}
+
+/** The account endpoint's signing secret, made on first use. */
+export function signingSecret(store: Store, accountId: number): string | undefined {
+  ensureWebhookSchema(store);
+  const row = store.get<{ webhook_secret: string | null }>('SELECT webhook_secret FROM accounts WHERE id = ?', accountId);
+  if (!row) return undefined;
+  if (row.webhook_secret) return row.webhook_secret;
+  return store.write(() => {
+    // Another process may have made it between the read and this transaction.
+    const again = store.get<{ webhook_secret: string | null }>('SELECT webhook_secret FROM accounts WHERE id = ?', accountId);
+    if (again?.webhook_secret) return again.webhook_secret;
+    const secret = newSigningSecret();
+    store.run('UPDATE accounts SET webhook_secret = ? WHERE id = ?', secret, accountId);
+    return secret;
+  });
 }
 
 export function accountIds(store: Store): number[] {
@@ -125,6 +150,7 @@ export function getWebhookSettings(store: Store, accountId: number): WebhookSett
     webhooks_enabled: acc.webhooks_enabled === 1,
     teams,
     retry_schedule: formatSchedule(retryPolicy(store, {}).delaysMs),
+    signing_secret: signingSecret(store, accountId)!,
   };
 }
 
@@ -135,6 +161,8 @@ export interface WebhookSettingsChange {
   teams?: Array<{ id: number; enabled: boolean }>;
   /** e.g. "1s,2s,4s"; stored for every process using this data directory. */
   retrySchedule?: string;
+  /** A new signing secret (the old one stops working at once). */
+  rotateSecret?: boolean;
 }
 
 export class WebhookSettingsError extends Error {}
@@ -167,6 +195,7 @@ export function setWebhookSettings(store: Store, accountId: number, change: Webh
       if (delays.length > 20) throw new WebhookSettingsError('At most 20 retries.');
       store.setMeta('webhook_retry_schedule', formatSchedule(delays));
     }
+    if (change.rotateSecret) store.run('UPDATE accounts SET webhook_secret = ? WHERE id = ?', newSigningSecret(), accountId);
   });
   return getWebhookSettings(store, accountId)!;
 }
@@ -209,13 +238,45 @@ function gate(store: Store, ev: EnqueueInput): EnqueueResult {
     ev.account_id,
   );
   if (!acc) return { state: 'skipped', reason: 'account not found' };
-  if (acc.webhooks_enabled !== 1) return { state: 'skipped', reason: 'webhooks are disabled for the account' };
-  if (!acc.webhook_endpoint) return { state: 'skipped', reason: 'the account has no webhook endpoint' };
+  // Each reason names the command that lifts it.
+  const account = ev.account_id === accountIds(store)[0] ? '' : ` --account ${ev.account_id}`;
+  if (acc.webhooks_enabled !== 1) return { state: 'skipped', reason: `webhooks are disabled for the account (\`jobfit stub webhooks${account} --enable\` switches them on)` };
+  if (!acc.webhook_endpoint) return { state: 'skipped', reason: `the account has no webhook endpoint (\`jobfit stub webhooks${account} --endpoint URL\` sets one)` };
   if (ev.team_id !== null) {
     const team = store.get<{ webhooks_enabled: number }>('SELECT webhooks_enabled FROM teams WHERE id = ?', ev.team_id);
-    if (team?.webhooks_enabled !== 1) return { state: 'skipped', reason: `webhook delivery is disabled for team ${ev.team_id}` };
+    if (team?.webhooks_enabled !== 1) {
+      return { state: 'skipped', reason: `webhook delivery is disabled for team ${ev.team_id} (\`jobfit stub webhooks${account} --team ${ev.team_id} --enable\` switches it on)` };
+    }
   }
   return { state: 'pending', url: acc.webhook_endpoint };
+}
+
+/**
+ * Sends a recorded event again (`stub events --resend ID`), to the endpoint
+ * and under the gates in force now, as a fresh round of attempts; the
+ * earlier attempts stay in its history.
+ */
+export function resendEvent(store: Store, eventId: string, now = Date.now()): EnqueueResult {
+  ensureWebhookSchema(store);
+  const result = store.write(() => {
+    const ev = store.get<{ id: string; account_id: number; team_id: number | null }>('SELECT id, account_id, team_id FROM events WHERE id = ?', eventId);
+    if (!ev) throw new WebhookSettingsError(`Event ${eventId} not found (\`jobfit stub events\` lists them).`);
+    const r = gate(store, { id: ev.id, account_id: ev.account_id, team_id: ev.team_id });
+    if (r.state === 'skipped') return r;
+    store.run(
+      `INSERT INTO webhook_queue (event_id, account_id, url, state, attempts, next_attempt_at, reason) VALUES (?, ?, ?, 'pending', ?, ?, NULL)
+       ON CONFLICT(event_id) DO UPDATE SET url = excluded.url, state = 'pending', attempts = excluded.attempts, next_attempt_at = excluded.next_attempt_at, lease_until = NULL, reason = NULL`,
+      ev.id,
+      ev.account_id,
+      r.url,
+      // A fresh round: attempts count from 1 again, with the whole retry schedule.
+      0,
+      now,
+    );
+    return r;
+  });
+  if (result.state === 'pending') kickDeliveries(store);
+  return result;
 }
 
 // ------------------------------------------------------------------ attempts
@@ -235,6 +296,7 @@ export interface AttemptResult {
 
 interface QueueRow {
   event_id: string;
+  account_id: number;
   url: string;
   attempts: number;
 }
@@ -242,7 +304,7 @@ interface QueueRow {
 function claimDue(store: Store, now: number, leaseMs: number, limit: number): QueueRow[] {
   return store.write(() => {
     const rows = store.all<QueueRow>(
-      `SELECT event_id, url, attempts FROM webhook_queue
+      `SELECT event_id, account_id, url, attempts FROM webhook_queue
        WHERE (state = 'pending' AND next_attempt_at <= ?) OR (state = 'sending' AND lease_until <= ?)
        ORDER BY next_attempt_at LIMIT ?`,
       now,
@@ -272,6 +334,8 @@ async function attempt(store: Store, row: QueueRow, policy: RetryPolicy): Promis
   }
   const n = row.attempts + 1;
   const startedAt = new Date();
+  const timestamp = Math.floor(startedAt.getTime() / 1000);
+  const secret = signingSecret(store, row.account_id);
   const t0 = performance.now();
   let status: number | null = null;
   let error: string | null = null;
@@ -285,7 +349,8 @@ async function attempt(store: Store, row: QueueRow, policy: RetryPolicy): Promis
         'content-type': 'application/json',
         'user-agent': WEBHOOK_USER_AGENT,
         'webhook-id': ev.id,
-        'webhook-timestamp': String(Math.floor(startedAt.getTime() / 1000)),
+        'webhook-timestamp': String(timestamp),
+        ...(secret ? { [SIGNATURE_HEADER]: signatureHeader(secret, timestamp, ev.payload) } : {}),
         'x-event-type': ev.type,
         'x-delivery-attempt': String(n),
       },

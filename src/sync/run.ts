@@ -18,7 +18,7 @@
  *
  * Every decision reads the database, not "what this run saw", so a run killed
  * at any moment leaves nothing the next run skips wrongly; a person's rows are
- * written in one transaction.
+ * written in one transaction (with other people's: commits are batched).
  */
 import { createHash } from 'node:crypto';
 import type { Context } from '../cli/context.js';
@@ -30,7 +30,7 @@ import { type FetchPage, listAll } from '../export/complete-list.js';
 import { scoreEntries } from '../export/scorecard-rows.js';
 import { TEST_ID } from '../api/catalog.js';
 import type { Progress } from '../format/progress.js';
-import type { Counts, Row, SyncDb } from './db.js';
+import { type Counts, type Row, type SyncStore, type Writer, checkOwner } from './store.js';
 import { SCORE_COLUMNS, scoreColumn } from './schema.js';
 
 type Json = Record<string, unknown>;
@@ -41,6 +41,12 @@ export interface SyncOptions {
   full: boolean;
   concurrency: number;
   errors?: string;
+  /**
+   * Only these invitations (list items, or invitation objects: the same
+   * fields), instead of the complete list; teams and users are left alone.
+   * For `webhook listen --sync`.
+   */
+  items?: Json[];
 }
 
 export interface SyncReport {
@@ -73,6 +79,20 @@ const obj = (v: unknown): Json => (v && typeof v === 'object' ? (v as Json) : {}
 
 function hash(v: unknown): string {
   return createHash('sha1').update(JSON.stringify(v)).digest('hex').slice(0, 16);
+}
+
+/**
+ * The fields of an invitation list item the reference promises, in a fixed
+ * order: the invitation object holds them too, so an invitation fetched on
+ * its own (a webhook event) hashes the same as its list item.
+ */
+export function listHash(i: Json): string {
+  const team = obj(i.team);
+  const account = obj(i.account);
+  return hash([
+    i.id, i.first_name, i.last_name, i.email, i.created_at, i.accepted_at, i.assessment_url, i.test_taker_id, i.custom_id, i.person_id,
+    team.id, team.display_name, account.id, account.display_name,
+  ].map((v) => v ?? null));
 }
 
 /** A bounded pool: at most `limit` requests in flight. */
@@ -113,7 +133,7 @@ export class SyncStopped extends Error {
   }
 }
 
-export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncDb, o: SyncOptions, progress?: (total: number) => Progress): Promise<SyncReport> {
+export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncStore, o: SyncOptions, progress?: (total: number) => Progress): Promise<SyncReport> {
   const started = ctx.io.now();
   const signal = ctx.io.signal;
   const byKind: Record<string, number> = {};
@@ -136,13 +156,31 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncDb, o
         throw err;
       }
     });
-  const runId = db.startRun(started.toISOString(), o.full);
-  const sinkTaker = createErrorSink(ctx, o.errors, 'test taker');
-  const sinkInvitation = createErrorSink(ctx, o.errors, 'invitation');
+  const runId = await db.startRun(started.toISOString(), o.full);
+  // One sink (one --errors file): "Error: sync of test taker 500160 (scorecard sales-rep): ...".
+  const sink = createErrorSink(ctx, o.errors, 'sync of');
   const position: SyncProgress = { done: 0, total: 0 };
   let bar: Progress | undefined;
 
-  const finish = (status: string, message?: string) => {
+  type Apply = (w: Writer) => Promise<void>;
+  const pending: Apply[] = [];
+  let flushTimer: NodeJS.Timeout | undefined;
+  // Transactions one after another: a flush waits for the one before it.
+  let flushing: Promise<void> = Promise.resolve();
+  const flush = (): Promise<void> => {
+    if (flushTimer) clearTimeout(flushTimer);
+    flushTimer = undefined;
+    if (pending.length === 0) return flushing;
+    const batch = pending.splice(0);
+    flushing = flushing.then(() =>
+      db.transaction(async (w) => {
+        for (const apply of batch) await apply(w);
+      }),
+    );
+    return flushing;
+  };
+
+  const finish = (status: string, message?: string) =>
     db.finishRun(runId, {
       finishedAt: ctx.io.now().toISOString(),
       status,
@@ -153,18 +191,17 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncDb, o
       errors,
       message,
     });
-  };
 
   try {
     // ---------------------------------------------------------------- whose data, which profiles
     const account = obj(await req('account', () => client.getAccount()));
     const mode = account.mode === 'test' || account.mode === 'live' ? account.mode : ctx.connection?.mode;
     if (mode !== 'live' && mode !== 'test') throw new UsageError('The service did not say whether this key is live or test; refusing to sync into a database without knowing.');
-    db.checkOwner(mode, String(account.id ?? ''));
+    await checkOwner(db, mode, String(account.id ?? ''));
 
-    const remembered = JSON.parse(db.meta().score_profiles ?? '[]') as string[];
+    const remembered = JSON.parse((await db.meta()).score_profiles ?? '[]') as string[];
     const sps = o.sp ?? remembered;
-    if (sps.length > 0) {
+    if (sps.length > 0 && !o.items) {
       const list = obj(await req('score_profiles', () => client.listScoreProfiles()));
       const names = (Array.isArray(list.data) ? list.data : []).map((p) => str(obj(p).short_name)).filter((n): n is string => n !== null);
       const unknown = sps.filter((s) => !names.includes(s));
@@ -173,38 +210,40 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncDb, o
         throw new UsageError(`Unknown score profile${unknown.length > 1 ? 's' : ''} for --sp: ${unknown.join(', ')}.`, `profiles of this account: ${names.join(', ')}`);
       }
     }
-    db.setMeta('score_profiles', JSON.stringify(sps));
+    await db.setMeta('score_profiles', JSON.stringify(sps));
 
     // ---------------------------------------------------------------- small lists: always read whole
     const teams = obj(await req('teams', () => client.listTeams()));
     const users = obj(await req('users', () => client.listUsers()));
-    db.transaction(() => {
+    await db.transaction(async (w) => {
       for (const t of Array.isArray(teams.data) ? teams.data.map(obj) : []) {
         if (num(t.id) === null) continue;
-        db.upsert('teams', ['id'], { id: num(t.id), display_name: str(t.display_name), users_count: num(t.users_count), invitations_count: num(t.invitations_count), test_takers_count: num(t.test_takers_count) }, counts);
+        await w.upsert('teams', ['id'], { id: num(t.id), display_name: str(t.display_name), users_count: num(t.users_count), invitations_count: num(t.invitations_count), test_takers_count: num(t.test_takers_count) }, counts);
       }
       for (const u of Array.isArray(users.data) ? users.data.map(obj) : []) {
         if (num(u.id) === null) continue;
-        db.upsert('users', ['id'], userRow(u), counts);
+        await w.upsert('users', ['id'], userRow(u), counts);
       }
     });
 
     // ---------------------------------------------------------------- the change feed
-    const items: Json[] = [];
-    const fetchPage: FetchPage<Json> = (q, s) => req('invitation_list', () => client.listInvitations(q, s)) as Promise<{ total_count?: number; data: Json[] }>;
-    await listAll(fetchPage, {}, (it) => void items.push(obj(it)), {
-      signal,
-      noun: 'invitations',
-      concurrency: Math.min(8, o.concurrency),
-      onRequest: (q, a) => ctx.debug(`  list: ${JSON.stringify(q)} → ${a.returned} of ${a.total}${a.hasMore ? ' (capped)' : ''}`),
-    });
+    const items: Json[] = o.items ? [...o.items] : [];
+    if (!o.items) {
+      const fetchPage: FetchPage<Json> = (q, s) => req('invitation_list', () => client.listInvitations(q, s)) as Promise<{ total_count?: number; data: Json[] }>;
+      await listAll(fetchPage, {}, (it) => void items.push(obj(it)), {
+        signal,
+        noun: 'invitations',
+        concurrency: Math.min(8, o.concurrency),
+        onRequest: (q, a) => ctx.debug(`  list: ${JSON.stringify(q)} → ${a.returned} of ${a.total}${a.hasMore ? ' (capped)' : ''}`),
+      });
+    }
 
     // ---------------------------------------------------------------- what the database holds
-    const invs = new Map(db.all<{ id: number; list_hash: string; basis: string }>('SELECT id, list_hash, basis FROM invitations').map((r) => [r.id, r]));
-    const takers = new Map(db.all<StoredTestTaker>('SELECT id, list_hash, basis, completed_tests, assessments_open, career_navigation_profile_id FROM test_takers').map((r) => [r.id, r]));
-    const cards = new Map(db.all<{ k: string; basis: string }>(`SELECT test_taker_id || '/' || score_profile AS k, basis FROM scorecards`).map((r) => [r.k, r.basis]));
-    const reports = new Map(db.all<{ id: number; basis: string }>('SELECT test_taker_id AS id, basis FROM job_fit_reports').map((r) => [r.id, r.basis]));
-    const profiles = new Set(db.all<{ id: string }>('SELECT id FROM career_navigation_profiles').map((r) => r.id));
+    const invs = new Map((await db.all<{ id: number; list_hash: string; basis: string }>('SELECT id, list_hash, basis FROM invitations')).map((r) => [r.id, r]));
+    const takers = new Map((await db.all<StoredTestTaker>('SELECT id, list_hash, basis, completed_tests, assessments_open, career_navigation_profile_id FROM test_takers')).map((r) => [r.id, r]));
+    const cards = new Map((await db.all<{ k: string; basis: string }>(`SELECT test_taker_id || '/' || score_profile AS k, basis FROM scorecards`)).map((r) => [r.k, r.basis]));
+    const reports = new Map((await db.all<{ id: number; basis: string }>('SELECT test_taker_id AS id, basis FROM job_fit_reports')).map((r) => [r.id, r.basis]));
+    const profiles = new Set((await db.all<{ id: string }>('SELECT id FROM career_navigation_profiles')).map((r) => r.id));
 
     // ---------------------------------------------------------------- plan
     interface Work {
@@ -218,20 +257,20 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncDb, o
     for (const item of items) {
       const id = num(item.id);
       if (id === null) continue;
-      const listHash = hash(item);
+      const itemHash = listHash(item);
       const takerId = num(item.test_taker_id);
       if (takerId !== null) testTakers++;
       const inv = invs.get(id);
       if (takerId === null) {
-        if (!o.full && inv && inv.list_hash === listHash) skip('invitations not accepted yet and unchanged in the list');
-        else work.push({ item, id, listHash, takerId });
+        if (!o.full && inv && inv.list_hash === itemHash) skip('invitations not accepted yet and unchanged in the list');
+        else work.push({ item, id, listHash: itemHash, takerId });
         continue;
       }
       const t = takers.get(takerId);
-      const takerFresh = !o.full && t !== undefined && t.list_hash === listHash && t.assessments_open === 0;
+      const takerFresh = !o.full && t !== undefined && t.list_hash === itemHash && t.assessments_open === 0;
       if (takerFresh) {
         const state = storedState(t);
-        const invFresh = inv !== undefined && inv.list_hash === listHash && inv.basis === t.basis;
+        const invFresh = inv !== undefined && inv.list_hash === itemHash && inv.basis === t.basis;
         const resultsFresh =
           sps.every((sp) => state.completed.size === 0 || cards.get(`${takerId}/${sp}`) === t.basis) &&
           (!jobFitReady(state.completed) || reports.get(takerId) === t.basis) &&
@@ -241,13 +280,24 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncDb, o
           continue;
         }
       }
-      work.push({ item, id, listHash, takerId });
+      work.push({ item, id, listHash: itemHash, takerId });
     }
     position.total = work.length;
     ctx.debug(`sync: ${items.length} invitations listed (${testTakers} accepted); ${work.length} to look at, ${items.length - work.length} up to date`);
 
     // ---------------------------------------------------------------- fetch and apply
     bar = progress?.(work.length);
+    // Whole people are written many to a transaction: one commit per person costs more than the requests.
+    const write = async (fn: Apply) => {
+      pending.push(fn);
+      if (pending.length >= 200) await flush();
+      else
+        flushTimer ??= setTimeout(() => {
+          flush().catch((err: unknown) => {
+            stop ??= err;
+          });
+        }, 100);
+    };
     const doInvitation = async (w: Work, basis: string): Promise<Row | undefined> => {
       try {
         const inv = obj(await req('invitation', () => client.getInvitation(w.id, signal)));
@@ -255,7 +305,7 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncDb, o
       } catch (err) {
         if (stop !== undefined) throw stop;
         errors++;
-        sinkInvitation.failed(w.id, err);
+        sink.failed(`invitation ${w.id}`, err);
         return undefined;
       }
     };
@@ -272,7 +322,7 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncDb, o
         } catch (err) {
           if (stop !== undefined) throw stop;
           errors++;
-          sinkTaker.failed(takerId, err);
+          sink.failed(`test taker ${takerId}`, err);
           return;
         }
         takerRows = testTakerRows(t, w.item, w.listHash);
@@ -282,11 +332,11 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncDb, o
         state = storedState(stored);
       }
 
-      const tasks: Array<Promise<(() => void) | undefined>> = [];
+      const tasks: Array<Promise<Apply | undefined>> = [];
       const failed = (what: string) => (err: unknown) => {
         if (stop !== undefined) throw stop;
         errors++;
-        sinkTaker.failed(`${takerId} (${what})`, err);
+        sink.failed(`test taker ${takerId} (${what})`, err);
         return undefined;
       };
       for (const sp of sps) {
@@ -296,7 +346,7 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncDb, o
           tasks.push(
             req('scorecard', () => client.getScorecard(takerId, sp, signal)).then((c) => {
               const row = scorecardRow(obj(c), takerId, sp, state.basis);
-              return () => db.upsert('scorecards', ['test_taker_id', 'score_profile'], row, counts);
+              return (w: Writer) => w.upsert('scorecards', ['test_taker_id', 'score_profile'], row, counts);
             }, failed(`scorecard ${sp}`)),
           );
       }
@@ -306,10 +356,10 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncDb, o
         tasks.push(
           req('job_fit_report', () => client.getJobFitReport(takerId, signal)).then((r) => {
             const rows = jobFitRows(obj(r), takerId, state.basis);
-            return () => {
-              db.upsert('job_fit_reports', ['test_taker_id'], rows.report, counts);
-              for (const occ of rows.occupations) db.upsert('job_fit_occupations', ['test_taker_id', 'rank'], occ, counts);
-              db.prune('job_fit_occupations', 'test_taker_id', takerId, 'rank', rows.occupations.map((x) => Number(x.rank)), counts);
+            return async (w: Writer) => {
+              await w.upsert('job_fit_reports', ['test_taker_id'], rows.report, counts);
+              for (const occ of rows.occupations) await w.upsert('job_fit_occupations', ['test_taker_id', 'rank'], occ, counts);
+              await w.prune('job_fit_occupations', 'test_taker_id', takerId, 'rank', rows.occupations.map((x) => Number(x.rank)), counts);
             };
           }, failed('job-fit report')),
         );
@@ -320,7 +370,7 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncDb, o
           tasks.push(
             req('career_navigation_profile', () => client.getCareerNavigationProfile(profileId, signal)).then((p) => {
               const row = profileRow({ ...obj(p), id: profileId });
-              return () => db.upsert('career_navigation_profiles', ['id'], row, counts);
+              return (w: Writer) => w.upsert('career_navigation_profiles', ['id'], row, counts);
             }, failed('career navigation profile')),
           );
       }
@@ -331,16 +381,16 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncDb, o
       const settled = await Promise.allSettled([Promise.all(tasks), invFetch]);
       if (stop !== undefined) throw stop;
       for (const s of settled) if (s.status === 'rejected') throw s.reason;
-      const applies = (settled[0] as PromiseFulfilledResult<Array<(() => void) | undefined>>).value;
+      const applies = (settled[0] as PromiseFulfilledResult<Array<Apply | undefined>>).value;
       const invRow = (settled[1] as PromiseFulfilledResult<Row | undefined>).value;
-      db.transaction(() => {
+      await write(async (w) => {
         if (takerRows) {
-          db.upsert('test_takers', ['id'], takerRows.taker, counts);
-          for (const a of takerRows.assessments) db.upsert('assigned_assessments', ['test_taker_id', 'id'], a, counts);
-          db.prune('assigned_assessments', 'test_taker_id', takerId, 'id', takerRows.assessments.map((a) => Number(a.id)), counts);
+          await w.upsert('test_takers', ['id'], takerRows.taker, counts);
+          for (const a of takerRows.assessments) await w.upsert('assigned_assessments', ['test_taker_id', 'id'], a, counts);
+          await w.prune('assigned_assessments', 'test_taker_id', takerId, 'id', takerRows.assessments.map((a) => Number(a.id)), counts);
         }
-        for (const apply of applies) apply?.();
-        if (invRow) db.upsert('invitations', ['id'], invRow, counts);
+        for (const apply of applies) await apply?.(w);
+        if (invRow) await w.upsert('invitations', ['id'], invRow, counts);
       });
     };
 
@@ -351,7 +401,7 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncDb, o
         const errorsBefore = errors;
         if (w.takerId === null) {
           const row = await doInvitation(w, '');
-          if (row) db.transaction(() => db.upsert('invitations', ['id'], row, counts));
+          if (row) await write((w) => w.upsert('invitations', ['id'], row, counts));
         } else {
           await doPerson(w);
         }
@@ -360,12 +410,13 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncDb, o
       }
     };
     await Promise.all(Array.from({ length: o.concurrency }, worker));
+    await flush();
     if (signal.aborted) stop ??= signal.reason;
     if (stop !== undefined) throw stop;
     bar?.stop();
 
     const status = errors > 0 ? 'partial' : 'ok';
-    finish(status);
+    await finish(status);
     return {
       runId,
       status,
@@ -382,14 +433,19 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncDb, o
     };
   } catch (err) {
     bar?.stop();
+    // What was fetched before the stop is kept.
+    try {
+      await flush();
+    } catch {
+      // the error that stopped the run is the one to report
+    }
     const reason = stop ?? err;
     const interrupted = signal.aborted;
-    finish(interrupted ? 'interrupted' : 'failed', interrupted ? 'interrupted' : errorText(reason));
+    await finish(interrupted ? 'interrupted' : 'failed', interrupted ? 'interrupted' : errorText(reason)).catch(() => {});
     if (stop !== undefined || interrupted) throw new SyncStopped(reason, position);
     throw err;
   } finally {
-    await sinkTaker.close();
-    await sinkInvitation.close();
+    await sink.close();
   }
 }
 

@@ -110,7 +110,9 @@ describe('a new user, no configuration', () => {
       // The stub runs in this process, so the binary is spawned without blocking it.
       const r = await cli.runAsync(['teams'], { env: { ...env, JOBFIT_API_KEY: 'sk_live_nobodynobodynobody', JOBFIT_BASE_URL: stub.url } });
       expect(r.code).toBe(4);
-      expect(r.stderr).toMatch(/^Error: API key is required/m);
+      // Not "API key is required" with "set JOBFIT_API_KEY" (it is set): which key, from where, what the service said.
+      expect(r.stderr).toMatch(/^Error: http:\/\/127\.0\.0\.1:\d+\/v2 did not accept the live key sk_live_…body from JOBFIT_API_KEY \(it answered 404: API key is required\)\.$/m);
+      expect(r.stderr).toMatch(/^Hint: check the key in JOBFIT_API_KEY/m);
       expect(r.stderr).not.toContain('nobodynobodynobody');
     } finally {
       await stub.close();
@@ -120,6 +122,6 @@ describe('a new user, no configuration', () => {
   it('completion bash from the binary is valid bash', () => {
     const r = cli.run(['completion', 'bash'], { env });
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('complete -o default -F _jobfit jobfit');
+    expect(r.stdout).toContain('complete -F _jobfit jobfit');
   });
 });

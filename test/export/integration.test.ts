@@ -2,6 +2,7 @@
  * Complete exports against the real stub over HTTP on a loopback port, seeded
  * with 3,000 test takers over several teams; the CLI runs in-process.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/client/index.js';
@@ -147,4 +148,30 @@ describe('commands against the stub', () => {
     expect(badSp.stderr).toMatch(/Unknown score profile "nope"/);
     expect(badSp.stdout).toBe('');
   });
+});
+
+describe('a run that stops early never looks finished', () => {
+  it('Ctrl-C during scorecard --all -o ndjson: exit 130, the summary says what was not done, stdout ends with the mark', async () => {
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(), 300);
+    const res = await runCli(['scorecard', '--all', '--sp', 'sales-rep', '-o', 'ndjson', '--concurrency', '2'], { env: env.env, signal: ac.signal });
+    expect(res.code, res.stderr).toBe(130);
+    expect(res.stderr).toMatch(/^Stopped after [\d,]+ test takers: .* not done/m);
+    const lines = res.stdout.trimEnd().split('\n');
+    expect(lines.at(-1)).toMatch(/^#INCOMPLETE EXPORT: [\d,]+ scorecards written before the run stopped \(interrupted\)$/);
+    for (const l of lines.slice(0, -1)) expect(() => JSON.parse(l)).not.toThrow();
+  }, 60_000);
+
+  it('--out FILE: complete runs rename into place; --out without --all on a list is a usage error', async () => {
+    const dir = env.tmp();
+    const file = `${dir}/takers.csv`;
+    const ok = await runCli(['test-takers', 'list', '--all', '-o', 'csv', '--out', file], { env: env.env });
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stdout).toBe('');
+    const rows = parse(readFileSync(file, 'utf8')) as string[][];
+    expect(rows.length - 1).toBe((await client.listTestTakers({})).total_count);
+    expect(readdirSync(dir)).toEqual(['takers.csv']);
+    const bad = await runCli(['test-takers', 'list', '--out', file], { env: env.env });
+    expect(bad.code).toBe(2);
+  }, 60_000);
 });

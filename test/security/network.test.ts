@@ -9,6 +9,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertSafeTransport } from '../../src/client/http.js';
 import { isLoopbackHost } from '../../src/config/loopback.js';
 import { hideUrlPasswords } from '../../src/config/mask.js';
 import { runCli } from '../helpers/cli.js';
@@ -41,6 +42,9 @@ describe('where the key goes, and what is printed about it', () => {
   it('loopback is localhost, 127.0.0.0/8 and ::1; not *.localhost', () => {
     for (const h of ['localhost', 'LOCALHOST', '127.0.0.1', '127.1.2.3', '::1', '[::1]']) expect([h, isLoopbackHost(h)]).toEqual([h, true]);
     for (const h of ['app.localhost', 'localhost.example', '127.0.0.1.example', '128.0.0.1', '0.0.0.0', '[::]', '127.0.0.256']) expect([h, isLoopbackHost(h)]).toEqual([h, false]);
+    // So a live key over plain http to a *.localhost name is refused, as to any other host.
+    expect(() => assertSafeTransport('http://app.localhost:8080/v2', 'sk_live_aaaaaaaaaaaaaaaaaaaa1234')).toThrow(/Refusing to send a live key over plain http:\/\/ to app\.localhost:8080/);
+    expect(() => assertSafeTransport('http://127.0.0.1:8080/v2', 'sk_live_aaaaaaaaaaaaaaaaaaaa1234')).not.toThrow();
   });
 
   it('a test key over plain http off this machine gets a warning; on loopback it does not', async () => {

@@ -44,6 +44,7 @@ describe('hostile text from the service, in a real terminal', () => {
     { args: ['invitations', 'list'], code: 0, visible: ['Ana\\x1b]0;pwned title\\x07\\x0dOVERWRITTEN', 'REQ\\x0dOVERWRITTEN', 'ana\\x1b]8;;https://evil.example/'] },
     { args: ['test-takers', 'list'], code: 0, visible: ['Ana\\x1b]0;pwned title', 'P\\u202eevil.exe'] },
     { args: ['accounts'], code: 0, visible: ['Team\\x1b[2J'] },
+    { args: ['whoami'], code: 0, visible: ['Team\\x1b[2J\\x1b]52;c;'] },
     { args: ['health'], code: 0, visible: ['ok\\x1b]0;pwned title\\x07\\x1b[2J', 'v2\\u202eevil.exe'] },
     { args: ['invitations', 'get', '999'], code: 1, visible: ['Error: Bad request\\x1b]0;pwned title\\x07'] },
   ];

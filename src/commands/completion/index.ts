@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import type { CommandDeps } from '../../cli/commands.js';
 import type { Context } from '../../cli/context.js';
 import { HELP_TOPIC_NAMES } from '../../cli/help.js';
@@ -39,7 +39,9 @@ export async function run(opts: { shell: string; root: Command }, ctx: Context):
 export function register(program: Command, deps: CommandDeps): void {
   program
     .command('completion')
-    .argument('<shell>', SHELLS.join(', '))
+    .argument('[shell]', SHELLS.join(', '))
+    // What the scripts call for values that live in the service; not for people.
+    .addOption(new Option('--values <kind>').hideHelp())
     .description('Print a shell completion script for bash, zsh or fish')
     .addHelpText(
       'after',
@@ -50,8 +52,14 @@ export function register(program: Command, deps: CommandDeps): void {
         'jobfit completion fish > ~/.config/fish/completions/jobfit.fish',
       ),
     )
-    .action(async (shell: string, _o: unknown, cmd: Command) => {
+    .action(async (shell: string | undefined, o: { values?: string }, cmd: Command) => {
       const ctx = deps.context(cmd);
+      if (o.values !== undefined) {
+        const { printValues } = await import('./values.js');
+        await printValues(ctx, o.values);
+        return;
+      }
+      if (shell === undefined) throw new UsageError(`Name the shell: jobfit completion ${SHELLS.join('|')}.`);
       await run({ shell, root: cmd.parent ?? program }, ctx);
     });
 }

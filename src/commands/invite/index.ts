@@ -133,6 +133,8 @@ async function runSingle(o: InviteOptions, ctx: Context): Promise<void> {
       { key: 'assessment_url', header: 'ASSESSMENT URL' },
     ],
   });
+  const { noteParticipantLinks } = await import('../shared/participant-links.js');
+  await noteParticipantLinks(ctx, [invitation]);
 }
 
 async function runBulk(o: InviteOptions, ctx: Context): Promise<void> {

@@ -6,6 +6,7 @@
  */
 import type { Context, Prompter } from '../../cli/context.js';
 import { UsageError } from '../../cli/errors.js';
+import { noPromptReason } from '../../cli/prompter.js';
 import type { AccountData } from '../../bulk/account.js';
 import { FIELDS, type Field, mapHeader } from '../../bulk/columns.js';
 import { parseSendVia, RowValidator } from '../../bulk/validate.js';
@@ -113,7 +114,7 @@ export async function buildSingleBody(
   const missing = required.filter(([k]) => !o[k]?.trim()).map(([, f]) => f);
   if (missing.length) {
     if (!ctx.io.canPrompt) {
-      throw new UsageError(`Missing ${missing.join(', ')} (no terminal to ask on).`, 'give them as flags, or run it in a terminal to be asked');
+      throw new UsageError(`Missing ${missing.join(', ')} (${noPromptReason(ctx.io)}).`, 'give them as flags, or run it in a terminal to be asked');
     }
   }
   if (ctx.io.canPrompt) await promptMissing(o, account, await prompter());

@@ -106,7 +106,7 @@ export async function runJobFit(o: JobFitOptions, ctx: Context): Promise<void> {
   } catch (err) {
     error = err;
   }
-  await sink.close();
+  await sink.close({ stopped: error !== undefined });
   if (render && error === undefined) printJobFitReports(ctx, rendered);
   if (notReady.length > 0) {
     const shown = notReady.slice(0, 50).join(', ');
@@ -139,7 +139,7 @@ export function register(program: Command, deps: CommandDeps): void {
     .alias('jobfit')
     .argument('[ids...]', 'test taker ids')
     .description('Job-fit reports: drawn on a terminal, JSON/NDJSON objects, or long-form CSV (one line per top job family)')
-    .option('--ids-from <file>', 'read test taker ids from a file, one per line (- for stdin)')
+    .option('--ids-from <file>', 'read test taker ids from a file (- for stdin): one per line, or jobfit CSV/JSON/NDJSON output with an id or test_taker_id')
     .option('--all', 'every test taker (the complete list, past the 50-item cap)')
     .option('--team <id>', 'with --all: only this team')
     .option('--custom-id <text>', 'with --all: only test takers whose custom_id contains this text')

@@ -12,6 +12,7 @@ import type { CommandDeps } from '../../cli/commands.js';
 import type { Context } from '../../cli/context.js';
 import { AuthError, JobfitError, UsageError } from '../../cli/errors.js';
 import { forPerson } from '../../cli/person-text.js';
+import { noPromptReason } from '../../cli/prompter.js';
 import { normalizeBaseUrl } from '../../config/keys.js';
 import { maskKey, modeOfKey } from '../../config/mask.js';
 import type { Mode, Profile } from '../../config/types.js';
@@ -60,6 +61,53 @@ function describe(a: AccountSummary): string {
   return `account ${String(a.display_name)} (id ${String(a.id)})`;
 }
 
+/** What is wrong with a base URL, or undefined when its healthcheck answers as the v2 API. */
+export type CheckBaseUrl = (ctx: Context, baseUrl: string) => Promise<{ problem: string; unreachable: boolean; suggestion?: string } | undefined>;
+
+async function healthOf(ctx: Context, baseUrl: string): Promise<{ status?: number; version?: unknown; error?: string }> {
+  const { createClient } = await import('../../client/index.js');
+  const client = createClient({
+    baseUrl,
+    env: ctx.io.env,
+    signal: ctx.io.signal,
+    retry: { maxRetries: 1 },
+    timeouts: { headersMs: 10_000, bodyMs: 10_000 },
+    trace: ctx.globals.verbose ? (line) => ctx.io.stderr.write(`${forPerson(line)}\n`) : undefined,
+  });
+  try {
+    const res = await client.raw('GET', '/healthcheck');
+    const data = res.data as { version?: unknown } | null;
+    return { status: res.status, version: data && typeof data === 'object' ? data.version : undefined };
+  } catch (err) {
+    return { error: err instanceof Error ? err.message.replace(/\.$/, '') : String(err) };
+  } finally {
+    await client.close();
+  }
+}
+
+/**
+ * Checks the base URL before any key is sent to it: GET /healthcheck (no key)
+ * must answer `version: v2`. A URL without `/v2` whose `/v2/healthcheck`
+ * answers is named as the fix.
+ */
+export const checkBaseUrl: CheckBaseUrl = async (ctx, baseUrl) => {
+  const h = await healthOf(ctx, baseUrl);
+  if (h.status !== undefined && h.status >= 200 && h.status < 300 && h.version === 'v2') return undefined;
+  if (h.error !== undefined) return { problem: `Nothing at ${baseUrl} answered: ${h.error}.`, unreachable: true };
+  let suggestion: string | undefined;
+  if (!/\/v2$/.test(baseUrl)) {
+    const withV2 = `${baseUrl}/v2`;
+    const again = await healthOf(ctx, withV2);
+    if (again.version === 'v2') suggestion = withV2;
+  }
+  const got = h.status !== undefined && (h.status < 200 || h.status >= 300) ? `answered ${h.status}` : `answered without version: v2`;
+  return {
+    problem: `${baseUrl} is not the root of the v2 API: its /healthcheck ${got}${suggestion ? `; ${suggestion} is` : ''}.`,
+    unreachable: false,
+    suggestion,
+  };
+};
+
 function validBaseUrl(v: string): true | string {
   try {
     normalizeBaseUrl(v);
@@ -69,10 +117,10 @@ function validBaseUrl(v: string): true | string {
   }
 }
 
-export async function run(opts: LoginOptions, ctx: Context, verify: VerifyKey = verifyKey): Promise<void> {
+export async function run(opts: LoginOptions, ctx: Context, verify: VerifyKey = verifyKey, check: CheckBaseUrl = checkBaseUrl): Promise<void> {
   const envKey = ctx.io.env.JOBFIT_API_KEY?.trim();
-  if (ctx.io.canPrompt && !envKey) await interactive(opts, ctx, verify);
-  else await unattended(opts, ctx, verify, envKey);
+  if (ctx.io.canPrompt && !envKey) await interactive(opts, ctx, verify, check);
+  else await unattended(opts, ctx, verify, envKey, check);
 }
 
 async function save(ctx: Context, name: string, patch: Partial<Profile>): Promise<void> {
@@ -82,7 +130,7 @@ async function save(ctx: Context, name: string, patch: Partial<Profile>): Promis
   ctx.info(`Saved profile "${name}" in ${store.path} (readable by you only); it is now the current profile.`);
 }
 
-async function unattended(opts: LoginOptions, ctx: Context, verify: VerifyKey, envKey: string | undefined): Promise<void> {
+async function unattended(opts: LoginOptions, ctx: Context, verify: VerifyKey, envKey: string | undefined, check: CheckBaseUrl): Promise<void> {
   let key = envKey;
   let from = 'JOBFIT_API_KEY';
   if (!key && !ctx.io.stdin.isTTY) {
@@ -90,7 +138,7 @@ async function unattended(opts: LoginOptions, ctx: Context, verify: VerifyKey, e
     from = 'stdin';
   }
   if (!key) {
-    throw new UsageError('No API key given and no terminal to ask on.', 'pipe the key on stdin (`printf %s "$KEY" | jobfit login`) or set JOBFIT_API_KEY');
+    throw new UsageError(`No API key given and ${noPromptReason(ctx.io)}.`, 'pipe the key on stdin (`printf %s "$KEY" | jobfit login`) or set JOBFIT_API_KEY');
   }
   const mode = modeOfKey(key);
   if (!mode) throw new UsageError(`The key from ${from} (${maskKey(key)}) does not start with sk_live or sk_test.`);
@@ -100,6 +148,12 @@ async function unattended(opts: LoginOptions, ctx: Context, verify: VerifyKey, e
   const rawBase = opts.baseUrl ?? ctx.io.env.JOBFIT_BASE_URL ?? existing?.base_url;
   if (!rawBase) throw new UsageError('No base URL: give --base-url https://host/v2 (or set JOBFIT_BASE_URL).');
   const baseUrl = normalizeBaseUrl(rawBase);
+  const wrong = await check(ctx, baseUrl);
+  if (wrong) {
+    const hint = wrong.suggestion ? `run it again with --base-url ${wrong.suggestion}` : 'give the base URL of the v2 API with --base-url (it ends in /v2)';
+    if (wrong.unreachable) throw new JobfitError(wrong.problem, { hint });
+    throw new UsageError(wrong.problem, hint);
+  }
   const account = await verify(ctx, baseUrl, key);
   ctx.info(`The ${mode} key ${maskKey(key)} from ${from} belongs to ${describe(account)}.`);
   await save(ctx, name, {
@@ -109,7 +163,13 @@ async function unattended(opts: LoginOptions, ctx: Context, verify: VerifyKey, e
   });
 }
 
-async function interactive(opts: LoginOptions, ctx: Context, verify: VerifyKey): Promise<void> {
+/** A `stub serve` running on this machine, offered when nothing else is known. */
+async function localStubUrl(ctx: Context): Promise<string | undefined> {
+  const { servedStubs } = await import('../../config/served-stubs.js');
+  return servedStubs(ctx.io.env)[0]?.url;
+}
+
+async function interactive(opts: LoginOptions, ctx: Context, verify: VerifyKey, check: CheckBaseUrl): Promise<void> {
   const prompter = await prompterFor(ctx);
   const store = await ctx.config();
   const name =
@@ -119,13 +179,19 @@ async function interactive(opts: LoginOptions, ctx: Context, verify: VerifyKey):
       validate: (v) => (/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(v.trim()) ? true : 'letters, digits, dot, dash or underscore'),
     })).trim();
   const existing = store.getProfile(name) ?? {};
-  const baseUrl = normalizeBaseUrl(
-    opts.baseUrl ??
-      (await prompter.input('Base URL of the API (including /v2)', {
-        default: existing.base_url ?? ctx.io.env.JOBFIT_BASE_URL,
-        validate: validBaseUrl,
-      })),
-  );
+  // Checked before any key goes to it; a wrong one is said and asked again.
+  let suggested = existing.base_url ?? (ctx.io.env.JOBFIT_BASE_URL || undefined) ?? (await localStubUrl(ctx));
+  let given = opts.baseUrl;
+  let baseUrl: string;
+  for (;;) {
+    const typed = given ?? (await prompter.input('Base URL of the API (including /v2)', { default: suggested, validate: validBaseUrl }));
+    given = undefined;
+    baseUrl = normalizeBaseUrl(typed);
+    const wrong = await check(ctx, baseUrl);
+    if (!wrong) break;
+    ctx.io.stderr.write(`✗ ${forPerson(wrong.problem)}\n`);
+    suggested = wrong.suggestion ?? baseUrl;
+  }
 
   const keys: Partial<Record<Mode, string>> = {};
   const accounts: Partial<Record<Mode, AccountSummary>> = {};

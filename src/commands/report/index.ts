@@ -129,7 +129,7 @@ export async function runReport(o: ReportOptions, ctx: Context): Promise<void> {
   } catch (err) {
     error = err;
   }
-  await sink.close();
+  await sink.close({ stopped: error !== undefined });
   let writer: ListWriter | undefined;
   if (error === undefined) {
     const out = target.ctx;

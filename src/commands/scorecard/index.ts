@@ -98,7 +98,7 @@ export async function runScorecard(o: ScorecardOptions, ctx: Context): Promise<v
   } catch (err) {
     error = err;
   }
-  await sink.close();
+  await sink.close({ stopped: error !== undefined });
   await finishExport(
     ctx,
     {
@@ -124,7 +124,7 @@ export function register(program: Command, deps: CommandDeps): void {
     .argument('[ids...]', 'test taker ids')
     .description('Scorecards for a score profile: one per test taker (wide CSV for analysis, or the API objects)')
     .option('--sp <short_name>', 'score profile short name (required; see `jobfit score-profiles`)')
-    .option('--ids-from <file>', 'read test taker ids from a file, one per line (- for stdin)')
+    .option('--ids-from <file>', 'read test taker ids from a file (- for stdin): one per line, or jobfit CSV/JSON/NDJSON output with an id or test_taker_id')
     .option('--all', 'every test taker who has results (the complete list, past the 50-item cap)')
     .option('--team <id>', 'with --all: only this team')
     .option('--custom-id <text>', 'with --all: only test takers whose custom_id contains this text')

@@ -74,8 +74,9 @@ export async function serve(opts: ServeOptions, ctx: Context): Promise<void> {
   }
   const { startStub } = await import('../../stub/index.js');
   let stub: Awaited<ReturnType<typeof startStub>>;
+  const dir = await dataDir(ctx, opts);
   try {
-    stub = await startStub({ dataDir: await dataDir(ctx, opts), port, host: opts.host, faults, minimalFields: opts.minimalFields });
+    stub = await startStub({ dataDir: dir, port, host: opts.host, faults, minimalFields: opts.minimalFields });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     if (e.code === 'EADDRINUSE') throw new JobfitError(`Port ${port} is already in use.`, { hint: 'Pick another with --port, or --port 0 for a free one.' });
@@ -83,6 +84,9 @@ export async function serve(opts: ServeOptions, ctx: Context): Promise<void> {
   }
   const { startDeliveryLoop } = await import('../../stub/webhooks.js');
   const loop = startDeliveryLoop(stub.store);
+  // `login` offers this stub as its base URL, and `webhook listen` finds its data from the URL.
+  const { noteServedStub } = await import('../../config/served-stubs.js');
+  const unnote = noteServedStub(ctx.io.env, stub.origin, dir);
   const out = ctx.io.stdout;
   const boundHost = stub.bound.slice(0, stub.bound.lastIndexOf(':')).replace(/^\[|\]$/g, '');
   const everywhere = boundHost === '0.0.0.0' || boundHost === '::';
@@ -106,6 +110,7 @@ export async function serve(opts: ServeOptions, ctx: Context): Promise<void> {
     if (ctx.io.signal.aborted) resolve();
     else ctx.io.signal.addEventListener('abort', () => resolve(), { once: true });
   });
+  unnote();
   await loop.stop();
   await stub.close();
   ctx.info('Stub stopped.');
@@ -128,7 +133,19 @@ export async function keys(opts: { data?: string }, ctx: Context): Promise<void>
   });
 }
 
-export async function reset(opts: { data?: string }, ctx: Context): Promise<void> {
+export async function reset(opts: { data?: string; yes?: boolean }, ctx: Context): Promise<void> {
+  // On a terminal, a slip of the fingers must not wipe an afternoon's invitations.
+  if (!opts.yes && ctx.io.canPrompt) {
+    const { prompterFor } = await import('../shared/prompter.js');
+    const sure = await (await prompterFor(ctx)).confirm(
+      `Restore the stub data in ${await dataDir(ctx, opts)} to the seed? Every invitation, test taker, event and message made since is removed.`,
+      { default: false },
+    );
+    if (!sure) {
+      ctx.info('Nothing was changed.');
+      return;
+    }
+  }
   await withStore(ctx, opts, (store) => store.reset());
   ctx.info('Stub data restored to the seed.');
 }
@@ -234,10 +251,22 @@ function writeJsonOrLine(ctx: Context, obj: unknown, line: string): void {
 
 // ------------------------------------------------------------------ outbox, events
 
-export async function outbox(opts: { data?: string; account?: string }, ctx: Context): Promise<void> {
+/** --since: an ISO time, or how long ago (30s, 10m, 2h, 3d). */
+export function parseSince(value: string, now: Date): string {
+  const v = value.trim();
+  const rel = /^(\d+)\s*(s|m|h|d)$/.exec(v);
+  if (rel) return new Date(now.getTime() - Number(rel[1]) * { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[rel[2] as 's']).toISOString();
+  const t = Date.parse(v);
+  if (!/^\d{4}-\d\d-\d\d/.test(v) || Number.isNaN(t)) throw new UsageError(`--since takes a time such as 2026-11-24T09:00:00Z or a duration such as 10m, 2h or 3d, got "${value}".`);
+  return new Date(t).toISOString();
+}
+
+export async function outbox(opts: { data?: string; account?: string; limit?: string; since?: string }, ctx: Context): Promise<void> {
   const accountId = opts.account === undefined ? undefined : positiveInt(opts.account, '--account');
+  const limit = opts.limit === undefined ? undefined : positiveInt(opts.limit, '--limit');
+  const since = opts.since === undefined ? undefined : parseSince(opts.since, ctx.io.now());
   const { listOutbox } = await import('../../stub/lifecycle.js');
-  const rows = await withStore(ctx, opts, (store) => listOutbox(store, { accountId }));
+  const rows = await withStore(ctx, opts, (store) => listOutbox(store, { accountId, limit, since }));
   await printList(ctx, rows, {
     columns: [
       { key: 'id', header: 'ID', align: 'right' },
@@ -308,9 +337,14 @@ export function register(program: Command, deps: CommandDeps): void {
     .addHelpText('after', examples('jobfit stub keys', 'jobfit stub keys -o json | jq -r ".[0].live_key"'))
     .action(async (o: { data?: string }, cmd: Command) => keys(o, deps.context(cmd)));
 
-  dataOption(stub.command('reset').description('Restore the seed: every invitation, test taker, event and message created since is removed'))
-    .addHelpText('after', examples('jobfit stub reset', 'jobfit stub reset --data ./stub-data'))
-    .action(async (o: { data?: string }, cmd: Command) => reset(o, deps.context(cmd)));
+  dataOption(
+    stub
+      .command('reset')
+      .description('Restore the seed: every invitation, test taker, event and message created since is removed')
+      .option('-y, --yes', 'do not ask first (on a terminal it asks; scripts are never asked)'),
+  )
+    .addHelpText('after', examples('jobfit stub reset', 'jobfit stub reset --yes --data ./stub-data'))
+    .action(async (o: { data?: string; yes?: boolean }, cmd: Command) => reset(o, deps.context(cmd)));
 
   dataOption(
     stub
@@ -338,9 +372,19 @@ export function register(program: Command, deps: CommandDeps): void {
     .addHelpText('after', examples('jobfit stub complete 500001', 'jobfit stub complete 500001 --assessment interests --language es'))
     .action(async (id: string, o: { data?: string; assessment: string; language: string }, cmd: Command) => completeCmd(id, o, deps.context(cmd)));
 
-  dataOption(stub.command('outbox').description('List the emails and text messages the service would have sent').option('--account <id>', 'only this account'))
-    .addHelpText('after', examples('jobfit stub outbox', 'jobfit stub outbox -o json | jq ".[] | select(.kind == \\"completion\\")"'))
-    .action(async (o: { data?: string; account?: string }, cmd: Command) => outbox(o, deps.context(cmd)));
+  dataOption(
+    stub
+      .command('outbox')
+      .description('List the emails and text messages the service would have sent')
+      .option('--account <id>', 'only this account')
+      .option('--since <time>', 'only those sent since: an ISO time, or 30s, 10m, 2h, 3d ago')
+      .option('--limit <n>', 'only the newest N'),
+  )
+    .addHelpText(
+      'after',
+      examples('jobfit stub outbox', 'jobfit stub outbox --since 10m', 'jobfit stub outbox --limit 5', 'jobfit stub outbox -o json | jq ".[] | select(.kind == \\"completion\\")"'),
+    )
+    .action(async (o: { data?: string; account?: string; limit?: string; since?: string }, cmd: Command) => outbox(o, deps.context(cmd)));
 
   // `stub webhooks` and `stub events` (events with their delivery attempts) live with the webhook code.
   registerStubWebhookCommands(stub, deps);

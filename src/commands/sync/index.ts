@@ -3,7 +3,7 @@
  *
  * Keeps a database of every result up to date, fetching only what can have
  * changed since the last run (src/sync/run.ts). The database, its schema and
- * its lock: src/sync/db.ts.
+ * its lock: src/sync/store.ts (SQLite file or PostgreSQL URL).
  */
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
@@ -14,7 +14,7 @@ import { CancelError, PartialFailureError, UsageError } from '../../cli/errors.j
 import { createProgress, formatDuration } from '../../format/progress.js';
 import { NUM } from '../../format/number.js';
 import { ServiceGoneError } from '../../client/errors.js';
-import { SyncDb } from '../../sync/db.js';
+import { isPostgresUrl, openSyncStore } from '../../sync/store.js';
 import { type SyncReport, SyncStopped, syncOnce } from '../../sync/run.js';
 import { clientFor } from '../shared/client.js';
 import { examples } from '../shared/help.js';
@@ -81,12 +81,12 @@ async function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 export async function runSync(o: SyncCommandOptions, ctx: Context): Promise<void> {
-  if (/^postgres(ql)?:\/\//i.test(o.db)) throw new UsageError('PostgreSQL targets are not supported by this jobfit yet; give a SQLite file.');
-  const target = resolve(o.db);
+  const target = isPostgresUrl(o.db) ? o.db : resolve(o.db);
   const client = await clientFor(ctx);
-  const db = SyncDb.open(target);
+  const db = await openSyncStore(target);
+  const name = isPostgresUrl(o.db) ? db.label : o.db;
   try {
-    db.acquireLock(() => ctx.io.now());
+    await db.acquireLock(() => ctx.io.now());
     for (let round = 1; ; round++) {
       const progress = (total: number) => createProgress(ctx, { label: 'Syncing', noun: 'people', total });
       let report: SyncReport;
@@ -94,6 +94,8 @@ export async function runSync(o: SyncCommandOptions, ctx: Context): Promise<void
         report = await syncOnce(ctx, client, db, { sp: o.sp, full: o.full && round === 1, concurrency: o.concurrency, errors: o.errors }, progress);
       } catch (err) {
         if (!(err instanceof SyncStopped)) throw err;
+        // Stopped before anything was planned (a refused key, say): nothing to resume.
+        if (err.progress.total === 0 && !ctx.io.signal.aborted && o.watch === undefined) throw err.reason;
         const done = `${NUM.format(err.progress.done)} of ${NUM.format(err.progress.total)} people were synced and kept`;
         if (ctx.io.signal.aborted) throw new CancelError(`Interrupted: ${done}; run the same command again to finish.`);
         // A watch outlives an outage: the next round resumes where this one stopped.
@@ -107,7 +109,7 @@ export async function runSync(o: SyncCommandOptions, ctx: Context): Promise<void
         throw err.reason;
       }
       explainSkips(ctx, report);
-      ctx.info(summaryLine(o.db, report));
+      ctx.info(summaryLine(name, report));
       if (o.watch === undefined) {
         if (report.errors > 0) {
           throw new PartialFailureError(
@@ -124,7 +126,7 @@ export async function runSync(o: SyncCommandOptions, ctx: Context): Promise<void
       if (ctx.io.signal.aborted) throw new CancelError('Stopped watching; the database holds the last sync.');
     }
   } finally {
-    db.close();
+    await db.close();
   }
 }
 
@@ -132,7 +134,7 @@ export function register(program: Command, deps: CommandDeps): void {
   program
     .command('sync')
     .description('Keep a database of every result up to date: the first run reads everything, later runs only what can have changed')
-    .option('--db <file>', 'the SQLite database file (created when absent)')
+    .option('--db <file|url>', 'the SQLite database file (created when absent), or a postgres://user@host/db URL')
     .option('--sp <short_names>', 'score profiles whose scorecards to keep, comma-separated (remembered by the database)')
     .option('--full', 're-read everything, not only what can have changed')
     .option('--watch <interval>', 'keep syncing, every interval (30s, 15m, 1h) until Ctrl-C')
@@ -144,6 +146,7 @@ export function register(program: Command, deps: CommandDeps): void {
         'jobfit sync --db results.sqlite --sp sales-rep,software-dev',
         'jobfit sync --db results.sqlite                  # the same profiles as last time',
         'jobfit sync --db results.sqlite --watch 15m',
+        'jobfit sync --db postgres://jobfit@127.0.0.1:5432/talent --sp sales-rep',
         'sqlite3 results.sqlite "SELECT team_id, AVG(job_fit_percentage) FROM scorecards JOIN test_takers t ON t.id = test_taker_id GROUP BY team_id"',
       ) +
         '\n\nTables, what a run skips and example queries: docs/sync.md. -v lists what was not fetched and why.\n' +

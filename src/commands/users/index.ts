@@ -1,5 +1,18 @@
 import { simpleList } from '../shared/simple-list.js';
 
+/**
+ * The defaults `invite` falls back on when a flag is not given: a user who
+ * lacks one cannot invite without that flag (the service says so, row by row).
+ */
+export function lackedDefaults(user: unknown): string {
+  const u = (user ?? {}) as Record<string, unknown>;
+  const lacks: string[] = [];
+  if (!u.default_team) lacks.push('team (--team)');
+  if (!Array.isArray(u.default_assessments) || u.default_assessments.length === 0) lacks.push('assessments (--assessments)');
+  if (!u.default_invitation_email_template) lacks.push('invitation template (--template)');
+  return lacks.length ? lacks.join(', ') : '—';
+}
+
 export const { run, register } = simpleList({
   name: 'users',
   description: 'List the users of the account and their invitation defaults (GET /users)',
@@ -11,6 +24,8 @@ export const { run, register } = simpleList({
     { key: 'email', header: 'EMAIL' },
     { key: 'default_team', header: 'DEFAULT TEAM' },
     { key: 'default_assessments', header: 'DEFAULT ASSESSMENTS' },
+    // Tables only: JSON and CSV keep the service's fields as they are.
+    { key: 'default_invitation_email_template', header: 'LACKS (INVITE NEEDS)', format: (_v, row) => lackedDefaults(row) },
   ],
   fetch: (c) => c.listUsers(),
   examples: ['jobfit users', 'jobfit users -o json | jq -r ".data[].email"', 'jobfit users --fields email,default_team.id -o csv'],

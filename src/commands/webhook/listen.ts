@@ -27,6 +27,8 @@ export interface ListenOptions {
   account?: string;
   onlyEnabledTeams?: boolean;
   stub?: boolean;
+  sync?: string;
+  printSecret?: boolean;
 }
 
 export function parsePort(v: string | undefined): number {
@@ -107,7 +109,30 @@ async function stubTarget(ctx: Context, o: ListenOptions): Promise<{ dataDir: st
   ]);
   const r = resolveConnection({ globals: ctx.globals, env: ctx.io.env, config: readConfigView(ctx.io.env) });
   if (r.embedded) return { dataDir: stubDataDir(ctx.io.env) };
+  // A profile (after `login`) or JOBFIT_BASE_URL pointing at a `stub serve` on this machine: its data.
+  const { servedStubAt } = await import('../../config/served-stubs.js');
+  const served = servedStubAt(ctx.io.env, r.baseUrl);
+  if (served) return { dataDir: served.dataDir, apiKey: r.apiKey };
   return undefined;
+}
+
+const NO_SECRET_HINT =
+  'the signing secret is the local stub\'s (the embedded one, a `jobfit stub serve` the profile points at, or --data DIR); how the real service signs is not in its reference';
+
+/** `--print-secret`: the signing secret of the stub account's endpoint, alone on stdout (as `stripe listen --print-secret`). */
+async function printSecret(ctx: Context, o: ListenOptions, accountId: number | undefined): Promise<void> {
+  const target = await stubTarget(ctx, o);
+  if (!target) throw new UsageError('No local stub to read a signing secret from.', NO_SECRET_HINT);
+  const [{ openStore }, wh] = await Promise.all([import('../../stub/store.js'), import('../../stub/webhooks.js')]);
+  const store = await openStore(target.dataDir);
+  try {
+    const id = accountId ?? (target.apiKey ? store.get<{ account_id: number }>('SELECT account_id FROM api_keys WHERE key = ?', target.apiKey)?.account_id : undefined) ?? wh.accountIds(store)[0];
+    const secret = id === undefined ? undefined : wh.signingSecret(store, id);
+    if (!secret) throw new UsageError(`Account ${String(id)} does not exist in the stub (${target.dataDir}).`, 'see `jobfit stub keys` for the accounts');
+    ctx.io.stdout.write(`${secret}\n`);
+  } finally {
+    store.close();
+  }
 }
 
 export async function listen(ctx: Context, o: ListenOptions): Promise<void> {
@@ -119,6 +144,7 @@ export async function listen(ctx: Context, o: ListenOptions): Promise<void> {
   const forwardTo = o.forwardTo === undefined ? undefined : parseHttpUrl(o.forwardTo, '--forward-to');
   const accountId = o.account === undefined ? undefined : Number(o.account);
   if (accountId !== undefined && !Number.isInteger(accountId)) throw new UsageError(`--account must be an account id, got "${o.account}".`);
+  if (o.printSecret) return printSecret(ctx, o, accountId);
   const allowHosts = parseAllowHosts(o.allowHost);
   const logPath = o.log === undefined ? undefined : resolvePath(o.log);
   const logFd = logPath === undefined ? undefined : openLog(logPath);
@@ -127,7 +153,9 @@ export async function listen(ctx: Context, o: ListenOptions): Promise<void> {
   // Every field of an event is the sender's text: lines pass the sanitiser.
   const side = (line: string) => (json ? ctx.io.stderr.write(`${safeLine(line)}\n`) : stdout.write(`${safeLine(line)}\n`));
 
+  const sync = o.sync === undefined ? undefined : await (await import('../../sync/events.js')).startEventSync(ctx, o.sync);
   const onEvent = (event: WebhookEvent) => {
+    sync?.event(event);
     if (logFd !== undefined) {
       try {
         writeSync(logFd, `${JSON.stringify(event)}\n`);
@@ -190,6 +218,7 @@ export async function listen(ctx: Context, o: ListenOptions): Promise<void> {
       });
       const teams = link.teamsSwitched.length ? `; delivery switched on for teams ${link.teamsSwitched.join(', ')}` : '';
       ctx.info(`Local stub (${target.dataDir}): account ${link.accountId} now delivers to this listener${teams}. Restored when you stop.`);
+      ctx.info(`Deliveries are signed (jobfit-signature header); the signing secret is ${link.signingSecret} (check one with \`jobfit webhook verify\`).`);
     } else {
       ctx.info(
         o.stub === false
@@ -207,6 +236,7 @@ export async function listen(ctx: Context, o: ListenOptions): Promise<void> {
   } finally {
     await receiver.close();
     if (logFd !== undefined) closeSync(logFd);
+    await sync?.close();
     if (link) {
       try {
         await link.restore();

@@ -13,6 +13,7 @@
  * forwarded. Memory stays bounded: bodies are capped, bodies in flight share a
  * budget, and the duplicate check remembers the last DUPLICATE_WINDOW ids.
  */
+import { SIGNATURE_HEADER } from '../../api/webhook-signature.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Event } from '../../api/schemas.js';
@@ -178,8 +179,9 @@ async function forward(url: string, raw: string, event: WebhookEvent, headers: I
     'user-agent': o.userAgent ?? 'jobfit-webhook-listen',
     'webhook-id': event.id,
   };
-  // Keep what the sender said about the delivery so the app sees the same request.
-  for (const h of ['webhook-timestamp', 'x-event-type', 'x-delivery-attempt']) {
+  // Keep what the sender said about the delivery so the app sees the same request;
+  // the body goes on byte for byte, so the app verifies the signature as it would the sender's.
+  for (const h of ['webhook-timestamp', SIGNATURE_HEADER, 'x-event-type', 'x-delivery-attempt']) {
     const v = headers[h];
     if (typeof v === 'string') pass[h] = v;
   }

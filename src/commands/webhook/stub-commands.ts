@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import type { CommandDeps } from '../../cli/commands.js';
 import type { Context } from '../../cli/context.js';
-import { UsageError } from '../../cli/errors.js';
+import { JobfitError, UsageError } from '../../cli/errors.js';
 import { printList, printObject, resolveFormat } from '../../format/output.js';
 import type { Store } from '../../stub/store.js';
 import type { EventView, WebhookSettingsChange } from '../../stub/webhooks.js';
@@ -43,6 +43,7 @@ export interface StubWebhooksOptions {
   team?: string[];
   allTeams?: boolean;
   retrySchedule?: string;
+  rotateSecret?: boolean;
 }
 
 export async function stubWebhooks(o: StubWebhooksOptions, ctx: Context): Promise<void> {
@@ -61,9 +62,12 @@ export async function stubWebhooks(o: StubWebhooksOptions, ctx: Context): Promis
     if (o.endpoint !== undefined) change.endpoint = o.endpoint;
     if (o.removeEndpoint) change.endpoint = null;
     if (o.retrySchedule !== undefined) change.retrySchedule = o.retrySchedule;
+    if (o.rotateSecret) change.rotateSecret = true;
     if (teamIds.length > 0 || o.allTeams) {
       const ids = o.allTeams ? current.teams.map((t) => t.id) : teamIds;
       change.teams = ids.map((t) => ({ id: t, enabled: toggle as boolean }));
+      // Teams switched on are of no use while the account is off: one command is enough.
+      if (toggle) change.enabled = true;
     } else if (toggle !== undefined) {
       change.enabled = toggle;
     }
@@ -90,6 +94,62 @@ export interface StubEventsOptions {
   type?: string;
   limit?: string;
   envelopes?: boolean;
+  resend?: string;
+}
+
+/** What became of an event's delivery, once the first attempt of this process has finished. */
+async function deliveryNote(ctx: Context, store: Store, eventId: string): Promise<void> {
+  const wh = await import('../../stub/webhooks.js');
+  await wh.flushDeliveries();
+  const v = wh.listEventDeliveries(store, { limit: 1_000_000 }).find((e) => e.id === eventId);
+  if (!v) return;
+  if (v.delivery === 'skipped') ctx.info(`Not sent: ${v.reason ?? 'delivery is off'}.`);
+  else if (v.delivery === 'delivered') ctx.info(`Delivered to ${v.attempts.at(-1)?.url ?? 'the endpoint'} (${lastOutcome(v)}).`);
+  else ctx.info(`Delivery ${v.delivery}: ${lastOutcome(v)}.`);
+}
+
+async function resend(o: StubEventsOptions, ctx: Context): Promise<void> {
+  const eventId = o.resend!.trim();
+  const wh = await import('../../stub/webhooks.js');
+  await withStubStore(ctx, o.data, async (store) => {
+    let r: ReturnType<typeof wh.resendEvent>;
+    try {
+      r = wh.resendEvent(store, eventId);
+    } catch (err) {
+      if (err instanceof wh.WebhookSettingsError) throw new JobfitError(err.message);
+      throw err;
+    }
+    if (r.state === 'skipped') throw new JobfitError(`Event ${eventId} was not sent again: ${r.reason}.`);
+    await deliveryNote(ctx, store, eventId);
+  });
+}
+
+// ------------------------------------------------------------------ stub trigger
+
+export interface StubTriggerOptions {
+  data?: string;
+  account?: string;
+  testTaker?: string;
+}
+
+export async function stubTrigger(type: string, o: StubTriggerOptions, ctx: Context): Promise<void> {
+  const lifecycle = await import('../../stub/lifecycle.js');
+  if (!(lifecycle.TRIGGER_TYPES as readonly string[]).includes(type)) {
+    throw new UsageError(`Unknown event type "${type}".`, `known types: ${lifecycle.TRIGGER_TYPES.join(', ')}`);
+  }
+  const testTakerId = o.testTaker === undefined ? undefined : id(o.testTaker, '--test-taker');
+  const accountId = o.account === undefined ? undefined : id(o.account, '--account');
+  await withStubStore(ctx, o.data, async (store) => {
+    let ev: ReturnType<typeof lifecycle.trigger>;
+    try {
+      ev = lifecycle.trigger(store, type as (typeof lifecycle.TRIGGER_TYPES)[number], { testTakerId, accountId });
+    } catch (err) {
+      if (err instanceof lifecycle.LifecycleError) throw new JobfitError(err.message);
+      throw err;
+    }
+    await deliveryNote(ctx, store, ev.id);
+    await printObject(ctx, ev.payload as unknown as Record<string, unknown>);
+  });
 }
 
 function lastOutcome(v: EventView): string {
@@ -106,6 +166,7 @@ function objectId(v: EventView): string {
 }
 
 export async function stubEvents(o: StubEventsOptions, ctx: Context): Promise<void> {
+  if (o.resend !== undefined) return resend(o, ctx);
   const accountId = o.account === undefined ? undefined : id(o.account, '--account');
   const limit = o.limit === undefined ? 100 : id(o.limit, '--limit');
   if (o.type !== undefined) {
@@ -163,17 +224,24 @@ export function registerStubWebhookCommands(stub: Command, deps: CommandDeps): v
       .option('--disable', 'switch delivery off (the account, or the --team given)')
       .option('--team <id>', 'the team to --enable/--disable (repeatable, or a,b)', collect)
       .option('--all-teams', 'every team of the account, with --enable/--disable')
-      .option('--retry-schedule <delays>', 'waits between attempts, e.g. 1s,2s,4s,8s (attempts = delays + 1)'),
+      .option('--retry-schedule <delays>', 'waits between attempts, e.g. 1s,2s,4s,8s (attempts = delays + 1)')
+      .option('--rotate-secret', 'a new signing secret for the endpoint (the old one stops working at once)'),
   )
     .addHelpText(
       'after',
       `
 Events are delivered only when the account flag is on, the account has an
 endpoint, and the participant's team has delivery on (new teams: off).
+--team ID --enable and --all-teams --enable switch the account flag on too.
+
+Every delivery is signed with the endpoint's signing_secret (a jobfit-signature
+header, checked by \`jobfit webhook verify\`); this is the stub's own scheme,
+as the service's reference does not say how it signs.
 
 Examples:
   $ jobfit stub webhooks
-  $ jobfit stub webhooks --endpoint http://127.0.0.1:3000/webhooks --enable
+  $ jobfit stub webhooks --endpoint http://127.0.0.1:3000/webhooks --all-teams --enable
+  $ jobfit stub webhooks -o json | jq -r .signing_secret
   $ jobfit stub webhooks --team 11 --enable
   $ jobfit stub webhooks --retry-schedule 500ms,1s,2s`,
     )
@@ -186,7 +254,8 @@ Examples:
       .option('--account <id>', 'only this account')
       .option('--type <type>', 'only this event type, e.g. test_taker.created')
       .option('--limit <n>', 'the newest N events (default 100)')
-      .option('--envelopes', 'print only the event envelopes as delivered (with -o json|ndjson)'),
+      .option('--envelopes', 'print only the event envelopes as delivered (with -o json|ndjson)')
+      .option('--resend <event-id>', 'send one event again, now, to the endpoint in force'),
   )
     .addHelpText(
       'after',
@@ -197,7 +266,30 @@ skipped (delivery was off when the event happened; the reason says why).
 Examples:
   $ jobfit stub events
   $ jobfit stub events -o json | jq '.[] | {type, delivery, attempts}'
-  $ jobfit stub events --type test_taker.created --envelopes -o ndjson`,
+  $ jobfit stub events --type test_taker.created --envelopes -o ndjson
+  $ jobfit stub events --resend evt_0123456789abcdef01234567`,
     )
     .action(async (o: StubEventsOptions, cmd: Command) => stubEvents(o, deps.context(cmd)));
+
+  dataOpt(
+    stub
+      .command('trigger')
+      .description('Emit one webhook event about existing data, without driving the lifecycle')
+      .argument('<event>', 'invitation.accepted, test_taker.created, test_taker.assessment_completed or career_navigation_profile.created')
+      .option('--test-taker <id>', 'the test taker it is about (default: the newest one the event fits)')
+      .option('--account <id>', 'without --test-taker: the account (default: the first)'),
+  )
+    .addHelpText(
+      'after',
+      `
+The payload is built from the test taker's current state, as the lifecycle
+would send it, and goes through the same delivery (gates, signature, retries).
+Prints the event; says on stderr whether it was delivered, or why not.
+
+Examples:
+  $ jobfit stub trigger test_taker.created
+  $ jobfit stub trigger test_taker.assessment_completed --test-taker 200100
+  $ jobfit stub trigger career_navigation_profile.created -o json | jq .id`,
+    )
+    .action(async (type: string, o: StubTriggerOptions, cmd: Command) => stubTrigger(type, o, deps.context(cmd)));
 }

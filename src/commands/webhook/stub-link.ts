@@ -10,6 +10,8 @@ export interface StubLink {
   accountId: number;
   /** Teams whose flag we switched on (they are switched off again on restore). */
   teamsSwitched: number[];
+  /** The secret the stub signs this listener's deliveries with. */
+  signingSecret: string;
   restore(): Promise<void>;
 }
 
@@ -43,6 +45,7 @@ export async function linkStub(o: LinkOptions): Promise<StubLink> {
     return {
       accountId,
       teamsSwitched,
+      signingSecret: wh.signingSecret(store, accountId)!,
       async restore() {
         if (restored) return;
         restored = true;

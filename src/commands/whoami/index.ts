@@ -20,7 +20,7 @@ export interface WhoAmI {
 const SOURCE_TEXT: Record<string, string> = {
   env: 'JOBFIT_API_KEY',
   flag: '--base-url (no key)',
-  'embedded-stub': 'embedded stub (no configuration)',
+  'embedded-stub': 'embedded stub (no service configured)',
 };
 
 export async function run(_opts: Record<string, never>, ctx: Context): Promise<void> {

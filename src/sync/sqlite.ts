@@ -1,49 +1,36 @@
 /**
- * The SQLite side of `jobfit sync`: opening a target safely, the schema
- * version check and forward migrations, the lock that lives in the database,
- * upserts that know whether they inserted, updated or changed nothing, and
- * the sync_runs record.
+ * The SQLite backend of `jobfit sync` (the default): opening a file safely,
+ * the schema version check and forward migrations, the lock row, upserts,
+ * the sync_runs record. The contract: src/sync/store.ts.
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import { closeSync, constants, lstatSync, mkdirSync, openSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
-import { AuthError, JobfitError, UsageError } from '../cli/errors.js';
-import { MIGRATIONS, MIRROR_TABLES, SCHEMA_VERSION } from './schema.js';
+import { JobfitError, UsageError } from '../cli/errors.js';
+import { MIRROR_TABLES, SCHEMA_VERSION, migrations } from './schema.js';
+import {
+  type Counts,
+  HEARTBEAT_MS,
+  type LockHolder,
+  type Row,
+  type RunRecord,
+  type SyncMeta,
+  type SyncStore,
+  type Writer,
+  checkLockHolder,
+  newerSchemaError,
+} from './store.js';
 
 type Database = BetterSqlite3.Database;
-export type Row = Record<string, string | number | null>;
+const MIGRATIONS = migrations('sqlite');
 
 let DatabaseCtor: typeof BetterSqlite3 | undefined;
 function sqlite(): typeof BetterSqlite3 {
   // better-sqlite3 is CommonJS and stays outside the bundle (scripts/build.mjs).
   DatabaseCtor ??= createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
   return DatabaseCtor;
-}
-
-/** A lock older than this without a heartbeat, held from another host, is taken over. */
-const FOREIGN_LOCK_STALE_MS = 5 * 60_000;
-const HEARTBEAT_MS = 30_000;
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-export interface Counts {
-  inserted: number;
-  updated: number;
-}
-
-export interface SyncMeta {
-  mode?: 'live' | 'test';
-  account_id?: string;
-  score_profiles?: string;
 }
 
 /** Creates the file owner-only (0600, folder 0700) when absent; refuses links and non-files. */
@@ -68,16 +55,19 @@ function prepareFile(path: string): boolean {
   return true;
 }
 
-export class SyncDb {
+export class SqliteStore implements SyncStore, Writer {
   readonly db: Database;
   readonly path: string;
+  readonly label: string;
   private heartbeat?: NodeJS.Timeout;
   private stmts = new Map<string, BetterSqlite3.Statement>();
+  private upserts = new Map<string, { exists: BetterSqlite3.Statement; write: BetterSqlite3.Statement; keys: readonly string[] }>();
   private lockHeld = false;
 
   private constructor(db: Database, path: string) {
     this.db = db;
     this.path = path;
+    this.label = path;
   }
 
   /**
@@ -85,7 +75,7 @@ export class SyncDb {
    * Refuses, changing nothing: a file that is not SQLite, a SQLite database
    * jobfit sync did not create, one written by a newer jobfit.
    */
-  static open(path: string): SyncDb {
+  static open(path: string): SqliteStore {
     const created = prepareFile(path);
     let db: Database | undefined;
     try {
@@ -103,7 +93,7 @@ export class SyncDb {
       if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') throw new UsageError(`${path} is not a SQLite database; nothing was changed.`);
       throw new JobfitError(`Cannot open ${path}: ${(err as Error).message}`);
     }
-    const s = new SyncDb(db, path);
+    const s = new SqliteStore(db, path);
     try {
       db.pragma('journal_mode = WAL');
       // WAL + NORMAL: a killed process loses nothing committed; only a power cut can lose the last commits.
@@ -127,10 +117,7 @@ export class SyncDb {
   private migrate(_created: boolean): void {
     const current = this.schemaVersion();
     if (!Number.isInteger(current) || current > SCHEMA_VERSION) {
-      throw new UsageError(
-        `${this.path} was written by a newer jobfit (database schema ${current}; this jobfit knows up to ${SCHEMA_VERSION}); nothing was changed.`,
-        'upgrade jobfit, or sync into another file',
-      );
+      throw newerSchemaError(this.path, current, SCHEMA_VERSION);
     }
     for (let v = current; v < SCHEMA_VERSION; v++) {
       this.db.transaction(() => {
@@ -151,20 +138,11 @@ export class SyncDb {
    * dead pid on this host, or no heartbeat for minutes from another host) is
    * replaced.
    */
-  acquireLock(now: () => Date = () => new Date()): void {
+  async acquireLock(now: () => Date = () => new Date()): Promise<void> {
     const me = { pid: process.pid, host: hostname() };
     this.db.transaction(() => {
-      const held = this.db.prepare('SELECT pid, host, started_at, heartbeat_at FROM sync_lock WHERE id = 1').get() as
-        | { pid: number; host: string; started_at: string; heartbeat_at: string }
-        | undefined;
-      if (held && !(held.pid === me.pid && held.host === me.host)) {
-        const live = held.host === me.host ? alive(held.pid) : now().getTime() - Date.parse(held.heartbeat_at) < FOREIGN_LOCK_STALE_MS;
-        if (live) {
-          throw new UsageError(
-            `${this.path} is being synced by process ${held.pid}${held.host === me.host ? '' : ` on ${held.host}`} (started ${held.started_at}); try again when it has finished.`,
-          );
-        }
-      }
+      const held = this.db.prepare('SELECT pid, host, started_at, heartbeat_at FROM sync_lock WHERE id = 1').get() as LockHolder | undefined;
+      checkLockHolder(this.path, held, me, now().getTime());
       const at = now().toISOString();
       this.db
         .prepare(
@@ -184,7 +162,7 @@ export class SyncDb {
     this.heartbeat.unref();
   }
 
-  releaseLock(): void {
+  async releaseLock(): Promise<void> {
     if (this.heartbeat) clearInterval(this.heartbeat);
     this.heartbeat = undefined;
     if (!this.lockHeld) return;
@@ -196,41 +174,20 @@ export class SyncDb {
     }
   }
 
-  close(): void {
-    this.releaseLock();
+  async close(): Promise<void> {
+    await this.releaseLock();
     if (this.db.open) this.db.close();
   }
 
   // ------------------------------------------------------------------ meta
 
-  meta(): SyncMeta {
+  async meta(): Promise<SyncMeta> {
     const rows = this.db.prepare('SELECT key, value FROM sync_meta').all() as Array<{ key: string; value: string }>;
     return Object.fromEntries(rows.map((r) => [r.key, r.value])) as SyncMeta;
   }
 
-  setMeta(key: keyof SyncMeta, value: string): void {
+  async setMeta(key: keyof SyncMeta, value: string): Promise<void> {
     this.db.prepare('INSERT INTO sync_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
-  }
-
-  /**
-   * The database belongs to one account in one mode: the first run records
-   * both, later runs must match (test fakes never mix with live records).
-   */
-  checkOwner(mode: 'live' | 'test', accountId: string): void {
-    const m = this.meta();
-    if (m.mode && m.mode !== mode) {
-      throw new AuthError(
-        `${this.path} holds ${m.mode}-mode data and this run uses a ${mode} key; one database never mixes modes.`,
-        `sync ${mode}-mode data into another file, or use the ${m.mode} key (--${m.mode})`,
-      );
-    }
-    if (m.account_id && m.account_id !== accountId) {
-      throw new UsageError(`${this.path} holds account ${m.account_id} and this key belongs to account ${accountId}; use one database per account.`);
-    }
-    this.db.transaction(() => {
-      if (!m.mode) this.setMeta('mode', mode);
-      if (!m.account_id) this.setMeta('account_id', accountId);
-    })();
   }
 
   // ------------------------------------------------------------------ rows
@@ -244,28 +201,32 @@ export class SyncDb {
     return s;
   }
 
-  /**
-   * Insert or update one row keyed on `keys`; a row whose values are all the
-   * same is left alone and counted as neither.
-   */
-  upsert(table: string, keys: readonly string[], row: Row, counts: Counts): void {
-    const cols = Object.keys(row);
-    const rest = cols.filter((c) => !keys.includes(c));
-    const sql =
-      `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')}) ` +
-      `ON CONFLICT(${keys.join(', ')}) DO UPDATE SET ${rest.map((c) => `${c} = excluded.${c}`).join(', ')} ` +
-      `WHERE (${rest.map((c) => `${table}.${c}`).join(', ')}) IS NOT (${rest.map((c) => `excluded.${c}`).join(', ')})`;
-    const exists = this.stmt(`SELECT 1 FROM ${table} WHERE ${keys.map((k) => `${k} = ?`).join(' AND ')}`).get(...keys.map((k) => row[k]));
-    const r = this.stmt(sql).run(row);
-    if (r.changes > 0) {
+  async upsert(table: string, keys: readonly string[], row: Row, counts: Counts): Promise<void> {
+    // One statement pair per table: rows of a table always carry the same columns.
+    let u = this.upserts.get(table);
+    if (!u) {
+      const cols = Object.keys(row);
+      const rest = cols.filter((c) => !keys.includes(c));
+      u = {
+        exists: this.db.prepare(`SELECT 1 FROM ${table} WHERE ${keys.map((k) => `${k} = ?`).join(' AND ')}`).pluck(),
+        write: this.db.prepare(
+          `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')}) ` +
+            `ON CONFLICT(${keys.join(', ')}) DO UPDATE SET ${rest.map((c) => `${c} = excluded.${c}`).join(', ')} ` +
+            `WHERE (${rest.map((c) => `${table}.${c}`).join(', ')}) IS NOT (${rest.map((c) => `excluded.${c}`).join(', ')})`,
+        ),
+        keys,
+      };
+      this.upserts.set(table, u);
+    }
+    const exists = u.exists.get(...u.keys.map((k) => row[k]));
+    if (u.write.run(row).changes > 0) {
       if (exists) counts.updated++;
       else counts.inserted++;
     }
   }
 
-  /** Deletes the child rows of `parentKey = parent` whose `key` is not in `keep` (counted as updates). */
-  prune(table: string, parentKey: string, parent: number | string, key: string, keep: Array<number | string>, counts: Counts): void {
-    const all = this.stmt(`SELECT ${key} FROM ${table} WHERE ${parentKey} = ?`).pluck().all(parent) as Array<number | string>;
+  async prune(table: string, parentKey: string, parent: number, key: string, keep: number[], counts: Counts): Promise<void> {
+    const all = this.stmt(`SELECT ${key} FROM ${table} WHERE ${parentKey} = ?`).pluck().all(parent) as number[];
     const k = new Set(keep);
     for (const v of all) {
       if (k.has(v)) continue;
@@ -274,25 +235,30 @@ export class SyncDb {
     }
   }
 
-  transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+  async transaction(fn: (w: Writer) => Promise<void>): Promise<void> {
+    // better-sqlite3's transaction() cannot span an await; the caller never overlaps two.
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      await fn(this);
+      this.db.exec('COMMIT');
+    } catch (err) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      throw err;
+    }
   }
 
-  all<T>(sql: string, ...args: unknown[]): T[] {
-    return this.db.prepare(sql).all(...args) as T[];
+  async all<T>(sql: string): Promise<T[]> {
+    return this.db.prepare(sql).all() as T[];
   }
 
   // ------------------------------------------------------------------ runs
 
-  startRun(startedAt: string, full: boolean): number {
+  async startRun(startedAt: string, full: boolean): Promise<number> {
     const r = this.db.prepare(`INSERT INTO sync_runs (started_at, status, full_sync) VALUES (?, 'running', ?)`).run(startedAt, full ? 1 : 0);
     return Number(r.lastInsertRowid);
   }
 
-  finishRun(
-    id: number,
-    r: { finishedAt: string; status: string; requests: number; byKind: Record<string, number>; inserted: number; updated: number; errors: number; message?: string },
-  ): void {
+  async finishRun(id: number, r: RunRecord): Promise<void> {
     this.db
       .prepare(
         `UPDATE sync_runs SET finished_at = ?, status = ?, requests = ?, requests_by_kind = ?, rows_inserted = ?, rows_updated = ?, errors = ?, message = ? WHERE id = ?`,
@@ -300,12 +266,7 @@ export class SyncDb {
       .run(r.finishedAt, r.status, r.requests, JSON.stringify(r.byKind), r.inserted, r.updated, r.errors, r.message ?? null, id);
   }
 
-  /**
-   * Every mirror table, rows in key order, as text: two databases synced from
-   * the same service state give the same dump (sync_runs, the lock and the
-   * meta table are left out).
-   */
-  dump(): string {
+  async dump(): Promise<string> {
     const out: string[] = [];
     for (const t of MIRROR_TABLES) {
       out.push(`# ${t.name}`);

@@ -1,0 +1,122 @@
+/**
+ * `webhook listen --sync DB`: each event names a person whose state moved;
+ * their rows are brought up to date within a second, the way a sync run
+ * would do it (a batch of events is a small sync run over those invitations
+ * only, recorded in sync_runs). What an event cannot say (edits, people
+ * whose events were never delivered) is still the scheduled `jobfit sync`'s
+ * job; both write the same rows.
+ */
+import { resolve } from 'node:path';
+import type { Context } from '../cli/context.js';
+import { errorText } from '../export/bulk-fetch.js';
+import { SyncLockedError, isPostgresUrl, openSyncStore } from './store.js';
+import { syncOnce } from './run.js';
+
+type Json = Record<string, unknown>;
+
+export interface EventSync {
+  /** Notes the person an event is about; applied shortly after, with whatever else arrived. */
+  event(e: unknown): void;
+  /** Applies what is queued, then closes the database. */
+  close(): Promise<void>;
+}
+
+const DEBOUNCE_MS = 300;
+const BUSY_RETRY_MS = 5000;
+
+const idOf = (v: unknown): number | undefined => (typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? v : undefined);
+
+/** Which invitation (or, failing that, test taker) an event is about. */
+export function personOf(e: unknown): { invitationId?: number; testTakerId?: number } {
+  const o = ((e as { data?: { object?: unknown } } | null)?.data?.object ?? {}) as Json;
+  if (o.object === 'invitation' && idOf(o.id)) return { invitationId: idOf(o.id) };
+  if (idOf(o.invitation_id)) return { invitationId: idOf(o.invitation_id) };
+  if (idOf(o.test_taker_id)) return { testTakerId: idOf(o.test_taker_id) };
+  if (o.object === 'test_taker' && idOf(o.id)) return { testTakerId: idOf(o.id) };
+  return {};
+}
+
+export async function startEventSync(ctx: Context, file: string): Promise<EventSync> {
+  const target = isPostgresUrl(file) ? file : resolve(file);
+  // Opened now: a file that is not ours, or from a newer jobfit, is refused before listening starts.
+  const db = await openSyncStore(target);
+  const client = await ctx.client().catch(async (err: unknown) => {
+    await db.close();
+    throw err;
+  });
+  const name = isPostgresUrl(file) ? db.label : file;
+  const invitations = new Set<number>();
+  const takers = new Set<number>();
+  let timer: NodeJS.Timeout | undefined;
+  let chain: Promise<void> = Promise.resolve();
+  let closed = false;
+
+  const schedule = (ms = DEBOUNCE_MS) => {
+    if (closed) return;
+    timer ??= setTimeout(() => {
+      timer = undefined;
+      chain = chain.then(apply);
+    }, ms);
+  };
+
+  async function apply(): Promise<void> {
+    if (invitations.size === 0 && takers.size === 0) return;
+    const invIds = [...invitations];
+    const takerIds = [...takers];
+    invitations.clear();
+    takers.clear();
+    try {
+      await db.acquireLock(() => ctx.io.now());
+    } catch (err: unknown) {
+      if (!(err instanceof SyncLockedError)) throw err;
+      // A scheduled sync is running: it may well cover these; try again after it.
+      for (const id of invIds) invitations.add(id);
+      for (const id of takerIds) takers.add(id);
+      ctx.debug(`sync: ${err.message} Retrying in ${BUSY_RETRY_MS / 1000} s.`);
+      schedule(BUSY_RETRY_MS);
+      return;
+    }
+    const people = invIds.length + takerIds.length;
+    try {
+      for (const id of takerIds) {
+        const t = (await client.getTestTaker(id, ctx.io.signal)) as Json;
+        const inv = idOf(t.invitation_id);
+        if (inv) invIds.push(inv);
+      }
+      const items: Json[] = [];
+      for (const id of new Set(invIds)) items.push((await client.getInvitation(id, ctx.io.signal)) as Json);
+      const r = await syncOnce(ctx, client, db, { full: false, concurrency: 4, items });
+      ctx.info(
+        `sync: ${items.length} ${items.length === 1 ? 'person' : 'people'} brought up to date in ${name} (${r.requests} requests, ${r.inserted} rows inserted, ${r.updated} updated${r.errors ? `, ${r.errors} failed: the next sync retries them` : ''}).`,
+      );
+    } catch (err) {
+      ctx.warn(`could not sync ${people} ${people === 1 ? 'person' : 'people'} into ${name}: ${errorText((err as { reason?: unknown }).reason ?? err)}; the next \`jobfit sync\` picks them up.`);
+    } finally {
+      await db.releaseLock();
+    }
+  }
+
+  return {
+    event(e) {
+      const p = personOf(e);
+      if (p.invitationId) invitations.add(p.invitationId);
+      else if (p.testTakerId) takers.add(p.testTakerId);
+      else return;
+      schedule();
+    },
+    async close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      await chain.catch(() => {});
+      // What arrived last is applied before the database closes, unless Ctrl-C cut the requests.
+      const queued = invitations.size + takers.size;
+      if (ctx.io.signal.aborted) {
+        if (queued > 0) ctx.info(`${queued} ${queued === 1 ? 'person' : 'people'} from the last events not synced; the next \`jobfit sync\` picks them up.`);
+      } else {
+        await apply().catch(() => {});
+      }
+      await db.close();
+    },
+  };
+}
