@@ -21,7 +21,7 @@ export function looksLikeFormula(s: string): boolean {
 }
 
 export function neutraliseCell(cell: Cell): Cell {
-  if (typeof cell === 'string' && FORMULA_START.test(cell)) return `'${cell}`;
+  if (typeof cell === 'string' && looksLikeFormula(cell)) return `'${cell}`;
   return cell;
 }
 

@@ -171,6 +171,7 @@ export function register(program: Command, deps: CommandDeps): void {
       examples(
         'jobfit job-fit 2001',
         'jobfit job-fit --all -o csv > job-fit.csv',
+        'jobfit job-fit --all -o xlsx --out job-fit.xlsx',
         'jobfit job-fit 2001 2002 -o ndjson | jq ".top_fit_occupations[0]"',
       ) +
         `\n\nCSV columns: ${JOB_FIT_CSV_COLUMNS.join(', ')}.\n` +

@@ -145,6 +145,7 @@ export function register(program: Command, deps: CommandDeps): void {
       examples(
         'jobfit scorecard 2001 --sp sales-rep',
         'jobfit scorecard --all --sp sales-rep -o csv > scorecards.csv',
+        'jobfit scorecard --all --sp sales-rep -o xlsx --out scorecards.xlsx',
         'jobfit scorecard --all --team 3 --sp sales-rep -o ndjson | jq .five_star_score',
         'cut -d, -f1 ids.csv | jobfit scorecard --ids-from - --sp sales-rep -o csv',
       ) +
