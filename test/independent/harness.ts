@@ -200,4 +200,9 @@ export interface SuiteOptions {
   idsFrom: number;
   /** Per-command time limit, ms. */
   timeout: number;
+  /**
+   * Cases that fail today, by key (test-takers, invitations, profiles, scorecard-ndjson, scorecard-csv,
+   * job-fit, report, ids-from), with the reason: they run as it.fails until src is fixed.
+   */
+  knownFailing?: Partial<Record<string, string>>;
 }

@@ -34,12 +34,15 @@ Where the reference is silent, it chooses on purpose (see the report):
   (`email=`) counts as absent;
 - writes (POST/PUT) are answered 405: this server is read-only.
 
-Faults (--faults): every fifth request is 429 with Retry-After: 1; of the
-others, every eleventh has its connection dropped after the response is
-computed (nothing is written); every seventh waits 200-800 ms first.
+Faults (--faults), decided per request from a hash of its path and query and
+of how many times that same request came before (so the schedule is the same
+whatever the interleaving): one request in five is 429 with Retry-After: 1;
+about one in eight has its connection dropped after the response is computed
+(nothing is written); one in seven waits 200-800 ms first. A request is thus
+refused several times in a row now and then, as a busy service does.
 
 Control routes (no key, never faulted): GET /__stats (request counts by route),
-POST /__reset (zero the counts), GET /__truth (the data, for the test's checks).
+POST /__reset (zero the counts and restart the fault schedule), GET /__truth (the data, for the test's checks).
 """
 import argparse
 import hashlib
@@ -404,16 +407,11 @@ class Server(ThreadingHTTPServer):
 
 def make_handler(data, faults):
     lock = threading.Lock()
-    state = {'n': 0, 'stats': {}}
+    state = {'stats': {}, 'seen': {}}
 
     def count(key):
         with lock:
             state['stats'][key] = state['stats'].get(key, 0) + 1
-
-    def next_no():
-        with lock:
-            state['n'] += 1
-            return state['n']
 
     class Handler(BaseHTTPRequestHandler):
         protocol_version = 'HTTP/1.1'
@@ -442,6 +440,7 @@ def make_handler(data, faults):
             if self.path == '/__reset':
                 with lock:
                     state['stats'] = {}
+                    state['seen'] = {}
                 return self.send_json(200, {'ok': True})
             self.refuse()
 
@@ -469,18 +468,25 @@ def make_handler(data, faults):
             segs = [unquote(s) for s in path.strip('/').split('/')]
             route = route_key(segs)
             count(route)
+            fault = None
             if faults:
-                n = next_no()
-                if n % 5 == 0:
+                # Decided by the request (path and query) and how many times it was asked
+                # before, so the schedule does not depend on how requests interleave.
+                with lock:
+                    k = state['seen'][self.path] = state['seen'].get(self.path, 0) + 1
+                roll = h('fault', self.path, k) % 100
+                fault = '429' if roll < 20 else 'drop' if roll < 32 else None
+                if fault == '429':
                     count('fault:429')
                     return self.send_json(429, {'error': 'Too many requests'}, {'Retry-After': '1'})
-                if n % 7 == 3:
-                    time.sleep(0.2 + (h('lat', n) % 600) / 1000.0)
+                if h('lat', self.path, k) % 7 == 0:
+                    count('fault:latency')
+                    time.sleep(0.2 + (h('ms', self.path, k) % 600) / 1000.0)
             try:
                 status, body = self.answer(segs, q)
             except BadRequest as e:
                 status, body = 400, {'error': str(e)}
-            if faults and n % 11 == 4:
+            if fault == 'drop':
                 # The response is computed (and would be committed), then the connection drops.
                 count('fault:drop')
                 self.close_connection = True
