@@ -16,8 +16,10 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  // Native addon: must be loaded from node_modules at run time.
-  external: ['better-sqlite3'],
+  // Native addon: must be loaded from node_modules at run time. exceljs and
+  // unzipper (workbooks) too: their dependencies call the deprecated Buffer(),
+  // and Node prints DEP0005 for that unless the caller is inside node_modules.
+  external: ['better-sqlite3', 'exceljs', 'unzipper'],
   // Only the parts of undici the client uses (see scripts/undici-slim.cjs): start-up time.
   alias: { undici: './scripts/undici-slim.cjs' },
   plugins: [

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Sync benchmark (issue 13), end to end with the built binary:
 //
-//   npm run build && node bench/sync/sync.mjs [--test-takers 10000] [--sp sales-rep,software-engineer] [--json]
+//   npm run build && node bench/sync/sync.mjs [--test-takers 10000] [--sp sales-rep,software-engineer] [--db postgres://...] [--json]
 //
+// --db URL syncs into that (empty) PostgreSQL database instead of a new SQLite file.
 // A stub in its own process (`jobfit stub serve`) seeded with TEST_TAKERS
 // accepted invitations, about half of them complete. Then:
 // 1. first sync into a new SQLite file: test takers per second (wall time,
@@ -23,7 +24,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const bin = join(root, 'bin/jobfit.js');
-const Database = createRequire(import.meta.url)('better-sqlite3');
+const require = createRequire(import.meta.url);
+const Database = require('better-sqlite3');
 const argOf = (name, dflt) => {
   const i = process.argv.indexOf(name);
   return i >= 0 ? process.argv[i + 1] : dflt;
@@ -31,6 +33,7 @@ const argOf = (name, dflt) => {
 const TEST_TAKERS = Number(argOf('--test-takers', '10000'));
 const SPS = argOf('--sp', 'sales-rep,software-engineer');
 const asJson = process.argv.includes('--json');
+const PG_URL = argOf('--db', undefined);
 const tmp = mkdtempSync(join(tmpdir(), 'jobfit-bench-sync-'));
 const log = (m) => {
   if (!asJson) process.stderr.write(`${m}\n`);
@@ -63,8 +66,18 @@ const stop = (s) =>
     s.child.kill('SIGINT');
   });
 
-function query(file, sql) {
-  const db = new Database(file, { readonly: true });
+async function query(target, sql) {
+  if (target.startsWith('postgres')) {
+    const pg = require('pg');
+    const c = new pg.Client({ connectionString: target });
+    await c.connect();
+    try {
+      return (await c.query(sql)).rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, /^\d+$/.test(String(v)) ? Number(v) : v])));
+    } finally {
+      await c.end();
+    }
+  }
+  const db = new Database(target, { readonly: true });
   try {
     return db.prepare(sql).all();
   } finally {
@@ -72,11 +85,11 @@ function query(file, sql) {
   }
 }
 
-function timedSync(env, db, extra = []) {
+async function timedSync(env, db, extra = []) {
   const t0 = performance.now();
   jobfit(['sync', '--db', db, ...extra], env);
   const seconds = (performance.now() - t0) / 1000;
-  const run = query(db, 'SELECT * FROM sync_runs ORDER BY id DESC LIMIT 1')[0];
+  const run = (await query(db, 'SELECT * FROM sync_runs ORDER BY id DESC LIMIT 1'))[0];
   return { seconds: Number(seconds.toFixed(2)), requests: run.requests, by_kind: JSON.parse(run.requests_by_kind), inserted: run.rows_inserted, updated: run.rows_updated };
 }
 
@@ -91,17 +104,18 @@ try {
   const dir = join(tmp, 'stub');
   jobfit(['stub', 'seed', '--test-takers', String(TEST_TAKERS), '--teams', '3', '--complete', '0.5', '--data', dir]);
   Object.assign(s, await serve(dir));
-  const db = join(tmp, 'results.sqlite');
+  const db = PG_URL ?? join(tmp, 'results.sqlite');
+  results.backend = PG_URL ? 'postgres' : 'sqlite';
 
-  const first = timedSync(s.env, db, ['--sp', SPS]);
-  const takers = query(db, 'SELECT COUNT(*) AS n FROM test_takers')[0].n;
-  const open = query(db, 'SELECT COUNT(*) AS n FROM test_takers WHERE assessments_open > 0')[0].n;
+  const first = await timedSync(s.env, db, ['--sp', SPS]);
+  const takers = (await query(db, 'SELECT COUNT(*) AS n FROM test_takers'))[0].n;
+  const open = (await query(db, 'SELECT COUNT(*) AS n FROM test_takers WHERE assessments_open > 0'))[0].n;
   first.test_takers = takers;
   first.test_takers_per_second = Math.round(takers / first.seconds);
   results.first = first;
   log(`first sync: ${takers} test takers (${open} with assessments open) in ${first.seconds}s = ${first.test_takers_per_second} test takers/s; ${first.requests} requests (${fmt(first.by_kind)})`);
 
-  const second = timedSync(s.env, db);
+  const second = await timedSync(s.env, db);
   second.request_ratio = Number((second.requests / first.requests).toFixed(3));
   second.time_ratio = Number((second.seconds / first.seconds).toFixed(3));
   results.no_change = second;
@@ -110,9 +124,9 @@ try {
   log(`no-change sync: ${second.requests} requests (${fmt(second.by_kind)}) = ${second.request_ratio}x the first; ${second.seconds}s = ${second.time_ratio}x (goal <= 0.333x requests, no result fetched)`);
 
   // 1% of the people finish what they had open.
-  const movers = query(db, `SELECT id FROM test_takers WHERE assessments_open > 0 ORDER BY id LIMIT ${Math.max(1, Math.round(takers / 100))}`).map((r) => r.id);
+  const movers = (await query(db, `SELECT id FROM test_takers WHERE assessments_open > 0 ORDER BY id LIMIT ${Math.max(1, Math.round(takers / 100))}`)).map((r) => r.id);
   for (const id of movers) jobfit(['stub', 'complete', String(id), '--data', dir]);
-  const third = timedSync(s.env, db);
+  const third = await timedSync(s.env, db);
   const profiles = SPS.split(',').length;
   third.completed = movers.length;
   third.time_ratio = Number((third.seconds / first.seconds).toFixed(3));

@@ -67,7 +67,7 @@ export class ResultsWriter {
     this.emit((bom ? '\uFEFF' : '') + this.format([...header, ...extra]));
   }
 
-  private format(cells: string[]): string {
+  protected format(cells: string[]): string {
     let line = '';
     for (let i = 0; i < cells.length; i++) {
       if (i) line += this.delimiter;

@@ -22,7 +22,8 @@ import { journalPathFor, type JournalState, JournalWriter, type Outcome, readJou
 import { describeMapping, formatReport, type MappingReport } from './report.js';
 import { readInputBatches } from './input.js';
 import type { CsvMeta, CsvRecord } from './reader.js';
-import { ResultsWriter } from './results.js';
+import type { ResultsWriter } from './results.js';
+import { createResultsWriter } from './xlsx-results.js';
 import { type RowCheck, type RowDefaults, RowValidator, resolveDefaults } from './validate.js';
 import { NUM } from '../format/number.js';
 import { safeText } from '../format/sanitize.js';
@@ -147,7 +148,8 @@ export function resumeCommand(o: BulkOptions, out: string): string {
 export function defaultResultsPath(csv: string): string {
   if (csv === '-') return resolve('invite-results.csv');
   const ext = extname(csv);
-  return join(dirname(resolve(csv)), `${basename(csv, ext)}.results.csv`);
+  // A workbook's results are a workbook.
+  return join(dirname(resolve(csv)), `${basename(csv, ext)}.results.${ext.toLowerCase() === '.xlsx' ? 'xlsx' : 'csv'}`);
 }
 
 /** Standard input → a temporary file, so the two passes can read it. */
@@ -478,7 +480,7 @@ export function fitCells(cells: string[], width: number, delimiter: string): str
 async function writeErrorsFile(path: string, input: string, label: string, v: Validated, opts: BulkOptions): Promise<void> {
   const file = resolve(path);
   checkWritablePath(file, 'errors file', opts.csv === '-' ? undefined : resolve(opts.csv));
-  const w = new ResultsWriter(file, v.meta.header, v.meta.delimiter, v.meta.bom, undefined, ['line', 'row', 'error'], 'errors file');
+  const w = createResultsWriter(file, v.meta.header, v.meta.delimiter, v.meta.bom, undefined, ['line', 'row', 'error'], 'errors file');
   const width = v.meta.header.length;
   try {
     const check = { ...v, firstRowOfEmail: v.firstRowOfEmail };
@@ -492,10 +494,10 @@ async function writeErrorsFile(path: string, input: string, label: string, v: Va
       }
     }
   } catch (err) {
-    w.close(false);
+    await w.close(false);
     throw err;
   }
-  w.close();
+  await w.close();
 }
 
 /** Refuses a resume whose file is not the journalled run's: before anything is written. */
@@ -615,7 +617,7 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
     try {
       if (again) jw.resume(ctx.io.now().toISOString());
       else jw.begin({ input: opts.csv === '-' ? '-' : resolve(opts.csv), header: v.meta.header, rows: v.rows, at: ctx.io.now().toISOString() });
-      results = new ResultsWriter(out, v.meta.header, v.meta.delimiter, v.meta.bom, (row, col, text) => jw.cell(row, col, text));
+      results = createResultsWriter(out, v.meta.header, v.meta.delimiter, v.meta.bom, (row, col, text) => jw.cell(row, col, text));
     } catch (err) {
       jw.close();
       throw writeFailure(err, jw.path, opts, out, 0);
@@ -752,7 +754,7 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
       progress?.stop();
       const complete = !interrupted && !fatal && counts.not_sent + counts.unknown === 0 && results.written === v.rows;
       try {
-        results.close(!results.failed);
+        await results.close(!results.failed);
       } catch (err) {
         fatal ??= err;
       }

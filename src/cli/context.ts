@@ -36,7 +36,7 @@ export interface IOStreams {
   readonly signal: AbortSignal;
 }
 
-export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv';
+export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv' | 'xlsx';
 
 /** The global options, after parsing. */
 export interface GlobalOptions {

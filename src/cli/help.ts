@@ -26,6 +26,9 @@ const OUTPUT_HELP = `Output:
   -o csv     a header and one row per item; nested fields flattened to dotted
              names (team.display_name); cells a spreadsheet would run as a
              formula are neutralised
+  -o xlsx    an Excel workbook, one sheet: bold frozen header, filter, numbers
+             as numbers, timestamps as dates (UTC), URLs as links, no formula
+             ever; with --out FILE or into a pipe (refused to a terminal)
   --fields a,b.c   only these fields (dotted names for nested ones); an unknown
              name is a usage error listing the valid ones
 

@@ -47,7 +47,7 @@ function buildProgram(io: IOStreams): Command {
     .addOption(new Option('--live', 'use the profile\'s live key').conflicts('test'))
     .addOption(new Option('--test', 'use the profile\'s test key').conflicts('live'))
     .option('--base-url <url>', 'API base URL, e.g. https://host/v2 (env JOBFIT_BASE_URL)')
-    .addOption(new Option('-o, --output <format>', 'output format (default: table on a terminal, json otherwise)').choices(['table', 'json', 'ndjson', 'csv']))
+    .addOption(new Option('-o, --output <format>', 'output format (default: table on a terminal, json otherwise)').choices(['table', 'json', 'ndjson', 'csv', 'xlsx']))
     .option('--fields <a,b,c>', 'only these fields (dotted names for nested ones)')
     .option('--no-color', 'no colour (also NO_COLOR)')
     .option('-q, --quiet', 'no notices on stderr')

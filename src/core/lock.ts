@@ -38,14 +38,25 @@ export function lockPath(target: string): string {
   return `${target}.lock`;
 }
 
-function readOwner(path: string): LockOwner | undefined {
+/** The lock file as it is now: its text and owner, or gone (released in between). */
+function readLock(path: string): { gone: boolean; text?: string; owner?: LockOwner } {
+  let text: string;
   try {
-    const o = JSON.parse(readFileSync(path, 'utf8')) as Partial<LockOwner>;
-    if (typeof o.pid === 'number' && typeof o.host === 'string' && typeof o.started === 'string') return o as LockOwner;
-  } catch {
-    // unreadable or torn: judged by age below
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    return { gone: (err as NodeJS.ErrnoException).code === 'ENOENT' };
   }
-  return undefined;
+  try {
+    const o = JSON.parse(text) as Partial<LockOwner>;
+    if (typeof o.pid === 'number' && typeof o.host === 'string' && typeof o.started === 'string') return { gone: false, text, owner: o as LockOwner };
+  } catch {
+    // empty (being written) or torn: judged by age
+  }
+  return { gone: false, text };
+}
+
+function readOwner(path: string): LockOwner | undefined {
+  return readLock(path).owner;
 }
 
 function alive(pid: number): boolean {
@@ -92,14 +103,19 @@ function releaseAllOnExit(): void {
 /** Tries once; undefined when a live owner holds it (its details in `owner`). */
 export function tryLock(target: string, opts: { command?: string; nowMs?: number } = {}): { lock?: FileLock; owner?: LockOwner } {
   const path = lockPath(target);
-  for (let attempt = 0; attempt < 3; attempt++) {
+  for (let attempt = 0; attempt < 5; attempt++) {
     let fd: number;
     try {
       fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const owner = readOwner(path);
-      if (!isStale(path, owner, opts.nowMs ?? Date.now())) return { owner };
+      const seen = readLock(path);
+      // Released since the open: try again, never remove what may be a new owner's lock.
+      if (seen.gone) continue;
+      if (!isStale(path, seen.owner, opts.nowMs ?? Date.now())) return { owner: seen.owner };
+      // Remove only the lock judged stale: its owner may have released it and
+      // a live run taken a new one in the meantime (owner exited after release).
+      if (readLock(path).text !== seen.text) continue;
       try {
         unlinkSync(path);
       } catch {

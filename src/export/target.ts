@@ -59,7 +59,7 @@ export function openTarget(ctx: Context, out: string | undefined, noun: string):
     return {
       ctx,
       async commit(writer) {
-        writer?.end();
+        await writer?.end();
       },
       async abandon(writer, why) {
         // Nothing was written yet (a report writes only at the end): nothing to mark.
@@ -102,7 +102,7 @@ export function openTarget(ctx: Context, out: string | undefined, noun: string):
     file,
     async commit(writer) {
       try {
-        writer?.end();
+        await writer?.end();
         await endStream(stream);
         renameSync(tmp, file);
       } catch (err) {

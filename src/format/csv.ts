@@ -15,8 +15,13 @@ import { type Cell, flattenRecord, project, unionKeys } from './fields.js';
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 
+/** Text a spreadsheet would run as a formula; -o xlsx keeps such text a text cell (xlsx.ts). */
+export function looksLikeFormula(s: string): boolean {
+  return FORMULA_START.test(s);
+}
+
 export function neutraliseCell(cell: Cell): Cell {
-  if (typeof cell === 'string' && FORMULA_START.test(cell)) return `'${cell}`;
+  if (typeof cell === 'string' && looksLikeFormula(cell)) return `'${cell}`;
   return cell;
 }
 

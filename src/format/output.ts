@@ -32,11 +32,12 @@ export type { ColumnSpec } from './table.js';
 // format is printed: `-o json` into a pipe should cost no more than it needs.
 const loadTable = () => import('./table.js');
 const loadCsv = () => import('./csv.js');
+const loadXlsx = () => import('./xlsx.js');
 
 /** What the output helper needs of a Context (tests can build just this). */
 export type OutputCtx = Pick<Context, 'io' | 'globals'>;
 
-export const FORMATS: readonly OutputFormat[] = ['table', 'json', 'ndjson', 'csv'];
+export const FORMATS: readonly OutputFormat[] = ['table', 'json', 'ndjson', 'csv', 'xlsx'];
 
 /** The API's list envelope. */
 export interface ListEnvelope<T = unknown> {
@@ -61,6 +62,9 @@ export function resolveFormat(ctx: OutputCtx, allowed: readonly OutputFormat[] =
   if (explicit) {
     if (!allowed.includes(explicit)) {
       throw new UsageError(`This command cannot print -o ${explicit}.`, `Use one of: ${allowed.join(', ')}.`);
+    }
+    if (explicit === 'xlsx' && ctx.io.stdoutIsTTY) {
+      throw new UsageError('-o xlsx writes a workbook (binary), not text for a terminal.', 'add --out FILE.xlsx where the command has it, or redirect: > FILE.xlsx');
     }
     return explicit;
   }
@@ -138,6 +142,12 @@ export async function printObject(ctx: OutputCtx, obj: unknown, opts: PrintObjec
       out.write(toCsv([obj], { fields }));
       return;
     }
+    case 'xlsx': {
+      const list = await (await loadXlsx()).openXlsxList(out, { fields, sheet: 'Item' });
+      list.write(obj);
+      await list.end();
+      return;
+    }
     case 'table': {
       const { cellText, formatCell, renderKeyValue } = await loadTable();
       const t = tableOptions(ctx);
@@ -199,6 +209,12 @@ export async function printList(ctx: OutputCtx, envelopeOrItems: ListEnvelope | 
       out.write(toCsv(items, { fields, columns: fields ? undefined : opts.csvColumns }));
       break;
     }
+    case 'xlsx': {
+      const list = await (await loadXlsx()).openXlsxList(out, { fields, columns: opts.csvColumns, sheet: sheetTitle(opts.noun), warn: (t) => ctx.io.stderr.write(t) });
+      for (const it of items) list.write(it);
+      await list.end();
+      break;
+    }
     case 'table':
       if (items.length > 0) {
         const { renderTable } = await loadTable();
@@ -257,7 +273,46 @@ export interface ListWriter {
   write(item: unknown): boolean;
   /** Resolves when stdout can take more (at once unless a write returned false). */
   drained(): Promise<void>;
-  end(): void;
+  /** Ends the output; a workbook (-o xlsx) is complete when the promise resolves. */
+  end(): void | Promise<void>;
+}
+
+/** "job families" → "Job families": the name of a workbook's sheet. */
+function sheetTitle(noun: string | undefined): string {
+  const n = noun ?? 'items';
+  return n.charAt(0).toUpperCase() + n.slice(1);
+}
+
+/** -o xlsx: the rows of a list in one sheet (xlsx.ts), streamed. */
+async function createXlsxListWriter(ctx: OutputCtx, opts: ListWriterOptions): Promise<ListWriter> {
+  const fields = fieldsOf(ctx);
+  const list = await (await loadXlsx()).openXlsxList(ctx.io.stdout, {
+    fields,
+    columns: fields ? undefined : opts.csvColumns,
+    flatItems: opts.flatItems,
+    sheet: sheetTitle(opts.noun),
+    warn: (t) => ctx.io.stderr.write(t),
+  });
+  let count = 0;
+  let ending: Promise<void> | undefined;
+  return {
+    format: 'xlsx',
+    get count() {
+      return count;
+    },
+    write(item: unknown): boolean {
+      if (ending) throw new Error('list writer already ended');
+      if (count === 0 && fields) validateFields(fields, [item], [...opts.columns.map((c) => c.key), ...(opts.knownFields ?? [])]);
+      list.write(item);
+      count++;
+      return true;
+    },
+    drained: () => Promise.resolve(),
+    end() {
+      ending ??= list.end();
+      return ending;
+    },
+  };
 }
 
 /**
@@ -271,6 +326,7 @@ export interface ListWriter {
  */
 export async function createListWriter(ctx: OutputCtx, opts: ListWriterOptions): Promise<ListWriter> {
   const format = resolveFormat(ctx, opts.allowed);
+  if (format === 'xlsx') return createXlsxListWriter(ctx, opts);
   const { cellsFor, csvLine, csvRecord } = format === 'csv' ? await loadCsv() : ({} as Awaited<ReturnType<typeof loadCsv>>);
   const { renderTable } = format === 'table' ? await loadTable() : ({} as Awaited<ReturnType<typeof loadTable>>);
   const fields = fieldsOf(ctx);

@@ -156,9 +156,10 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncStore
         throw err;
       }
     });
-  const runId = await db.startRun(started.toISOString(), o.full);
-  const sinkTaker = createErrorSink(ctx, o.errors, 'test taker');
-  const sinkInvitation = createErrorSink(ctx, o.errors, 'invitation');
+  // Recorded once the run is accepted: a refused run (other mode, unknown profile) writes nothing.
+  let runId: number | undefined;
+  // One sink (one --errors file): "Error: sync of test taker 500160 (scorecard sales-rep): ...".
+  const sink = createErrorSink(ctx, o.errors, 'sync of');
   const position: SyncProgress = { done: 0, total: 0 };
   let bar: Progress | undefined;
 
@@ -180,8 +181,9 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncStore
     return flushing;
   };
 
-  const finish = (status: string, message?: string) =>
-    db.finishRun(runId, {
+  const finish = async (status: string, message?: string) => {
+    if (runId === undefined) return;
+    await db.finishRun(runId, {
       finishedAt: ctx.io.now().toISOString(),
       status,
       requests: Object.values(byKind).reduce((a, b) => a + b, 0),
@@ -191,6 +193,7 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncStore
       errors,
       message,
     });
+  };
 
   try {
     // ---------------------------------------------------------------- whose data, which profiles
@@ -211,6 +214,7 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncStore
       }
     }
     await db.setMeta('score_profiles', JSON.stringify(sps));
+    runId = await db.startRun(started.toISOString(), o.full);
 
     // ---------------------------------------------------------------- small lists: always read whole
     const teams = obj(await req('teams', () => client.listTeams()));
@@ -305,7 +309,7 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncStore
       } catch (err) {
         if (stop !== undefined) throw stop;
         errors++;
-        sinkInvitation.failed(w.id, err);
+        sink.failed(`invitation ${w.id}`, err);
         return undefined;
       }
     };
@@ -322,7 +326,7 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncStore
         } catch (err) {
           if (stop !== undefined) throw stop;
           errors++;
-          sinkTaker.failed(takerId, err);
+          sink.failed(`test taker ${takerId}`, err);
           return;
         }
         takerRows = testTakerRows(t, w.item, w.listHash);
@@ -336,7 +340,7 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncStore
       const failed = (what: string) => (err: unknown) => {
         if (stop !== undefined) throw stop;
         errors++;
-        sinkTaker.failed(`${takerId} (${what})`, err);
+        sink.failed(`test taker ${takerId} (${what})`, err);
         return undefined;
       };
       for (const sp of sps) {
@@ -418,7 +422,7 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncStore
     const status = errors > 0 ? 'partial' : 'ok';
     await finish(status);
     return {
-      runId,
+      runId: runId!,
       status,
       seconds: (ctx.io.now().getTime() - started.getTime()) / 1000,
       requests: Object.values(byKind).reduce((a, b) => a + b, 0),
@@ -445,8 +449,7 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncStore
     if (stop !== undefined || interrupted) throw new SyncStopped(reason, position);
     throw err;
   } finally {
-    await sinkTaker.close();
-    await sinkInvitation.close();
+    await sink.close();
   }
 }
 

@@ -15,7 +15,7 @@ import { runCli } from '../helpers/cli.js';
 import { type Backend, dumpOf, lastRun, query, seededStub } from './helpers.js';
 
 export function syncSuite(backend: Backend): void {
-  const PEOPLE = 1500;
+  const PEOPLE = 1000;
   const SPS = ['sales-rep', 'software-engineer'];
   let env: StubEnv;
   let client: JobfitClient;
@@ -171,9 +171,11 @@ export function syncSuite(backend: Backend): void {
       expect(await dumpOf(db)).toBe(await dumpOf(fresh));
     }, 60_000);
 
-    it('--full re-reads everything and changes nothing', async () => {
-      const res = await runCli(['sync', '--db', db, '--full'], { env: env.env });
+    it('--full re-reads everything and changes nothing; a terminal sees progress', async () => {
+      const res = await runCli(['sync', '--db', db, '--full'], { env: env.env, tty: true });
       expect(res.code, res.stderr).toBe(0);
+      expect(res.stderr).toMatch(/Syncing .* (\d+)\/\1 \|/);
+      expect(res.stderr).toMatch(/\nSynced .* 0 rows inserted, 0 updated, 0 errors\.\n$/);
       const run = await lastRun(db);
       expect(run.requests).toBeGreaterThan(firstRequests);
       expect([run.rows_inserted, run.rows_updated]).toEqual([0, 0]);

@@ -155,6 +155,7 @@ export function register(program: Command, deps: CommandDeps): void {
         'jobfit invitations list',
         'jobfit invitations list --team 3 --custom-id REQ-7',
         'jobfit invitations list --all -o csv > invitations.csv',
+        'jobfit invitations list --all -o xlsx --out invitations.xlsx',
         'jobfit invitations list --email @acme.com -o json | jq ".data[].id"',
       ),
     )

@@ -85,6 +85,9 @@ export async function run(opts: InviteOptions, ctx: Context): Promise<void> {
   // --file is the general name of --csv (a CSV or an .xlsx workbook).
   if (opts.csv !== undefined && opts.file !== undefined) throw new UsageError('--csv and --file are the same option; give one.');
   const o = { ...opts, csv: opts.csv ?? opts.file };
+  if (ctx.globals.output === 'xlsx') {
+    throw new UsageError('invite prints a summary, not a list: -o xlsx does not apply.', 'for the results as a workbook: --out results.xlsx');
+  }
   if (o.csv !== undefined) {
     const stray = SINGLE_ONLY.filter((k) => o[k] !== undefined);
     if (stray.length) {
@@ -227,7 +230,7 @@ export function register(program: Command, deps: CommandDeps): void {
     .option('--csv <file|->', 'bulk: invite every row of a CSV file or an .xlsx workbook (- for standard input)')
     .option('--file <file|->', 'bulk: the same as --csv (a CSV or an .xlsx workbook, told apart by content)')
     .option('--sheet <name|n>', 'bulk: the workbook\'s sheet to read, by name or number (default: the first visible sheet)')
-    .option('--out <file>', 'bulk: results file (default: FILE.results.csv beside the input)')
+    .option('--out <file>', 'bulk: results file, CSV or .xlsx by its name (default: FILE.results.csv, or .results.xlsx for a workbook, beside the input)')
     .option('--dry-run', 'bulk: validate every row and report; send nothing')
     .option('--resume', 'bulk: continue an interrupted run (from the journal beside --out)')
     .option('--retry-failed', 'bulk: send again only the rows of the last run that failed or were not sent (from its journal)')
@@ -243,6 +246,7 @@ export function register(program: Command, deps: CommandDeps): void {
         'jobfit invite --email ana@example.com --first-name Ana --last-name Diaz --created-by rec@acme.test --team Sales --assessments personality,interests',
         'jobfit invite --csv people.csv --dry-run',
         'jobfit invite --file people.xlsx --sheet Candidates --dry-run',
+        'jobfit invite --file people.xlsx --created-by rec@acme.test --out results.xlsx',
         'jobfit invite --csv uk-candidates.csv --phone-country GB --send-via email,sms --dry-run',
         'jobfit invite --csv people.csv --created-by rec@acme.test --out results.csv',
         'jobfit invite --csv people.csv --out results.csv --resume',

@@ -99,7 +99,7 @@ export async function runJobFit(o: JobFitOptions, ctx: Context): Promise<void> {
       ? undefined
       : await createListWriter(target.ctx, { columns: TABLE_COLUMNS, csvColumns: [...JOB_FIT_CSV_COLUMNS], knownFields: [...JOB_FIT_CSV_COLUMNS], noun: 'job families' });
     const w = writer;
-    const long = w !== undefined && (w.format === 'csv' || w.format === 'table');
+    const long = w !== undefined && (w.format === 'csv' || w.format === 'xlsx' || w.format === 'table');
     result = await bulkFetch(source.feed, (id, signal) => client.getJobFitReport(id, signal), {
       concurrency: o.concurrency,
       signal: ctx.io.signal,
@@ -171,6 +171,7 @@ export function register(program: Command, deps: CommandDeps): void {
       examples(
         'jobfit job-fit 2001',
         'jobfit job-fit --all -o csv > job-fit.csv',
+        'jobfit job-fit --all -o xlsx --out job-fit.xlsx',
         'jobfit job-fit 2001 2002 -o ndjson | jq ".top_fit_occupations[0]"',
       ) +
         `\n\nCSV columns: ${JOB_FIT_CSV_COLUMNS.join(', ')}.\n` +

@@ -145,7 +145,7 @@ export async function runReport(opts: ReportOptions, ctx: Context): Promise<void
     } else {
       const columns: ColumnSpec[] = REPORT_CSV_COLUMNS.map((k) => ({ key: k }));
       writer = await createListWriter(out, { columns, csvColumns: [...REPORT_CSV_COLUMNS], knownFields: [...REPORT_CSV_COLUMNS], noun: 'groups' });
-      for (const g of groups) writer.write(format === 'csv' ? reportCsvRow(o.groupBy, g) : { group_by: o.groupBy, ...g });
+      for (const g of groups) writer.write(format === 'csv' || format === 'xlsx' ? reportCsvRow(o.groupBy, g) : { group_by: o.groupBy, ...g });
     }
   }
   await finishExport(
@@ -178,7 +178,7 @@ export function register(program: Command, deps: CommandDeps): void {
     .option('--out <file>', 'write the report to FILE, only once it is complete (a failed run leaves FILE as it was)')
     .addHelpText(
       'after',
-      examples('jobfit report --sp sales-rep', 'jobfit report --sp sales-rep --group-by custom_id -o csv', 'jobfit report --sp sales-rep --team 3 -o json | jq ".groups[0].stars"') +
+      examples('jobfit report --sp sales-rep', 'jobfit report --sp sales-rep --group-by custom_id -o csv', 'jobfit report --sp sales-rep -o xlsx --out groups.xlsx', 'jobfit report --sp sales-rep --team 3 -o json | jq ".groups[0].stars"') +
         '\n\nDefinitions: invited = invitations in the group; accepted = invitations with a test taker;\n' +
         'completed = test takers whose scorecard for --sp has a five_star_score. The star\n' +
         'distribution sums to completed. Built from a complete export (every invitation and\n' +

@@ -81,8 +81,8 @@ export async function runScorecard(o: ScorecardOptions, ctx: Context): Promise<v
       noun: 'scorecards',
       flatItems: true,
     });
-    // CSV and the table get the flat row (flatItems); JSON and NDJSON the API's object.
-    const flat = writer.format === 'csv' || writer.format === 'table';
+    // CSV, xlsx and the table get the flat row (flatItems); JSON and NDJSON the API's object.
+    const flat = writer.format === 'csv' || writer.format === 'xlsx' || writer.format === 'table';
     const w = writer;
     result = await bulkFetch(source.feed, (id, signal) => client.getScorecard(id, o.sp, signal), {
       concurrency: o.concurrency,
@@ -145,6 +145,7 @@ export function register(program: Command, deps: CommandDeps): void {
       examples(
         'jobfit scorecard 2001 --sp sales-rep',
         'jobfit scorecard --all --sp sales-rep -o csv > scorecards.csv',
+        'jobfit scorecard --all --sp sales-rep -o xlsx --out scorecards.xlsx',
         'jobfit scorecard --all --team 3 --sp sales-rep -o ndjson | jq .five_star_score',
         'cut -d, -f1 ids.csv | jobfit scorecard --ids-from - --sp sales-rep -o csv',
       ) +

@@ -137,7 +137,7 @@ async function printSecret(ctx: Context, o: ListenOptions, accountId: number | u
 
 export async function listen(ctx: Context, o: ListenOptions): Promise<void> {
   const format = ctx.globals.output;
-  if (format === 'csv') throw new UsageError('webhook listen prints lines, json or ndjson; -o csv is not supported.');
+  if (format === 'csv' || format === 'xlsx') throw new UsageError(`webhook listen prints lines, json or ndjson; -o ${format} is not supported.`);
   const json = format === 'json' || format === 'ndjson' ? format : undefined;
   const port = parsePort(o.port);
   const filter = parseEventFilter(o.events);

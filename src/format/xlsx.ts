@@ -1,0 +1,256 @@
+/**
+ * `-o xlsx`: a workbook a recruiter can open, streamed (exceljs's workbook
+ * writer) so that memory stays flat however many rows are written.
+ *
+ * A real sheet: a bold header row, frozen, with an autofilter over the rows;
+ * column widths from the header and the first rows. Cells typed by their
+ * value, never by guessing from text:
+ * - numbers from the API (scores, percentages, stars) are numbers; an id
+ *   column's integers are shown without separators or decimals;
+ * - an ISO 8601 timestamp is a date-time (UTC, as the service sends it), an
+ *   ISO date a date;
+ * - an http(s) URL is a link (the first LINK_CAP of a sheet: Excel allows
+ *   65,530 per sheet and each one is held until the sheet ends);
+ * - everything else (emails, phones, names) is text. A cell is never a
+ *   formula: exceljs writes a formula only when given one, and a string that
+ *   starts like one (the CSV neutraliser's rule, `looksLikeFormula`) stays
+ *   text as it is, with no quote in front (no spreadsheet runs a text cell).
+ */
+import { PassThrough } from 'node:stream';
+import type { Context } from '../cli/context.js';
+import { UsageError } from '../cli/errors.js';
+import { cellsFor, csvRecord, looksLikeFormula } from './csv.js';
+import { type Cell, unionKeys } from './fields.js';
+
+/** Links per sheet; later URLs are text (each link is held in memory until the sheet ends). */
+export const LINK_CAP = 10_000;
+/** Excel's longest cell text. */
+const MAX_CELL = 32_767;
+/** Rows looked at for column widths before the first one is written. */
+const WIDTH_SAMPLE = 100;
+
+const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+const URL = /^https?:\/\/[^\s]+$/i;
+const ID_COLUMN = /(^|[._])id$/i;
+// Characters XML 1.0 cannot hold (exceljs drops the C0 controls itself).
+const NOT_XML = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|[\uFFFE\uFFFF]/g;
+
+export const DATE_TIME_FORMAT = 'yyyy-mm-dd hh:mm:ss';
+export const DATE_FORMAT = 'yyyy-mm-dd';
+export const ID_FORMAT = '0';
+
+/** The text -o xlsx refuses to put on a terminal. */
+export function refuseTerminal(ctx: Pick<Context, 'io'>): void {
+  if (ctx.io.stdoutIsTTY) {
+    throw new UsageError('-o xlsx writes a workbook (binary), not text for a terminal.', 'add --out FILE.xlsx where the command has it, or redirect: > FILE.xlsx');
+  }
+}
+
+/** A sheet name Excel accepts: at most 31 characters, none of []:*?/\ . */
+export function sheetName(name: string, taken: Set<string> = new Set()): string {
+  let base = name.replace(/[[\]:*?/\\]/g, ' ').replace(/^'+|'+$/g, '').trim().slice(0, 31) || 'Sheet';
+  let n = 1;
+  let out = base;
+  while (taken.has(out.toLowerCase())) {
+    const suffix = ` (${++n})`;
+    base = base.slice(0, 31 - suffix.length);
+    out = `${base}${suffix}`;
+  }
+  taken.add(out.toLowerCase());
+  return out;
+}
+
+type ExcelCell = { value: unknown; numFmt?: string; link?: boolean };
+
+/** How one value is written (see the rules at the top). */
+export function typedCell(key: string, v: Cell | boolean | null | undefined, linksLeft: boolean): ExcelCell {
+  if (v === null || v === undefined || v === '') return { value: null };
+  if (typeof v === 'number') return Number.isInteger(v) && ID_COLUMN.test(key) ? { value: v, numFmt: ID_FORMAT } : { value: v };
+  if (typeof v === 'boolean') return { value: v };
+  let s = v.replace(NOT_XML, '\uFFFD');
+  if (s.length > MAX_CELL) s = `${s.slice(0, MAX_CELL - 1)}…`;
+  // Text that a spreadsheet would take for a formula stays text, untouched.
+  if (looksLikeFormula(s)) return { value: s };
+  if (ISO_TIMESTAMP.test(s)) {
+    const d = new Date(s);
+    if (!Number.isNaN(d.getTime())) return { value: d, numFmt: DATE_TIME_FORMAT };
+  }
+  if (ISO_DATE.test(s)) {
+    const d = new Date(`${s}T00:00:00Z`);
+    if (!Number.isNaN(d.getTime())) return { value: d, numFmt: DATE_FORMAT };
+  }
+  if (linksLeft && URL.test(s) && s.length <= 2079) return { value: { text: s, hyperlink: s }, link: true };
+  return { value: s };
+}
+
+function displayWidth(c: ExcelCell): number {
+  if (c.value === null) return 0;
+  if (c.numFmt === DATE_TIME_FORMAT) return 19;
+  if (c.numFmt === DATE_FORMAT) return 10;
+  if (c.link) return Math.min(60, (c.value as { text: string }).text.length);
+  const s = String(c.value);
+  let w = 0;
+  for (const line of s.split('\n')) w = Math.max(w, line.length);
+  return w;
+}
+
+interface WorksheetLike {
+  addRow(values: unknown[]): { commit(): void; font?: unknown; getCell(i: number): { numFmt?: string; font?: unknown } };
+  getColumn(i: number): { width?: number };
+  autoFilter?: unknown;
+  commit(): void;
+}
+
+/** One sheet of a streamed workbook. */
+export class XlsxSheet {
+  private sample: ExcelCell[][] = [];
+  private started = false;
+  private links = 0;
+  /** Rows written, not counting the header. */
+  rows = 0;
+
+  constructor(
+    private readonly ws: WorksheetLike,
+    readonly header: string[],
+  ) {}
+
+  add(cells: Array<Cell | boolean | null | undefined>): void {
+    const row = this.header.map((k, i) => {
+      const c = typedCell(k, cells[i], this.links < LINK_CAP);
+      if (c.link) this.links++;
+      return c;
+    });
+    this.rows++;
+    if (!this.started) {
+      this.sample.push(row);
+      if (this.sample.length >= WIDTH_SAMPLE) this.start();
+      return;
+    }
+    this.put(row);
+  }
+
+  private start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.header.forEach((h, i) => {
+      const w = Math.max(h.length + 2, ...this.sample.map((r) => displayWidth(r[i]) + 1));
+      this.ws.getColumn(i + 1).width = Math.min(60, Math.max(8, w));
+    });
+    const head = this.ws.addRow(this.header);
+    head.font = { bold: true };
+    head.commit();
+    for (const r of this.sample) this.put(r);
+    this.sample = [];
+  }
+
+  private put(row: ExcelCell[]): void {
+    const r = this.ws.addRow(row.map((c) => c.value));
+    row.forEach((c, i) => {
+      if (c.numFmt) r.getCell(i + 1).numFmt = c.numFmt;
+      else if (c.link) r.getCell(i + 1).font = { color: { argb: 'FF0563C1' }, underline: true };
+    });
+    r.commit();
+  }
+
+  end(): void {
+    this.start();
+    if (this.header.length > 0) {
+      this.ws.autoFilter = { from: { row: 1, column: 1 }, to: { row: this.rows + 1, column: this.header.length } };
+    }
+    this.ws.commit();
+  }
+}
+
+/** A workbook streamed to `out` (a file, or stdout when it is not a terminal). */
+export class XlsxBook {
+  private readonly names = new Set<string>();
+  private readonly done: Promise<void>;
+  private failed?: Error;
+
+  private constructor(
+    private readonly wb: {
+      addWorksheet(name: string, opts: unknown): WorksheetLike;
+      commit(): Promise<void>;
+    },
+    pass: PassThrough,
+    out: { write(chunk: string): boolean },
+  ) {
+    const sink = out as unknown as { write(b: Buffer): boolean; once?: (e: string, cb: () => void) => void };
+    this.done = new Promise<void>((resolve, reject) => {
+      pass.on('data', (chunk: Buffer) => {
+        if (!sink.write(chunk) && typeof sink.once === 'function') {
+          pass.pause();
+          sink.once('drain', () => pass.resume());
+        }
+      });
+      pass.once('end', resolve);
+      pass.once('error', (e) => {
+        this.failed = e;
+        reject(e);
+      });
+    });
+    this.done.catch(() => {});
+  }
+
+  static async open(out: { write(chunk: string): boolean }): Promise<XlsxBook> {
+    const { default: ExcelJS } = await import('exceljs');
+    const pass = new PassThrough();
+    const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: pass, useStyles: true, useSharedStrings: false });
+    wb.creator = 'jobfit';
+    return new XlsxBook(wb as never, pass, out);
+  }
+
+  addSheet(name: string, header: string[]): XlsxSheet {
+    const ws = this.wb.addWorksheet(sheetName(name, this.names), {
+      views: [{ state: 'frozen', xSplit: 0, ySplit: 1, topLeftCell: 'A2', activeCell: 'A2' }],
+    });
+    return new XlsxSheet(ws, header);
+  }
+
+  /** Writes what is left and waits until the last byte has reached `out`. */
+  async finish(): Promise<void> {
+    if (this.failed) throw this.failed;
+    await this.wb.commit();
+    await this.done;
+  }
+}
+
+export interface XlsxListOptions {
+  /** Fixed header (flattened names); the first item's keys otherwise. */
+  columns?: string[];
+  fields?: string[];
+  /** Items are flat records already (the wide scorecard rows). */
+  flatItems?: boolean;
+  sheet: string;
+  /** Told once when later items have fields outside the header. */
+  warn?: (text: string) => void;
+}
+
+/**
+ * The rows of a list, one sheet. `write` takes API objects (flattened as for
+ * CSV) or flat records; `end` resolves when the workbook is complete.
+ */
+export async function openXlsxList(out: { write(chunk: string): boolean }, opts: XlsxListOptions) {
+  const book = await XlsxBook.open(out);
+  let sheet: XlsxSheet | undefined;
+  let header = opts.fields ? undefined : opts.columns;
+  let warned = false;
+  return {
+    write(item: unknown): void {
+      const rec = opts.flatItems && !opts.fields ? (item as Record<string, Cell>) : csvRecord(item, opts.fields);
+      if (!header) header = unionKeys([rec]);
+      else if (!warned && !opts.columns && Object.keys(rec).some((k) => !header!.includes(k))) {
+        warned = true;
+        opts.warn?.(`Warning: the sheet's columns were fixed by the first row; ${Object.keys(rec).filter((k) => !header!.includes(k)).join(', ')} of later rows left out (use -o ndjson for every field).\n`);
+      }
+      sheet ??= book.addSheet(opts.sheet, header);
+      sheet.add(cellsFor(rec, header));
+    },
+    async end(): Promise<void> {
+      sheet ??= book.addSheet(opts.sheet, header ?? opts.fields ?? []);
+      sheet.end();
+      await book.finish();
+    },
+  };
+}
