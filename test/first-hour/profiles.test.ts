@@ -43,6 +43,7 @@ describe('10. profiles list --all prints the service\'s values or leaves a field
       expect(it.created_at, String(it.id)).not.toBeNull();
       if (served.has(it.id as string)) expect(it).toEqual(served.get(it.id as string));
       else expect(it).not.toHaveProperty('created_at');
+      expect(typeof it.test_taker_id).toBe('number');
     }
 
     // CSV: one fixed header; the cell is empty where the field is absent, with no warning.

@@ -186,8 +186,8 @@ async function allProfiles(ctx: Context, client: JobfitClient, write: (it: Item)
     },
   );
   listing.catch(() => {});
-  // The service's own list items, where it gave them: every field is then its value.
-  const listed = new Map(page.data.map((it) => [String(it.id), it]));
+  // created_at is on the service's list items only: kept for those it listed.
+  const listedAt = new Map(page.data.filter((it) => typeof it.created_at === 'string').map((it) => [String(it.id), it.created_at]));
   const seen = new Set<string>();
   let failed: unknown;
   // Every test taker is accounted: with a profile (written), without one, or failed.
@@ -198,11 +198,11 @@ async function allProfiles(ctx: Context, client: JobfitClient, write: (it: Item)
       const tt = (await client.getTestTaker(id, s)) as Item;
       const pid = tt.career_navigation_profile_id;
       if (typeof pid !== 'string') return undefined;
-      const fromList = listed.get(pid);
-      if (fromList) return fromList;
       const p = (await client.getCareerNavigationProfile(pid, s)) as Item;
-      // The shape of a list item, from the profile and its test taker. created_at is
+      // The shape of a list item, from the profile and its test taker. created_at
+      // comes from the service's list where it listed the profile; otherwise it is
       // left out, not made up: the profile object does not carry it (said in --help).
+      const at = listedAt.get(String(p.id));
       return {
         object: 'career_navigation_profile_list_item',
         id: p.id,
@@ -210,6 +210,7 @@ async function allProfiles(ctx: Context, client: JobfitClient, write: (it: Item)
         custom_id: tt.custom_id ?? null,
         person_id: p.person_id ?? null,
         career_navigation_url: p.career_navigation_url,
+        ...(at === undefined ? {} : { created_at: at }),
       } as Item;
     },
     {
