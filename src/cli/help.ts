@@ -11,12 +11,15 @@ const ENVIRONMENT_HELP = `Environment variables:
   JOBFIT_BASE_URL    API base URL including /v2 (like --base-url; the flag wins)
   JOBFIT_CONFIG_DIR  directory of config.json (and of the embedded stub's data)
   JOBFIT_NO_PROMPT   never prompt, even on a terminal (also CI)
+  JOBFIT_WEBHOOK_SECRET
+                     signing secret for \`jobfit webhook verify\` (instead of --secret)
   NO_COLOR           no colour (also --no-color); FORCE_COLOR forces it
   HTTPS_PROXY, HTTP_PROXY, NO_PROXY
                      proxy for requests (never used for loopback addresses)
 
 Resolution of the server and key: flag > environment > profile.
-With no profile and no JOBFIT_API_KEY, commands run against the embedded stub.`;
+With no service configured (no profile with a base URL or a key) and no
+JOBFIT_API_KEY, commands run against the embedded stub.`;
 
 const OUTPUT_HELP = `Output:
   -o table   columns for people; the default when stdout is a terminal

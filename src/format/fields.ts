@@ -164,6 +164,11 @@ export const CONSTANT_FIELDS: ReadonlySet<string> = new Set(['object', 'mode']);
  * the next) is dropped in favour of its children; constant fields are left out
  * unless `keep` (the --fields asked for) names them.
  */
+/** Keys of a later record outside a header fixed by the first (constant fields do not count). */
+export function keysOutside(record: Record<string, unknown>, header: readonly string[]): string[] {
+  return Object.keys(record).filter((k) => !header.includes(k) && !CONSTANT_FIELDS.has(k));
+}
+
 export function unionKeys(records: Iterable<Record<string, unknown>>, keep?: readonly string[]): string[] {
   const keys = new Set<string>();
   for (const r of records) for (const k of Object.keys(r)) keys.add(k);

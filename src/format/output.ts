@@ -21,7 +21,7 @@
 import type { Context, OutputFormat } from '../cli/context.js';
 import { UsageError } from '../cli/errors.js';
 import { chalkFor } from './color.js';
-import { type Cell, CONSTANT_FIELDS, flattenRecord, getPath, isPlainObject, pathsOf, project, unionKeys, validateFields } from './fields.js';
+import { type Cell, CONSTANT_FIELDS, flattenRecord, keysOutside, getPath, isPlainObject, pathsOf, project, unionKeys, validateFields } from './fields.js';
 import type { ColumnSpec, TableOptions } from './table.js';
 import { NUM } from './number.js';
 import { safeJson } from './sanitize.js';
@@ -401,9 +401,9 @@ export async function createListWriter(ctx: OutputCtx, opts: ListWriterOptions):
           if (!header) {
             header = unionKeys([rec], fields);
             emit(csvLine(header));
-          } else if (!warnedExtra && !opts.csvColumns && Object.keys(rec).some((k) => !header?.includes(k) && !CONSTANT_FIELDS.has(k))) {
+          } else if (!warnedExtra && !opts.csvColumns && keysOutside(rec, header).length > 0) {
             warnedExtra = true;
-            const extra = Object.keys(rec).filter((k) => !header?.includes(k) && !CONSTANT_FIELDS.has(k));
+            const extra = keysOutside(rec, header);
             ctx.io.stderr.write(`Warning: CSV columns were fixed by the first row; ${extra.join(', ')} of later rows left out (use -o ndjson for every field).\n`);
           }
           emit(csvLine(cellsFor(rec, header)));

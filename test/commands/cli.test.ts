@@ -63,7 +63,8 @@ describe('jobfit in-process', () => {
   });
 
   it.each([
-    [['invitations', 'list', '--team', 'abc'], /^Error: No team named "abc" in the account\.$/m],
+    // --team takes a name too (issue 14 item 9): one that matches none is the usage error.
+    [['invitations', 'list', '--team', 'Nowhere Team'], /^Error: No team named "Nowhere Team" in the account\.$/m],
     [['invitations', 'get', 'x1'], /^Error: ID: ID must be a positive integer\.$/m],
     [['invitations', 'update', '12'], /^Error: Nothing to update: give at least one field flag\.$/m],
     [['invitations', 'update', '12', '--email', 'not-an-email'], /^Error: --email: not a valid email address\.$/m],

@@ -117,6 +117,9 @@ describe('4. assessment_url links of the embedded stub', () => {
     // (Unless something on this machine serves port 4010 right now.)
     const busy = await fetch('http://127.0.0.1:4010/v2/healthcheck').then((r) => r.ok, () => false);
     if (!busy) {
+      const id = String(JSON.parse(first.stdout).id);
+      const get = await runCli(['invitations', 'get', id, '-o', 'json'], { configDir });
+      expect(get.stderr).toContain('no stub is serving now: run `jobfit stub serve --port 4010`');
       expect(first.stderr).toContain(
         'The assessment_url links point at http://127.0.0.1:4010, where no stub is serving now: run `jobfit stub serve --port 4010` in another terminal to open them in a browser.',
       );

@@ -11,6 +11,7 @@ import { UsageError } from '../../cli/errors.js';
 import { type ColumnSpec, printObject } from '../../format/output.js';
 import { parseAssessments } from '../shared/assessments.js';
 import { clientFor } from '../shared/client.js';
+import { noteParticipantLinks } from '../shared/participant-links.js';
 import { examples } from '../shared/help.js';
 import { idOfName, nameOrId } from '../shared/names.js';
 import { IdOptions, intId, parseOptions } from '../shared/options.js';
@@ -66,6 +67,7 @@ export async function runGet(opts: IdOptions, ctx: Context): Promise<void> {
   const client = await clientFor(ctx);
   const invitation = await client.getInvitation(opts.id, ctx.io.signal);
   await printObject(ctx, invitation, { columns: OBJECT_ROWS });
+  await noteParticipantLinks(ctx, [invitation]);
 }
 
 // ---------------------------------------------------------------- update
@@ -133,6 +135,7 @@ export async function runUpdate(opts: UpdateOptions, ctx: Context): Promise<void
   const invitation = await client.updateInvitation(opts.id, body, ctx.io.signal);
   ctx.info(`Updated invitation ${opts.id} (${Object.keys(body).join(', ')}).`);
   await printObject(ctx, invitation, { columns: OBJECT_ROWS });
+  await noteParticipantLinks(ctx, [invitation]);
 }
 
 // ---------------------------------------------------------------- wiring

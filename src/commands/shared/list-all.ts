@@ -28,6 +28,8 @@ export interface ListEverythingOptions {
   noun: string;
   /** Write to this file, only once complete. */
   out?: string;
+  /** A fixed CSV header, for items that do not all carry every field. */
+  csvColumns?: string[];
 }
 
 type Item = Record<string, unknown>;
@@ -58,7 +60,7 @@ export async function listEverything(ctx: Context, client: JobfitClient, o: List
   let seenSoFar = 0;
   let error: unknown;
   try {
-    writer = await createListWriter(target.ctx, { columns: o.columns, envelope: { mode: ctx.connection?.mode }, noun: o.noun });
+    writer = await createListWriter(target.ctx, { columns: o.columns, csvColumns: o.csvColumns, envelope: { mode: ctx.connection?.mode }, noun: o.noun });
     const w = writer;
     const write = (it: Item) => {
       seenSoFar++;
@@ -184,6 +186,8 @@ async function allProfiles(ctx: Context, client: JobfitClient, write: (it: Item)
     },
   );
   listing.catch(() => {});
+  // created_at is on the service's list items only: kept for those it listed.
+  const listedAt = new Map(page.data.filter((it) => typeof it.created_at === 'string').map((it) => [String(it.id), it.created_at]));
   const seen = new Set<string>();
   let failed: unknown;
   // Every test taker is accounted: with a profile (written), without one, or failed.
@@ -195,7 +199,10 @@ async function allProfiles(ctx: Context, client: JobfitClient, write: (it: Item)
       const pid = tt.career_navigation_profile_id;
       if (typeof pid !== 'string') return undefined;
       const p = (await client.getCareerNavigationProfile(pid, s)) as Item;
-      // The shape of a list item, from the profile and its test taker (created_at is not on the profile).
+      // The shape of a list item, from the profile and its test taker. created_at
+      // comes from the service's list where it listed the profile; otherwise it is
+      // left out, not made up: the profile object does not carry it (said in --help).
+      const at = listedAt.get(String(p.id));
       return {
         object: 'career_navigation_profile_list_item',
         id: p.id,
@@ -203,7 +210,7 @@ async function allProfiles(ctx: Context, client: JobfitClient, write: (it: Item)
         custom_id: tt.custom_id ?? null,
         person_id: p.person_id ?? null,
         career_navigation_url: p.career_navigation_url,
-        created_at: null,
+        ...(at === undefined ? {} : { created_at: at }),
       } as Item;
     },
     {
