@@ -20,7 +20,7 @@ import { PassThrough } from 'node:stream';
 import type { Context } from '../cli/context.js';
 import { UsageError } from '../cli/errors.js';
 import { cellsFor, csvRecord, looksLikeFormula } from './csv.js';
-import { type Cell, unionKeys } from './fields.js';
+import { type Cell, CONSTANT_FIELDS, unionKeys } from './fields.js';
 
 /** Links per sheet; later URLs are text (each link is held in memory until the sheet ends). */
 export const LINK_CAP = 10_000;
@@ -239,10 +239,12 @@ export async function openXlsxList(out: { write(chunk: string): boolean }, opts:
   return {
     write(item: unknown): void {
       const rec = opts.flatItems && !opts.fields ? (item as Record<string, Cell>) : csvRecord(item, opts.fields);
-      if (!header) header = unionKeys([rec]);
-      else if (!warned && !opts.columns && Object.keys(rec).some((k) => !header!.includes(k))) {
+      // The columns of -o csv: the constant `object` and `mode` only when --fields names them.
+      const extra = (k: string) => !header!.includes(k) && !CONSTANT_FIELDS.has(k);
+      if (!header) header = unionKeys([rec], opts.fields);
+      else if (!warned && !opts.columns && Object.keys(rec).some(extra)) {
         warned = true;
-        opts.warn?.(`Warning: the sheet's columns were fixed by the first row; ${Object.keys(rec).filter((k) => !header!.includes(k)).join(', ')} of later rows left out (use -o ndjson for every field).\n`);
+        opts.warn?.(`Warning: the sheet's columns were fixed by the first row; ${Object.keys(rec).filter(extra).join(', ')} of later rows left out (use -o ndjson for every field).\n`);
       }
       sheet ??= book.addSheet(opts.sheet, header);
       sheet.add(cellsFor(rec, header));
