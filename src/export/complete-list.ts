@@ -220,11 +220,10 @@ export async function listAll<T>(
     const env = await slot(() => {
       if (requests >= budget) {
         const open = [...active].filter((a) => a.members.length < a.total);
-        const where = open.length
-          ? ` Not completed: ${open
-              .slice(0, 5)
-              .map((a) => `emails matching "${a.pattern}" (${a.members.length} of ${a.total} found)`)
-              .join(', ')}${open.length > 5 ? ` and ${open.length - 5} more groups` : ''}.`
+        // The narrowest open group says most about where the answers stop adding up.
+        const narrowest = open.sort((a, b) => b.pattern.length - a.pattern.length)[0];
+        const where = narrowest
+          ? ` Not completed: ${open.length} group${open.length === 1 ? '' : 's'}, the narrowest emails matching "${narrowest.pattern.slice(0, 60)}" (${narrowest.members.length} of ${narrowest.total} found).`
           : '';
         throw new JobfitError(`Gave up on the complete list of ${noun} after ${requests} requests (${seen.size} of ${total0} found): the service's answers do not add up (it keeps reporting more than it returns).${where}`, {
           hint: 'narrow the list with --team or --custom-id, or check that the base URL points at the service',

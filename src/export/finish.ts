@@ -49,7 +49,8 @@ export async function finishExport(ctx: Context, o: FinishOptions, error?: unkno
   }
   if (err === undefined) {
     await o.target.commit(o.writer);
-    ctx.info(o.tally.line({ listed: o.listed, totalCount: o.totalCount, elapsedMs: o.elapsedMs }));
+    // One item asked for by id needs no summary; every longer run gets one.
+    if (o.listed !== 1 || o.totalCount !== undefined) ctx.info(o.tally.line({ listed: o.listed, totalCount: o.totalCount, elapsedMs: o.elapsedMs }));
     return;
   }
   const notDone = Math.max(0, o.listed - o.tally.accounted);

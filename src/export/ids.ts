@@ -95,6 +95,17 @@ export async function parseIdList(text: string, where: string): Promise<number[]
   return parseIdLines(text, 'test taker id');
 }
 
+/**
+ * The id when exactly one was given on the command line (and no file to write):
+ * one id is one answer, its failure the command's (exit 1, not a partial 3),
+ * and its JSON the object itself, not a list of one.
+ */
+export function singleId(o: { ids: string[]; idsFrom?: string; all?: boolean; team?: unknown; customId?: string; out?: string; errors?: string }): number | undefined {
+  if (o.ids.length !== 1 || o.idsFrom !== undefined || o.all || o.team !== undefined || o.customId !== undefined) return undefined;
+  if (o.out !== undefined || o.errors !== undefined) return undefined;
+  return /^\d+$/.test(o.ids[0]) && Number(o.ids[0]) > 0 ? Number(o.ids[0]) : undefined;
+}
+
 /** Checks the combination of id sources (a usage error names the conflict). */
 export function checkIdSource(o: IdSourceOptions): void {
   const sources = [o.ids.length > 0, o.idsFrom !== undefined, Boolean(o.all)].filter(Boolean).length;

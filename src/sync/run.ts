@@ -156,7 +156,8 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncStore
         throw err;
       }
     });
-  const runId = await db.startRun(started.toISOString(), o.full);
+  // Recorded once the run is accepted: a refused run (other mode, unknown profile) writes nothing.
+  let runId: number | undefined;
   // One sink (one --errors file): "Error: sync of test taker 500160 (scorecard sales-rep): ...".
   const sink = createErrorSink(ctx, o.errors, 'sync of');
   const position: SyncProgress = { done: 0, total: 0 };
@@ -180,8 +181,9 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncStore
     return flushing;
   };
 
-  const finish = (status: string, message?: string) =>
-    db.finishRun(runId, {
+  const finish = async (status: string, message?: string) => {
+    if (runId === undefined) return;
+    await db.finishRun(runId, {
       finishedAt: ctx.io.now().toISOString(),
       status,
       requests: Object.values(byKind).reduce((a, b) => a + b, 0),
@@ -191,6 +193,7 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncStore
       errors,
       message,
     });
+  };
 
   try {
     // ---------------------------------------------------------------- whose data, which profiles
@@ -211,6 +214,7 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncStore
       }
     }
     await db.setMeta('score_profiles', JSON.stringify(sps));
+    runId = await db.startRun(started.toISOString(), o.full);
 
     // ---------------------------------------------------------------- small lists: always read whole
     const teams = obj(await req('teams', () => client.listTeams()));
@@ -418,7 +422,7 @@ export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncStore
     const status = errors > 0 ? 'partial' : 'ok';
     await finish(status);
     return {
-      runId,
+      runId: runId!,
       status,
       seconds: (ctx.io.now().getTime() - started.getTime()) / 1000,
       requests: Object.values(byKind).reduce((a, b) => a + b, 0),

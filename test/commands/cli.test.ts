@@ -63,7 +63,7 @@ describe('jobfit in-process', () => {
   });
 
   it.each([
-    [['invitations', 'list', '--team', 'abc'], /^Error: --team: --team must be a positive integer\.$/m],
+    [['invitations', 'list', '--team', 'abc'], /^Error: No team named "abc" in the account\.$/m],
     [['invitations', 'get', 'x1'], /^Error: ID: ID must be a positive integer\.$/m],
     [['invitations', 'update', '12'], /^Error: Nothing to update: give at least one field flag\.$/m],
     [['invitations', 'update', '12', '--email', 'not-an-email'], /^Error: --email: not a valid email address\.$/m],

@@ -138,7 +138,8 @@ describe('reads', () => {
 
 describe('option schemas', () => {
   it.each([
-    [{ team: 'abc' }, '--team: --team must be a positive integer.'],
+    // A name is a team too (issue 14 item 9); only an empty one is refused here.
+    [{ team: '  ' }, '--team: --team needs a name or an id.'],
     [{ customId: 'x'.repeat(51) }, '--custom-id: the custom id filter must be at most 50 characters.'],
   ])('list %o → one sentence', (raw, message) => {
     expect(() => parseOptions(ListOptions, raw)).toThrow(message);
@@ -148,7 +149,7 @@ describe('option schemas', () => {
     expect(() => parseOptions(invitations.UpdateOptions, { id: '1', email: 'nope' }, ['id'])).toThrow('--email: not a valid email address.');
     expect(() => parseOptions(invitations.UpdateOptions, { id: '1', assessments: 'personality,juggling' }, ['id'])).toThrow(/"juggling" is not an assessment/);
     const ok = parseOptions(invitations.UpdateOptions, { id: '7', assessments: 'Personality, interests', sendViaSms: false }, ['id']);
-    expect(invitations.updateBody(ok)).toEqual({ assessments_to_assign: [{ test_id: 6 }, { test_id: 8 }], send_via_sms: false });
+    expect(invitations.updateBody({ ...ok, template: undefined, congratsTemplate: undefined })).toEqual({ assessments_to_assign: [{ test_id: 6 }, { test_id: 8 }], send_via_sms: false });
   });
 
   it('update: the id is checked', () => {

@@ -20,6 +20,7 @@ describe('--sp is checked once against the account\'s score profiles', () => {
   it('a known --sp goes through', async () => {
     const r = await runCli(['scorecard', '500001', '--sp', 'sales-rep', '-o', 'json']);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toHaveLength(1);
+    // One id: the scorecard itself, not a list of one (issue 14 item 8).
+    expect(JSON.parse(r.stdout)).toMatchObject({ object: 'scorecard', test_taker_id: 500001 });
   });
 });

@@ -68,3 +68,63 @@ describe('6. jobfit\'s own output is an id list for --ids-from', () => {
     expect(bad.stderr).toMatch(/^Error: Line 1 of the id list is not a test taker id: "email"\.$/m);
   });
 });
+
+describe('8. one id: one answer, and its failure is a failure', () => {
+  it('scorecard and job-fit with one unknown id exit 1 with one sentence and print nothing', async () => {
+    for (const argv of [['scorecard', '999999', '--sp', 'sales-rep'], ['job-fit', '999999'], ['invitations', 'get', '999999']]) {
+      const r = await cli([...argv, '-o', 'json']);
+      expect(r.code, argv.join(' ')).toBe(1);
+      expect(r.stdout, argv.join(' ')).toBe('');
+      expect(r.stderr).toMatch(/^Error: .+/m);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    }
+  });
+
+  it('the JSON answer for one id is the object; several ids stay a list', async () => {
+    const ids = (JSON.parse((await cli(['test-takers', 'list', '-o', 'json'])).stdout).data as Array<{ id: number }>).map((t) => t.id);
+    const one = await cli(['scorecard', String(ids[0]), '--sp', 'sales-rep', '-o', 'json']);
+    expect(one.code, one.stderr).toBe(0);
+    expect(JSON.parse(one.stdout)).toMatchObject({ object: 'scorecard', test_taker_id: ids[0] });
+    const two = await cli(['scorecard', String(ids[0]), String(ids[1]), '--sp', 'sales-rep', '-o', 'json']);
+    expect(JSON.parse(two.stdout).map((c: { test_taker_id: number }) => c.test_taker_id)).toEqual(ids.slice(0, 2));
+    const csv = await cli(['scorecard', String(ids[0]), '--sp', 'sales-rep', '-o', 'csv']);
+    expect(csv.stdout.split('\n')[0]).toMatch(/^test_taker_id,/);
+    const fit = await cli(['job-fit', String(ids[0]), '-o', 'json']);
+    expect(fit.code, fit.stderr).toBe(0);
+    expect(Array.isArray(JSON.parse(fit.stdout))).toBe(false);
+  });
+});
+
+describe('9. names or ids, everywhere the same way', () => {
+  it('invitations list --team and test-takers list --team take the name (any case) or the id', async () => {
+    const byId = JSON.parse((await cli(['invitations', 'list', '--team', '12', '-o', 'json'])).stdout).data as Array<{ id: number }>;
+    expect(byId.length).toBeGreaterThan(0);
+    const byName = await cli(['invitations', 'list', '--team', 'retail stores', '-o', 'json']);
+    expect(byName.code, byName.stderr).toBe(0);
+    expect((JSON.parse(byName.stdout).data as Array<{ id: number }>).map((i) => i.id)).toEqual(byId.map((i) => i.id));
+    const takers = await cli(['test-takers', 'list', '--team', 'Retail Stores', '-o', 'json']);
+    expect(takers.code, takers.stderr).toBe(0);
+    expect((JSON.parse(takers.stdout).data as Array<{ team: { id: number } }>).every((t) => t.team.id === 12)).toBe(true);
+    const sc = await cli(['scorecard', '--all', '--team', 'Retail Stores', '--sp', 'sales-rep', '-o', 'ndjson']);
+    expect(sc.code, sc.stderr).toBe(0);
+  });
+
+  it('an unknown name is one sentence with the closest name (exit 2)', async () => {
+    const r = await cli(['invitations', 'list', '--team', 'Retail Stors']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('Error: No team named "Retail Stors" in the account (did you mean "Retail Stores"?).');
+  });
+
+  it('invitations update --template and --congrats-template take names', async () => {
+    const templates = JSON.parse((await cli(['templates', '-o', 'json'])).stdout).data as Array<{ id: number; display_name: string; template_type: string }>;
+    const invitation = templates.find((t) => t.template_type === 'invitation')!;
+    const congrats = templates.find((t) => t.template_type === 'congrats')!;
+    const open = (JSON.parse((await cli(['invitations', 'list', '-o', 'json'])).stdout).data as Array<{ id: number; accepted_at: string | null }>).find((i) => !i.accepted_at)!;
+    const r = await cli(['invitations', 'update', String(open.id), '--template', invitation.display_name.toUpperCase(), '--congrats-template', congrats.display_name, '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ invitation_email_template: { id: invitation.id }, congrats_email_template: { id: congrats.id } });
+    const bad = await cli(['invitations', 'update', String(open.id), '--template', 'Nope nope']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^Error: No invitation email template named "Nope nope" in the account/m);
+  });
+});

@@ -74,6 +74,25 @@ export function safetySuite(backend: Backend): void {
     }, 60_000);
   });
 
+  describe('Ctrl-C mid-sync', () => {
+    it('stops with 130, says what was kept, records the run as interrupted; the rerun finishes', async () => {
+      const db = await backend.target(big, 'interrupted');
+      const ac = new AbortController();
+      const running = runCli(['sync', '--db', db, '--sp', 'sales-rep', '--concurrency', '2'], { env: big.env, signal: ac.signal });
+      for (let i = 0; i < 800 && (await count(db, 'test_takers')) < 100; i++) await sleep(25);
+      ac.abort(new Error('interrupted'));
+      const res = await running;
+      expect(res.code).toBe(130);
+      expect(res.stderr).toMatch(/^Error: Interrupted: [\d,]+ of [\d,]+ people were synced and kept; run the same command again to finish\.$/m);
+      expect((await lastRun(db)).status).toBe('interrupted');
+      const kept = await count(db, 'test_takers');
+      expect(kept).toBeGreaterThanOrEqual(100);
+      const rerun = await runCli(['sync', '--db', db], { env: big.env });
+      expect(rerun.code, rerun.stderr).toBe(0);
+      expect((await lastRun(db)).by.test_taker).toBeLessThan(await count(db, 'test_takers'));
+    }, 60_000);
+  });
+
   describe('refusals change nothing', () => {
     it('a database written by a newer jobfit', async () => {
       const db = await backend.target(env, 'newer');
@@ -133,9 +152,11 @@ export function safetySuite(backend: Backend): void {
       const liveDb = await backend.target(env, 'live');
       expect((await runCli(['sync', '--db', liveDb], { env: env.env })).code).toBe(0);
       const rows = await count(liveDb, 'invitations');
+      const runs = await count(liveDb, 'sync_runs');
       const mixed = await runCli(['sync', '--db', liveDb], { env: testEnv });
       expect(mixed.code).toBe(4);
       expect(await count(liveDb, 'invitations')).toBe(rows);
+      expect(await count(liveDb, 'sync_runs')).toBe(runs);
     }, 30_000);
 
     it.runIf(sqlite)('bad flags: one sentence, exit 2', async () => {

@@ -174,7 +174,7 @@ export function syncSuite(backend: Backend): void {
     it('--full re-reads everything and changes nothing; a terminal sees progress', async () => {
       const res = await runCli(['sync', '--db', db, '--full'], { env: env.env, tty: true });
       expect(res.code, res.stderr).toBe(0);
-      expect(res.stderr).toMatch(/Syncing .* (\d+)\/\1 \|/);
+      expect(res.stderr).toMatch(/Syncing .* ([\d,]+)\/\1 \|/);
       expect(res.stderr).toMatch(/\nSynced .* 0 rows inserted, 0 updated, 0 errors\.\n$/);
       const run = await lastRun(db);
       expect(run.requests).toBeGreaterThan(firstRequests);

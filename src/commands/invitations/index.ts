@@ -12,6 +12,7 @@ import { type ColumnSpec, printObject } from '../../format/output.js';
 import { parseAssessments } from '../shared/assessments.js';
 import { clientFor } from '../shared/client.js';
 import { examples } from '../shared/help.js';
+import { idOfName, nameOrId } from '../shared/names.js';
 import { IdOptions, intId, parseOptions } from '../shared/options.js';
 import { addListFilters, fullName, ListOptions, runPeopleList } from '../shared/people-list.js';
 
@@ -82,8 +83,8 @@ export const UpdateOptions = z.object({
   refText: z.string().max(60, 'at most 60 characters').optional(),
   sendViaEmail: z.boolean().optional(),
   sendViaSms: z.boolean().optional(),
-  template: intId('--template').optional(),
-  congratsTemplate: intId('--congrats-template').optional(),
+  template: nameOrId('--template').optional(),
+  congratsTemplate: nameOrId('--congrats-template').optional(),
   sendCongrats: z.boolean().optional(),
   assessments: z
     .string()
@@ -100,7 +101,7 @@ export const UpdateOptions = z.object({
 export type UpdateOptions = z.output<typeof UpdateOptions>;
 
 /** The PUT body: only the fields given, under the API's names. */
-export function updateBody(o: UpdateOptions): UpdateInvitationBody {
+export function updateBody(o: Omit<UpdateOptions, 'template' | 'congratsTemplate'> & { template?: number; congratsTemplate?: number }): UpdateInvitationBody {
   const b: UpdateInvitationBody = {};
   if (o.firstName !== undefined) b.first_name = o.firstName;
   if (o.lastName !== undefined) b.last_name = o.lastName;
@@ -119,11 +120,16 @@ export function updateBody(o: UpdateOptions): UpdateInvitationBody {
 }
 
 export async function runUpdate(opts: UpdateOptions, ctx: Context): Promise<void> {
-  const body = updateBody(opts);
-  if (Object.keys(body).length === 0) {
+  if (Object.keys(updateBody({ ...opts, template: opts.template === undefined ? undefined : 0, congratsTemplate: opts.congratsTemplate === undefined ? undefined : 0 })).length === 0) {
     throw new UsageError('Nothing to update: give at least one field flag.', 'see `jobfit invitations update --help` for the flags');
   }
   const client = await clientFor(ctx);
+  // Names, as `invite` takes them, or ids.
+  const body = updateBody({
+    ...opts,
+    template: await idOfName(client, 'template', opts.template),
+    congratsTemplate: await idOfName(client, 'congrats-template', opts.congratsTemplate),
+  });
   const invitation = await client.updateInvitation(opts.id, body, ctx.io.signal);
   ctx.info(`Updated invitation ${opts.id} (${Object.keys(body).join(', ')}).`);
   await printObject(ctx, invitation, { columns: OBJECT_ROWS });
@@ -184,8 +190,8 @@ export function register(program: Command, deps: CommandDeps): void {
     .option('--no-send-via-email', 'do not send it by email')
     .option('--send-via-sms', 'also send it by text message (needs a phone)')
     .option('--no-send-via-sms', 'do not send it by text message')
-    .option('--template <id>', 'invitation email template id (see `jobfit templates`)')
-    .option('--congrats-template <id>', 'congratulations email template id')
+    .option('--template <id|name>', 'invitation email template: its id or its name (see `jobfit templates`)')
+    .option('--congrats-template <id|name>', 'congratulations email template: its id or its name')
     .option('--send-congrats', 'send the congratulations notification')
     .option('--no-send-congrats', 'do not send the congratulations notification')
     .option('--assessments <list>', 'assessments to assign: prescreen, personality, thinking, interests or test ids (refused once accepted)')
@@ -195,6 +201,7 @@ export function register(program: Command, deps: CommandDeps): void {
         'jobfit invitations update 1042 --custom-id REQ-7 --ref-text "Store 12"',
         'jobfit invitations update 1042 --phone +14155550100 --send-via-sms',
         'jobfit invitations update 1042 --assessments personality,interests',
+        'jobfit invitations update 1042 --template "Standard invitation"',
       ),
     )
     .action(async (id: string, o: Record<string, unknown>, cmd: Command) => {

@@ -15,19 +15,21 @@ import { type BulkResult, bulkFetch, createErrorSink, errorText, throwIfFailed }
 import { finishExport, isServiceGone } from '../../export/finish.js';
 import { Tally } from '../../export/tally.js';
 import { openTarget } from '../../export/target.js';
-import { idSource } from '../../export/ids.js';
+import { idSource, singleId } from '../../export/ids.js';
 import { JOB_FIT_CSV_COLUMNS, jobFitLongRows, printJobFitReports } from '../../format/jobfit-report.js';
-import { type ColumnSpec, createListWriter, type ListWriter, resolveFormat } from '../../format/output.js';
+import { type ColumnSpec, createListWriter, type ListWriter, printList, printObject, resolveFormat } from '../../format/output.js';
 import { createProgress } from '../../format/progress.js';
+import { JobfitError } from '../../cli/errors.js';
 import { clientFor } from '../shared/client.js';
 import { examples } from '../shared/help.js';
-import { intId, maxText, parseOptions } from '../shared/options.js';
+import { idOfName, nameOrId } from '../shared/names.js';
+import { maxText, parseOptions } from '../shared/options.js';
 
 export const JobFitOptions = z.object({
   ids: z.array(z.string()).default([]),
   idsFrom: z.string().optional(),
   all: z.boolean().default(false),
-  team: intId('--team').optional(),
+  team: nameOrId('--team').optional(),
   customId: maxText('the custom id filter', 50).optional(),
   concurrency: z.coerce.number().int().min(1).max(64).default(16),
   errors: z.string().optional(),
@@ -56,9 +58,27 @@ export function notReadyReason(err: unknown): string | undefined {
   return 'job-fit report not available yet';
 }
 
-export async function runJobFit(o: JobFitOptions, ctx: Context): Promise<void> {
+/** One id on the command line: one answer, its failure the command's (exit 1); JSON is the report itself. */
+async function runOne(id: number, ctx: Context): Promise<void> {
   const client = await clientFor(ctx);
-  const source = await idSource(ctx, client, o);
+  let report: unknown;
+  try {
+    report = await client.getJobFitReport(id, ctx.io.signal);
+  } catch (err) {
+    if (notReadyReason(err)) throw new JobfitError(`The job-fit report of test taker ${id} is not available yet (Personality and Career Interests are not both complete).`);
+    throw err;
+  }
+  const format = resolveFormat(ctx);
+  if (format === 'table') return printJobFitReports(ctx, [report]);
+  if (format === 'csv') return printList(ctx, jobFitLongRows(report), { columns: TABLE_COLUMNS, csvColumns: [...JOB_FIT_CSV_COLUMNS], knownFields: [...JOB_FIT_CSV_COLUMNS], noun: 'job families', capNotice: false });
+  return printObject(ctx, report);
+}
+
+export async function runJobFit(o: JobFitOptions, ctx: Context): Promise<void> {
+  const one = singleId(o);
+  if (one !== undefined) return runOne(one, ctx);
+  const client = await clientFor(ctx);
+  const source = await idSource(ctx, client, { ...o, team: await idOfName(client, 'team', o.team) });
   const started = performance.now();
   const target = openTarget(ctx, o.out, 'job-fit rows');
   const format = resolveFormat(target.ctx);
@@ -141,7 +161,7 @@ export function register(program: Command, deps: CommandDeps): void {
     .description('Job-fit reports: drawn on a terminal, JSON/NDJSON objects, or long-form CSV (one line per top job family)')
     .option('--ids-from <file>', 'read test taker ids from a file (- for stdin): one per line, or jobfit CSV/JSON/NDJSON output with an id or test_taker_id')
     .option('--all', 'every test taker (the complete list, past the 50-item cap)')
-    .option('--team <id>', 'with --all: only this team')
+    .option('--team <id|name>', 'with --all: only this team (its id or its name)')
     .option('--custom-id <text>', 'with --all: only test takers whose custom_id contains this text')
     .option('--concurrency <n>', 'requests in flight (default 16)')
     .option('--errors <file>', 'write failed and not-ready ids to FILE as NDJSON (default: stderr)')

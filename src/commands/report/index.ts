@@ -21,14 +21,15 @@ import { type ColumnSpec, createListWriter, type ListWriter, jsonText, resolveFo
 import { createProgress } from '../../format/progress.js';
 import { clientFor } from '../shared/client.js';
 import { examples } from '../shared/help.js';
-import { intId, parseOptions } from '../shared/options.js';
+import { idOfName, nameOrId } from '../shared/names.js';
+import { parseOptions } from '../shared/options.js';
 import { checkScoreProfile } from '../shared/score-profile.js';
 import { NUM } from '../../format/number.js';
 import { safeLine } from '../../format/sanitize.js';
 
 export const ReportOptions = z.object({
   sp: z.string({ error: 'is required (a score profile short name; see `jobfit score-profiles`)' }).trim().min(1, 'must not be empty'),
-  team: intId('--team').optional(),
+  team: nameOrId('--team').optional(),
   groupBy: z.enum(['team', 'custom_id'], { error: 'must be team or custom_id' }).default('team'),
   concurrency: z.coerce.number().int().min(1).max(64).default(16),
   errors: z.string().optional(),
@@ -62,9 +63,10 @@ async function renderGroups(ctx: Context, sp: string, groups: GroupStats[], tota
   return `${blocks.join('\n')}`;
 }
 
-export async function runReport(o: ReportOptions, ctx: Context): Promise<void> {
+export async function runReport(opts: ReportOptions, ctx: Context): Promise<void> {
   const client = await clientFor(ctx);
-  await checkScoreProfile(ctx, client, o.sp);
+  await checkScoreProfile(ctx, client, opts.sp);
+  const o = { ...opts, team: await idOfName(client, 'team', opts.team) };
   const started = performance.now();
   const target = openTarget(ctx, o.out, 'groups');
   const format = resolveFormat(target.ctx);
@@ -169,7 +171,7 @@ export function register(program: Command, deps: CommandDeps): void {
     .command('report')
     .description('Group report: invited / accepted / completed, five-star distribution, median job fit and common RIASEC codes per team or custom_id')
     .option('--sp <short_name>', 'score profile short name (required; see `jobfit score-profiles`)')
-    .option('--team <id>', 'only this team')
+    .option('--team <id|name>', 'only this team (its id or its name)')
     .option('--group-by <key>', 'team (default) or custom_id')
     .option('--concurrency <n>', 'scorecard requests in flight (default 16)')
     .option('--errors <file>', 'write the ids whose scorecard failed to FILE as NDJSON (default: stderr)')

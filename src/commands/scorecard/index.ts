@@ -13,13 +13,14 @@ import { type BulkResult, bulkFetch, createErrorSink, throwIfFailed } from '../.
 import { finishExport, isServiceGone } from '../../export/finish.js';
 import { Tally } from '../../export/tally.js';
 import { openTarget } from '../../export/target.js';
-import { idSource } from '../../export/ids.js';
+import { idSource, singleId } from '../../export/ids.js';
 import { hasResults, scorecardColumns, scorecardRow } from '../../export/scorecard-rows.js';
-import { type ColumnSpec, createListWriter, type ListWriter } from '../../format/output.js';
+import { type ColumnSpec, createListWriter, type ListWriter, printList, printObject, resolveFormat } from '../../format/output.js';
 import { createProgress } from '../../format/progress.js';
 import { clientFor } from '../shared/client.js';
 import { examples } from '../shared/help.js';
-import { intId, maxText, parseOptions } from '../shared/options.js';
+import { idOfName, nameOrId } from '../shared/names.js';
+import { maxText, parseOptions } from '../shared/options.js';
 import { checkScoreProfile } from '../shared/score-profile.js';
 
 export const ScorecardOptions = z.object({
@@ -27,7 +28,7 @@ export const ScorecardOptions = z.object({
   ids: z.array(z.string()).default([]),
   idsFrom: z.string().optional(),
   all: z.boolean().default(false),
-  team: intId('--team').optional(),
+  team: nameOrId('--team').optional(),
   customId: maxText('the custom id filter', 50).optional(),
   concurrency: z.coerce.number().int().min(1).max(64).default(16),
   errors: z.string().optional(),
@@ -51,7 +52,15 @@ const TABLE_COLUMNS: ColumnSpec[] = [
 export async function runScorecard(o: ScorecardOptions, ctx: Context): Promise<void> {
   const client = await clientFor(ctx);
   await checkScoreProfile(ctx, client, o.sp);
-  const source = await idSource(ctx, client, o);
+  const one = singleId(o);
+  if (one !== undefined) {
+    const card = await client.getScorecard(one, o.sp, ctx.io.signal);
+    const format = resolveFormat(ctx);
+    if (format === 'json' || format === 'ndjson') return printObject(ctx, card);
+    const columns = scorecardColumns();
+    return printList(ctx, [scorecardRow(card)], { columns: TABLE_COLUMNS, csvColumns: columns, knownFields: columns, noun: 'scorecards', capNotice: false });
+  }
+  const source = await idSource(ctx, client, { ...o, team: await idOfName(client, 'team', o.team) });
   const started = performance.now();
   const columns = scorecardColumns();
   const target = openTarget(ctx, o.out, 'scorecards');
@@ -126,7 +135,7 @@ export function register(program: Command, deps: CommandDeps): void {
     .option('--sp <short_name>', 'score profile short name (required; see `jobfit score-profiles`)')
     .option('--ids-from <file>', 'read test taker ids from a file (- for stdin): one per line, or jobfit CSV/JSON/NDJSON output with an id or test_taker_id')
     .option('--all', 'every test taker who has results (the complete list, past the 50-item cap)')
-    .option('--team <id>', 'with --all: only this team')
+    .option('--team <id|name>', 'with --all: only this team (its id or its name)')
     .option('--custom-id <text>', 'with --all: only test takers whose custom_id contains this text')
     .option('--concurrency <n>', 'requests in flight (default 16)')
     .option('--errors <file>', 'write failed ids and their errors to FILE as NDJSON (default: stderr)')

@@ -10,10 +10,11 @@ import { type ColumnSpec, printList } from '../../format/output.js';
 import { UsageError } from '../../cli/errors.js';
 import { clientFor } from './client.js';
 import { listEverything } from './list-all.js';
-import { intId, maxText } from './options.js';
+import { idOfName, nameOrId } from './names.js';
+import { maxText } from './options.js';
 
 export const ListOptions = z.object({
-  team: intId('--team').optional(),
+  team: nameOrId('--team').optional(),
   customId: maxText('the custom id filter', 50).optional(),
   email: maxText('the email filter', 255).optional(),
   all: z.boolean().default(false),
@@ -23,14 +24,14 @@ export type ListOptions = z.output<typeof ListOptions>;
 
 export function addListFilters(cmd: Command): Command {
   return cmd
-    .option('--team <id>', 'only this team (exact team id)')
+    .option('--team <id|name>', 'only this team (its id or its name)')
     .option('--custom-id <text>', 'custom_id contains this text (case-insensitive, max 50)')
     .option('--email <text>', 'email contains this text (case-insensitive, max 255)')
     .option('--all', 'every match, not only the first page the service returns (50, or 150 with a filter)')
     .option('--out <file>', 'with --all: write to FILE, only once the list is complete (a failed run leaves FILE as it was)');
 }
 
-export function filterOf(o: ListOptions): ListFilter {
+export function filterOf(o: Omit<ListOptions, 'team'> & { team?: number }): ListFilter {
   const f: ListFilter = {};
   if (o.team !== undefined) f.team_id = o.team;
   if (o.customId !== undefined) f.custom_id = o.customId;
@@ -53,7 +54,7 @@ export async function runPeopleList(
   noun: string,
 ): Promise<void> {
   const client = await clientFor(ctx);
-  const filter = filterOf(opts);
+  const filter = filterOf({ ...opts, team: await idOfName(client, 'team', opts.team) });
   if (opts.out !== undefined && !opts.all) throw new UsageError('--out goes with --all.');
   if (opts.all) {
     await listEverything(ctx, client, { resource, filter, columns, noun, out: opts.out });

@@ -143,11 +143,11 @@ export function register(program: Command, deps: CommandDeps): void {
     .addHelpText(
       'after',
       examples(
-        'jobfit sync --db results.sqlite --sp sales-rep,software-dev',
+        'jobfit sync --db results.sqlite --sp sales-rep,software-engineer',
         'jobfit sync --db results.sqlite                  # the same profiles as last time',
         'jobfit sync --db results.sqlite --watch 15m',
         'jobfit sync --db postgres://jobfit@127.0.0.1:5432/talent --sp sales-rep',
-        'sqlite3 results.sqlite "SELECT team_id, AVG(job_fit_percentage) FROM scorecards JOIN test_takers t ON t.id = test_taker_id GROUP BY team_id"',
+        `sqlite3 results.sqlite "SELECT team_id, AVG(job_fit_percentage) FROM scorecards JOIN test_takers t ON t.id = test_taker_id WHERE score_profile = 'sales-rep' GROUP BY team_id"`,
       ) +
         '\n\nTables, what a run skips and example queries: docs/sync.md. -v lists what was not fetched and why.\n' +
         'Exit 3 when some items could not be fetched (the next run tries them again); 2 when another sync\n' +
