@@ -2,7 +2,7 @@
 // Workbooks benchmark (issue 15), with the built binary against `jobfit stub
 // serve` in its own process:
 //
-//   npm run build && node bench/xlsx/workbooks.mjs [--rows 100000] [--runs 3] [--export-runs 1] [--small 10000] [--json]
+//   npm run build && node bench/xlsx/workbooks.mjs [--rows 100000] [--runs 3] [--export-runs 1] [--small 10000] [--read-only] [--json]
 //
 // 1. Read: ROWS participants as a workbook (written by openpyxl, write-only
 //    mode, as a spreadsheet program would) and as the same rows in a CSV;
@@ -31,6 +31,7 @@ const RUNS = arg('--runs', 3);
 const SMALL = arg('--small', 10_000);
 const EXPORT_RUNS = arg('--export-runs', 1);
 const asJson = process.argv.includes('--json');
+const readOnly = process.argv.includes('--read-only');
 const INVITER = 'dana.whitfield@northwind-talent.example';
 const PY = ['/usr/bin/python3', 'python3'].find((p) => spawnSync(p, ['-c', 'import openpyxl']).status === 0);
 if (!PY) {
@@ -124,7 +125,7 @@ try {
 
   // Seed SMALL test takers, export, then up to ROWS and export again.
   let seeded = 0;
-  for (const size of [SMALL, ROWS]) {
+  for (const size of readOnly ? [] : [SMALL, ROWS]) {
     const seed = spawnSync(process.execPath, [bin, 'stub', 'seed', '--test-takers', String(size - seeded), '--data', join(tmp, 'stub')], {
       env: { ...process.env, JOBFIT_CONFIG_DIR: join(tmp, 'config') },
       encoding: 'utf8',

@@ -22,7 +22,9 @@
  *   empty rows and trailing empty columns are ignored.
  * - the first visible sheet, or `--sheet NAME|N`; the others are named once.
  */
+import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { Readable } from 'node:stream';
+import { createInflateRaw } from 'node:zlib';
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { UsageError } from '../cli/errors.js';
 import type { CsvMeta, CsvRecord } from './reader.js';
@@ -30,8 +32,31 @@ import { builtinFormat, formatNumber } from './xlsx-numfmt.js';
 
 interface ZipEntry {
   path: string;
-  uncompressedSize: number;
   stream(): Readable;
+}
+
+/**
+ * A part's bytes, inflated. unzipper is used for the central directory only:
+ * its own entry stream reads and inflates ahead of its reader (memory grew
+ * with the sheet's size); a file stream through zlib keeps backpressure.
+ */
+function partStream(file: string, e: import('unzipper').Entry): Readable {
+  const head = Buffer.alloc(30);
+  const fd = openSync(file, 'r');
+  try {
+    readSync(fd, head, 0, 30, e.offsetToLocalFileHeader);
+  } finally {
+    closeSync(fd);
+  }
+  if (head.readUInt32LE(0) !== 0x04034b50) throw new Error(`no local header for ${e.path}`);
+  const start = e.offsetToLocalFileHeader + 30 + head.readUInt16LE(26) + head.readUInt16LE(28);
+  if (e.compressedSize === 0) return Readable.from([]);
+  const raw = createReadStream(file, { start, end: start + e.compressedSize - 1, highWaterMark: 64 * 1024 });
+  if (e.compressionMethod === 0) return raw;
+  if (e.compressionMethod !== 8) throw new Error(`${e.path} is compressed with method ${e.compressionMethod}`);
+  const inflate = createInflateRaw();
+  raw.on('error', (err) => inflate.destroy(err));
+  return raw.pipe(inflate);
 }
 
 interface SheetRef {
@@ -252,14 +277,14 @@ interface Opened {
 
 async function openWorkbook(path: string, label: string): Promise<Opened> {
   const { default: unzipper } = await import('unzipper');
-  let dir: { files: ZipEntry[] };
+  let dir: { files: import('unzipper').Entry[] };
   try {
     dir = await unzipper.Open.file(path);
   } catch (err) {
     throw notWorkbook(label, `its zip structure is damaged (${(err as Error).message.replace(/\s+/g, ' ')})`);
   }
   const files = new Map<string, ZipEntry>();
-  for (const f of dir.files) files.set(f.path.replace(/^\/+/, ''), f);
+  for (const f of dir.files) files.set(f.path.replace(/^\/+/, ''), { path: f.path, stream: () => partStream(path, f) });
   const rootRels = await readRels(files.get('_rels/.rels'), '');
   const officeDoc = [...rootRels.values()].find((r) => /\/officeDocument$/.test(r.type))?.target ?? 'xl/workbook.xml';
   const book = files.get(officeDoc);
@@ -480,7 +505,10 @@ export async function* readXlsxBatches(path: string, label: string, onHeader: (m
             break;
           case 'c': {
             if (col < 1 || col > 16_384) break;
-            const text = cellText().trim();
+            // A copy: the parser's text is a slice of its 64 KB chunk, and a kept
+            // cell (an email in the duplicate check) would keep the whole chunk.
+            const read = cellText().trim();
+            const text = read === '' ? read : ` ${read}`.slice(1);
             cells[col - 1] = text;
             const m = mergeAt.get(`${rowNo}:${col}`);
             if (m && m.r2 > m.r1 && text !== '' && header) fills.set(col, { value: text, until: m.r2 });

@@ -4,6 +4,9 @@ declare module 'unzipper' {
   export interface Entry {
     path: string;
     uncompressedSize: number;
+    compressedSize: number;
+    compressionMethod: number;
+    offsetToLocalFileHeader: number;
     stream(): Readable;
   }
   export const Open: { file(path: string): Promise<{ files: Entry[] }> };
