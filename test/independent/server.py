@@ -42,7 +42,7 @@ about one in eight has its connection dropped after the response is computed
 refused several times in a row now and then, as a busy service does.
 
 Control routes (no key, never faulted): GET /__stats (request counts by route),
-POST /__reset (zero the counts and restart the fault schedule), GET /__truth (the data, for the test's checks).
+POST /__reset?salt=S (zero the counts and restart the fault schedule, salted with S), GET /__truth (the data, for the test's checks).
 """
 import argparse
 import hashlib
@@ -407,7 +407,7 @@ class Server(ThreadingHTTPServer):
 
 def make_handler(data, faults):
     lock = threading.Lock()
-    state = {'stats': {}, 'seen': {}}
+    state = {'stats': {}, 'seen': {}, 'salt': ''}
 
     def count(key):
         with lock:
@@ -437,10 +437,12 @@ def make_handler(data, faults):
 
         def do_POST(self):
             self.drain()
-            if self.path == '/__reset':
+            if urlsplit(self.path).path == '/__reset':
+                salt = parse_qs(urlsplit(self.path).query).get('salt', [''])[0]
                 with lock:
                     state['stats'] = {}
                     state['seen'] = {}
+                    state['salt'] = salt
                 return self.send_json(200, {'ok': True})
             self.refuse()
 
@@ -474,7 +476,7 @@ def make_handler(data, faults):
                 # before, so the schedule does not depend on how requests interleave.
                 with lock:
                     k = state['seen'][self.path] = state['seen'].get(self.path, 0) + 1
-                roll = h('fault', self.path, k) % 100
+                roll = h('fault', state['salt'], self.path, k) % 100
                 fault = '429' if roll < 20 else 'drop' if roll < 32 else None
                 if fault == '429':
                     count('fault:429')
