@@ -1,9 +1,9 @@
 /**
- * The built CLI as a user gets it: `npm run build`, then bin/, dist/,
+ * The built CLI as a user gets it: built once by test/global-setup.ts, then bin/, dist/,
  * fixtures/ and package.json copied into a temporary directory (node_modules
  * linked), so other builds in the working tree cannot change it mid-test.
  */
-import { type SpawnSyncReturns, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { type SpawnSyncReturns, spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,8 +30,8 @@ export interface BuiltCli {
   close(): void;
 }
 
+/** A copy of dist/ as test/global-setup.ts built it (once, before every test file). */
 export function buildCli(): BuiltCli {
-  execFileSync(process.execPath, [join(ROOT, 'scripts/build.mjs')], { cwd: ROOT, stdio: 'pipe' });
   const dir = mkdtempSync(join(tmpdir(), 'jobfit-built-'));
   for (const part of ['bin', 'dist', 'fixtures', 'package.json']) cpSync(join(ROOT, part), join(dir, part), { recursive: true });
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
