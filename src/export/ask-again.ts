@@ -43,13 +43,15 @@ export interface AskAgainOptions {
 
 /** Runs `get`, asking again up to EXPORT_RETRIES times while it fails for a transient cause. */
 export async function askAgain<T>(get: () => Promise<T>, opts: AskAgainOptions = {}): Promise<T> {
-  const signals = [opts.signal, opts.wake].filter((s): s is AbortSignal => s !== undefined);
-  const stop = signals.length === 1 ? signals[0] : AbortSignal.any(signals);
+  let stop: AbortSignal | undefined;
   for (let tries = 0; ; tries++) {
     try {
       return await get();
     } catch (err) {
-      if (tries >= EXPORT_RETRIES || !isTransient(err) || stop.aborted) throw err;
+      if (tries >= EXPORT_RETRIES || !isTransient(err)) throw err;
+      // Made only when needed: most GETs never fail.
+      stop ??= AbortSignal.any([opts.signal, opts.wake].filter((s): s is AbortSignal => s !== undefined));
+      if (stop.aborted) throw err;
       opts.onRetry?.(err);
       const hint = err instanceof RateLimitError && err.retryAfterSeconds !== undefined ? err.retryAfterSeconds * 1000 : undefined;
       const backoff = backoffDelay(tries, BACKOFF, opts.random ?? Math.random);

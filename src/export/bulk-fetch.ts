@@ -158,6 +158,7 @@ export async function bulkFetch<I, R>(
 
   // Wakes the ids waiting to be asked again when the run stops for another reason.
   const ending = new AbortController();
+  setMaxListeners(Math.max(64, max * 4), ending.signal);
   const attempt = async (id: I): Promise<Outcome<R>> => {
     try {
       const value = await askAgain(
