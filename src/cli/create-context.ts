@@ -106,7 +106,8 @@ export function createContext(io: IOStreams, globals: GlobalOptions, deps: Conte
       signal: io.signal,
       trace: globals.verbose ? (line) => io.stderr.write(`${forPerson(line)}\n`) : undefined,
       timeouts: timeoutS === undefined ? undefined : { headersMs: timeoutS * 1000, bodyMs: timeoutS * 1000 },
-      retry: maxRetries === undefined ? undefined : { maxRetries: Math.floor(maxRetries) },
+      // The user's number caps every retry, 429s included (no extra waits on the server's Retry-After).
+      retry: maxRetries === undefined ? undefined : { maxRetries: Math.floor(maxRetries), maxRateLimitWaits: 0 },
       breaker: breakerFromEnv(io.env),
       ...deps.clientOptions,
     });

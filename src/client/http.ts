@@ -475,13 +475,16 @@ export class HttpClient {
       headers['content-type'] = 'application/json';
     }
 
+    // Retries that count against maxRetries, and 429s waited out on the server's word (retry.ts).
     let retries = 0;
+    let rateLimitWaits = 0;
     let redirects = 0;
     for (;;) {
       const shown = `${url.pathname}${url.search}`;
-      const suffix = retries > 0 ? ` (retry ${retries})` : '';
+      const sent = retries + rateLimitWaits;
+      const suffix = sent > 0 ? ` (retry ${sent})` : '';
       this.trace(`→ ${method} ${shown}${suffix}`);
-      if (retries === 0 && redirects === 0 && auth) this.trace(`  Authorization: Bearer ${this.maskedKey}`);
+      if (sent === 0 && redirects === 0 && auth) this.trace(`  Authorization: Bearer ${this.maskedKey}`);
       if (this.breaker.isOpen) throw this.gone();
       const started = this.now();
       let status: number | undefined;
@@ -568,6 +571,7 @@ export class HttpClient {
             method,
             path: relPath,
             retries,
+            rateLimitWaits,
             status,
             retryAfter: Array.isArray(ra) ? ra[0] : ra,
             errorCode: code,
@@ -577,7 +581,7 @@ export class HttpClient {
           this.random,
         );
         if (decision.retry) {
-          this.trace(`  waiting ${decision.delayMs}ms before retry ${retries + 1} (${decision.reason})`);
+          this.trace(`  waiting ${decision.delayMs}ms before retry ${sent + 1} (${decision.reason})`);
           if (this.breaker.isOpen) throw this.gone();
           try {
             await this.sleep(decision.delayMs, signal ? AbortSignal.any([signal, this.breaker.signal]) : this.breaker.signal);
@@ -586,7 +590,8 @@ export class HttpClient {
             if (isAbort(err, signal)) throw new CancelError('Interrupted.');
             throw err;
           }
-          retries++;
+          if (decision.waited) rateLimitWaits++;
+          else retries++;
           continue;
         }
         if (status === undefined) {
@@ -612,7 +617,7 @@ export class HttpClient {
       const text = await this.bodyText(raw, resHeaders, method, relPath, status!);
       const contentType = header(resHeaders, 'content-type');
       const { data, kind } = parseBody(text, contentType);
-      const response: HttpResponse<T> = { status: status!, headers: resHeaders, data: data as T, retries, durationMs: ms };
+      const response: HttpResponse<T> = { status: status!, headers: resHeaders, data: data as T, retries: retries + rateLimitWaits, durationMs: ms };
       if (!ok) {
         if (opts.throwOnError === false) return response;
         const err = errorFromResponse({ status: status!, method, path: relPath, body: data, headers: resHeaders });

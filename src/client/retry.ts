@@ -14,6 +14,13 @@ export interface RetryOptions {
   maxDelayMs: number;
   /** A Retry-After longer than this is not waited for: the error is reported instead. */
   maxRetryAfterMs: number;
+  /**
+   * 429s with a Retry-After the server gave (and short enough to wait) are
+   * waited out this many times per request without using up maxRetries: the
+   * service is there and said when to come back, so a busy service does not
+   * leave a request fewer chances against dropped connections.
+   */
+  maxRateLimitWaits: number;
 }
 
 export const DEFAULT_RETRY: RetryOptions = {
@@ -21,6 +28,7 @@ export const DEFAULT_RETRY: RetryOptions = {
   initialDelayMs: 500,
   maxDelayMs: 8_000,
   maxRetryAfterMs: 60_000,
+  maxRateLimitWaits: 6,
 };
 
 /** Error codes for which nothing reached the server: any method may be re-sent. */
@@ -51,8 +59,10 @@ export interface AttemptOutcome {
   method: string;
   /** Path relative to the base URL, without the query. */
   path: string;
-  /** Retries already made (0 after the first attempt). */
+  /** Retries already made that count against maxRetries (0 after the first attempt). */
   retries: number;
+  /** 429s already waited out on the server's Retry-After, outside maxRetries (default 0). */
+  rateLimitWaits?: number;
   /** Set when an HTTP answer arrived. */
   status?: number;
   /** The Retry-After header, when there was one. */
@@ -64,7 +74,8 @@ export interface AttemptOutcome {
 }
 
 export type RetryDecision =
-  | { retry: true; delayMs: number; reason: string }
+  /** `waited`: a 429 waited out on the server's word, not counted against maxRetries. */
+  | { retry: true; delayMs: number; reason: string; waited?: boolean }
   | { retry: false; reason: string; unknownOutcome?: boolean };
 
 /** Writes that are not safe to repeat: the outcome of a lost one must be looked up. */
@@ -98,7 +109,8 @@ export function backoffDelay(retries: number, opts: Pick<RetryOptions, 'initialD
  * Decides whether to send again. GET and PUT are repeated after 429, 5xx and
  * dropped connections. POST/PATCH are repeated only when the server certainly
  * did nothing (429, 503, or the connection never opened); a lost POST returns
- * `unknownOutcome` for the caller to resolve.
+ * `unknownOutcome` for the caller to resolve. A 429 with a Retry-After is
+ * waited out up to maxRateLimitWaits times before it uses up maxRetries.
  */
 export function decideRetry(o: AttemptOutcome, opts: RetryOptions, random: () => number): RetryDecision {
   const unsafe = isNonIdempotent(o.method);
@@ -124,6 +136,10 @@ export function decideRetry(o: AttemptOutcome, opts: RetryOptions, random: () =>
     if (kind === 'dropped' && unsafe) return { retry: false, reason, unknownOutcome: true };
   }
 
+  const waits = o.rateLimitWaits ?? 0;
+  if (o.status === 429 && serverDelay !== undefined && serverDelay <= opts.maxRetryAfterMs && waits < opts.maxRateLimitWaits) {
+    return { retry: true, delayMs: Math.max(serverDelay, backoffDelay(waits, opts, random)), reason: '429, Retry-After', waited: true };
+  }
   if (o.retries >= opts.maxRetries) return { retry: false, reason: `${reason}, retries exhausted` };
   if (serverDelay !== undefined && serverDelay > opts.maxRetryAfterMs) {
     return { retry: false, reason: `${reason}, Retry-After ${Math.round(serverDelay / 1000)}s is too long to wait` };

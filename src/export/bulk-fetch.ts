@@ -5,13 +5,15 @@
  * it is reported (stderr, or `--errors FILE` as NDJSON) and counted, and the
  * caller turns "some failed" into exit 3.
  *
- * Rate limits: the client already retries 429 and 5xx with backoff. When a 429
- * still gets through, the pool halves its concurrency for a while instead of
- * hammering on, and the item is tried once more at the end.
+ * Transient failures: the client already retries 429, 5xx and dropped
+ * connections with backoff; an id whose GET still fails for a transient cause
+ * is asked again (ask-again.ts), and when that cause is a 429 the pool halves
+ * its concurrency for a while instead of hammering on.
  */
 import { setMaxListeners } from 'node:events';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { safeText } from '../format/sanitize.js';
+import { askAgain } from './ask-again.js';
 import type { Context } from '../cli/context.js';
 import { JobfitError, PartialFailureError, UsageError } from '../cli/errors.js';
 
@@ -104,7 +106,7 @@ export interface BulkResult {
   ok: number;
   skipped: number;
   failed: number;
-  /** Requests sent, retries after a 429 included. */
+  /** Requests sent, ids asked again included (not the client's own retries). */
   requests: number;
 }
 
@@ -154,26 +156,39 @@ export async function bulkFetch<I, R>(
     });
   };
 
+  // Wakes the ids waiting to be asked again when the run stops for another reason.
+  const ending = new AbortController();
+  setMaxListeners(Math.max(64, max * 4), ending.signal);
   const attempt = async (id: I): Promise<Outcome<R>> => {
-    for (let tries = 0; ; tries++) {
-      result.requests++;
-      try {
-        return { kind: 'ok', value: await fetchOne(id, opts.signal) };
-      } catch (err) {
-        if (isAbort(err, opts.signal)) throw err;
-        if (isRateLimit(err) && tries < 2) {
-          // The client's own retries ran out: slow the whole pool down, then try again.
-          limit = Math.max(1, Math.floor(limit / 2));
-          coolUntil = Date.now() + 5000;
-          const wait = ((err as { retryAfterSeconds?: number }).retryAfterSeconds ?? 1) * 1000;
-          await new Promise((r) => setTimeout(r, Math.min(wait, 10_000)));
-          continue;
-        }
-        if (opts.stopWhen?.(err)) throw new Stop(err);
-        const reason = opts.skipWhen?.(err);
-        if (reason !== undefined) return { kind: 'skipped', reason };
-        return { kind: 'failed', error: err };
+    try {
+      const value = await askAgain(
+        () => {
+          result.requests++;
+          return fetchOne(id, opts.signal);
+        },
+        {
+          signal: opts.signal,
+          wake: ending.signal,
+          onRetry: (err) => {
+            // The client's own waits ran out on a 429: slow the whole pool down too.
+            if (isRateLimit(err)) {
+              limit = Math.max(1, Math.floor(limit / 2));
+              coolUntil = Date.now() + 5000;
+            }
+          },
+        },
+      );
+      return { kind: 'ok', value };
+    } catch (err) {
+      if (isAbort(err, opts.signal)) throw err;
+      if (stop) throw new Stop(stop.error);
+      if (opts.stopWhen?.(err)) {
+        ending.abort();
+        throw new Stop(err);
       }
+      const reason = opts.skipWhen?.(err);
+      if (reason !== undefined) return { kind: 'skipped', reason };
+      return { kind: 'failed', error: err };
     }
   };
 

@@ -26,6 +26,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import { JobfitError } from '../cli/errors.js';
+import { askAgain } from './ask-again.js';
 
 export interface ListEnvelopeLike<T> {
   total_count?: number;
@@ -78,22 +79,12 @@ const FALLBACK_DOMAIN = 'abcdefghijklmnopqrstuvwxyz0123456789.-_';
 const FALLBACK_LOCAL = `${FALLBACK_DOMAIN}+!#$%&'*/=?^\`{|}~"`;
 
 /**
- * A list request that still meets a 429 after the client's own retries is
- * asked again, after the Retry-After the service gave (at most 10 s), up to
- * five more times: a busy service must not make a complete list fail.
+ * A list request that still fails for a transient cause after the client's
+ * own retries (a 429, a dropped connection, a 502/503/504) is asked again
+ * (ask-again.ts): a busy or flaky service must not make a complete list fail.
  */
 export function patient<T>(fetchPage: FetchPage<T>, signal?: AbortSignal): FetchPage<T> {
-  return async (q, s) => {
-    for (let tries = 0; ; tries++) {
-      try {
-        return await fetchPage(q, s);
-      } catch (err) {
-        const e = err as { status?: number; retryAfterSeconds?: number } | null;
-        if (e?.status !== 429 || tries >= 5 || signal?.aborted) throw err;
-        await new Promise((r) => setTimeout(r, Math.min(10_000, Math.max(100, (e.retryAfterSeconds ?? 1) * 1000))));
-      }
-    }
-  };
+  return (q, s) => askAgain(() => fetchPage(q, s), { signal });
 }
 
 /** The fewest requests that can return `total` items. */

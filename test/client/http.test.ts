@@ -133,10 +133,24 @@ describe('HttpClient against a foreign server', () => {
 
   it('a 429 that does not clear becomes a RateLimitError', async () => {
     const limit = (_req: unknown, res: Parameters<typeof json>[0]) => json(res, 429, { error: 'Too many requests' }, { 'retry-after': '1' });
-    server.queue('GET /v2/teams', limit, limit);
-    const err = await caught(c({ retry: { maxRetries: 1 } }).listTeams());
+    server.queue('GET /v2/teams', limit, limit, limit, limit);
+    const err = await caught(c({ retry: { maxRetries: 1, maxRateLimitWaits: 2 } }).listTeams());
     expect(err).toBeInstanceOf(RateLimitError);
     expect((err as RateLimitError).hint).toMatch(/rate limiting/);
+    // Two waits on the server's word, then the one ordinary retry.
+    expect(server.seen.filter((s) => s.url === '/v2/teams')).toHaveLength(4);
+  });
+
+  it('429s with Retry-After do not use up the retries a dropped connection needs', async () => {
+    const limit = (_req: unknown, res: Parameters<typeof json>[0]) => json(res, 429, { error: 'Too many requests' }, { 'retry-after': '1' });
+    const drop = (req: { socket: { destroy(): void } }) => {
+      req.socket.destroy();
+    };
+    server.queue('GET /v2/teams', limit, drop, limit, limit, drop);
+    const teams = await c({ retry: { maxRetries: 2 } }).listTeams();
+    expect(teams.data).toHaveLength(1);
+    expect(server.seen.filter((s) => s.url === '/v2/teams')).toHaveLength(6);
+    expect(trace).toContain('→ GET /v2/teams (retry 5)');
   });
 
   it('a POST /invitations lost after the server created it is found by email, not sent twice', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { backoffDelay, DEFAULT_RETRY, decideRetry, parseRetryAfter, type AttemptOutcome } from '../../src/client/retry.js';
 
 const NOW = Date.parse('2030-01-01T00:00:00Z');
-const opts = { ...DEFAULT_RETRY, maxRetries: 3, initialDelayMs: 500, maxDelayMs: 8000, maxRetryAfterMs: 60_000 };
+const opts = { ...DEFAULT_RETRY, maxRetries: 3, initialDelayMs: 500, maxDelayMs: 8000, maxRetryAfterMs: 60_000, maxRateLimitWaits: 6 };
 const rnd = (v: number) => () => v;
 const at = (o: Partial<AttemptOutcome>): AttemptOutcome => ({ method: 'GET', path: '/teams', retries: 0, nowMs: NOW, ...o });
 
@@ -53,11 +53,28 @@ describe('decideRetry', () => {
   });
 
   it('honours Retry-After as a minimum', () => {
-    expect(decideRetry(at({ status: 429, retryAfter: '3' }), opts, rnd(1))).toEqual({ retry: true, delayMs: 3000, reason: '429, Retry-After' });
+    expect(decideRetry(at({ status: 429, retryAfter: '3' }), opts, rnd(1))).toEqual({ retry: true, delayMs: 3000, reason: '429, Retry-After', waited: true });
     const date = new Date(NOW + 5000).toUTCString();
     expect(decideRetry(at({ status: 429, retryAfter: date }), opts, rnd(1))).toMatchObject({ delayMs: 5000 });
-    // Later retries: the backoff is larger than a small Retry-After.
-    expect(decideRetry(at({ status: 429, retryAfter: '1', retries: 3 }), { ...opts, maxRetries: 5 }, rnd(1))).toMatchObject({ delayMs: 4000 });
+    // Later waits: the backoff is larger than a small Retry-After.
+    expect(decideRetry(at({ status: 429, retryAfter: '1', rateLimitWaits: 3 }), opts, rnd(1))).toMatchObject({ delayMs: 4000 });
+  });
+
+  it('waits out a 429 with Retry-After without using up maxRetries, up to maxRateLimitWaits times', () => {
+    // Retries already spent on dropped connections do not stop a wait the server asked for.
+    expect(decideRetry(at({ status: 429, retryAfter: '1', retries: 3 }), opts, rnd(1))).toEqual({ retry: true, delayMs: 1000, reason: '429, Retry-After', waited: true });
+    expect(decideRetry(at({ method: 'POST', status: 429, retryAfter: '1', retries: 3 }), opts, rnd(1))).toMatchObject({ retry: true, waited: true });
+    // Once the waits run out, a 429 uses the ordinary budget, then gives up.
+    const spent = opts.maxRateLimitWaits;
+    expect(decideRetry(at({ status: 429, retryAfter: '1', rateLimitWaits: spent, retries: 2 }), opts, rnd(1))).toMatchObject({ retry: true, reason: '429, Retry-After' });
+    expect(decideRetry(at({ status: 429, retryAfter: '1', rateLimitWaits: spent, retries: 2 }), opts, rnd(1))).not.toHaveProperty('waited');
+    expect(decideRetry(at({ status: 429, retryAfter: '1', rateLimitWaits: spent, retries: 3 }), opts, rnd(1))).toEqual({ retry: false, reason: '429, retries exhausted' });
+    // Without a readable Retry-After a 429 is an ordinary failure.
+    expect(decideRetry(at({ status: 429, retries: 3 }), opts, rnd(1))).toMatchObject({ retry: false });
+    expect(decideRetry(at({ status: 429, retryAfter: 'soon', retries: 3 }), opts, rnd(1))).toMatchObject({ retry: false });
+    expect(decideRetry(at({ status: 429, retryAfter: '1', retries: 3 }), { ...opts, maxRateLimitWaits: 0 }, rnd(1))).toMatchObject({ retry: false });
+    // Dropped connections keep their budget of maxRetries.
+    expect(decideRetry(at({ errorCode: 'ECONNRESET', retries: 3, rateLimitWaits: 0 }), opts, rnd(1))).toMatchObject({ retry: false });
   });
 
   it('gives up on a Retry-After too long to wait, and when retries run out', () => {

@@ -11,22 +11,11 @@ import type { SuiteOptions } from './harness.js';
 
 const full = process.env.JOBFIT_INDEPENDENT_FULL === '1';
 
-/**
- * What fails today, and why (src/client/retry.ts: 3 retries per request, one
- * budget for 429s and dropped connections; bulk-fetch.ts tries again only after
- * a 429, complete-list.ts's patient() likewise): a request that meets four
- * faults in a row, the last a dropped connection, is given up.
- */
-const GIVEN_UP = 'a GET that meets four faults in a row, the last a dropped connection, is given up (exit 3 for a scorecard, exit 1 for a list)';
-
 export function faultOptions(only: string[]): SuiteOptions {
   const base = full ? { testTakers: 10_000, idsFrom: 4097, timeout: 1_800_000 } : { testTakers: 400, idsFrom: 400, timeout: 120_000 };
   return {
     ...base,
     faults: true,
     only,
-    knownFailing: full
-      ? {}
-      : { 'scorecard-ndjson': GIVEN_UP, 'scorecard-csv': GIVEN_UP, 'job-fit': GIVEN_UP, 'ids-from': GIVEN_UP },
   };
 }
