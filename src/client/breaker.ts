@@ -19,6 +19,8 @@ export interface BreakerOptions {
 
 export const DEFAULT_BREAKER: BreakerOptions = { windowMs: 15_000, minFailures: 4 };
 
+import { setMaxListeners } from 'node:events';
+
 export class Breaker {
   private firstFailureAt: number | undefined;
   private failures = 0;
@@ -29,7 +31,10 @@ export class Breaker {
   constructor(
     readonly opts: BreakerOptions = DEFAULT_BREAKER,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    // Every request waiting to retry listens on it: many at once is normal, not a leak.
+    setMaxListeners(0, this.controller.signal);
+  }
 
   /** Aborted when the breaker opens: wakes requests waiting to retry. */
   get signal(): AbortSignal {

@@ -9,6 +9,7 @@
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { configDir, ensurePrivateDir, PRIVATE_FILE_MODE } from './paths.js';
+import { processAlive } from '../core/lock.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -24,14 +25,6 @@ export interface ServedStub {
 const dirOf = (env: Env) => join(configDir(env), 'served-stubs');
 const fileOf = (env: Env, origin: string) => join(dirOf(env), `${origin.replace(/^https?:\/\//, '').replace(/[^A-Za-z0-9.-]+/g, '_')}.json`);
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Notes a served stub; returns the function that removes the note. */
 export function noteServedStub(env: Env, origin: string, dataDir: string): () => void {
@@ -68,7 +61,7 @@ export function servedStubs(env: Env): ServedStub[] {
     try {
       const s = JSON.parse(readFileSync(file, 'utf8')) as ServedStub;
       if (typeof s.pid !== 'number' || typeof s.origin !== 'string' || typeof s.dataDir !== 'string') continue;
-      if (alive(s.pid)) out.push(s);
+      if (processAlive(s.pid)) out.push(s);
       else rmSync(file, { force: true });
     } catch {
       // A half-written or foreign file: not ours to trust.

@@ -59,7 +59,8 @@ function readOwner(path: string): LockOwner | undefined {
   return readLock(path).owner;
 }
 
-function alive(pid: number): boolean {
+/** Whether a process of this machine still runs (a lock's or a file's owner). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -73,7 +74,7 @@ function alive(pid: number): boolean {
 function isStale(path: string, owner: LockOwner | undefined, nowMs: number): boolean {
   if (owner) {
     if (owner.host !== hostname()) return false; // cannot tell: another machine's run
-    return owner.pid !== process.pid && !alive(owner.pid);
+    return owner.pid !== process.pid && !processAlive(owner.pid);
   }
   try {
     // A lock being written right now is empty for a moment: only old garbage is stale.

@@ -6,6 +6,7 @@
  * changed nothing, the sync_runs record, one account and mode per database.
  */
 import { AuthError, UsageError } from '../cli/errors.js';
+import { processAlive } from '../core/lock.js';
 
 export type Row = Record<string, string | number | null>;
 
@@ -70,14 +71,6 @@ export interface LockHolder {
 const FOREIGN_LOCK_STALE_MS = 5 * 60_000;
 export const HEARTBEAT_MS = 30_000;
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * Refuses when `held` belongs to another live run: a live pid on this host,
@@ -85,7 +78,7 @@ function alive(pid: number): boolean {
  */
 export function checkLockHolder(label: string, held: LockHolder | undefined, me: { pid: number; host: string }, nowMs: number): void {
   if (!held || (held.pid === me.pid && held.host === me.host)) return;
-  const live = held.host === me.host ? alive(held.pid) : nowMs - Date.parse(held.heartbeat_at) < FOREIGN_LOCK_STALE_MS;
+  const live = held.host === me.host ? processAlive(held.pid) : nowMs - Date.parse(held.heartbeat_at) < FOREIGN_LOCK_STALE_MS;
   if (live) {
     throw new SyncLockedError(
       `${label} is being synced by process ${held.pid}${held.host === me.host ? '' : ` on ${held.host}`} (started ${held.started_at}); try again when it has finished.`,
