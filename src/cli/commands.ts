@@ -18,6 +18,8 @@ export interface CommandModule {
 
 export interface CommandEntry {
   name: string;
+  /** Other names the command answers to (the module declares them too, with commander's .alias()). */
+  aliases?: string[];
   summary: string;
   group: 'Setup' | 'Read' | 'Write' | 'Results' | 'Webhooks' | 'Local stub' | 'Other';
   load(): Promise<CommandModule>;
@@ -39,8 +41,8 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'invitations', summary: 'List, show and update invitations', group: 'Read', load: () => import('../commands/invitations/index.js') },
   { name: 'test-takers', summary: 'List and show test takers', group: 'Read', load: () => import('../commands/test-takers/index.js') },
   { name: 'profiles', summary: 'List and show career navigation profiles', group: 'Read', load: () => import('../commands/profiles/index.js') },
-  { name: 'scorecard', summary: 'Scorecards for a score profile: many ids, --ids-from or --all (wide CSV)', group: 'Results', load: () => import('../commands/scorecard/index.js') },
-  { name: 'job-fit', summary: 'Job-fit reports: rendered, or JSON / long-form CSV for many ids or --all', group: 'Results', load: () => import('../commands/job-fit/index.js') },
+  { name: 'scorecard', aliases: ['scorecards'], summary: 'Scorecards for a score profile: many ids, --ids-from or --all (wide CSV)', group: 'Results', load: () => import('../commands/scorecard/index.js') },
+  { name: 'job-fit', aliases: ['jobfit'], summary: 'Job-fit reports: rendered, or JSON / long-form CSV for many ids or --all', group: 'Results', load: () => import('../commands/job-fit/index.js') },
   { name: 'report', summary: 'Group report from a complete export: counts, star distribution, fit, RIASEC', group: 'Results', load: () => import('../commands/report/index.js') },
   { name: 'sync', summary: 'Keep a database of every result up to date, incrementally: sync --db results.sqlite', group: 'Results', load: () => import('../commands/sync/index.js') },
   { name: 'api', summary: 'Send a raw request: api METHOD PATH [--data JSON]', group: 'Other', load: () => import('../commands/api/index.js') },

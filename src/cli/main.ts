@@ -92,14 +92,14 @@ export async function run(argv: string[], io: IOStreams): Promise<number> {
     }
     // `jobfit help teams` is `jobfit teams --help` (with the real module loaded).
     const rest = argv.slice(argv.indexOf('help') + 1);
-    if (rest.length > 0 && COMMANDS.some((c) => c.name === rest[0])) return run([...rest, '--help'], io);
+    if (rest.length > 0 && COMMANDS.some((c) => c.name === rest[0] || c.aliases?.includes(rest[0]))) return run([...rest, '--help'], io);
   }
   for (const entry of COMMANDS) {
-    if (entry.name === name) {
+    if (entry.name === name || (name !== undefined && entry.aliases?.includes(name))) {
       const mod = await entry.load();
       mod.register(program, deps);
     } else {
-      program.command(entry.name).summary(entry.summary).description(entry.summary).allowUnknownOption().helpOption(false)
+      program.command(entry.name).aliases(entry.aliases ?? []).summary(entry.summary).description(entry.summary).allowUnknownOption().helpOption(false)
         .action(async () => {
           const mod = await entry.load();
           const fresh = buildProgram(io);

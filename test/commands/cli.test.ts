@@ -33,6 +33,18 @@ describe('jobfit in-process', () => {
     expect(r.stderr).toBe('');
   });
 
+  it('the aliases --help names work: scorecards and jobfit, as commands and after help', async () => {
+    for (const [alias, usage] of [['scorecards', 'scorecard|scorecards'], ['jobfit', 'job-fit|jobfit']]) {
+      const h = await runCli([alias, '--help'], { env: s.env });
+      expect(h.code, h.stderr).toBe(0);
+      expect(h.stdout).toContain(`Usage: jobfit ${usage} [options] [ids...]`);
+      expect((await runCli(['help', alias], { env: s.env })).stdout).toBe(h.stdout);
+    }
+    const r = await runCli(['scorecards', '--all', '--sp', 'sales-rep', '-o', 'ndjson'], { env: s.env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim().split('\n').length).toBeGreaterThan(0);
+  });
+
   it('global options after the command, --fields and csv', async () => {
     const r = await runCli(['teams', '--fields', 'id,display_name', '-o', 'csv'], { env: s.env });
     expect(r.code).toBe(0);
