@@ -17,6 +17,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { serveStub, stopStub } from '../lib.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const bin = join(root, 'bin/jobfit.js');
@@ -60,25 +61,8 @@ function counted(args, env) {
   });
 }
 
-function serve(dir) {
-  const args = [bin, 'stub', 'serve', '--port', '0', '--data', dir, ...(MINIMAL ? ['--minimal-fields'] : [])];
-  const child = spawn(process.execPath, args, { env: baseEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      const url = out.match(/Stub listening on (\S+)/)?.[1];
-      const key = out.match(/live key: (\S+)/)?.[1];
-      if (url && key) resolve({ child, env: { ...baseEnv, JOBFIT_BASE_URL: url, JOBFIT_API_KEY: key } });
-    });
-    child.on('exit', (code) => reject(new Error(`stub serve exited with ${code}: ${out}`)));
-  });
-}
-const stop = (s) =>
-  new Promise((r) => {
-    s.child.on('exit', r);
-    s.child.kill('SIGINT');
-  });
+const serve = (dir) => serveStub(bin, dir, baseEnv, MINIMAL ? ['--minimal-fields'] : []);
+const stop = stopStub;
 
 const results = [];
 try {

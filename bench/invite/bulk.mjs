@@ -14,11 +14,12 @@
 //
 // Goals: >= 3,000 rows/s, >= 30x the curl loop, dry run < 120 MB.
 // Exit code 1 when a goal is missed.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { serveStub } from '../lib.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const bin = join(root, 'bin/jobfit.js');
@@ -39,22 +40,7 @@ const log = (m) => {
   if (!asJson) process.stderr.write(`${m}\n`);
 };
 
-function startStub() {
-  const child = spawn(process.execPath, [bin, 'stub', 'serve', '--port', '0', '--data', join(tmp, 'stub')], {
-    env: { ...process.env, JOBFIT_CONFIG_DIR: join(tmp, 'config'), NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      const url = out.match(/Stub listening on (\S+)/)?.[1];
-      const key = out.match(/live key: (\S+)/)?.[1];
-      if (url && key) resolve({ child, url, key });
-    });
-    child.on('exit', (code) => reject(new Error(`stub serve exited with ${code}: ${out}`)));
-  });
-}
+const startStub = () => serveStub(bin, join(tmp, 'stub'), { ...process.env, JOBFIT_CONFIG_DIR: join(tmp, 'config'), NO_COLOR: '1' });
 
 function writeCsv(path, n, tag) {
   const teams = ['Retail Stores', '13', 'Head Office Recruiting', '14'];

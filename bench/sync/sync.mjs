@@ -15,12 +15,13 @@
 //    then a third sync. Goal: scorecards fetched = those people x profiles,
 //    job-fit reports only among them.
 // Exit code 1 when a goal is missed.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { serveStub, stopStub } from '../lib.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const bin = join(root, 'bin/jobfit.js');
@@ -46,25 +47,9 @@ function jobfit(args, env = baseEnv) {
   return r;
 }
 
-function serve(dir) {
-  const child = spawn(process.execPath, [bin, 'stub', 'serve', '--port', '0', '--data', dir], { env: baseEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      const url = out.match(/Stub listening on (\S+)/)?.[1];
-      const key = out.match(/live key: (\S+)/)?.[1];
-      if (url && key) resolve({ child, env: { ...baseEnv, JOBFIT_BASE_URL: url, JOBFIT_API_KEY: key } });
-    });
-    child.on('exit', (code) => reject(new Error(`stub serve exited with ${code}: ${out}`)));
-  });
-}
+const serve = (dir) => serveStub(bin, dir, baseEnv);
 
-const stop = (s) =>
-  new Promise((r) => {
-    s.child.on('exit', r);
-    s.child.kill('SIGINT');
-  });
+const stop = stopStub;
 
 async function query(target, sql) {
   if (target.startsWith('postgres')) {

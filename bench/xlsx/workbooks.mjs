@@ -14,11 +14,12 @@
 //    runs each (default 1: listing 100,000 test takers past the service's cap
 //    takes the stub minutes on the 2-CPU machine; the writer is not the cost).
 // Needs python3 with openpyxl (Debian: apt-get install python3-openpyxl).
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { serveStub } from '../lib.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const bin = join(root, 'bin/jobfit.js');
@@ -47,22 +48,7 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-function startStub() {
-  const child = spawn(process.execPath, [bin, 'stub', 'serve', '--port', '0', '--data', join(tmp, 'stub')], {
-    env: { ...process.env, JOBFIT_CONFIG_DIR: join(tmp, 'config'), NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      const url = out.match(/Stub listening on (\S+)/)?.[1];
-      const key = out.match(/live key: (\S+)/)?.[1];
-      if (url && key) resolve({ child, url, key });
-    });
-    child.on('exit', (code) => reject(new Error(`stub serve exited with ${code}: ${out}`)));
-  });
-}
+const startStub = () => serveStub(bin, join(tmp, 'stub'), { ...process.env, JOBFIT_CONFIG_DIR: join(tmp, 'config'), NO_COLOR: '1' });
 
 /** One process of the CLI: wall time and its peak RSS (bench/invite/maxrss.cjs). */
 function runJobfit(args, env) {

@@ -27,6 +27,7 @@
 import { setMaxListeners } from 'node:events';
 import { JobfitError } from '../cli/errors.js';
 import { askAgain } from './ask-again.js';
+import { limiter } from '../core/pool.js';
 
 export interface ListEnvelopeLike<T> {
   total_count?: number;
@@ -121,22 +122,6 @@ interface Seen {
 function splitEmail(lc: string): { local: string; domain: string } {
   const at = lc.lastIndexOf('@');
   return at < 0 ? { local: lc, domain: '' } : { local: lc.slice(0, at), domain: lc.slice(at + 1) };
-}
-
-/** A bounded pool: at most `limit` requests in flight. */
-function limiter(limit: number) {
-  let active = 0;
-  const waiting: Array<() => void> = [];
-  return async function withSlot<R>(fn: () => Promise<R>): Promise<R> {
-    if (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
-    active++;
-    try {
-      return await fn();
-    } finally {
-      active--;
-      waiting.shift()?.();
-    }
-  };
 }
 
 type Side = 'local' | 'domain';

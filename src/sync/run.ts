@@ -32,6 +32,7 @@ import { TEST_ID } from '../api/catalog.js';
 import type { Progress } from '../format/progress.js';
 import { type Counts, type Row, type SyncStore, type Writer, checkOwner } from './store.js';
 import { SCORE_COLUMNS, scoreColumn } from './schema.js';
+import { limiter } from '../core/pool.js';
 
 type Json = Record<string, unknown>;
 
@@ -93,22 +94,6 @@ export function listHash(i: Json): string {
     i.id, i.first_name, i.last_name, i.email, i.created_at, i.accepted_at, i.assessment_url, i.test_taker_id, i.custom_id, i.person_id,
     team.id, team.display_name, account.id, account.display_name,
   ].map((v) => v ?? null));
-}
-
-/** A bounded pool: at most `limit` requests in flight. */
-function limiter(limit: number) {
-  let active = 0;
-  const waiting: Array<() => void> = [];
-  return async function withSlot<R>(fn: () => Promise<R>): Promise<R> {
-    if (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
-    active++;
-    try {
-      return await fn();
-    } finally {
-      active--;
-      waiting.shift()?.();
-    }
-  };
 }
 
 interface StoredTestTaker {

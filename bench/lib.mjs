@@ -1,0 +1,27 @@
+/**
+ * What every bench shares: `jobfit stub serve` in its own process on a free
+ * port, ready when it has printed its URL and live key, and stopped with
+ * SIGINT as a person would.
+ */
+import { spawn } from 'node:child_process';
+
+/** Starts `jobfit stub serve --port 0 --data DIR [extra]`; resolves with its URL, key and an env pointing at it. */
+export function serveStub(bin, dir, env, extra = []) {
+  const child = spawn(process.execPath, [bin, 'stub', 'serve', '--port', '0', '--data', dir, ...extra], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      const url = out.match(/Stub listening on (\S+)/)?.[1];
+      const key = out.match(/live key: (\S+)/)?.[1];
+      if (url && key) resolve({ child, url, key, env: { ...env, JOBFIT_BASE_URL: url, JOBFIT_API_KEY: key } });
+    });
+    child.on('exit', (code) => reject(new Error(`stub serve exited with ${code}: ${out}`)));
+  });
+}
+
+export const stopStub = (s) =>
+  new Promise((r) => {
+    s.child.on('exit', r);
+    s.child.kill('SIGINT');
+  });
