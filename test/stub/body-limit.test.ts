@@ -4,14 +4,14 @@
  * the length, streamed it chunked, or asked `Expect: 100-continue`; and it
  * keeps answering. Over real HTTP, in this process and in another one.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '../../src/api/messages.js';
-import { DANA, type TestStub, freshEmail, startTestStub } from './helpers.js';
+import { DANA, type TestStub, freshEmail, startStubProcess, startTestStub } from './helpers.js';
 
 const TWO_MB = 2 * 1024 * 1024;
 const bigJson = () => JSON.stringify({ first_name: 'B', last_name: 'B', email: freshEmail('big'), created_by_user_email: DANA, ref_text: 'x'.repeat(TWO_MB) });
@@ -112,7 +112,6 @@ describe('bodies over 1 MiB, in process', () => {
   });
 });
 
-const root = join(import.meta.dirname, '..', '..');
 
 describe('bodies over 1 MiB, the stub in another process', () => {
   let child: ChildProcess | undefined;
@@ -123,26 +122,11 @@ describe('bodies over 1 MiB, the stub in another process', () => {
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'jobfit-stub-413-'));
-    child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/cli/entry.ts'), 'stub', 'serve', '--port', '0', '--data', dataDir], {
-      cwd: root,
+    ({ child, origin, key } = await startStubProcess({
+      data: dataDir,
       env: { ...process.env, JOBFIT_CONFIG_DIR: dataDir, NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    let out = '';
-    await new Promise<void>((resolve, reject) => {
-      child!.on('exit', (code) => reject(new Error(`stub serve exited ${code}: ${stderr}`)));
-      child!.stdout!.setEncoding('utf8').on('data', (d: string) => {
-        out += d;
-        const url = /Stub listening on (\S+)\/v2/.exec(out)?.[1];
-        const live = /live key: (\S+)/.exec(out)?.[1];
-        if (url && live) {
-          origin = url;
-          key = live;
-          resolve();
-        }
-      });
-    });
+      onStderr: (d) => (stderr += d),
+    }));
   }, 30_000);
 
   afterAll(() => {

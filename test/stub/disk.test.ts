@@ -10,14 +10,14 @@
  * write a readonly database"), which always run; and a real tiny tmpfs with the
  * stub in another process, where this machine lets the test mount one (root).
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '../../src/api/messages.js';
 import { diskConditionOf } from '../../src/core/disk.js';
-import { DANA, type TestStub, freshEmail, startTestStub } from './helpers.js';
+import { DANA, type TestStub, freshEmail, startStubProcess, startTestStub } from './helpers.js';
 
 const invite = (tag: string) => ({ first_name: 'Disk', last_name: tag, email: freshEmail(tag), created_by_user_email: DANA });
 const fullMessage = (dir: string) => MSG.notStored(`the stub's data directory ${dir} is on a full disk`);
@@ -151,26 +151,11 @@ describe.skipIf(skipReason !== undefined)(`a real tiny disk (4 MB tmpfs)${skipRe
   beforeAll(async () => {
     mnt = mountTmpfs();
     data = join(mnt, 'data');
-    child = spawn(process.execPath, ['--import', 'tsx', entry, 'stub', 'serve', '--port', '0', '--data', data], {
-      cwd: root,
+    ({ child, origin, key } = await startStubProcess({
+      data,
       env: { ...process.env, JOBFIT_CONFIG_DIR: join(mnt, 'cfg'), NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    let out = '';
-    await new Promise<void>((resolve, reject) => {
-      child!.once('exit', (code) => reject(new Error(`stub serve exited ${code}: ${stderr}`)));
-      child!.stdout!.setEncoding('utf8').on('data', (d: string) => {
-        out += d;
-        const url = /Stub listening on (\S+)\/v2/.exec(out)?.[1];
-        const live = /live key: (\S+)/.exec(out)?.[1];
-        if (url && live) {
-          origin = url;
-          key = live;
-          resolve();
-        }
-      });
-    });
+      onStderr: (d) => (stderr += d),
+    }));
   }, 30_000);
 
   afterAll(async () => {

@@ -2,6 +2,7 @@
  * Starts the stub on a loopback port with a throw-away data directory, and a
  * tiny fetch wrapper for its JSON API.
  */
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,4 +67,37 @@ let seq = 0;
 export function freshEmail(tag = 'p'): string {
   seq++;
   return `${tag}.${process.pid}.${Date.now().toString(36)}.${seq}@tests.example`;
+}
+
+/**
+ * `jobfit stub serve --port 0 --data DIR` from source in its own process (a
+ * real process boundary), ready once it has printed its URL and live key.
+ * `onStderr` receives what it writes on stderr.
+ */
+export async function startStubProcess(opts: {
+  data: string;
+  env: Record<string, string | undefined>;
+  onStderr?: (text: string) => void;
+}): Promise<{ child: ChildProcess; origin: string; key: string }> {
+  const root = join(import.meta.dirname, '..', '..');
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/cli/entry.ts'), 'stub', 'serve', '--port', '0', '--data', opts.data], {
+    cwd: root,
+    env: opts.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => {
+    stderr += d;
+    opts.onStderr?.(d);
+  });
+  let out = '';
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`stub serve exited ${code}: ${stderr}`)));
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+      const origin = /Stub listening on (\S+)\/v2/.exec(out)?.[1];
+      const key = /live key: (\S+)/.exec(out)?.[1];
+      if (origin && key) resolve({ child, origin, key });
+    });
+  });
 }
