@@ -4,7 +4,7 @@
  * compare names with case, spaces and punctuation removed and accept the v1
  * API's camelCase names too. Anything else is carried to the results file as is.
  */
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../core/errors.js';
 
 export const FIELDS = [
   'first_name',

@@ -6,7 +6,7 @@
  * emails. BOM dropped, and an early look at the first bytes so that a PNG, an
  * Excel workbook, a PDF or a JSON document is named for what it is.
  */
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../core/errors.js';
 
 const MAGIC: Array<{ bytes: number[]; what: string }> = [
   { bytes: [0x89, 0x50, 0x4e, 0x47], what: 'a PNG image' },

@@ -4,7 +4,7 @@
  */
 import { lstatSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../core/errors.js';
 
 const CAUSES: Record<string, string> = {
   ENOSPC: 'the disk is full (ENOSPC)',

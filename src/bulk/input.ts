@@ -5,7 +5,7 @@
  * workbook) are refused here with one sentence that says how to save them.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../core/errors.js';
 import { type CsvMeta, type CsvRecord, readCsvBatches } from './reader.js';
 
 export interface InputOptions {

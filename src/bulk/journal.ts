@@ -28,7 +28,7 @@
 import { close as closeAsync, closeSync, constants, fchmodSync, fdatasync, fdatasyncSync, fstatSync, lstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../core/errors.js';
 import { fileErrorCause } from './files.js';
 
 export type RowStatus = 'created' | 'exists' | 'invalid' | 'failed' | 'not_sent' | 'unknown';

@@ -7,7 +7,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { type CsvError, type Parser, parse } from 'csv-parse';
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../core/errors.js';
 import { type DecodeInfo, decodeUtf8 } from './decode.js';
 
 export interface CsvRecord {

@@ -16,7 +16,7 @@
  */
 import { closeSync, constants, fchmodSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../core/errors.js';
 import { neutraliseCell } from '../format/csv.js';
 import { fileErrorCause } from './files.js';
 import type { Outcome } from './journal.js';

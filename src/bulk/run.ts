@@ -13,8 +13,8 @@ import { basename, dirname, extname, join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { InvitationListItem } from '../api/index.js';
 import { isDuplicateMessage, MSG } from '../api/messages.js';
-import type { Context } from '../cli/context.js';
-import { CancelError, ExitCode, JobfitError, PartialFailureError, SilentError, UsageError } from '../cli/errors.js';
+import type { Session } from '../core/session.js';
+import { CancelError, ExitCode, JobfitError, PartialFailureError, SilentError, UsageError } from '../core/errors.js';
 import { type AccountData, type BulkApi, findInvitationByEmail, loadAccountData } from './account.js';
 import { type ColumnMapping, mapHeader, parseMaps } from './columns.js';
 import { checkWritablePath, fileErrorCause, isFileError } from './files.js';
@@ -81,7 +81,7 @@ export interface ProgressLike {
 }
 
 export interface BulkDeps {
-  ctx: Pick<Context, 'io' | 'globals' | 'info' | 'warn'>;
+  ctx: Pick<Session, 'io' | 'globals' | 'info' | 'warn'>;
   api: BulkSender;
   target: BulkTarget;
   /** Asks a yes/no question on the terminal (only called when io.canPrompt). */

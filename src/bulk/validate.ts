@@ -14,7 +14,7 @@ import {
   toE164,
 } from '../api/index.js';
 import { isSupportedCountry, type CountryCode } from 'libphonenumber-js/max';
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../core/errors.js';
 import { type AccountData, type Resolved, resolveAssessments, resolveTeam, resolveTemplate } from './account.js';
 import type { ColumnMapping, Field } from './columns.js';
 

@@ -26,7 +26,7 @@ import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { createInflateRaw } from 'node:zlib';
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../core/errors.js';
 import type { CsvMeta, CsvRecord } from './reader.js';
 import { builtinFormat, formatNumber } from './xlsx-numfmt.js';
 

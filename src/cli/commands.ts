@@ -4,7 +4,7 @@
  * command runs (or its own --help is asked for).
  */
 import type { Command } from 'commander';
-import type { Context } from './context.js';
+import type { Context } from '../commands/kit/context.js';
 
 export interface CommandDeps {
   /** Builds the Context for the command being run, from its global options. */

@@ -2,9 +2,12 @@ import type { JobfitClient } from '../client/client.js';
 import type { HttpClientOptions } from '../client/http.js';
 import { breakerFromEnv } from '../client/breaker.js';
 import type { ConfigStore } from '../config/store.js';
-import type { ConnectionInfo, Context, GlobalOptions, IOStreams } from './context.js';
-import { UsageError } from './errors.js';
-import { forPerson } from './person-text.js';
+import type { ConnectionInfo, Context } from '../commands/kit/context.js';
+import type { GlobalOptions, Prompter } from '../core/session.js';
+import type { IOStreams } from '../core/io.js';
+import { UsageError } from '../core/errors.js';
+import { forPerson } from '../format/person-text.js';
+import { announceMode } from '../commands/kit/mode-line.js';
 
 export const EMBEDDED_NOTICE =
   'Using the embedded local stub (no service configured; run `jobfit login` to use the real service).';
@@ -22,6 +25,8 @@ export interface ContextDeps {
   startStub?: StartStub;
   /** Extra client options (sleep, retry, timeouts, dispatcher). */
   clientOptions?: Partial<HttpClientOptions>;
+  /** A prompter that answers from a script (tests); else the real one on a terminal. */
+  prompter?: Prompter;
 }
 
 function positiveNumber(env: Record<string, string | undefined>, name: string): number | undefined {
@@ -36,6 +41,7 @@ export function createContext(io: IOStreams, globals: GlobalOptions, deps: Conte
   let configP: Promise<ConfigStore> | undefined;
   let clientP: Promise<JobfitClient> | undefined;
   let connection: ConnectionInfo | undefined;
+  let announced = false;
   const closers: Array<() => Promise<void>> = [];
 
   // Notices, warnings and traces quote the service, files and URLs: each line
@@ -115,7 +121,7 @@ export function createContext(io: IOStreams, globals: GlobalOptions, deps: Conte
     return new JobfitClient(http, { verbose: globals.verbose });
   }
 
-  return {
+  const session: Context = {
     io,
     globals,
     info,
@@ -129,9 +135,19 @@ export function createContext(io: IOStreams, globals: GlobalOptions, deps: Conte
       configP ??= import('../config/store.js').then(({ ConfigStore }) => new ConfigStore({ env: io.env }));
       return configP;
     },
-    client() {
+    async client(opts: { announce?: boolean } = {}) {
       clientP ??= makeClient();
-      return clientP;
+      const client = await clientP;
+      if (opts.announce !== false && !announced && connection) {
+        announced = true;
+        announceMode(session, connection);
+      }
+      return client;
+    },
+    async prompter() {
+      if (deps.prompter) return deps.prompter;
+      const { createPrompter } = await import('../core/prompter.js');
+      return createPrompter(io);
     },
     get connection() {
       return connection;
@@ -147,4 +163,5 @@ export function createContext(io: IOStreams, globals: GlobalOptions, deps: Conte
       }
     },
   };
+  return session;
 }

@@ -2,7 +2,7 @@
  * Help topics: `jobfit help exit-codes`, `jobfit help environment`, ...
  * Plain strings, loaded only when `jobfit help <topic>` runs.
  */
-import { EXIT_CODES_HELP } from './errors.js';
+import { EXIT_CODES_HELP } from '../core/errors.js';
 
 const ENVIRONMENT_HELP = `Environment variables:
   JOBFIT_PROFILE     profile to use (like --profile; --profile wins)

@@ -1,10 +1,12 @@
 import { Command, CommanderError, Option } from 'commander';
 import { COMMANDS, type CommandDeps } from './commands.js';
-import type { Context, GlobalOptions, IOStreams, OutputFormat } from './context.js';
+import type { Context } from '../commands/kit/context.js';
+import type { GlobalOptions, OutputFormat } from '../core/session.js';
+import type { IOStreams } from '../core/io.js';
 import { createContext } from './create-context.js';
-import { AuthError, ExitCode, JobfitError } from './errors.js';
-import { createProcessIO } from './iostreams.js';
-import { forPerson } from './person-text.js';
+import { AuthError, ExitCode, JobfitError } from '../core/errors.js';
+import { createProcessIO } from '../core/io.js';
+import { forPerson } from '../format/person-text.js';
 import { VERSION } from './version.js';
 
 /** Options of the root program that take a value (to find the command name in argv). */

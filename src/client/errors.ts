@@ -3,7 +3,7 @@
  * request (method and path), the raw body and a hint. All extend JobfitError
  * so main() maps them to exit codes without knowing about HTTP.
  */
-import { ExitCode, type ExitCodeValue, JobfitError } from '../cli/errors.js';
+import { ExitCode, type ExitCodeValue, JobfitError } from '../core/errors.js';
 
 export const LOGIN_HINT = 'run `jobfit login` or set JOBFIT_API_KEY';
 export const SCORE_PROFILES_HINT = 'see `jobfit score-profiles` for the valid short names';

@@ -5,7 +5,7 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { Agent, type Dispatcher, EnvHttpProxyAgent } from 'undici';
-import { AuthError, CancelError, UsageError } from '../cli/errors.js';
+import { AuthError, CancelError, UsageError } from '../core/errors.js';
 import { isLoopbackHost } from '../config/loopback.js';
 import { hideUrlPasswords, maskKey, modeOfKey, redactKey } from '../config/mask.js';
 import { errorFromResponse, htmlSummary, isHtml, LOGIN_HINT, NetworkError, ProtocolError, RedirectError, ServiceGoneError } from './errors.js';

@@ -2,7 +2,7 @@
  * The settable config keys, each with a parser. Unknown keys are refused with
  * the list of valid ones, so a typo never silently writes a setting nobody reads.
  */
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../core/errors.js';
 import type { Mode } from './types.js';
 
 export interface KeySpec {

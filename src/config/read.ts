@@ -4,7 +4,7 @@
  * Writes go through ConfigStore (store.ts), which uses conf.
  */
 import { readFileSync } from 'node:fs';
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../core/errors.js';
 import { configFilePath } from './paths.js';
 import type { ConfigData, Profile } from './types.js';
 

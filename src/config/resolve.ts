@@ -4,7 +4,7 @@
  * JOBFIT_API_KEY (the person asked for that profile); JOBFIT_PROFILE does not.
  * With nothing configured at all, the caller runs the embedded stub.
  */
-import { AuthError, UsageError } from '../cli/errors.js';
+import { AuthError, UsageError } from '../core/errors.js';
 import { normalizeBaseUrl } from './keys.js';
 import { maskKey, modeOfKey } from './mask.js';
 import type { ConfigView } from './read.js';

@@ -5,7 +5,7 @@
 import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Conf from 'conf';
-import { JobfitError, UsageError } from '../cli/errors.js';
+import { JobfitError, UsageError } from '../core/errors.js';
 import { conditionText, diskConditionOf } from '../core/disk.js';
 import { withLockSync } from '../core/lock.js';
 import { CONFIG_KEYS, keySpec } from './keys.js';

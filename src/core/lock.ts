@@ -7,7 +7,7 @@
  */
 import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync, constants } from 'node:fs';
 import { hostname } from 'node:os';
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from './errors.js';
 
 export interface LockOwner {
   pid: number;

@@ -14,8 +14,8 @@ import { setMaxListeners } from 'node:events';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { safeText } from '../format/sanitize.js';
 import { askAgain } from './ask-again.js';
-import type { Context } from '../cli/context.js';
-import { JobfitError, PartialFailureError, UsageError } from '../cli/errors.js';
+import type { Session } from '../core/session.js';
+import { JobfitError, PartialFailureError, UsageError } from '../core/errors.js';
 
 /** A queue of ids that can be filled while it is being drained. */
 export class IdFeed<I> {
@@ -262,7 +262,7 @@ export interface ErrorSink {
   close(opts?: { stopped?: boolean }): Promise<void>;
 }
 
-export function createErrorSink(ctx: Context, file?: string, what = 'item'): ErrorSink {
+export function createErrorSink(ctx: Session, file?: string, what = 'item'): ErrorSink {
   let stream: WriteStream | undefined;
   let failures = 0;
   let first = '';

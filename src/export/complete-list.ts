@@ -25,7 +25,7 @@
  * which cells it could not finish.
  */
 import { setMaxListeners } from 'node:events';
-import { JobfitError } from '../cli/errors.js';
+import { JobfitError } from '../core/errors.js';
 import { askAgain } from './ask-again.js';
 import { limiter } from '../core/pool.js';
 

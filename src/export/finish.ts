@@ -4,8 +4,8 @@
  * and a run that stopped early (the service gone, a count that does not add
  * up, Ctrl-C) said so in a few lines, never one per id.
  */
-import type { Context } from '../cli/context.js';
-import { CancelError, JobfitError } from '../cli/errors.js';
+import type { Session } from '../core/session.js';
+import { CancelError, JobfitError } from '../core/errors.js';
 import { ServiceGoneError } from '../client/errors.js';
 import type { ListWriter } from '../format/output.js';
 import type { Tally } from './tally.js';
@@ -37,7 +37,7 @@ export interface FinishOptions {
  * and throws (the original error, or the count's). `error`: what ended the
  * run early, if anything.
  */
-export async function finishExport(ctx: Context, o: FinishOptions, error?: unknown): Promise<void> {
+export async function finishExport(ctx: Session, o: FinishOptions, error?: unknown): Promise<void> {
   o.stopProgress?.();
   let err = error;
   if (err === undefined) {

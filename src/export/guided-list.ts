@@ -19,7 +19,7 @@
  * complete-list.ts for what is left, with the emails known so far.
  * When the items do carry an email, the adaptive search runs directly.
  */
-import { JobfitError } from '../cli/errors.js';
+import { JobfitError } from '../core/errors.js';
 import { NUM } from '../format/number.js';
 import { type BaseFilter, CAP_FILTERED, type FetchPage, type ListAllOptions, type ListAllResult, type ListQuery, listAll, minimumRequests, patient } from './complete-list.js';
 

@@ -3,10 +3,10 @@
  * (`--ids-from FILE|-`), or every test taker (`--all`, complete via listAll,
  * fed to the fetch while the list is still being discovered).
  */
-import { readFile } from 'node:fs/promises';
 import type { JobfitClient, ListFilter } from '../client/client.js';
-import type { Context } from '../cli/context.js';
-import { UsageError } from '../cli/errors.js';
+import type { Session } from '../core/session.js';
+import { UsageError } from '../core/errors.js';
+import { readInput } from '../core/input.js';
 import { IdFeed, parseIdLines } from './bulk-fetch.js';
 import type { FetchPage, ListAllResult } from './complete-list.js';
 import { type InvitationLike, listTestTakersComplete, type TestTakerLike } from './guided-list.js';
@@ -23,19 +23,6 @@ export interface IdSource {
   feed: IdFeed<number>;
   /** Settles when every id is in the feed; the listing's figures with --all. */
   done: Promise<ListAllResult | undefined>;
-}
-
-async function readAll(ctx: Context, from: string): Promise<string> {
-  if (from === '-') {
-    const chunks: Buffer[] = [];
-    for await (const chunk of ctx.io.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-    return Buffer.concat(chunks).toString('utf8');
-  }
-  try {
-    return await readFile(from, 'utf8');
-  } catch (err) {
-    throw new UsageError(`Cannot read ${from}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`);
-  }
 }
 
 /** Columns or fields that hold a test taker id, best first (an invitation's own `id` is not one). */
@@ -115,11 +102,11 @@ export function checkIdSource(o: IdSourceOptions): void {
   for (const id of o.ids) if (!/^\d+$/.test(id) || Number(id) <= 0) throw new UsageError(`Test taker id must be a positive integer: "${id}".`);
 }
 
-export async function idSource(ctx: Context, client: JobfitClient, o: IdSourceOptions): Promise<IdSource> {
+export async function idSource(ctx: Session, client: JobfitClient, o: IdSourceOptions): Promise<IdSource> {
   checkIdSource(o);
   if (o.ids.length > 0) return { feed: IdFeed.of(o.ids.map(Number)), done: Promise.resolve(undefined) };
   if (o.idsFrom !== undefined) {
-    const ids = await parseIdList(await readAll(ctx, o.idsFrom), o.idsFrom === '-' ? 'stdin' : o.idsFrom);
+    const ids = await parseIdList(await readInput(ctx.io, o.idsFrom), o.idsFrom === '-' ? 'stdin' : o.idsFrom);
     if (ids.length === 0) throw new UsageError(`No test taker ids in ${o.idsFrom === '-' ? 'stdin' : o.idsFrom}.`);
     return { feed: IdFeed.of(ids), done: Promise.resolve(undefined) };
   }

@@ -6,7 +6,7 @@
  * what the list found and to the service's `total_count`. When they do not,
  * the run fails and says what is missing: an export never exits 0 short.
  */
-import { JobfitError } from '../cli/errors.js';
+import { JobfitError } from '../core/errors.js';
 import { NUM } from '../format/number.js';
 
 export class Tally {

@@ -16,8 +16,8 @@
  */
 import { closeSync, constants, createWriteStream, openSync, renameSync, rmSync, statSync, type WriteStream } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { Context } from '../cli/context.js';
-import { UsageError } from '../cli/errors.js';
+import type { Session } from '../core/session.js';
+import { UsageError } from '../core/errors.js';
 import type { ListWriter } from '../format/output.js';
 import { NUM } from '../format/number.js';
 
@@ -25,7 +25,7 @@ export const INCOMPLETE_MARK = '#INCOMPLETE EXPORT';
 
 export interface ExportTarget {
   /** The context to build the list writer with (stdout is the temporary file with --out). */
-  ctx: Context;
+  ctx: Session;
   /** The file the export goes to, when --out was given. */
   file?: string;
   /** The run is complete: end the writer, then (with --out) rename the file into place. */
@@ -37,13 +37,13 @@ export interface ExportTarget {
   abandon(writer: ListWriter | undefined, why: string): Promise<void>;
 }
 
-function withStdout(ctx: Context, stdout: WriteStream): Context {
+function withStdout(ctx: Session, stdout: WriteStream): Session {
   const io = Object.create(ctx.io, {
     stdout: { value: stdout },
     stdoutIsTTY: { value: false },
     colorStdout: { value: false },
-  }) as Context['io'];
-  return Object.create(ctx, { io: { value: io } }) as Context;
+  }) as Session['io'];
+  return Object.create(ctx, { io: { value: io } }) as Session;
 }
 
 function endStream(s: WriteStream): Promise<void> {
@@ -54,7 +54,7 @@ function endStream(s: WriteStream): Promise<void> {
 }
 
 /** Opens the destination of an export: stdout, or a temporary file for `--out FILE`. */
-export function openTarget(ctx: Context, out: string | undefined, noun: string): ExportTarget {
+export function openTarget(ctx: Session, out: string | undefined, noun: string): ExportTarget {
   if (out === undefined) {
     return {
       ctx,

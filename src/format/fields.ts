@@ -6,7 +6,7 @@
  * short names of all assigned assessments: a field of every element, without an
  * index, so the same name fits every row whatever the array's length.
  */
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../core/errors.js';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 

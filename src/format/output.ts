@@ -18,8 +18,9 @@
  *   list envelope stays and each item is cut down.
  * - A list cut by the service's cap (`has_more: true`) is announced on stderr.
  */
-import type { Context, OutputFormat } from '../cli/context.js';
-import { UsageError } from '../cli/errors.js';
+import type { Session } from '../core/session.js';
+import type { OutputFormat } from '../core/session.js';
+import { UsageError } from '../core/errors.js';
 import { chalkFor } from './color.js';
 import { type Cell, CONSTANT_FIELDS, flattenRecord, keysOutside, getPath, isPlainObject, pathsOf, project, unionKeys, validateFields } from './fields.js';
 import type { ColumnSpec, TableOptions } from './table.js';
@@ -34,8 +35,8 @@ const loadTable = () => import('./table.js');
 const loadCsv = () => import('./csv.js');
 const loadXlsx = () => import('./xlsx.js');
 
-/** What the output helper needs of a Context (tests can build just this). */
-export type OutputCtx = Pick<Context, 'io' | 'globals'>;
+/** What the output helper needs of a Session (tests can build just this). */
+export type OutputCtx = Pick<Session, 'io' | 'globals'>;
 
 export const FORMATS: readonly OutputFormat[] = ['table', 'json', 'ndjson', 'csv', 'xlsx'];
 

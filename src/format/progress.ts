@@ -5,7 +5,7 @@
  */
 import type cliProgress from 'cli-progress';
 import { createRequire } from 'node:module';
-import type { Context } from '../cli/context.js';
+import type { Session } from '../core/session.js';
 import { chalkFor } from './color.js';
 import { NUM } from './number.js';
 
@@ -47,7 +47,7 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
 }
 
-export function createProgress(ctx: Pick<Context, 'io' | 'globals'>, opts: ProgressOptions = {}): Progress {
+export function createProgress(ctx: Pick<Session, 'io' | 'globals'>, opts: ProgressOptions = {}): Progress {
   // The context's clock (not performance.now(): its first call loads perf_hooks, ~3 ms of start-up).
   const clock = opts.clock ?? (() => ctx.io.now().getTime());
   const started = clock();

@@ -17,8 +17,8 @@
  *   text as it is, with no quote in front (no spreadsheet runs a text cell).
  */
 import { PassThrough } from 'node:stream';
-import type { Context } from '../cli/context.js';
-import { UsageError } from '../cli/errors.js';
+import type { Session } from '../core/session.js';
+import { UsageError } from '../core/errors.js';
 import { cellsFor, csvRecord, looksLikeFormula } from './csv.js';
 import { type Cell, keysOutside, unionKeys } from './fields.js';
 
@@ -41,7 +41,7 @@ export const DATE_FORMAT = 'yyyy-mm-dd';
 export const ID_FORMAT = '0';
 
 /** The text -o xlsx refuses to put on a terminal. */
-export function refuseTerminal(ctx: Pick<Context, 'io'>): void {
+export function refuseTerminal(ctx: Pick<Session, 'io'>): void {
   if (ctx.io.stdoutIsTTY) {
     throw new UsageError('-o xlsx writes a workbook (binary), not text for a terminal.', 'add --out FILE.xlsx where the command has it, or redirect: > FILE.xlsx');
   }

@@ -7,7 +7,7 @@
  * job; both write the same rows.
  */
 import { resolve } from 'node:path';
-import type { Context } from '../cli/context.js';
+import type { SyncSession } from './run.js';
 import { errorText } from '../export/bulk-fetch.js';
 import { SyncLockedError, isPostgresUrl, openSyncStore } from './store.js';
 import { syncOnce } from './run.js';
@@ -36,11 +36,11 @@ export function personOf(e: unknown): { invitationId?: number; testTakerId?: num
   return {};
 }
 
-export async function startEventSync(ctx: Context, file: string): Promise<EventSync> {
+export async function startEventSync(ctx: SyncSession, file: string): Promise<EventSync> {
   const target = isPostgresUrl(file) ? file : resolve(file);
   // Opened now: a file that is not ours, or from a newer jobfit, is refused before listening starts.
   const db = await openSyncStore(target);
-  const client = await ctx.client().catch(async (err: unknown) => {
+  const client = await ctx.client({ announce: false }).catch(async (err: unknown) => {
     await db.close();
     throw err;
   });

@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
 import type pg from 'pg';
-import { JobfitError, UsageError } from '../cli/errors.js';
+import { JobfitError, UsageError } from '../core/errors.js';
 import { MIRROR_TABLES, SCHEMA_VERSION, migrations } from './schema.js';
 import {
   HEARTBEAT_MS,

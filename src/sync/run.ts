@@ -21,8 +21,8 @@
  * written in one transaction (with other people's: commits are batched).
  */
 import { createHash } from 'node:crypto';
-import type { Context } from '../cli/context.js';
-import { UsageError } from '../cli/errors.js';
+import type { Session } from '../core/session.js';
+import { UsageError } from '../core/errors.js';
 import type { JobfitClient } from '../client/client.js';
 import { AuthenticationError, ServiceGoneError } from '../client/errors.js';
 import { createErrorSink, errorText } from '../export/bulk-fetch.js';
@@ -118,7 +118,13 @@ export class SyncStopped extends Error {
   }
 }
 
-export async function syncOnce(ctx: Context, client: JobfitClient, db: SyncStore, o: SyncOptions, progress?: (total: number) => Progress): Promise<SyncReport> {
+/** What a sync needs of the run: a Session, the client, and the mode it connected in. */
+export interface SyncSession extends Session {
+  client(opts?: { announce?: boolean }): Promise<JobfitClient>;
+  readonly connection?: { mode?: 'live' | 'test' };
+}
+
+export async function syncOnce(ctx: SyncSession, client: JobfitClient, db: SyncStore, o: SyncOptions, progress?: (total: number) => Progress): Promise<SyncReport> {
   const started = ctx.io.now();
   const signal = ctx.io.signal;
   const byKind: Record<string, number> = {};

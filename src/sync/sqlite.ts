@@ -8,7 +8,7 @@ import { closeSync, constants, lstatSync, mkdirSync, openSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
-import { JobfitError, UsageError } from '../cli/errors.js';
+import { JobfitError, UsageError } from '../core/errors.js';
 import { MIRROR_TABLES, SCHEMA_VERSION, migrations } from './schema.js';
 import {
   type Counts,

@@ -5,7 +5,7 @@
  * schema, a lock row, upserts that know whether they inserted, updated or
  * changed nothing, the sync_runs record, one account and mode per database.
  */
-import { AuthError, UsageError } from '../cli/errors.js';
+import { AuthError, UsageError } from '../core/errors.js';
 import { processAlive } from '../core/lock.js';
 
 export type Row = Record<string, string | number | null>;

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MSG } from '../../src/api/messages.js';
 import { BadRequestError, RateLimitError } from '../../src/client/errors.js';
 import { type BulkDeps, type BulkSender, finishBulk, runBulkInvite, summaryLine } from '../../src/bulk/run.js';
-import { ExitCode, JobfitError } from '../../src/cli/errors.js';
+import { ExitCode, JobfitError } from '../../src/core/errors.js';
 import { memoryIO } from '../helpers/io.js';
 import { INVITER, writePeople } from './helpers/data.js';
 

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { GlobalOptions } from '../../src/cli/context.js';
+import type { GlobalOptions } from '../../src/core/session.js';
 import { createContext, EMBEDDED_NOTICE, type StartStub } from '../../src/cli/create-context.js';
 import { memoryIO } from '../helpers/io.js';
 import { type ForeignServer, KEY, startForeignServer } from './foreign-server.js';

@@ -5,7 +5,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuthError, JobfitError, UsageError } from '../../src/cli/errors.js';
+import { AuthError, JobfitError, UsageError } from '../../src/core/errors.js';
 import { BadRequestError } from '../../src/client/errors.js';
 import * as api from '../../src/commands/api/index.js';
 import * as config from '../../src/commands/config/index.js';

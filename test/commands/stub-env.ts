@@ -5,7 +5,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Context, GlobalOptions, Prompter } from '../../src/cli/context.js';
+import type { Context } from '../../src/commands/kit/context.js';
+import type { GlobalOptions, Prompter } from '../../src/core/session.js';
 import { createContext } from '../../src/cli/create-context.js';
 import { type RunningStub, startStub } from '../../src/stub/index.js';
 import { type MemoryIOOptions, memoryIO } from '../helpers/io.js';
@@ -54,8 +55,7 @@ export function fakeContext(
 ): FakeContext {
   const m = memoryIO({ ...o, env: { JOBFIT_CONFIG_DIR: o.configDir, ...(o.env ?? {}) } });
   const globals: GlobalOptions = { color: false, quiet: false, verbose: false, ...o.globals };
-  const ctx = createContext(m.io, globals);
-  if (o.prompter) Object.assign(ctx, { prompter: o.prompter });
+  const ctx = createContext(m.io, globals, { prompter: o.prompter });
   return { ctx, stdout: m.stdout, stderr: m.stderr };
 }
 

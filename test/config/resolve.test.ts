@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AuthError, ExitCode, UsageError } from '../../src/cli/errors.js';
+import { AuthError, ExitCode, UsageError } from '../../src/core/errors.js';
 import { viewOf } from '../../src/config/read.js';
 import { type ResolveInput, resolveConnection } from '../../src/config/resolve.js';
 import type { ConfigData } from '../../src/config/types.js';

@@ -3,7 +3,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Conf from 'conf';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/cli/errors.js';
+import { UsageError } from '../../src/core/errors.js';
 import { CONFIG_KEY_NAMES } from '../../src/config/keys.js';
 import { maskKey, redactKey } from '../../src/config/mask.js';
 import { configDir, configFilePath } from '../../src/config/paths.js';

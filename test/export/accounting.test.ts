@@ -5,7 +5,7 @@
  * test takers without an email on their items are still listed completely.
  */
 import { describe, expect, it } from 'vitest';
-import { JobfitError } from '../../src/cli/errors.js';
+import { JobfitError } from '../../src/core/errors.js';
 import { ServiceGoneError } from '../../src/client/errors.js';
 import { IdFeed, bulkFetch } from '../../src/export/bulk-fetch.js';
 import { type FetchPage, listAll, minimumRequests } from '../../src/export/complete-list.js';

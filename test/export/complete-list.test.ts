@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { JobfitError } from '../../src/cli/errors.js';
+import { JobfitError } from '../../src/core/errors.js';
 import { listAll, minimumRequests } from '../../src/export/complete-list.js';
 import { generatePeople } from '../../src/stub/people.js';
 import { type FakeItem, fakeList } from './fake-list.js';

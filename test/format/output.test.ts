@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import type { GlobalOptions } from '../../src/cli/context.js';
-import { UsageError } from '../../src/cli/errors.js';
+import type { GlobalOptions } from '../../src/core/session.js';
+import { UsageError } from '../../src/core/errors.js';
 import { type ColumnSpec, capNotice, createListWriter, printList, printObject, resolveFormat } from '../../src/format/output.js';
 import { type MemoryIOOptions, memoryIO } from '../helpers/io.js';
 import { envelope, invitation, listItem } from './fixtures.js';

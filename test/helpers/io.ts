@@ -3,8 +3,8 @@
  * TTY, colour and prompting rules under test are the shipped ones.
  */
 import { Readable } from 'node:stream';
-import type { IOStreams, OutStream } from '../../src/cli/context.js';
-import { createIO } from '../../src/cli/iostreams.js';
+import type { IOStreams, OutStream } from '../../src/core/io.js';
+import { createIO } from '../../src/core/io.js';
 
 export interface MemoryIOOptions {
   /** stdout, stderr and stdin are terminals (default false: piped). */

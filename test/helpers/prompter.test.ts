@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CancelError, UsageError } from '../../src/cli/errors.js';
-import { createPrompter } from '../../src/cli/prompter.js';
+import { CancelError, UsageError } from '../../src/core/errors.js';
+import { createPrompter } from '../../src/core/prompter.js';
 import { runCli } from './cli.js';
 import { memoryIO } from './io.js';
 

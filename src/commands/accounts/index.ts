@@ -1,13 +1,12 @@
 import type { Command } from 'commander';
 import type { CommandDeps } from '../../cli/commands.js';
-import type { Context } from '../../cli/context.js';
+import type { Context } from '../kit/context.js';
 import { printObject } from '../../format/output.js';
-import { clientFor } from '../shared/client.js';
 import { examples } from '../shared/help.js';
 
 /** GET /accounts: the one account the key belongs to. */
 export async function run(_opts: Record<string, never>, ctx: Context): Promise<void> {
-  const client = await clientFor(ctx);
+  const client = await ctx.client();
   const account = await client.getAccount();
   await printObject(ctx, account, {
     columns: [

@@ -10,14 +10,13 @@ import * as z from 'zod';
 import { errorFromResponse } from '../../client/errors.js';
 import type { QueryValue } from '../../client/http.js';
 import type { CommandDeps } from '../../cli/commands.js';
-import type { Context } from '../../cli/context.js';
-import { JobfitError, UsageError } from '../../cli/errors.js';
+import type { Context } from '../kit/context.js';
+import { JobfitError, UsageError } from '../../core/errors.js';
 import { jsonText } from '../../format/output.js';
 import { safeText } from '../../format/sanitize.js';
-import { clientFor } from '../shared/client.js';
 import { examples } from '../shared/help.js';
 import { parseOptions } from '../shared/options.js';
-import { readStdin } from '../shared/stdin.js';
+import { readInput } from '../../core/input.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
 
@@ -45,7 +44,7 @@ async function bodyOf(data: string, ctx: Context): Promise<unknown> {
   let text = data;
   let from = '--data';
   if (data === '@-') {
-    text = await readStdin(ctx.io);
+    text = await readInput(ctx.io, '-');
     from = 'stdin';
   } else if (data.startsWith('@')) {
     const file = data.slice(1);
@@ -71,7 +70,7 @@ export async function run(opts: ApiOptions, ctx: Context): Promise<void> {
   const query: Record<string, QueryValue> = {};
   // Repeated keys are rare in this API; the last one wins, as most servers read it.
   for (const [k, v] of opts.query) query[k] = v;
-  const client = await clientFor(ctx);
+  const client = await ctx.client();
   const res = await client.raw(opts.method, opts.path, { query, body, signal: ctx.io.signal });
   const data = res.data;
   if (data !== null && data !== undefined && data !== '') {

@@ -1,9 +1,9 @@
 import { Command, Option } from 'commander';
 import type { CommandDeps } from '../../cli/commands.js';
-import type { Context } from '../../cli/context.js';
+import type { Context } from '../kit/context.js';
 import { HELP_TOPIC_NAMES } from '../../cli/help.js';
 import { type CompletionSpec, commandSpecOf, completionScript, SHELLS, type Shell } from '../../cli/completion.js';
-import { UsageError } from '../../cli/errors.js';
+import { UsageError } from '../../core/errors.js';
 import { examples } from '../shared/help.js';
 
 /**

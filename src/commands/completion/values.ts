@@ -7,8 +7,8 @@
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Context } from '../../cli/context.js';
-import { UsageError } from '../../cli/errors.js';
+import type { Context } from '../kit/context.js';
+import { UsageError } from '../../core/errors.js';
 import { VALUE_KINDS, type ValueKind } from '../../cli/completion.js';
 import { configDir, ensurePrivateDir, PRIVATE_FILE_MODE } from '../../config/paths.js';
 
@@ -36,7 +36,7 @@ const items = (list: unknown): Array<Record<string, unknown>> => {
 const word = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v).replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]+/g, ' ').trim() : '');
 
 async function fetchValues(ctx: Context, kind: ValueKind): Promise<string[]> {
-  const client = await ctx.client();
+  const client = await ctx.client({ announce: false });
   if (kind === 'score-profiles') return items(await client.listScoreProfiles()).map((p) => word(p.short_name));
   if (kind === 'teams') return items(await client.listTeams()).flatMap((t) => [word(t.display_name), word(t.id)]);
   if (kind === 'templates') return items(await client.listEmailTemplates()).flatMap((t) => [word(t.display_name), word(t.id)]);
@@ -48,7 +48,7 @@ export async function printValues(ctx: Context, kind: string): Promise<void> {
   let values: string[];
   try {
     // Resolve first: the cache is per server and key.
-    const client = ctx.client();
+    const client = ctx.client({ announce: false });
     const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timed out')), TIMEOUT_MS).unref());
     await Promise.race([client, timeout]);
     const c = ctx.connection!;

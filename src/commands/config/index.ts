@@ -1,13 +1,13 @@
 /** config list | get KEY | set KEY VALUE | unset KEY | path */
 import type { Command } from 'commander';
 import type { CommandDeps } from '../../cli/commands.js';
-import type { Context } from '../../cli/context.js';
-import { JobfitError, UsageError } from '../../cli/errors.js';
+import type { Context } from '../kit/context.js';
+import { JobfitError, UsageError } from '../../core/errors.js';
 import { CONFIG_KEYS } from '../../config/keys.js';
 import { configFilePath } from '../../config/paths.js';
 import { printList } from '../../format/output.js';
 import { examples } from '../shared/help.js';
-import { readStdin } from '../shared/stdin.js';
+import { readInput } from '../../core/input.js';
 
 /** --profile, else JOBFIT_PROFILE; the store falls back to the current profile. */
 function profileOf(ctx: Context): string | undefined {
@@ -41,7 +41,7 @@ export async function runSet(opts: { key: string; value: string }, ctx: Context)
   let value = opts.value;
   const secret = CONFIG_KEYS.find((k) => k.name === opts.key)?.secret;
   if (value === '-') {
-    value = (await readStdin(ctx.io)).trim();
+    value = (await readInput(ctx.io, '-')).trim();
     if (!value) throw new UsageError(`No value for ${opts.key} on stdin.`);
   } else if (secret) {
     ctx.warn(`a key typed on the command line stays in your shell history; \`jobfit config set ${opts.key} -\` reads it from stdin instead.`);

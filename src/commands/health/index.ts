@@ -1,13 +1,12 @@
 import type { Command } from 'commander';
 import type { CommandDeps } from '../../cli/commands.js';
-import type { Context } from '../../cli/context.js';
+import type { Context } from '../kit/context.js';
 import { printObject } from '../../format/output.js';
-import { clientFor } from '../shared/client.js';
 import { examples } from '../shared/help.js';
 
 /** GET /healthcheck: needs no key, so it also checks a base URL before `login`. */
 export async function run(_opts: Record<string, never>, ctx: Context): Promise<void> {
-  const client = await clientFor(ctx);
+  const client = await ctx.client();
   const health = await client.healthcheck();
   await printObject(ctx, health, {
     columns: [

@@ -6,11 +6,10 @@ import type { Command } from 'commander';
 import * as z from 'zod';
 import type { UpdateInvitationBody } from '../../api/requests.js';
 import type { CommandDeps } from '../../cli/commands.js';
-import type { Context } from '../../cli/context.js';
-import { UsageError } from '../../cli/errors.js';
+import type { Context } from '../kit/context.js';
+import { UsageError } from '../../core/errors.js';
 import { type ColumnSpec, printObject } from '../../format/output.js';
 import { parseAssessments } from '../shared/assessments.js';
-import { clientFor } from '../shared/client.js';
 import { noteParticipantLinks } from '../shared/participant-links.js';
 import { examples } from '../shared/help.js';
 import { idOfName, nameOrId } from '../shared/names.js';
@@ -64,7 +63,7 @@ export async function runList(opts: ListOptions, ctx: Context): Promise<void> {
 
 
 export async function runGet(opts: IdOptions, ctx: Context): Promise<void> {
-  const client = await clientFor(ctx);
+  const client = await ctx.client();
   const invitation = await client.getInvitation(opts.id, ctx.io.signal);
   await printObject(ctx, invitation, { columns: OBJECT_ROWS });
   await noteParticipantLinks(ctx, [invitation]);
@@ -125,7 +124,7 @@ export async function runUpdate(opts: UpdateOptions, ctx: Context): Promise<void
   if (Object.keys(updateBody({ ...opts, template: opts.template === undefined ? undefined : 0, congratsTemplate: opts.congratsTemplate === undefined ? undefined : 0 })).length === 0) {
     throw new UsageError('Nothing to update: give at least one field flag.', 'see `jobfit invitations update --help` for the flags');
   }
-  const client = await clientFor(ctx);
+  const client = await ctx.client();
   // Names, as `invite` takes them, or ids.
   const body = updateBody({
     ...opts,

@@ -6,12 +6,10 @@
 import { type Command, Option } from 'commander';
 import * as z from 'zod';
 import type { CommandDeps } from '../../cli/commands.js';
-import type { Context } from '../../cli/context.js';
-import { UsageError } from '../../cli/errors.js';
-import { clientFor } from '../shared/client.js';
+import type { Context } from '../kit/context.js';
+import { UsageError } from '../../core/errors.js';
 import { examples } from '../shared/help.js';
 import { parseOptions } from '../shared/options.js';
-import { prompterFor } from '../shared/prompter.js';
 import { safeJson } from '../../format/sanitize.js';
 
 const Options = z.object({
@@ -111,7 +109,7 @@ async function runSingle(o: InviteOptions, ctx: Context): Promise<void> {
     import('./single.js'),
     import('../../format/output.js'),
   ]);
-  const client = await clientFor(ctx);
+  const client = await ctx.client();
   const pd = await profileDefaults(ctx);
   const opts = {
     ...o,
@@ -122,7 +120,7 @@ async function runSingle(o: InviteOptions, ctx: Context): Promise<void> {
     sendVia: o.sendVia ?? pd.sendVia,
   };
   const account = await loadAccountData(client as never);
-  const body = await buildSingleBody(opts, account, ctx, () => prompterFor(ctx));
+  const body = await buildSingleBody(opts, account, ctx, () => ctx.prompter());
   const { invitation, recovered } = await client.createInvitationDetailed(body as never);
   if (recovered) ctx.info('The connection was lost after sending; the invitation was found by its email (not sent twice).');
   await printObject(ctx, invitation, {
@@ -151,7 +149,7 @@ async function runBulk(o: InviteOptions, ctx: Context): Promise<void> {
   // the measure: while sending, the flag cost ~15% more CPU per row (measured:
   // 2.85 vs 2.4 s of CPU for 10,000 rows), and the sender is CPU-bound.
   if (o.dryRun) v8.setFlagsFromString('--optimize-for-size');
-  const client = await clientFor(ctx);
+  const client = await ctx.client();
   const conn = ctx.connection;
   const bulkOpts = {
     csv: o.csv!,
@@ -176,7 +174,7 @@ async function runBulk(o: InviteOptions, ctx: Context): Promise<void> {
     ctx,
     api: client as never,
     target: { baseUrl: conn?.baseUrl ?? '', mode: conn?.mode, local: isLocal(conn?.baseUrl ?? '', Boolean(conn?.embedded)) },
-    confirm: async (message) => (await prompterFor(ctx)).confirm(message, { default: false }),
+    confirm: async (message) => (await ctx.prompter()).confirm(message, { default: false }),
     progress: (total) => createProgress(ctx, { total, label: 'Inviting', noun: 'rows' }),
     profileDefaults: await profileDefaults(ctx),
   });
@@ -192,7 +190,7 @@ async function runBulk(o: InviteOptions, ctx: Context): Promise<void> {
       ctx.io.stdout.write(safeText(formatMapping(summary.mapping) + formatReport(summary, label)));
     }
     if (summary.invalid > 0) {
-      const { SilentError, ExitCode } = await import('../../cli/errors.js');
+      const { SilentError, ExitCode } = await import('../../core/errors.js');
       throw new SilentError(ExitCode.PARTIAL);
     }
     return;

@@ -4,9 +4,10 @@
  * loaded from the account; without one, a usage error naming the missing flags.
  * The row goes through the same validator as a CSV row (src/bulk/validate.ts).
  */
-import type { Context, Prompter } from '../../cli/context.js';
-import { UsageError } from '../../cli/errors.js';
-import { noPromptReason } from '../../cli/prompter.js';
+import type { Context } from '../kit/context.js';
+import type { Prompter } from '../../core/session.js';
+import { UsageError } from '../../core/errors.js';
+import { noPromptReason } from '../../core/prompter.js';
 import type { AccountData } from '../../bulk/account.js';
 import { FIELDS, type Field, mapHeader } from '../../bulk/columns.js';
 import { parseSendVia, RowValidator } from '../../bulk/validate.js';

@@ -10,7 +10,7 @@
 import type { Command } from 'commander';
 import * as z from 'zod';
 import type { CommandDeps } from '../../cli/commands.js';
-import type { Context } from '../../cli/context.js';
+import type { Context } from '../kit/context.js';
 import { type BulkResult, bulkFetch, createErrorSink, errorText, throwIfFailed } from '../../export/bulk-fetch.js';
 import { finishExport, isServiceGone } from '../../export/finish.js';
 import { Tally } from '../../export/tally.js';
@@ -19,8 +19,7 @@ import { idSource, singleId } from '../../export/ids.js';
 import { JOB_FIT_CSV_COLUMNS, jobFitLongRows, printJobFitReports } from '../../format/jobfit-report.js';
 import { type ColumnSpec, createListWriter, type ListWriter, printList, printObject, resolveFormat } from '../../format/output.js';
 import { createProgress } from '../../format/progress.js';
-import { JobfitError } from '../../cli/errors.js';
-import { clientFor } from '../shared/client.js';
+import { JobfitError } from '../../core/errors.js';
 import { examples } from '../shared/help.js';
 import { idOfName, nameOrId } from '../shared/names.js';
 import { maxText, parseOptions } from '../shared/options.js';
@@ -60,7 +59,7 @@ export function notReadyReason(err: unknown): string | undefined {
 
 /** One id on the command line: one answer, its failure the command's (exit 1); JSON is the report itself. */
 async function runOne(id: number, ctx: Context): Promise<void> {
-  const client = await clientFor(ctx);
+  const client = await ctx.client();
   let report: unknown;
   try {
     report = await client.getJobFitReport(id, ctx.io.signal);
@@ -77,7 +76,7 @@ async function runOne(id: number, ctx: Context): Promise<void> {
 export async function runJobFit(o: JobFitOptions, ctx: Context): Promise<void> {
   const one = singleId(o);
   if (one !== undefined) return runOne(one, ctx);
-  const client = await clientFor(ctx);
+  const client = await ctx.client();
   const source = await idSource(ctx, client, { ...o, team: await idOfName(client, 'team', o.team) });
   const started = performance.now();
   const target = openTarget(ctx, o.out, 'job-fit rows');

@@ -9,18 +9,17 @@ import type { Command } from 'commander';
 import * as z from 'zod';
 import { ApiError } from '../../client/errors.js';
 import type { CommandDeps } from '../../cli/commands.js';
-import type { Context } from '../../cli/context.js';
-import { AuthError, JobfitError, UsageError } from '../../cli/errors.js';
-import { forPerson } from '../../cli/person-text.js';
-import { noPromptReason } from '../../cli/prompter.js';
+import type { Context } from '../kit/context.js';
+import { AuthError, JobfitError, UsageError } from '../../core/errors.js';
+import { forPerson } from '../../format/person-text.js';
+import { noPromptReason } from '../../core/prompter.js';
 import { normalizeBaseUrl } from '../../config/keys.js';
 import { maskKey, modeOfKey } from '../../config/mask.js';
 import type { Mode, Profile } from '../../config/types.js';
 import { clientForKey } from '../shared/client.js';
 import { examples } from '../shared/help.js';
 import { parseOptions } from '../shared/options.js';
-import { prompterFor } from '../shared/prompter.js';
-import { readStdin } from '../shared/stdin.js';
+import { readInput } from '../../core/input.js';
 
 export const LoginOptions = z.object({
   profile: z.string().optional(),
@@ -134,7 +133,7 @@ async function unattended(opts: LoginOptions, ctx: Context, verify: VerifyKey, e
   let key = envKey;
   let from = 'JOBFIT_API_KEY';
   if (!key && !ctx.io.stdin.isTTY) {
-    key = (await readStdin(ctx.io)).split(/\r?\n/).find((l) => l.trim())?.trim();
+    key = (await readInput(ctx.io, '-')).split(/\r?\n/).find((l) => l.trim())?.trim();
     from = 'stdin';
   }
   if (!key) {
@@ -170,7 +169,7 @@ async function localStubUrl(ctx: Context): Promise<string | undefined> {
 }
 
 async function interactive(opts: LoginOptions, ctx: Context, verify: VerifyKey, check: CheckBaseUrl): Promise<void> {
-  const prompter = await prompterFor(ctx);
+  const prompter = await ctx.prompter();
   const store = await ctx.config();
   const name =
     opts.profile ??

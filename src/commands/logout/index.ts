@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { CommandDeps } from '../../cli/commands.js';
-import type { Context } from '../../cli/context.js';
-import { UsageError } from '../../cli/errors.js';
+import type { Context } from '../kit/context.js';
+import { UsageError } from '../../core/errors.js';
 import { examples } from '../shared/help.js';
 
 export interface LogoutOptions {

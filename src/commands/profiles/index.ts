@@ -3,10 +3,9 @@ import type { Command } from 'commander';
 import * as z from 'zod';
 import { NotFoundError } from '../../client/errors.js';
 import type { CommandDeps } from '../../cli/commands.js';
-import type { Context } from '../../cli/context.js';
-import { JobfitError, UsageError } from '../../cli/errors.js';
+import type { Context } from '../kit/context.js';
+import { JobfitError, UsageError } from '../../core/errors.js';
 import { type ColumnSpec, printList, printObject } from '../../format/output.js';
-import { clientFor } from '../shared/client.js';
 import { examples } from '../shared/help.js';
 import { listEverything } from '../shared/list-all.js';
 import { parseOptions } from '../shared/options.js';
@@ -36,7 +35,7 @@ export const ListOpts = z.object({ all: z.boolean().default(false), out: z.strin
 export type ListOpts = z.output<typeof ListOpts>;
 
 export async function runList(opts: ListOpts, ctx: Context): Promise<void> {
-  const client = await clientFor(ctx);
+  const client = await ctx.client();
   if (opts.out !== undefined && !opts.all) throw new UsageError('--out goes with --all.');
   if (opts.all) {
     // created_at is absent from items found through the test takers: the header is fixed, not taken from the first item.
@@ -52,7 +51,7 @@ export const GetOptions = z.object({ id: z.string().trim().min(1, 'the profile i
 export type GetOptions = z.output<typeof GetOptions>;
 
 export async function runGet(opts: GetOptions, ctx: Context): Promise<void> {
-  const client = await clientFor(ctx);
+  const client = await ctx.client();
   try {
     const profile = await client.getCareerNavigationProfile(opts.id, ctx.io.signal);
     await printObject(ctx, profile, { columns: OBJECT_ROWS });

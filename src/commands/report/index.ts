@@ -9,7 +9,8 @@ import type { Command } from 'commander';
 import * as z from 'zod';
 import type { ListFilter } from '../../client/client.js';
 import type { CommandDeps } from '../../cli/commands.js';
-import type { Context } from '../../cli/context.js';
+import type { Context } from '../kit/context.js';
+import type { Session } from '../../core/session.js';
 import { type BulkResult, IdFeed, bulkFetch, createErrorSink, throwIfFailed } from '../../export/bulk-fetch.js';
 import { finishExport, isServiceGone } from '../../export/finish.js';
 import { Tally } from '../../export/tally.js';
@@ -19,7 +20,6 @@ import { type GroupStats, GroupReport, type InvitationLike, REPORT_CSV_COLUMNS, 
 import { chalkFor } from '../../format/color.js';
 import { type ColumnSpec, createListWriter, type ListWriter, jsonText, resolveFormat } from '../../format/output.js';
 import { createProgress } from '../../format/progress.js';
-import { clientFor } from '../shared/client.js';
 import { examples } from '../shared/help.js';
 import { idOfName, nameOrId } from '../shared/names.js';
 import { parseOptions } from '../shared/options.js';
@@ -38,7 +38,7 @@ export const ReportOptions = z.object({
 export type ReportOptions = z.output<typeof ReportOptions>;
 
 
-async function renderGroups(ctx: Context, sp: string, groups: GroupStats[], total: GroupStats): Promise<string> {
+async function renderGroups(ctx: Session, sp: string, groups: GroupStats[], total: GroupStats): Promise<string> {
   const { renderBarChart, stars } = await import('../../format/chart.js');
   const c = chalkFor(ctx.io.colorStdout);
   const blocks = [...groups, ...(groups.length > 1 ? [{ ...total, name: 'All groups' }] : [])].map((g) => {
@@ -64,7 +64,7 @@ async function renderGroups(ctx: Context, sp: string, groups: GroupStats[], tota
 }
 
 export async function runReport(opts: ReportOptions, ctx: Context): Promise<void> {
-  const client = await clientFor(ctx);
+  const client = await ctx.client();
   await checkScoreProfile(ctx, client, opts.sp);
   const o = { ...opts, team: await idOfName(client, 'team', opts.team) };
   const started = performance.now();

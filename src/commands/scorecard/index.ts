@@ -8,7 +8,7 @@
 import type { Command } from 'commander';
 import * as z from 'zod';
 import type { CommandDeps } from '../../cli/commands.js';
-import type { Context } from '../../cli/context.js';
+import type { Context } from '../kit/context.js';
 import { type BulkResult, bulkFetch, createErrorSink, throwIfFailed } from '../../export/bulk-fetch.js';
 import { finishExport, isServiceGone } from '../../export/finish.js';
 import { Tally } from '../../export/tally.js';
@@ -17,7 +17,6 @@ import { idSource, singleId } from '../../export/ids.js';
 import { hasResults, scorecardColumns, scorecardRow } from '../../export/scorecard-rows.js';
 import { type ColumnSpec, createListWriter, type ListWriter, printList, printObject, resolveFormat } from '../../format/output.js';
 import { createProgress } from '../../format/progress.js';
-import { clientFor } from '../shared/client.js';
 import { examples } from '../shared/help.js';
 import { idOfName, nameOrId } from '../shared/names.js';
 import { maxText, parseOptions } from '../shared/options.js';
@@ -50,7 +49,7 @@ const TABLE_COLUMNS: ColumnSpec[] = [
 ];
 
 export async function runScorecard(o: ScorecardOptions, ctx: Context): Promise<void> {
-  const client = await clientFor(ctx);
+  const client = await ctx.client();
   await checkScoreProfile(ctx, client, o.sp);
   const one = singleId(o);
   if (one !== undefined) {

@@ -5,8 +5,8 @@
  * scripts and pipes see nothing new.
  */
 import type { JobfitClient } from '../../client/client.js';
-import type { ConnectionInfo, Context } from '../../cli/context.js';
-import { forPerson } from '../../cli/person-text.js';
+import type { ConnectionInfo, Context } from '../kit/context.js';
+import { forPerson } from '../../format/person-text.js';
 
 const announced = new WeakSet<Context>();
 

@@ -8,8 +8,8 @@
  */
 import { setMaxListeners } from 'node:events';
 import type { JobfitClient, ListFilter } from '../../client/client.js';
-import type { Context } from '../../cli/context.js';
-import { JobfitError } from '../../cli/errors.js';
+import type { Context } from '../kit/context.js';
+import { JobfitError } from '../../core/errors.js';
 import { IdFeed, bulkFetch } from '../../export/bulk-fetch.js';
 import { type BaseFilter, type FetchPage, type ListAllResult, listAll } from '../../export/complete-list.js';
 import { finishExport, isServiceGone } from '../../export/finish.js';

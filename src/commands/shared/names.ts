@@ -7,7 +7,7 @@
  */
 import * as z from 'zod';
 import type { JobfitClient } from '../../client/client.js';
-import { UsageError } from '../../cli/errors.js';
+import { UsageError } from '../../core/errors.js';
 
 /** The option as typed: a name or an id. */
 export const nameOrId = (flag: string) => z.string().trim().min(1, `${flag} needs a name or an id`);

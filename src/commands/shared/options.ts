@@ -4,7 +4,7 @@
  * sentence naming the flag, never a zod dump.
  */
 import * as z from 'zod';
-import { UsageError } from '../../cli/errors.js';
+import { UsageError } from '../../core/errors.js';
 
 /** `customId` → `--custom-id`; positional arguments are named as they are in the usage line. */
 export function flagOf(key: string, positional: readonly string[] = []): string {

@@ -4,11 +4,10 @@
  */
 import type { Command } from 'commander';
 import * as z from 'zod';
-import type { Context } from '../../cli/context.js';
+import type { Context } from '../kit/context.js';
 import type { ListFilter } from '../../client/client.js';
 import { type ColumnSpec, printList } from '../../format/output.js';
-import { UsageError } from '../../cli/errors.js';
-import { clientFor } from './client.js';
+import { UsageError } from '../../core/errors.js';
 import { listEverything } from './list-all.js';
 import { idOfName, nameOrId } from './names.js';
 import { maxText } from './options.js';
@@ -53,7 +52,7 @@ export async function runPeopleList(
   columns: ColumnSpec[],
   noun: string,
 ): Promise<void> {
-  const client = await clientFor(ctx);
+  const client = await ctx.client();
   const filter = filterOf({ ...opts, team: await idOfName(client, 'team', opts.team) });
   if (opts.out !== undefined && !opts.all) throw new UsageError('--out goes with --all.');
   if (opts.all) {

@@ -3,8 +3,8 @@
  * against GET /score-profiles turns thousands of identical 400s into one
  * clear sentence before anything else is fetched.
  */
-import type { Context } from '../../cli/context.js';
-import { UsageError } from '../../cli/errors.js';
+import type { Context } from '../kit/context.js';
+import { UsageError } from '../../core/errors.js';
 import type { JobfitClient } from '../../client/client.js';
 
 export async function checkScoreProfile(ctx: Context, client: JobfitClient, sp: string): Promise<void> {

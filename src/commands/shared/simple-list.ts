@@ -5,9 +5,8 @@
 import type { Command } from 'commander';
 import type { JobfitClient } from '../../client/client.js';
 import type { CommandDeps } from '../../cli/commands.js';
-import type { Context } from '../../cli/context.js';
+import type { Context } from '../kit/context.js';
 import { type ColumnSpec, type ListEnvelope, printList } from '../../format/output.js';
-import { clientFor } from './client.js';
 import { examples } from './help.js';
 
 export interface SimpleListSpec {
@@ -26,7 +25,7 @@ export interface SimpleListCommand {
 
 export function simpleList(spec: SimpleListSpec): SimpleListCommand {
   async function run(_opts: Record<string, never>, ctx: Context): Promise<void> {
-    const client = await clientFor(ctx);
+    const client = await ctx.client();
     const list = (await spec.fetch(client)) as ListEnvelope;
     // These routes have no filters, so there is nothing to narrow a cut list by.
     await printList(ctx, list, { columns: spec.columns, noun: spec.noun, narrowFlags: [] });

@@ -6,8 +6,8 @@
  */
 import type { Command } from 'commander';
 import type { CommandDeps } from '../../cli/commands.js';
-import type { Context } from '../../cli/context.js';
-import { JobfitError, UsageError } from '../../cli/errors.js';
+import type { Context } from '../kit/context.js';
+import { JobfitError, UsageError } from '../../core/errors.js';
 import { isLoopbackHost } from '../../config/loopback.js';
 import { jsonText, printList } from '../../format/output.js';
 import { safeText, safeLine } from '../../format/sanitize.js';
@@ -136,8 +136,7 @@ export async function keys(opts: { data?: string }, ctx: Context): Promise<void>
 export async function reset(opts: { data?: string; yes?: boolean }, ctx: Context): Promise<void> {
   // On a terminal, a slip of the fingers must not wipe an afternoon's invitations.
   if (!opts.yes && ctx.io.canPrompt) {
-    const { prompterFor } = await import('../shared/prompter.js');
-    const sure = await (await prompterFor(ctx)).confirm(
+    const sure = await (await ctx.prompter()).confirm(
       `Restore the stub data in ${await dataDir(ctx, opts)} to the seed? Every invitation, test taker, event and message made since is removed.`,
       { default: false },
     );

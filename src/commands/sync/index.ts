@@ -9,14 +9,13 @@ import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import * as z from 'zod';
 import type { CommandDeps } from '../../cli/commands.js';
-import type { Context } from '../../cli/context.js';
-import { CancelError, PartialFailureError, UsageError } from '../../cli/errors.js';
+import type { Context } from '../kit/context.js';
+import { CancelError, PartialFailureError, UsageError } from '../../core/errors.js';
 import { createProgress, formatDuration } from '../../format/progress.js';
 import { NUM } from '../../format/number.js';
 import { ServiceGoneError } from '../../client/errors.js';
 import { isPostgresUrl, openSyncStore } from '../../sync/store.js';
 import { type SyncReport, SyncStopped, syncOnce } from '../../sync/run.js';
-import { clientFor } from '../shared/client.js';
 import { examples } from '../shared/help.js';
 import { parseOptions } from '../shared/options.js';
 
@@ -82,7 +81,7 @@ async function sleep(ms: number, signal: AbortSignal): Promise<void> {
 
 export async function runSync(o: SyncCommandOptions, ctx: Context): Promise<void> {
   const target = isPostgresUrl(o.db) ? o.db : resolve(o.db);
-  const client = await clientFor(ctx);
+  const client = await ctx.client();
   const db = await openSyncStore(target);
   const name = isPostgresUrl(o.db) ? db.label : o.db;
   try {

@@ -1,9 +1,8 @@
 /** test-takers list | get ID: GET /test-takers and GET /test-takers/:id. */
 import type { Command } from 'commander';
 import type { CommandDeps } from '../../cli/commands.js';
-import type { Context } from '../../cli/context.js';
+import type { Context } from '../kit/context.js';
 import { type ColumnSpec, printObject } from '../../format/output.js';
-import { clientFor } from '../shared/client.js';
 import { examples } from '../shared/help.js';
 import { IdOptions, parseOptions } from '../shared/options.js';
 import { addListFilters, fullName, ListOptions, runPeopleList } from '../shared/people-list.js';
@@ -45,7 +44,7 @@ export async function runList(opts: ListOptions, ctx: Context): Promise<void> {
 
 
 export async function runGet(opts: IdOptions, ctx: Context): Promise<void> {
-  const client = await clientFor(ctx);
+  const client = await ctx.client();
   const tt = await client.getTestTaker(opts.id, ctx.io.signal);
   await printObject(ctx, tt, { columns: OBJECT_ROWS });
 }

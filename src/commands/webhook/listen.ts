@@ -7,8 +7,8 @@
 import { closeSync, constants, fchmodSync, fstatSync, openSync, writeSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { EVENT_TYPES } from '../../api/schemas.js';
-import type { Context } from '../../cli/context.js';
-import { JobfitError, UsageError } from '../../cli/errors.js';
+import type { Context } from '../kit/context.js';
+import { JobfitError, UsageError } from '../../core/errors.js';
 import { isLoopbackHost } from '../../config/loopback.js';
 import { jsonText } from '../../format/output.js';
 import { safeLine } from '../../format/sanitize.js';

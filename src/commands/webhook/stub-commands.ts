@@ -5,8 +5,8 @@
  */
 import type { Command } from 'commander';
 import type { CommandDeps } from '../../cli/commands.js';
-import type { Context } from '../../cli/context.js';
-import { JobfitError, UsageError } from '../../cli/errors.js';
+import type { Context } from '../kit/context.js';
+import { JobfitError, UsageError } from '../../core/errors.js';
 import { printList, printObject, resolveFormat } from '../../format/output.js';
 import type { Store } from '../../stub/store.js';
 import type { EventView, WebhookSettingsChange } from '../../stub/webhooks.js';

@@ -2,10 +2,10 @@
  * `jobfit webhook verify`: checks a received delivery's jobfit-signature
  * against its raw body, as an app should (src/api/webhook-signature.ts).
  */
-import { readFileSync } from 'node:fs';
 import { verifySignature } from '../../api/webhook-signature.js';
-import type { Context } from '../../cli/context.js';
-import { JobfitError, UsageError } from '../../cli/errors.js';
+import type { Context } from '../kit/context.js';
+import { JobfitError, UsageError } from '../../core/errors.js';
+import { readInputBytes } from '../../core/input.js';
 
 export interface VerifyOptions {
   file?: string;
@@ -15,17 +15,8 @@ export interface VerifyOptions {
 }
 
 async function bodyOf(ctx: Context, file: string | undefined): Promise<Buffer> {
-  if (file !== undefined && file !== '-') {
-    try {
-      return readFileSync(file);
-    } catch (err) {
-      throw new UsageError(`Cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`);
-    }
-  }
-  if (ctx.io.stdin.isTTY) throw new UsageError('No body: give the file holding the raw body, or pipe it on stdin.');
-  const chunks: Buffer[] = [];
-  for await (const chunk of ctx.io.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks);
+  if ((file === undefined || file === '-') && ctx.io.stdin.isTTY) throw new UsageError('No body: give the file holding the raw body, or pipe it on stdin.');
+  return readInputBytes(ctx.io, file ?? '-');
 }
 
 export async function verify(ctx: Context, o: VerifyOptions): Promise<void> {

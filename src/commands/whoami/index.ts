@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
 import type { CommandDeps } from '../../cli/commands.js';
-import type { Context } from '../../cli/context.js';
+import type { Context } from '../kit/context.js';
 import { configFilePath } from '../../config/paths.js';
 import { printObject } from '../../format/output.js';
-import { clientFor } from '../shared/client.js';
 import { examples } from '../shared/help.js';
 
 /** What whoami prints: safe to show (the key masked), stable for scripts. */
@@ -24,7 +23,7 @@ const SOURCE_TEXT: Record<string, string> = {
 };
 
 export async function run(_opts: Record<string, never>, ctx: Context): Promise<void> {
-  const client = await clientFor(ctx);
+  const client = await ctx.client();
   const account = (await client.getAccount()) as { id?: unknown; display_name?: unknown; mode?: unknown };
   const c = ctx.connection!;
   const who: WhoAmI = {

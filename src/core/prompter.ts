@@ -5,22 +5,9 @@
  * throws a usage error naming the flag that gives the answer instead.
  */
 import { Writable } from 'node:stream';
-import type { IOStreams, OutStream, Prompter } from './context.js';
+import type { IOStreams, OutStream } from './io.js';
+import type { FlagHint, Prompter } from './session.js';
 import { CancelError, UsageError } from './errors.js';
-
-/** A hint for the no-terminal case: which flag (or env var) supplies the answer. */
-export interface FlagHint {
-  flag?: string;
-}
-
-/** The Prompter of context.ts, where every method also accepts `{ flag }` for its no-terminal message. */
-export interface JobfitPrompter extends Prompter {
-  input(message: string, opts?: { default?: string; validate?: (value: string) => true | string } & FlagHint): Promise<string>;
-  password(message: string, opts?: { validate?: (value: string) => true | string } & FlagHint): Promise<string>;
-  confirm(message: string, opts?: { default?: boolean } & FlagHint): Promise<boolean>;
-  select<T>(message: string, choices: Array<{ name: string; value: T; description?: string }>, opts?: { default?: T } & FlagHint): Promise<T>;
-  checkbox<T>(message: string, choices: Array<{ name: string; value: T; checked?: boolean }>, opts?: { required?: boolean } & FlagHint): Promise<T[]>;
-}
 
 /**
  * Why nothing can be asked, in a few words: on a terminal with
@@ -59,7 +46,7 @@ function asWritable(out: OutStream): NodeJS.WritableStream {
   return Object.assign(w, { isTTY: out.isTTY, columns: out.columns });
 }
 
-export function createPrompter(io: IOStreams): JobfitPrompter {
+export function createPrompter(io: IOStreams): Prompter {
   // Loaded on first use: most runs never prompt, and @inquirer/prompts costs start-up time.
   const lib = () => import('@inquirer/prompts');
   const context = () => ({

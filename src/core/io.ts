@@ -1,5 +1,38 @@
+/**
+ * The I/O of a run: streams, TTY facts, environment, clock and the Ctrl-C
+ * signal, in one object (tests build one on memory streams).
+ */
+import type { Readable } from 'node:stream';
 import { isatty } from 'node:tty';
-import type { IOStreams, OutStream } from './context.js';
+
+export interface OutStream {
+  write(chunk: string): boolean;
+  readonly isTTY?: boolean;
+  readonly columns?: number;
+}
+
+export interface IOStreams {
+  stdout: OutStream;
+  stderr: OutStream;
+  stdin: Readable & { isTTY?: boolean };
+  env: Record<string, string | undefined>;
+  /** The clock, injectable for tests. */
+  now(): Date;
+  /** stdout is a terminal: tables, colour, progress allowed. */
+  readonly stdoutIsTTY: boolean;
+  /** stderr is a terminal: progress bars, spinners. */
+  readonly stderrIsTTY: boolean;
+  /** Colour on stdout / stderr: only on a TTY and never with NO_COLOR or --no-color. */
+  readonly colorStdout: boolean;
+  readonly colorStderr: boolean;
+  /** A person can answer prompts: stdin and stderr are terminals and JOBFIT_NO_PROMPT is unset. */
+  readonly canPrompt: boolean;
+  /** Terminal width for tables (80 when unknown). */
+  readonly columns: number;
+  /** Ctrl-C arrives here; long-running commands subscribe and finish cleanly. */
+  readonly signal: AbortSignal;
+}
+
 
 export interface IOOptions {
   stdout: OutStream;
