@@ -1,5 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
-import { COMMANDS, type CommandDeps } from './commands.js';
+import { COMMANDS, wireEntry } from '../commands/table.js';
+import type { WireDeps } from '../commands/kit/wire.js';
 import type { Context } from '../commands/kit/context.js';
 import type { GlobalOptions, OutputFormat } from '../core/session.js';
 import type { IOStreams } from '../core/io.js';
@@ -74,7 +75,7 @@ export async function run(argv: string[], io: IOStreams): Promise<number> {
   const program = buildProgram(io);
   let verbose = argv.includes('-v') || argv.includes('--verbose');
   const contexts: Context[] = [];
-  const deps: CommandDeps = {
+  const deps: WireDeps = {
     context: (cmd) => {
       const globals = globalsOf(cmd);
       verbose = globals.verbose;
@@ -98,14 +99,12 @@ export async function run(argv: string[], io: IOStreams): Promise<number> {
   }
   for (const entry of COMMANDS) {
     if (entry.name === name || (name !== undefined && entry.aliases?.includes(name))) {
-      const mod = await entry.load();
-      mod.register(program, deps);
+      await wireEntry(program, entry, deps);
     } else {
-      program.command(entry.name).aliases(entry.aliases ?? []).summary(entry.summary).description(entry.summary).allowUnknownOption().helpOption(false)
+      program.command(entry.name).aliases([...(entry.aliases ?? [])]).summary(entry.summary).description(entry.summary).allowUnknownOption().helpOption(false)
         .action(async () => {
-          const mod = await entry.load();
           const fresh = buildProgram(io);
-          mod.register(fresh, deps);
+          await wireEntry(fresh, entry, deps);
           await fresh.parseAsync(argv, { from: 'user' });
         });
     }

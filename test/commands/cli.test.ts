@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMMANDS } from '../../src/cli/commands.js';
+import { COMMANDS, wireEntry } from '../../src/commands/table.js';
 import { runCli } from '../helpers/cli.js';
 import { type StubEnv, startStubEnv } from './stub-env.js';
 
@@ -195,9 +195,8 @@ describe('help', () => {
   it('every command and subcommand of this part has examples in --help', async () => {
     const missing: string[] = [];
     for (const entry of COMMANDS.filter((c) => MINE.includes(c.name))) {
-      const mod = await entry.load();
       const scratch = new Command('jobfit');
-      mod.register(scratch, { context: () => { throw new Error('not run'); } });
+      await wireEntry(scratch, entry, { context: () => { throw new Error('not run'); } });
       const walk = async (path: string[]) => {
         const r = await runCli([...path, '--help']);
         if (r.code !== 0 || !/\nExamples:\n {2}\$ .*jobfit /.test(r.stdout)) missing.push(path.join(' '));

@@ -9,17 +9,20 @@ import { AuthError, JobfitError, UsageError } from '../../src/core/errors.js';
 import { BadRequestError } from '../../src/client/errors.js';
 import * as api from '../../src/commands/api/index.js';
 import * as config from '../../src/commands/config/index.js';
-import * as health from '../../src/commands/health/index.js';
-import * as invitations from '../../src/commands/invitations/index.js';
+import * as health from '../../src/commands/health/check.js';
+import * as invitationsGet from '../../src/commands/invitations/get.js';
+import * as invitationsList from '../../src/commands/invitations/list.js';
+import * as invitationsUpdate from '../../src/commands/invitations/update.js';
 import * as login from '../../src/commands/login/index.js';
 import * as logout from '../../src/commands/logout/index.js';
 import * as profiles from '../../src/commands/profiles/index.js';
 import { ApiOptions } from '../../src/commands/api/index.js';
-import { parseOptions } from '../../src/commands/shared/options.js';
+import { parseOptions } from '../../src/commands/kit/parse.js';
 import { ListOptions } from '../../src/commands/shared/people-list.js';
-import * as teams from '../../src/commands/teams/index.js';
-import * as testTakers from '../../src/commands/test-takers/index.js';
-import * as whoami from '../../src/commands/whoami/index.js';
+import * as teams from '../../src/commands/teams/list.js';
+import * as testTakersGet from '../../src/commands/test-takers/get.js';
+import * as testTakersList from '../../src/commands/test-takers/list.js';
+import * as whoami from '../../src/commands/whoami/show.js';
 import { fakeContext, type StubEnv, scriptedPrompter, startStubEnv } from './stub-env.js';
 
 let s: StubEnv;
@@ -59,12 +62,12 @@ describe('reads', () => {
 
   it('invitations list filters by email and gets one invitation', async () => {
     const f = ctxFor({ globals: { output: 'json' } });
-    await invitations.runList(parseOptions(ListOptions, { email: '@gmail.com' }), f.ctx);
+    await invitationsList.run(parseOptions(ListOptions, { email: '@gmail.com' }), f.ctx);
     const list = JSON.parse(f.stdout());
     expect(list.data.length).toBeGreaterThan(0);
     for (const it of list.data) expect(it.email).toMatch(/@gmail\.com$/i);
     const g = ctxFor({ globals: { output: 'json' } });
-    await invitations.runGet({ id: list.data[0].id }, g.ctx);
+    await invitationsGet.run({ id: list.data[0].id }, g.ctx);
     expect(JSON.parse(g.stdout())).toMatchObject({ object: 'invitation', id: list.data[0].id });
     await f.ctx.close();
     await g.ctx.close();
@@ -72,7 +75,7 @@ describe('reads', () => {
 
   it('a list cut at the cap says so on stderr', async () => {
     const f = ctxFor({ globals: { output: 'ndjson' } });
-    await invitations.runList(parseOptions(ListOptions, {}), f.ctx);
+    await invitationsList.run(parseOptions(ListOptions, {}), f.ctx);
     expect(f.stdout().trim().split('\n')).toHaveLength(50);
     expect(f.stderr()).toMatch(/Showing 50 of \d+ invitations/);
     await f.ctx.close();
@@ -80,11 +83,11 @@ describe('reads', () => {
 
   it('invitations update changes only the given fields', async () => {
     const f = ctxFor({ globals: { output: 'json' } });
-    await invitations.runList(parseOptions(ListOptions, {}), f.ctx);
+    await invitationsList.run(parseOptions(ListOptions, {}), f.ctx);
     const open = JSON.parse(f.stdout()).data.find((i: { accepted_at: unknown }) => i.accepted_at === null);
     const u = ctxFor({ globals: { output: 'json' } });
-    const opts = parseOptions(invitations.UpdateOptions, { id: String(open.id), customId: 'REQ-UPDATED', refText: 'Store 12' }, ['id']);
-    await invitations.runUpdate(opts, u.ctx);
+    const opts = parseOptions(invitationsUpdate.UpdateOptions, { id: String(open.id), customId: 'REQ-UPDATED', refText: 'Store 12' }, ['id']);
+    await invitationsUpdate.run(opts, u.ctx);
     const updated = JSON.parse(u.stdout());
     expect(updated).toMatchObject({ id: open.id, custom_id: 'REQ-UPDATED', ref_text: 'Store 12', email: open.email });
     expect(u.stderr()).toContain(`Updated invitation ${open.id} (custom_id, ref_text).`);
@@ -94,16 +97,16 @@ describe('reads', () => {
 
   it('invitations update with no field flag is a usage error before any request', async () => {
     const f = ctxFor();
-    await expect(invitations.runUpdate({ id: 1 } as invitations.UpdateOptions, f.ctx)).rejects.toBeInstanceOf(UsageError);
+    await expect(invitationsUpdate.run({ id: 1 } as invitationsUpdate.UpdateOptions, f.ctx)).rejects.toBeInstanceOf(UsageError);
     expect(f.ctx.connection).toBeUndefined();
   });
 
   it('test-takers get shows assigned assessments', async () => {
     const f = ctxFor({ globals: { output: 'json' } });
-    await testTakers.runList(parseOptions(ListOptions, {}), f.ctx);
+    await testTakersList.run(parseOptions(ListOptions, {}), f.ctx);
     const first = JSON.parse(f.stdout()).data[0];
     const g = ctxFor({ globals: { output: 'json' } });
-    await testTakers.runGet({ id: first.id }, g.ctx);
+    await testTakersGet.run({ id: first.id }, g.ctx);
     expect(JSON.parse(g.stdout())).toMatchObject({ object: 'test_taker', id: first.id });
     await f.ctx.close();
     await g.ctx.close();
@@ -146,14 +149,14 @@ describe('option schemas', () => {
   });
 
   it('update: a bad email and an unknown assessment name', () => {
-    expect(() => parseOptions(invitations.UpdateOptions, { id: '1', email: 'nope' }, ['id'])).toThrow('--email: not a valid email address.');
-    expect(() => parseOptions(invitations.UpdateOptions, { id: '1', assessments: 'personality,juggling' }, ['id'])).toThrow(/"juggling" is not an assessment/);
-    const ok = parseOptions(invitations.UpdateOptions, { id: '7', assessments: 'Personality, interests', sendViaSms: false }, ['id']);
-    expect(invitations.updateBody({ ...ok, template: undefined, congratsTemplate: undefined })).toEqual({ assessments_to_assign: [{ test_id: 6 }, { test_id: 8 }], send_via_sms: false });
+    expect(() => parseOptions(invitationsUpdate.UpdateOptions, { id: '1', email: 'nope' }, ['id'])).toThrow('--email: not a valid email address.');
+    expect(() => parseOptions(invitationsUpdate.UpdateOptions, { id: '1', assessments: 'personality,juggling' }, ['id'])).toThrow(/"juggling" is not an assessment/);
+    const ok = parseOptions(invitationsUpdate.UpdateOptions, { id: '7', assessments: 'Personality, interests', sendViaSms: false }, ['id']);
+    expect(invitationsUpdate.updateBody({ ...ok, template: undefined, congratsTemplate: undefined })).toEqual({ assessments_to_assign: [{ test_id: 6 }, { test_id: 8 }], send_via_sms: false });
   });
 
   it('update: the id is checked', () => {
-    expect(() => parseOptions(invitations.UpdateOptions, { id: '12x' }, ['id'])).toThrow('ID: ID must be a positive integer.');
+    expect(() => parseOptions(invitationsUpdate.UpdateOptions, { id: '12x' }, ['id'])).toThrow('ID: ID must be a positive integer.');
   });
 
   it('api: method, path and query', () => {
@@ -185,7 +188,7 @@ describe('api', () => {
 
   it('PUT with --data from stdin', async () => {
     const f = ctxFor({ globals: { output: 'json' } });
-    await invitations.runList(parseOptions(ListOptions, {}), f.ctx);
+    await invitationsList.run(parseOptions(ListOptions, {}), f.ctx);
     const id = JSON.parse(f.stdout()).data[0].id;
     const p = ctxFor({ stdin: '{"person_id":"P-42"}' });
     await api.run(parseOptions(ApiOptions, { method: 'PUT', path: `/invitations/${id}`, data: '@-' }, ['method', 'path']), p.ctx);

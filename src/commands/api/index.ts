@@ -9,13 +9,13 @@ import type { Command } from 'commander';
 import * as z from 'zod';
 import { errorFromResponse } from '../../client/errors.js';
 import type { QueryValue } from '../../client/http.js';
-import type { CommandDeps } from '../../cli/commands.js';
+import type { WireDeps as CommandDeps } from '../kit/wire.js';
 import type { Context } from '../kit/context.js';
 import { JobfitError, UsageError } from '../../core/errors.js';
 import { jsonText } from '../../format/output.js';
 import { safeText } from '../../format/sanitize.js';
-import { examples } from '../shared/help.js';
-import { parseOptions } from '../shared/options.js';
+import { examples } from '../kit/help.js';
+import { parseOptions } from '../kit/parse.js';
 import { readInput } from '../../core/input.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;

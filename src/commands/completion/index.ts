@@ -1,27 +1,24 @@
 import { Command, Option } from 'commander';
-import type { CommandDeps } from '../../cli/commands.js';
+import type { WireDeps as CommandDeps } from '../kit/wire.js';
 import type { Context } from '../kit/context.js';
 import { HELP_TOPIC_NAMES } from '../../cli/help.js';
 import { type CompletionSpec, commandSpecOf, completionScript, SHELLS, type Shell } from '../../cli/completion.js';
 import { UsageError } from '../../core/errors.js';
-import { examples } from '../shared/help.js';
+import { examples } from '../kit/help.js';
 
 /**
  * Every command of the table, registered on a scratch program (never run)
  * so the script lists the flags each module really declares.
  */
 export async function buildSpec(root: Command): Promise<CompletionSpec> {
-  const { COMMANDS } = await import('../../cli/commands.js');
+  const { COMMANDS, wireEntry } = await import('../table.js');
   const scratch = new Command('jobfit');
   const noDeps: CommandDeps = {
     context: () => {
       throw new Error('completion never runs commands');
     },
   };
-  for (const entry of COMMANDS) {
-    const mod = await entry.load();
-    mod.register(scratch, noDeps);
-  }
+  for (const entry of COMMANDS) await wireEntry(scratch, entry, noDeps);
   const argChoices = { completion: [...SHELLS], help: [...HELP_TOPIC_NAMES, ...COMMANDS.map((c) => c.name)] };
   const commands = scratch.commands.map((c) => commandSpecOf(c, argChoices));
   commands.push({ name: 'help', description: 'Help on a command or a topic', flags: [], subcommands: [], argChoices: argChoices.help });

@@ -1,12 +1,12 @@
 /** config list | get KEY | set KEY VALUE | unset KEY | path */
 import type { Command } from 'commander';
-import type { CommandDeps } from '../../cli/commands.js';
+import type { WireDeps as CommandDeps } from '../kit/wire.js';
 import type { Context } from '../kit/context.js';
 import { JobfitError, UsageError } from '../../core/errors.js';
 import { CONFIG_KEYS } from '../../config/keys.js';
 import { configFilePath } from '../../config/paths.js';
 import { printList } from '../../format/output.js';
-import { examples } from '../shared/help.js';
+import { examples } from '../kit/help.js';
 import { readInput } from '../../core/input.js';
 
 /** --profile, else JOBFIT_PROFILE; the store falls back to the current profile. */

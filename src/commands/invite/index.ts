@@ -5,11 +5,11 @@
  */
 import { type Command, Option } from 'commander';
 import * as z from 'zod';
-import type { CommandDeps } from '../../cli/commands.js';
+import type { WireDeps as CommandDeps } from '../kit/wire.js';
 import type { Context } from '../kit/context.js';
 import { UsageError } from '../../core/errors.js';
-import { examples } from '../shared/help.js';
-import { parseOptions } from '../shared/options.js';
+import { examples } from '../kit/help.js';
+import { parseOptions } from '../kit/parse.js';
 import { safeJson } from '../../format/sanitize.js';
 
 const Options = z.object({

@@ -9,7 +9,7 @@
  */
 import type { Command } from 'commander';
 import * as z from 'zod';
-import type { CommandDeps } from '../../cli/commands.js';
+import type { WireDeps as CommandDeps } from '../kit/wire.js';
 import type { Context } from '../kit/context.js';
 import { type BulkResult, bulkFetch, createErrorSink, errorText, throwIfFailed } from '../../export/bulk-fetch.js';
 import { finishExport, isServiceGone } from '../../export/finish.js';
@@ -20,9 +20,10 @@ import { JOB_FIT_CSV_COLUMNS, jobFitLongRows, printJobFitReports } from '../../f
 import { type ColumnSpec, createListWriter, type ListWriter, printList, printObject, resolveFormat } from '../../format/output.js';
 import { createProgress } from '../../format/progress.js';
 import { JobfitError } from '../../core/errors.js';
-import { examples } from '../shared/help.js';
+import { examples } from '../kit/help.js';
 import { idOfName, nameOrId } from '../shared/names.js';
-import { maxText, parseOptions } from '../shared/options.js';
+import { maxText } from '../kit/options.js';
+import { parseOptions } from '../kit/parse.js';
 
 export const JobFitOptions = z.object({
   ids: z.array(z.string()).default([]),

@@ -8,7 +8,7 @@
 import type { Command } from 'commander';
 import * as z from 'zod';
 import { ApiError } from '../../client/errors.js';
-import type { CommandDeps } from '../../cli/commands.js';
+import type { WireDeps as CommandDeps } from '../kit/wire.js';
 import type { Context } from '../kit/context.js';
 import { AuthError, JobfitError, UsageError } from '../../core/errors.js';
 import { forPerson } from '../../format/person-text.js';
@@ -17,8 +17,8 @@ import { normalizeBaseUrl } from '../../config/keys.js';
 import { maskKey, modeOfKey } from '../../config/mask.js';
 import type { Mode, Profile } from '../../config/types.js';
 import { clientForKey } from '../shared/client.js';
-import { examples } from '../shared/help.js';
-import { parseOptions } from '../shared/options.js';
+import { examples } from '../kit/help.js';
+import { parseOptions } from '../kit/parse.js';
 import { readInput } from '../../core/input.js';
 
 export const LoginOptions = z.object({

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import type { CommandDeps } from '../../cli/commands.js';
+import type { WireDeps as CommandDeps } from '../kit/wire.js';
 import type { Context } from '../kit/context.js';
 import { UsageError } from '../../core/errors.js';
-import { examples } from '../shared/help.js';
+import { examples } from '../kit/help.js';
 
 export interface LogoutOptions {
   profile?: string;

@@ -2,13 +2,13 @@
 import type { Command } from 'commander';
 import * as z from 'zod';
 import { NotFoundError } from '../../client/errors.js';
-import type { CommandDeps } from '../../cli/commands.js';
+import type { WireDeps as CommandDeps } from '../kit/wire.js';
 import type { Context } from '../kit/context.js';
 import { JobfitError, UsageError } from '../../core/errors.js';
 import { type ColumnSpec, printList, printObject } from '../../format/output.js';
-import { examples } from '../shared/help.js';
+import { examples } from '../kit/help.js';
 import { listEverything } from '../shared/list-all.js';
-import { parseOptions } from '../shared/options.js';
+import { parseOptions } from '../kit/parse.js';
 
 export const LIST_COLUMNS: ColumnSpec[] = [
   { key: 'id', header: 'ID' },

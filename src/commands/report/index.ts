@@ -8,7 +8,7 @@
 import type { Command } from 'commander';
 import * as z from 'zod';
 import type { ListFilter } from '../../client/client.js';
-import type { CommandDeps } from '../../cli/commands.js';
+import type { WireDeps as CommandDeps } from '../kit/wire.js';
 import type { Context } from '../kit/context.js';
 import type { Session } from '../../core/session.js';
 import { type BulkResult, IdFeed, bulkFetch, createErrorSink, throwIfFailed } from '../../export/bulk-fetch.js';
@@ -20,9 +20,9 @@ import { type GroupStats, GroupReport, type InvitationLike, REPORT_CSV_COLUMNS, 
 import { chalkFor } from '../../format/color.js';
 import { type ColumnSpec, createListWriter, type ListWriter, jsonText, resolveFormat } from '../../format/output.js';
 import { createProgress } from '../../format/progress.js';
-import { examples } from '../shared/help.js';
+import { examples } from '../kit/help.js';
 import { idOfName, nameOrId } from '../shared/names.js';
-import { parseOptions } from '../shared/options.js';
+import { parseOptions } from '../kit/parse.js';
 import { checkScoreProfile } from '../shared/score-profile.js';
 import { NUM } from '../../format/number.js';
 import { safeLine } from '../../format/sanitize.js';

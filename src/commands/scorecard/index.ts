@@ -7,7 +7,7 @@
  */
 import type { Command } from 'commander';
 import * as z from 'zod';
-import type { CommandDeps } from '../../cli/commands.js';
+import type { WireDeps as CommandDeps } from '../kit/wire.js';
 import type { Context } from '../kit/context.js';
 import { type BulkResult, bulkFetch, createErrorSink, throwIfFailed } from '../../export/bulk-fetch.js';
 import { finishExport, isServiceGone } from '../../export/finish.js';
@@ -17,9 +17,10 @@ import { idSource, singleId } from '../../export/ids.js';
 import { hasResults, scorecardColumns, scorecardRow } from '../../export/scorecard-rows.js';
 import { type ColumnSpec, createListWriter, type ListWriter, printList, printObject, resolveFormat } from '../../format/output.js';
 import { createProgress } from '../../format/progress.js';
-import { examples } from '../shared/help.js';
+import { examples } from '../kit/help.js';
 import { idOfName, nameOrId } from '../shared/names.js';
-import { maxText, parseOptions } from '../shared/options.js';
+import { maxText } from '../kit/options.js';
+import { parseOptions } from '../kit/parse.js';
 import { checkScoreProfile } from '../shared/score-profile.js';
 
 export const ScorecardOptions = z.object({

@@ -2,7 +2,6 @@
  * What `invitations list` and `test-takers list` share: the filters of
  * GET /invitations and GET /test-takers, their limits, and `--all`.
  */
-import type { Command } from 'commander';
 import * as z from 'zod';
 import type { Context } from '../kit/context.js';
 import type { ListFilter } from '../../client/client.js';
@@ -10,25 +9,17 @@ import { type ColumnSpec, printList } from '../../format/output.js';
 import { UsageError } from '../../core/errors.js';
 import { listEverything } from './list-all.js';
 import { idOfName, nameOrId } from './names.js';
-import { maxText } from './options.js';
+import { flag } from '../kit/flags.js';
+import { maxText } from '../kit/options.js';
 
 export const ListOptions = z.object({
-  team: nameOrId('--team').optional(),
-  customId: maxText('the custom id filter', 50).optional(),
-  email: maxText('the email filter', 255).optional(),
-  all: z.boolean().default(false),
-  out: z.string().min(1).optional(),
+  team: flag(nameOrId('--team').optional(), { flag: '--team <id|name>', description: 'only this team (its id or its name)' }),
+  customId: flag(maxText('the custom id filter', 50).optional(), { flag: '--custom-id <text>', description: 'custom_id contains this text (case-insensitive, max 50)' }),
+  email: flag(maxText('the email filter', 255).optional(), { flag: '--email <text>', description: 'email contains this text (case-insensitive, max 255)' }),
+  all: flag(z.boolean().default(false), { flag: '--all', description: 'every match, not only the first page the service returns (50, or 150 with a filter)' }),
+  out: flag(z.string().min(1).optional(), { flag: '--out <file>', description: 'with --all: write to FILE, only once the list is complete (a failed run leaves FILE as it was)' }),
 });
 export type ListOptions = z.output<typeof ListOptions>;
-
-export function addListFilters(cmd: Command): Command {
-  return cmd
-    .option('--team <id|name>', 'only this team (its id or its name)')
-    .option('--custom-id <text>', 'custom_id contains this text (case-insensitive, max 50)')
-    .option('--email <text>', 'email contains this text (case-insensitive, max 255)')
-    .option('--all', 'every match, not only the first page the service returns (50, or 150 with a filter)')
-    .option('--out <file>', 'with --all: write to FILE, only once the list is complete (a failed run leaves FILE as it was)');
-}
 
 export function filterOf(o: Omit<ListOptions, 'team'> & { team?: number }): ListFilter {
   const f: ListFilter = {};

@@ -5,7 +5,7 @@
  * The stub's keys are its own fake keys and are printed whole on purpose.
  */
 import type { Command } from 'commander';
-import type { CommandDeps } from '../../cli/commands.js';
+import type { WireDeps as CommandDeps } from '../kit/wire.js';
 import type { Context } from '../kit/context.js';
 import { JobfitError, UsageError } from '../../core/errors.js';
 import { isLoopbackHost } from '../../config/loopback.js';

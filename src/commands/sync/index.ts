@@ -8,7 +8,7 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import * as z from 'zod';
-import type { CommandDeps } from '../../cli/commands.js';
+import type { WireDeps as CommandDeps } from '../kit/wire.js';
 import type { Context } from '../kit/context.js';
 import { CancelError, PartialFailureError, UsageError } from '../../core/errors.js';
 import { createProgress, formatDuration } from '../../format/progress.js';
@@ -16,8 +16,8 @@ import { NUM } from '../../format/number.js';
 import { ServiceGoneError } from '../../client/errors.js';
 import { isPostgresUrl, openSyncStore } from '../../sync/store.js';
 import { type SyncReport, SyncStopped, syncOnce } from '../../sync/run.js';
-import { examples } from '../shared/help.js';
-import { parseOptions } from '../shared/options.js';
+import { examples } from '../kit/help.js';
+import { parseOptions } from '../kit/parse.js';
 
 const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
 

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { CommandDeps } from '../../cli/commands.js';
+import type { WireDeps as CommandDeps } from '../kit/wire.js';
 
 const LISTEN_HELP = `
 Prints one line per event: time, type, event id, the resource it is about.

@@ -4,7 +4,7 @@
  * delivery attempts). Registered under `stub` by registerStubWebhookCommands.
  */
 import type { Command } from 'commander';
-import type { CommandDeps } from '../../cli/commands.js';
+import type { WireDeps as CommandDeps } from '../kit/wire.js';
 import type { Context } from '../kit/context.js';
 import { JobfitError, UsageError } from '../../core/errors.js';
 import { printList, printObject, resolveFormat } from '../../format/output.js';

@@ -1,4 +1,4 @@
-import { simpleList } from '../shared/simple-list.js';
+import { simpleList } from '../kit/simple-list.js';
 
 /**
  * The defaults `invite` falls back on when a flag is not given: a user who
@@ -13,8 +13,7 @@ export function lackedDefaults(user: unknown): string {
   return lacks.length ? lacks.join(', ') : '—';
 }
 
-export const { run, register } = simpleList({
-  name: 'users',
+const command = simpleList({
   description: 'List the users of the account and their invitation defaults (GET /users)',
   noun: 'users',
   columns: [
@@ -30,3 +29,6 @@ export const { run, register } = simpleList({
   fetch: (c) => c.listUsers(),
   examples: ['jobfit users', 'jobfit users -o json | jq -r ".data[].email"', 'jobfit users --fields email,default_team.id -o csv'],
 });
+
+export default command;
+export const run = command.run;

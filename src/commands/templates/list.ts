@@ -1,7 +1,6 @@
-import { simpleList } from '../shared/simple-list.js';
+import { simpleList } from '../kit/simple-list.js';
 
-export const { run, register } = simpleList({
-  name: 'templates',
+const command = simpleList({
   description: 'List the email templates of the account and the teams they are assigned to (GET /email-templates)',
   noun: 'email templates',
   columns: [
@@ -13,3 +12,6 @@ export const { run, register } = simpleList({
   fetch: (c) => c.listEmailTemplates(),
   examples: ['jobfit templates', 'jobfit templates -o json | jq ".data[] | select(.template_type == \\"invitation\\")"'],
 });
+
+export default command;
+export const run = command.run;

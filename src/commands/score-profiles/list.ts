@@ -1,7 +1,6 @@
-import { simpleList } from '../shared/simple-list.js';
+import { simpleList } from '../kit/simple-list.js';
 
-export const { run, register } = simpleList({
-  name: 'score-profiles',
+const command = simpleList({
   description: 'List the score profiles enabled for the account (GET /score-profiles); SHORT NAME is the --sp of `scorecard`',
   noun: 'score profiles',
   columns: [
@@ -13,3 +12,6 @@ export const { run, register } = simpleList({
   fetch: (c) => c.listScoreProfiles(),
   examples: ['jobfit score-profiles', 'jobfit score-profiles -o json | jq -r ".data[].short_name"'],
 });
+
+export default command;
+export const run = command.run;

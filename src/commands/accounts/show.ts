@@ -1,8 +1,6 @@
-import type { Command } from 'commander';
-import type { CommandDeps } from '../../cli/commands.js';
 import type { Context } from '../kit/context.js';
 import { printObject } from '../../format/output.js';
-import { examples } from '../shared/help.js';
+import { defineCommand } from '../kit/define.js';
 
 /** GET /accounts: the one account the key belongs to. */
 export async function run(_opts: Record<string, never>, ctx: Context): Promise<void> {
@@ -19,12 +17,8 @@ export async function run(_opts: Record<string, never>, ctx: Context): Promise<v
   });
 }
 
-export function register(program: Command, deps: CommandDeps): void {
-  program
-    .command('accounts')
-    .description('Show the account linked to the API key (GET /accounts)')
-    .addHelpText('after', examples('jobfit accounts', 'jobfit --test accounts -o json'))
-    .action(async (_o: unknown, cmd: Command) => {
-      await run({}, deps.context(cmd));
-    });
-}
+export default defineCommand({
+  description: 'Show the account linked to the API key (GET /accounts)',
+  examples: ['jobfit accounts', 'jobfit --test accounts -o json'],
+  run,
+});

@@ -1,7 +1,6 @@
-import { simpleList } from '../shared/simple-list.js';
+import { simpleList } from '../kit/simple-list.js';
 
-export const { run, register } = simpleList({
-  name: 'teams',
+const command = simpleList({
   description: 'List the teams of the account (GET /teams)',
   noun: 'teams',
   columns: [
@@ -14,3 +13,6 @@ export const { run, register } = simpleList({
   fetch: (c) => c.listTeams(),
   examples: ['jobfit teams', 'jobfit teams -o json | jq ".data[].id"', 'jobfit teams --fields id,display_name -o csv'],
 });
+
+export default command;
+export const run = command.run;

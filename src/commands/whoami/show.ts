@@ -1,9 +1,7 @@
-import type { Command } from 'commander';
-import type { CommandDeps } from '../../cli/commands.js';
 import type { Context } from '../kit/context.js';
 import { configFilePath } from '../../config/paths.js';
 import { printObject } from '../../format/output.js';
-import { examples } from '../shared/help.js';
+import { defineCommand } from '../kit/define.js';
 
 /** What whoami prints: safe to show (the key masked), stable for scripts. */
 export interface WhoAmI {
@@ -48,12 +46,8 @@ export async function run(_opts: Record<string, never>, ctx: Context): Promise<v
   });
 }
 
-export function register(program: Command, deps: CommandDeps): void {
-  program
-    .command('whoami')
-    .description('Show the account, mode, base URL and key (masked) in use, and where the key came from')
-    .addHelpText('after', examples('jobfit whoami', 'jobfit --test whoami', 'jobfit -p work whoami -o json | jq -r .account.display_name'))
-    .action(async (_o: unknown, cmd: Command) => {
-      await run({}, deps.context(cmd));
-    });
-}
+export default defineCommand({
+  description: 'Show the account, mode, base URL and key (masked) in use, and where the key came from',
+  examples: ['jobfit whoami', 'jobfit --test whoami', 'jobfit -p work whoami -o json | jq -r .account.display_name'],
+  run,
+});

@@ -1,7 +1,6 @@
-import { simpleList } from '../shared/simple-list.js';
+import { simpleList } from '../kit/simple-list.js';
 
-export const { run, register } = simpleList({
-  name: 'assessments',
+const command = simpleList({
   description: 'List the assessment catalog (GET /assessments); the ids are the test ids of `invite --assessments`',
   noun: 'assessments',
   columns: [
@@ -12,3 +11,6 @@ export const { run, register } = simpleList({
   fetch: (c) => c.listAssessments(),
   examples: ['jobfit assessments', 'jobfit assessments -o csv'],
 });
+
+export default command;
+export const run = command.run;

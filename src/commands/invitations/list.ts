@@ -1,0 +1,35 @@
+/** invitations list: GET /invitations, one page or every match with --all. */
+import type { ColumnSpec } from '../../format/output.js';
+import type { Context } from '../kit/context.js';
+import { defineCommand } from '../kit/define.js';
+import { fullName, ListOptions, runPeopleList } from '../shared/people-list.js';
+
+const LIST_COLUMNS: ColumnSpec[] = [
+  { key: 'id', header: 'ID', align: 'right' },
+  { key: 'name', header: 'NAME', format: fullName },
+  { key: 'email', header: 'EMAIL' },
+  { key: 'team', header: 'TEAM' },
+  { key: 'custom_id', header: 'CUSTOM ID' },
+  { key: 'created_at', header: 'CREATED' },
+  { key: 'accepted_at', header: 'ACCEPTED' },
+  { key: 'test_taker_id', header: 'TEST TAKER', align: 'right' },
+];
+
+export async function run(opts: ListOptions, ctx: Context): Promise<void> {
+  await runPeopleList(ctx, opts, 'invitations', LIST_COLUMNS, 'invitations');
+}
+
+export default defineCommand({
+  name: 'list',
+  aliases: ['ls'],
+  summary: 'List invitations, newest first (GET /invitations)',
+  options: ListOptions,
+  examples: [
+    'jobfit invitations list',
+    'jobfit invitations list --team 3 --custom-id REQ-7',
+    'jobfit invitations list --all -o csv > invitations.csv',
+    'jobfit invitations list --all -o xlsx --out invitations.xlsx',
+    'jobfit invitations list --email @acme.com -o json | jq ".data[].id"',
+  ],
+  run,
+});

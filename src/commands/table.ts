@@ -1,0 +1,65 @@
+/**
+ * Every top-level command, in the order `jobfit --help` lists them. Only the
+ * declarations (name, summary, where the code is) load here, so that
+ * `jobfit --help` loads nothing else; a command's code is imported when that
+ * command runs (or its own --help is asked for).
+ */
+import type { NounDef } from './kit/define.js';
+import type { Command } from 'commander';
+import { type LegacyModule, type WireDeps, wireNoun } from './kit/wire.js';
+
+/** A command not yet on the kit: its module registers itself. */
+export interface LegacyEntry {
+  name: string;
+  aliases?: readonly string[];
+  summary: string;
+  legacy(): Promise<LegacyModule>;
+}
+
+export type TableEntry = NounDef | LegacyEntry;
+
+export const COMMANDS: readonly TableEntry[] = [
+  { name: 'login', summary: 'Connect a profile to the service: base URL and live/test keys, verified', legacy: () => import('./login/index.js') },
+  { name: 'logout', summary: 'Forget a profile and its keys', legacy: () => import('./logout/index.js') },
+  { name: 'config', summary: 'Show and change settings: config list|get|set|unset|path', legacy: () => import('./config/index.js') },
+  { name: 'whoami', summary: 'Which account, mode, base URL and key (masked) commands use', command: () => import('./whoami/show.js') },
+  { name: 'health', summary: 'Check that the service answers (no key needed)', command: () => import('./health/check.js') },
+  { name: 'accounts', summary: 'Show the account linked to the key', command: () => import('./accounts/show.js') },
+  { name: 'users', summary: 'List users and their invitation defaults', command: () => import('./users/list.js') },
+  { name: 'teams', summary: 'List teams', command: () => import('./teams/list.js') },
+  { name: 'templates', summary: 'List email templates', command: () => import('./templates/list.js') },
+  { name: 'assessments', summary: 'List the assessment catalog (test ids)', command: () => import('./assessments/list.js') },
+  { name: 'score-profiles', summary: 'List score profiles (the --sp of scorecard)', command: () => import('./score-profiles/list.js') },
+  { name: 'invite', summary: 'Invite one participant (flags or prompts) or many from a CSV (--csv)', legacy: () => import('./invite/index.js') },
+  {
+    name: 'invitations',
+    summary: 'List, show and update invitations',
+    examples: ['jobfit invitations list --email @example.com', 'jobfit invitations get 1042', 'jobfit invitations update 1042 --custom-id REQ-7'],
+    verbs: [() => import('./invitations/list.js'), () => import('./invitations/get.js'), () => import('./invitations/update.js')],
+  },
+  {
+    name: 'test-takers',
+    summary: 'List and show test takers',
+    description: 'List and show test takers (participants who accepted an invitation)',
+    examples: ['jobfit test-takers list --team 3', 'jobfit test-takers get 2001'],
+    verbs: [() => import('./test-takers/list.js'), () => import('./test-takers/get.js')],
+  },
+  { name: 'profiles', summary: 'List and show career navigation profiles', legacy: () => import('./profiles/index.js') },
+  { name: 'scorecard', aliases: ['scorecards'], summary: 'Scorecards for a score profile: many ids, --ids-from or --all (wide CSV)', legacy: () => import('./scorecard/index.js') },
+  { name: 'job-fit', aliases: ['jobfit'], summary: 'Job-fit reports: rendered, or JSON / long-form CSV for many ids or --all', legacy: () => import('./job-fit/index.js') },
+  { name: 'report', summary: 'Group report from a complete export: counts, star distribution, fit, RIASEC', legacy: () => import('./report/index.js') },
+  { name: 'sync', summary: 'Keep a database of every result up to date, incrementally: sync --db results.sqlite', legacy: () => import('./sync/index.js') },
+  { name: 'api', summary: 'Send a raw request: api METHOD PATH [--data JSON]', legacy: () => import('./api/index.js') },
+  { name: 'completion', summary: 'Print a shell completion script: completion bash|zsh|fish', legacy: () => import('./completion/index.js') },
+  { name: 'webhook', summary: 'Receive webhook events locally: webhook listen [--forward-to URL] [--log FILE]', legacy: () => import('./webhook/index.js') },
+  { name: 'stub', summary: 'Run and drive the embedded local stub of the service', legacy: () => import('./stub/index.js') },
+];
+
+/** Wires one entry of the table (loading its code) under `program`. */
+export async function wireEntry(program: Command, entry: TableEntry, deps: WireDeps): Promise<void> {
+  if ('legacy' in entry) {
+    (await entry.legacy()).register(program, deps);
+    return;
+  }
+  await wireNoun(program, entry, deps);
+}

@@ -1,0 +1,40 @@
+/** test-takers get ID: GET /test-takers/:id. */
+import { type ColumnSpec, printObject } from '../../format/output.js';
+import type { Context } from '../kit/context.js';
+import { defineCommand } from '../kit/define.js';
+import { IdOptions } from '../kit/options.js';
+
+const completed = (v: unknown) => {
+  const list = Array.isArray(v) ? (v as Array<{ completed_at?: string | null; assessment?: { display_name?: string } }>) : [];
+  return list.map((a) => `${a.assessment?.display_name ?? '?'}${a.completed_at ? ' ✓' : ''}`).join(', ');
+};
+
+const OBJECT_ROWS: ColumnSpec[] = [
+  { key: 'id', header: 'ID' },
+  { key: 'invitation_id', header: 'INVITATION' },
+  { key: 'custom_id', header: 'CUSTOM ID' },
+  { key: 'person_id', header: 'PERSON ID' },
+  { key: 'phone', header: 'PHONE' },
+  { key: 'assigned_assessments', header: 'ASSESSMENTS (✓ done)', format: completed },
+  { key: 'career_navigation_profile_id', header: 'CAREER PROFILE' },
+  { key: 'scorecard_url', header: 'SCORECARD URL' },
+  { key: 'job_fit_summary_url', header: 'JOB FIT URL' },
+  { key: 'career_navigation_url', header: 'CAREER NAVIGATION URL' },
+  { key: 'mode', header: 'MODE' },
+];
+
+export async function run(opts: IdOptions, ctx: Context): Promise<void> {
+  const client = await ctx.client();
+  const tt = await client.getTestTaker(opts.id, ctx.io.signal);
+  await printObject(ctx, tt, { columns: OBJECT_ROWS });
+}
+
+export default defineCommand({
+  name: 'get',
+  aliases: ['show'],
+  summary: 'Show one test taker and the progress of their assessments (GET /test-takers/:id)',
+  args: [{ name: 'id', description: 'test taker id' }],
+  options: IdOptions,
+  examples: ['jobfit test-takers get 2001', 'jobfit test-takers get 2001 -o json | jq ".assigned_assessments"'],
+  run,
+});
