@@ -2,6 +2,48 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/**
+ * The floors of src/ (docs/architecture.md), bottom up: a folder may import
+ * its own floor's files and the folders listed for it, nothing above. An
+ * import that runs back up is a lint error naming the floor.
+ */
+const FLOORS = {
+  core: [],
+  api: ['core'],
+  config: ['core', 'api'],
+  client: ['core', 'api', 'config'],
+  stub: ['core', 'api'],
+  format: ['core', 'api', 'config', 'client'],
+  export: ['core', 'api', 'config', 'client', 'format'],
+  sync: ['core', 'api', 'config', 'client', 'format', 'export'],
+  bulk: ['core', 'api', 'config', 'client', 'format', 'export'],
+  webhook: ['core', 'api', 'config', 'client', 'format', 'export', 'sync'],
+  lib: ['core', 'api', 'config', 'client', 'stub', 'format', 'export', 'sync', 'bulk', 'webhook'],
+  commands: ['core', 'api', 'config', 'client', 'stub', 'format', 'export', 'sync', 'bulk', 'webhook'],
+  cli: ['core', 'api', 'config', 'client', 'stub', 'format', 'export', 'sync', 'bulk', 'webhook', 'commands'],
+};
+const TOP = [...Object.keys(FLOORS), 'types'];
+const floorRules = Object.entries(FLOORS).map(([dir, allowed]) => {
+  const above = TOP.filter((d) => d !== dir && d !== 'types' && !allowed.includes(d));
+  const regex = `^(\\.\\./)+(${above.join('|')})(/|$)`;
+  const message = `src/${dir}/ may import only ${allowed.length ? allowed.map((d) => `src/${d}/`).join(', ') : 'nothing of ours'} (the floors: docs/architecture.md).`;
+  return {
+    files: [`src/${dir}/**/*.ts`],
+    rules: {
+      // import() too: a lazy import that runs back up is still an arrow up.
+      'no-restricted-syntax': ['error', { selector: `ImportExpression[source.value=/${regex.replaceAll('/', '\\/')}/]`, message }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex, message },
+          ],
+        },
+      ],
+    },
+  };
+});
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'coverage/', '.tmp/', '.tmpbench/', 'docs/'] },
   js.configs.recommended,
@@ -24,6 +66,7 @@ export default tseslint.config(
       'no-control-regex': 'off',
     },
   },
+  ...floorRules,
   {
     files: ['**/*.cjs'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },

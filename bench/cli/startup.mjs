@@ -4,7 +4,12 @@
 // `node -e 0` measured in the same run. Runs are interleaved (one of each
 // command per round) so that machine noise hits every command alike.
 //
-//   node bench/cli/startup.mjs [--runs 40] [--warmup 5] [--json] [--no-build]
+//   node bench/cli/startup.mjs [--runs 40] [--warmup 5] [--json] [--no-build] [--vs DIR]
+//
+// --vs DIR: also time the CLI built in DIR (another checkout, built with
+// `npm run build`, e.g. `git worktree add ../before <rev>`), interleaved with
+// this one, and report each command's median against DIR's (the 5% check of a
+// change that must not slow start-up).
 //
 // It builds (scripts/build.mjs) unless --no-build, then runs a private copy of
 // bin/, dist/ and fixtures/ so that another build in the working tree cannot
@@ -26,14 +31,21 @@ const arg = (name, dflt) => {
 const RUNS = arg('--runs', 40);
 const WARMUP = arg('--warmup', 5);
 const asJson = process.argv.includes('--json');
+const vsIndex = process.argv.indexOf('--vs');
+const vsDir = vsIndex >= 0 ? process.argv[vsIndex + 1] : undefined;
 
 const tmp = mkdtempSync(join(tmpdir(), 'jobfit-bench-'));
 const configDir = join(tmp, 'config');
 if (!process.argv.includes('--no-build')) execFileSync(process.execPath, [join(root, 'scripts/build.mjs')], { cwd: root, stdio: 'inherit' });
-const app = join(tmp, 'app');
-for (const part of ['bin', 'dist', 'fixtures', 'package.json']) cpSync(join(root, part), join(app, part), { recursive: true });
-symlinkSync(join(root, 'node_modules'), join(app, 'node_modules'), 'dir');
-const bin = join(app, 'bin/jobfit.js');
+/** A private copy of a built tree's CLI; returns its bin/jobfit.js. */
+function copyApp(from, name) {
+  const app = join(tmp, name);
+  for (const part of ['bin', 'dist', 'fixtures', 'package.json']) cpSync(join(from, part), join(app, part), { recursive: true });
+  symlinkSync(join(from, 'node_modules'), join(app, 'node_modules'), 'dir');
+  return join(app, 'bin/jobfit.js');
+}
+const bin = copyApp(root, 'app');
+const vsBin = vsDir ? copyApp(vsDir, 'vs') : undefined;
 
 /** Starts `jobfit stub serve --port 0` and waits for its URL and first live key. */
 function startServe() {
@@ -65,6 +77,9 @@ const CASES = [
   { name: 'jobfit --help', argv: [bin, '--help'], goal: 1.3 },
   { name: 'jobfit teams -o json', argv: [bin, 'teams', '-o', 'json'], goal: 2.5 },
 ];
+if (vsBin) {
+  for (const c of CASES.slice(1, 4)) CASES.push({ name: `${c.name} (--vs)`, argv: [vsBin, ...c.argv.slice(1)], vs: true });
+}
 
 function once(c) {
   const t0 = process.hrtime.bigint();
@@ -89,6 +104,7 @@ const q = (xs, p) => {
 const base = q(times.get('node -e 0'), 0.5);
 const rows = CASES.map((c) => {
   const t = times.get(c.name);
+  const other = times.get(`${c.name} (--vs)`);
   const median = q(t, 0.5);
   return {
     command: c.name,
@@ -99,6 +115,8 @@ const rows = CASES.map((c) => {
     // Fastest run against fastest run: what the code costs, with the machine's noise mostly removed.
     min_ratio: +(q(t, 0) / q(times.get('node -e 0'), 0)).toFixed(2),
     goal: c.goal ? `${c.goal}x` : '',
+    // This tree's median over the --vs tree's, in the same run.
+    vs_ratio: other ? +(median / q(other, 0.5)).toFixed(3) : undefined,
     met: c.goal ? median / base <= c.goal : null,
   };
 });
@@ -108,11 +126,12 @@ if (asJson) {
   console.log(JSON.stringify({ node: process.version, runs: RUNS, rows }, null, 2));
 } else {
   console.log(`node ${process.version}, ${RUNS} runs each (interleaved, ${WARMUP} warm-up rounds), medians`);
-  console.log('| command | median | p10 | p90 | × node -e 0 (medians) | × node -e 0 (fastest runs) | goal (medians) |');
-  console.log('|---|---:|---:|---:|---:|---:|---|');
+  console.log(`| command | median | p10 | p90 | × node -e 0 (medians) | × node -e 0 (fastest runs) | goal (medians) |${vsDir ? ' × --vs tree (medians) |' : ''}`);
+  console.log(`|---|---:|---:|---:|---:|---:|---|${vsDir ? '---:|' : ''}`);
   for (const r of rows) {
     const goal = r.goal ? `${r.goal} ${r.met ? 'met' : 'MISSED'}` : '';
-    console.log(`| \`${r.command}\` | ${r.median_ms} ms | ${r.p10_ms} ms | ${r.p90_ms} ms | ${r.ratio} | ${r.min_ratio} | ${goal} |`);
+    const vs = vsDir ? ` ${r.vs_ratio ?? ''} |` : '';
+    console.log(`| \`${r.command}\` | ${r.median_ms} ms | ${r.p10_ms} ms | ${r.p90_ms} ms | ${r.ratio} | ${r.min_ratio} | ${goal} |${vs}`);
   }
 }
 process.exitCode = rows.every((r) => r.met !== false) ? 0 : 1;
