@@ -17,6 +17,7 @@ import { ROUTES, type RouteName } from '../../src/api/routes.js';
 import { type RunningStub, startStub } from '../../src/stub/index.js';
 import { type Answer, type Case, DOC_URL, type Request, type SeedPicks, cases, pickSeed, runCases, send, toExamples } from '../../scripts/openapi.js';
 import { ajv, committed, doc, operations, responseValidator, schemaAt, violation } from './contract.js';
+import { DANA } from '../helpers/seeded.js';
 
 function expectValid(operationId: string, request: Request, answer: Answer): void {
   const what = `${request.method} ${request.path} → ${answer.status} ${answer.text.slice(0, 120)}`;
@@ -140,7 +141,7 @@ describe('docs/openapi.json', () => {
       ['listTestTakers', { method: 'GET', path: '/test-takers?team_id=13&custom_id=REQ' }],
       ['getInvitation', { method: 'GET', path: '/invitations/abc' }],
       ['getCareerNavigationProfile', { method: 'GET', path: '/career-navigation-profiles/cnp_doesnotexist', key: picks.test }],
-      ['createInvitation', { method: 'POST', path: '/invitations', body: { first_name: 'Kit', last_name: 'Moreau', email: 'kit.moreau@example.com', created_by_user_email: 'dana.whitfield@northwind-talent.example', phone: '+44 7400 123456', send_via_sms: true, custom_id: 'C-9', person_id: 'P-9', ref_text: 'r', team_id: 13, assessments_to_assign: [{ test_id: 7 }], email_template_id: 303 } }],
+      ['createInvitation', { method: 'POST', path: '/invitations', body: { first_name: 'Kit', last_name: 'Moreau', email: 'kit.moreau@example.com', created_by_user_email: DANA, phone: '+44 7400 123456', send_via_sms: true, custom_id: 'C-9', person_id: 'P-9', ref_text: 'r', team_id: 13, assessments_to_assign: [{ test_id: 7 }], email_template_id: 303 } }],
     );
     // Every test taker and invitation of the first page, with every enabled score profile's scorecard.
     const tts = (await send(stub, { method: 'GET', path: '/test-takers' })).body as { data: Array<{ id: number; invitation_id: number }> };

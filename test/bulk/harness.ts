@@ -10,7 +10,9 @@ import { type RunningStub, startStub } from '../../src/stub/index.js';
 import { runCli } from '../helpers/cli.js';
 
 export const FIX = resolve(import.meta.dirname, '../../fixtures/csv');
-export const INVITER = 'dana.whitfield@northwind-talent.example';
+import { INVITER } from '../helpers/seeded.js';
+
+export { INVITER };
 export const fx = (name: string) => join(FIX, name);
 export const readResults = (p: string) => readFileSync(p, 'utf8').replace(/^\uFEFF/, '').trimEnd().split('\n');
 

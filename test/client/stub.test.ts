@@ -11,6 +11,7 @@ import { createClient } from '../../src/client/index.js';
 import { createContext, EMBEDDED_NOTICE } from '../../src/cli/create-context.js';
 import { startStub } from '../../src/stub/index.js';
 import { memoryIO } from '../helpers/io.js';
+import { DANA } from '../helpers/seeded.js';
 
 let dir: string;
 beforeEach(() => {
@@ -55,7 +56,7 @@ describe('client and the embedded stub', () => {
           first_name: 'F',
           last_name: `N${email}`,
           email,
-          created_by_user_email: 'dana.whitfield@northwind-talent.example',
+          created_by_user_email: DANA,
         });
         expect(r.invitation.email).toBe(email);
         if (r.recovered) recovered++;

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys, spawnPty } from '../helpers/pty.js';
 import { type BuiltCli, buildCli, ROOT } from './built.js';
+import { DANA } from '../helpers/seeded.js';
 
 let cli: BuiltCli;
 let home: string;
@@ -61,7 +62,7 @@ let testTakerId: string;
 
 describe('README: Quick start and "Then try", on the embedded stub', () => {
   it('npx jobfit invite --csv fixtures/csv/sample.csv --created-by … --out results.csv', async () => {
-    const r = await atTerminal(['invite', '--csv', 'fixtures/csv/sample.csv', '--created-by', 'dana.whitfield@northwind-talent.example', '--out', 'results.csv']);
+    const r = await atTerminal(['invite', '--csv', 'fixtures/csv/sample.csv', '--created-by', DANA, '--out', 'results.csv']);
     expect(r.code, r.screen).toBe(0);
     expect(r.screen).toContain('Using the embedded local stub');
     expect(r.screen).toMatch(/no real email or SMS goes out/);
@@ -72,7 +73,7 @@ describe('README: Quick start and "Then try", on the embedded stub', () => {
     expect(results[0]).toMatch(/invitation_id/);
     expect(results[0]).toMatch(/assessment_url/);
     // "Run it again: every row is reported as exists, never invited twice."
-    const again = await atTerminal(['invite', '--csv', 'fixtures/csv/sample.csv', '--created-by', 'dana.whitfield@northwind-talent.example', '--out', 'results.csv']);
+    const again = await atTerminal(['invite', '--csv', 'fixtures/csv/sample.csv', '--created-by', DANA, '--out', 'results.csv']);
     expect(again.code, again.screen).toBe(0);
     expect(again.screen).toMatch(/0 created, 10 exists/);
   });
@@ -208,7 +209,7 @@ describe('README: Connecting to the real service (a stub in another process)', (
   it('jobfit --live invite --csv people.csv --out results.csv', async () => {
     copyFileSync(join(ROOT, 'fixtures/csv/sample.csv'), join(cli.dir, 'people.csv'));
     // The inviter from the profile's invite defaults, as the section recommends.
-    const set = await atTerminal(['config', 'set', 'invite_defaults.created_by', 'dana.whitfield@northwind-talent.example']);
+    const set = await atTerminal(['config', 'set', 'invite_defaults.created_by', DANA]);
     expect(set.code, set.screen).toBe(0);
     const r = await atTerminal(['--live', 'invite', '--csv', 'people.csv', '--out', 'results.csv']);
     expect(r.code, r.screen).toBe(0);

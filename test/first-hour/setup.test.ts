@@ -11,6 +11,7 @@ import { runCli } from '../helpers/cli.js';
 import { memoryIO } from '../helpers/io.js';
 import { until } from '../webhook/helpers.js';
 import { type StubEnv, startStubEnv } from '../commands/stub-env.js';
+import { DANA } from '../helpers/seeded.js';
 
 let env: StubEnv;
 const dirs: string[] = [];
@@ -108,7 +109,7 @@ describe('3. a key the service refuses', () => {
 describe('4. assessment_url links of the embedded stub', () => {
   it('says plainly when nothing serves them and how to open them; with stub serve running, they open', async () => {
     const configDir = fresh();
-    const inviter = 'dana.whitfield@northwind-talent.example';
+    const inviter = DANA;
     const invite = (email: string) =>
       runCli(['invite', '--first-name', 'Ada', '--last-name', 'Links', '--email', email, '--created-by', inviter, '--send-via', 'none', '-o', 'json'], { configDir });
     const first = await invite('ada.links.1@example.com');

@@ -10,6 +10,7 @@ import { startStub } from '../../src/stub/index.js';
 import { runCli } from '../helpers/cli.js';
 import { memoryIO } from '../helpers/io.js';
 import { keys, spawnJobfitPty } from '../helpers/pty.js';
+import { DANA } from '../helpers/seeded.js';
 
 let dir: string;
 beforeAll(() => {
@@ -52,7 +53,7 @@ describe('wording and small things', () => {
   it('stub outbox takes --limit and --since', async () => {
     const configDir = join(dir, 'outbox');
     for (let i = 0; i < 4; i++) {
-      const r = await runCli(['invite', '--first-name', 'Mo', '--last-name', `Box${i}`, '--email', `mo.box${i}@example.com`, '--created-by', 'dana.whitfield@northwind-talent.example', '--send-via', 'email'], { configDir });
+      const r = await runCli(['invite', '--first-name', 'Mo', '--last-name', `Box${i}`, '--email', `mo.box${i}@example.com`, '--created-by', DANA, '--send-via', 'email'], { configDir });
       expect(r.code, r.stderr).toBe(0);
     }
     const all = JSON.parse((await runCli(['stub', 'outbox', '-o', 'json'], { configDir })).stdout) as Array<{ id: number; created_at: string }>;

@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningStub, startStub } from '../../src/stub/index.js';
 import { runCli } from '../helpers/cli.js';
 import { keys, spawnJobfitPty } from '../helpers/pty.js';
+import { INVITER } from '../helpers/seeded.js';
 
-const INVITER = 'dana.whitfield@northwind-talent.example';
 let stub: RunningStub;
 let dir: string;
 let env: Record<string, string>;

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { forbiddenIn, PLANTED } from './hostile-text.js';
+import { DANA } from '../helpers/seeded.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'jobfit-csv-text-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -16,7 +17,7 @@ describe('hostile CSV cells', () => {
   it('invite --csv --dry-run reports them with the controls escaped', async () => {
     const csv = join(dir, 'people.csv');
     writeFileSync(csv, `first_name,last_name,email\nAna,Diaz,ana${PLANTED.title}${PLANTED.bidi}@example.com\n`);
-    const r = await runCli(['invite', '--csv', csv, '--dry-run', '--created-by', 'dana.whitfield@northwind-talent.example'], { configDir: join(dir, 'config') });
+    const r = await runCli(['invite', '--csv', csv, '--dry-run', '--created-by', DANA], { configDir: join(dir, 'config') });
     const all = r.stdout + r.stderr;
     expect(all).toContain('ana\\x1b]0;pwned title\\x07\\u202eevil.exe@example.com');
     expect(forbiddenIn(all)).toEqual([]);

@@ -8,11 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type RunningStub, startStub } from '../../src/stub/index.js';
 
-export const DANA = 'dana.whitfield@northwind-talent.example'; // all defaults, notifies on completion (account 1)
-export const MARCO = 'marco.bellini@northwind-talent.example'; // team 12, Prescreen, no template
-export const INGRID = 'ingrid.halvorsen@northwind-talent.example'; // no defaults
-export const TOMAS = 'tomas.oneill@northwind-talent.example'; // team 13, [6, 8], template 303
-export const RUTH = 'ruth.achterberg@bluefield-care.example'; // account 2
+export { DANA, INGRID, MARCO, RUTH, TOMAS } from '../helpers/seeded.js';
 
 export interface TestStub extends RunningStub {
   dataDir: string;

@@ -12,6 +12,7 @@ import {
   startDeliveryLoop,
 } from '../../src/stub/webhooks.js';
 import { api, type Endpoint, endpoint, freePort, invite, startStub, tempDir, until, withoutMode } from './helpers.js';
+import { DANA } from '../helpers/seeded.js';
 
 const TEAM = 11;
 let tmp: ReturnType<typeof tempDir>;
@@ -143,7 +144,7 @@ describe('webhook delivery from the stub', () => {
       first_name: 'Tess',
       last_name: 'Key',
       email: 'tess.key@example.com',
-      created_by_user_email: 'dana.whitfield@northwind-talent.example',
+      created_by_user_email: DANA,
     });
     expect(fake.json.mode).toBe('test');
     const before = listEventDeliveries(stub.store).length;

@@ -77,7 +77,9 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-export const INVITER = 'dana.whitfield@northwind-talent.example';
+import { INVITER } from '../helpers/seeded.js';
+
+export { INVITER };
 
 export async function api<T = Record<string, unknown>>(stub: { url: string }, key: string, method: string, path: string, body?: unknown): Promise<{ status: number; json: T }> {
   const res = await fetch(`${stub.url}${path}`, {

@@ -2,7 +2,9 @@
 import { writeFileSync } from 'node:fs';
 import { openStore } from '../../../src/stub/index.js';
 
-export const INVITER = 'dana.whitfield@northwind-talent.example';
+import { INVITER } from '../../helpers/seeded.js';
+
+export { INVITER };
 
 /** A CSV of `n` participants with unique emails (tagged so runs do not collide) and an extra column. */
 export function writePeople(path: string, n: number, tag: string): void {
