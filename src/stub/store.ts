@@ -14,7 +14,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
-import { ensurePrivateDir, ensurePrivateFile } from '../config/paths.js';
+import { ensurePrivateDir, ensurePrivateFile } from '../core/files.js';
 import { type DiskCondition, conditionText, diskConditionOf } from '../core/disk.js';
 import type { SeedPeopleOptions } from './seed-adapter.js';
 
