@@ -8,7 +8,7 @@
  * BEFORE the request is handled, so nothing is stored for them, as a real
  * overloaded front end would.
  *
- * The server hook (helper-4's server) calls `decide()` once per request, sleeps
+ * The server hook (src/stub/app.ts) calls `decide()` once per request, sleeps
  * `latencyMs()`, then:
  *   - `429`  → answer 429 with `Retry-After: <retryAfter>` and `{ error }`, skip the handler;
  *   - `5xx`  → answer `status` with `{ error }`, skip the handler;

@@ -1,6 +1,6 @@
 /**
  * The embedded stub of the Assessment and Job-Fit Service. The CLI runs it
- * in-process for offline use (imported lazily by the HTTP client), tests start
+ * in-process for offline use (imported lazily by cli/create-context.ts), tests start
  * it on port 0, `jobfit stub serve` runs it as a long-lived server.
  */
 import type { AppOptions } from './app.js';
