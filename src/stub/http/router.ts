@@ -14,7 +14,7 @@ interface PathRoutes {
   allowed: HttpMethod[];
 }
 
-export interface RouteMatch {
+interface RouteMatch {
   path: PathRoutes;
   params: string[];
 }

@@ -28,7 +28,7 @@ export interface Call {
 }
 
 /** A route that needs a key is handed the call; one that does not (the healthcheck) is handed nothing. */
-export type Handler<K extends RouteName> = (typeof ROUTE_LINES)[K]['auth'] extends true ? (c: Call) => Reply | Promise<Reply> : () => Reply;
+type Handler<K extends RouteName> = (typeof ROUTE_LINES)[K]['auth'] extends true ? (c: Call) => Reply | Promise<Reply> : () => Reply;
 
 /** Every route of the table and its handler: a route without one does not compile. */
 export type Handlers = { readonly [K in RouteName]: Handler<K> };
