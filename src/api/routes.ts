@@ -1,7 +1,9 @@
 /**
- * The route table of API v2: one line per endpoint. The stub dispatches on it,
- * the client has one method per entry, and docs/openapi.json is generated from
- * it. Paths are relative to the base URL (which ends in /v2).
+ * The route table of API v2: one line per endpoint. The stub dispatches on it
+ * (through route-lines.ts, its method and path without the schemas, and a
+ * handler table that does not compile while a route has no handler), the
+ * client has one method per entry, and docs/openapi.json is generated from it.
+ * Paths are relative to the base URL (which ends in /v2).
  */
 import type { z } from 'zod';
 import { CreateInvitationBody, ListQuery, ScorecardQuery, UpdateInvitationBody } from './requests.js';

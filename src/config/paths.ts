@@ -3,7 +3,7 @@
  * which only read the config (almost all) start fast. Mirrors conf's default
  * (env-paths with the `nodejs` suffix); a test checks the two agree.
  */
-import { chmodSync, closeSync, constants, fchmodSync, fstatSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -28,44 +28,6 @@ export function configFilePath(env: Env = process.env): string {
 /** The embedded stub keeps its state here, beside the config. */
 export function stubDataDir(env: Env = process.env): string {
   return join(configDir(env), 'stub');
-}
-
-/** Folders that hold keys or people's data: the owner's only. */
-export const PRIVATE_DIR_MODE = 0o700;
-/** Files that hold keys or people's data. */
-export const PRIVATE_FILE_MODE = 0o600;
-
-/**
- * Creates a folder (and missing parents) readable by the owner only. With
- * `tighten`, an existing folder of ours that others can read is made
- * owner-only too (one an older version created 0755).
- */
-export function ensurePrivateDir(dir: string, opts: { tighten?: boolean } = {}): void {
-  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
-  if (!opts.tighten) return;
-  const st = statSync(dir);
-  if ((st.mode & 0o077) !== 0 && st.uid === process.getuid?.()) chmodSync(dir, st.mode & 0o700);
-}
-
-/**
- * Makes sure a file exists and is readable by the owner only, before a library
- * (SQLite) opens it with its own, umask-governed mode. Created empty (0600)
- * when absent; an existing one of ours is tightened. Never through a link.
- */
-export function ensurePrivateFile(path: string): void {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDWR | constants.O_CREAT | constants.O_NOFOLLOW, PRIVATE_FILE_MODE);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw Object.assign(new Error(`${path} is a symbolic link; not opening it`), { code: 'ELOOP' });
-    throw err;
-  }
-  try {
-    const st = fstatSync(fd);
-    if ((st.mode & 0o077) !== 0 && st.uid === process.getuid?.()) fchmodSync(fd, PRIVATE_FILE_MODE);
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /**

@@ -8,7 +8,8 @@
  */
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { configDir, ensurePrivateDir, PRIVATE_FILE_MODE } from './paths.js';
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../core/files.js';
+import { configDir } from './paths.js';
 import { processAlive } from '../core/lock.js';
 
 type Env = Record<string, string | undefined>;

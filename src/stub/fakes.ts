@@ -13,7 +13,7 @@ import type {
   TestTakerListItem,
 } from '../api/schemas.js';
 import { TEST_ID } from './catalog.js';
-import { hashString } from './scoring.js';
+import { hashString } from './random.js';
 import type { ResultSubject } from './results.js';
 import { type ResultUrls, assessmentRef, assessmentUrl, careerNavigationUrl, profileContent } from './views.js';
 

@@ -8,13 +8,14 @@
  * BEFORE the request is handled, so nothing is stored for them, as a real
  * overloaded front end would.
  *
- * The server hook (helper-4's server) calls `decide()` once per request, sleeps
+ * The server hook (src/stub/app.ts) calls `decide()` once per request, sleeps
  * `latencyMs()`, then:
  *   - `429`  → answer 429 with `Retry-After: <retryAfter>` and `{ error }`, skip the handler;
  *   - `5xx`  → answer `status` with `{ error }`, skip the handler;
  *   - `drop` → run the handler normally, then destroy the socket instead of replying;
  *   - `none` → normal.
  */
+import { mulberry32 } from './random.js';
 
 export interface FaultSpec {
   /** Probability of a 429 answer, 0..1. */
@@ -88,18 +89,6 @@ export function parseFaults(spec: string | undefined): FaultSpec {
 /** Formats a spec back to the flag syntax (for logs). */
 export function formatFaults(f: FaultSpec): string {
   return `429=${f.rate429},5xx=${f.rate5xx},drop=${f.rateDrop},latency=${f.latencyMs},seed=${f.seed},retry-after=${f.retryAfterSeconds}${f.only === 'writes' ? ',only=writes' : ''}`;
-}
-
-/** mulberry32: tiny, fast, good enough for reproducible fault sequences. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export class FaultInjector {

@@ -1,6 +1,6 @@
 /**
  * The embedded stub of the Assessment and Job-Fit Service. The CLI runs it
- * in-process for offline use (imported lazily by the HTTP client), tests start
+ * in-process for offline use (imported lazily by cli/create-context.ts), tests start
  * it on port 0, `jobfit stub serve` runs it as a long-lived server.
  */
 import type { AppOptions } from './app.js';
@@ -8,14 +8,17 @@ import { FaultInjector, type FaultSpec } from './faults.js';
 import { originOf } from './lifecycle.js';
 import { participantPages } from './page.js';
 import { listen } from './server.js';
-import { type Store, openStore } from './store.js';
+import { type SeededStore, openStore } from './seeded-store.js';
+import type { Store } from './store.js';
 
 export type { FaultSpec } from './faults.js';
 export { parseFaults } from './faults.js';
-export { openStore, Store } from './store.js';
+export { Store } from './store.js';
+export { openStore, SeededStore } from './seeded-store.js';
+export { accountOfKey, linkStub } from './listener-link.js';
+export type { LinkOptions, StubLink } from './listener-link.js';
 export { accept, complete, listEvents, listOutbox, onEvent, recordEvent, LifecycleError } from './lifecycle.js';
 export type { AssessmentChoice, CompleteResult, AcceptResult, StoredEvent, OutboxMessage, EventEnvelope } from './lifecycle.js';
-export { defaultDataDir } from './paths.js';
 
 export interface StubKeys {
   account_id: number;
@@ -52,7 +55,7 @@ export interface RunningStub {
   /** The address and port really bound, e.g. `0.0.0.0:4010` (every interface). */
   bound: string;
   keys: StubKeys[];
-  store: Store;
+  store: SeededStore;
   close(): Promise<void>;
 }
 
@@ -64,6 +67,11 @@ export function stubKeys(store: Store): StubKeys[] {
        (SELECT key FROM api_keys WHERE account_id = a.id AND mode = 'test') AS test_key
      FROM accounts a ORDER BY a.id`,
   );
+}
+
+/** The ids of an account's teams, in order (none: no such account). */
+export function accountTeamIds(store: Store, accountId: number): number[] {
+  return store.all<{ id: number }>('SELECT id FROM teams WHERE account_id = ? ORDER BY id', accountId).map((t) => t.id);
 }
 
 export async function startStub(opts: StartStubOptions): Promise<RunningStub> {

@@ -7,7 +7,7 @@
 // with the index, and names contain no digits, so the trailing number alone
 // tells two people apart.
 
-import { hashString, mulberry32 } from './scoring.js';
+import { hashString, mulberry32 } from './random.js';
 
 export interface GeneratedPerson {
   first_name: string;

@@ -40,6 +40,7 @@ import {
   dimensionsOf,
 } from './catalog.js';
 import type { DimensionScore, FacetScore, JobFitReport, Scores } from '../api/schemas.js';
+import { hashString, mulberry32 } from './random.js';
 
 // ---------------------------------------------------------------- shapes
 // The contract's types (src/api/schemas.ts), so what we return is what the
@@ -79,28 +80,6 @@ export interface RawScores {
 }
 
 // ------------------------------------------------------------------ PRNG
-
-/** FNV-1a, 32 bits. */
-export function hashString(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
-
-/** mulberry32: a tiny, fast, well-mixed 32-bit PRNG returning [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export function rngFor(seed: string): () => number {
   return mulberry32(hashString(seed));

@@ -64,7 +64,14 @@ export function writeSeed(store: Store): void {
 }
 
 /** Inserts planned invitations (and test takers, completions, profiles) in order. Call inside store.write. */
-export function insertPlanned(store: Store, planned: PlannedInvitation[]): { invitations: number; testTakers: number; completed: number; firstId: number | null } {
+export interface SeedPeopleResult {
+  invitations: number;
+  testTakers: number;
+  completed: number;
+  firstId: number | null;
+}
+
+export function insertPlanned(store: Store, planned: PlannedInvitation[]): SeedPeopleResult {
   const db = store.db;
   const insInv = db.prepare(
     `INSERT INTO invitations (account_id, team_id, invited_by_user_id, created_at, accepted_at, first_name, last_name, email, email_lc,
@@ -130,7 +137,7 @@ export interface SeedPeopleOptions {
  * inviters, assessment mixes and target profiles as the team's seed plan, or
  * the account's first plan). Call inside store.write.
  */
-export function seedPeopleRows(store: Store, accountId: number, teamId: number, count: number, opts: SeedPeopleOptions = {}) {
+export function seedPeopleRows(store: Store, accountId: number, teamId: number, count: number, opts: SeedPeopleOptions = {}): SeedPeopleResult {
   const account = seed().accounts.find((a) => a.id === accountId);
   if (!account) throw new Error(`Account ${accountId} is not in the seed.`);
   if (!account.teams.some((t) => t.id === teamId)) throw new Error(`Team ${teamId} is not in account ${accountId}.`);

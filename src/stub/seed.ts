@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import * as z from 'zod';
 import { ASSESSMENTS, TEST_ID, scoreProfileByShortName } from './catalog.js';
 import { type GeneratedPerson, personAt } from './people.js';
-import { hashString, mulberry32 } from './scoring.js';
+import { hashString, mulberry32 } from './random.js';
 
 // ------------------------------------------------------------------ schema
 

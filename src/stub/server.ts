@@ -4,7 +4,9 @@
  */
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type AppOptions, MAX_BODY, createApp, tooLarge, writeReply } from './app.js';
+import { type AppOptions, createApp } from './app.js';
+import { MAX_BODY, tooLarge } from './http/body.js';
+import { writeReply } from './http/reply.js';
 import type { FaultInjector } from './faults.js';
 import type { Store } from './store.js';
 

@@ -14,14 +14,11 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
-import { ensurePrivateDir, ensurePrivateFile } from '../config/paths.js';
+import { ensurePrivateDir, ensurePrivateFile } from '../core/files.js';
 import { type DiskCondition, conditionText, diskConditionOf } from '../core/disk.js';
-import type { SeedPeopleOptions } from './seed-adapter.js';
 
 type Database = BetterSqlite3.Database;
 type Statement = BetterSqlite3.Statement;
-
-const SCHEMA_VERSION = '1';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -241,13 +238,6 @@ function sqlite(): typeof BetterSqlite3 {
   return DatabaseCtor;
 }
 
-export interface SeedPeopleResult {
-  invitations: number;
-  testTakers: number;
-  completed: number;
-  firstId: number | null;
-}
-
 /** A disk condition is logged again only after it has not been seen for this long. */
 const DISK_WARNING_QUIET_MS = 5 * 60_000;
 
@@ -400,67 +390,27 @@ export class Store {
     this.run('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', key, value);
   }
 
-  get seeded(): boolean {
-    return this.meta('seeded') === SCHEMA_VERSION;
+  /**
+   * Empties every table (the service's, and those other parts of the stub
+   * add, such as the webhook queue) and the id counters. Call inside
+   * store.write; the meta table is left to its owners.
+   */
+  clear(): void {
+    for (const t of TABLES) this.db.exec(`DELETE FROM ${t}`);
+    const extra = this.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('meta', 'sqlite_sequence')")
+      .map((r) => r.name)
+      .filter((n) => !TABLES.includes(n));
+    for (const t of extra) this.db.exec(`DELETE FROM "${t}"`);
+    this.db.exec('DELETE FROM sqlite_sequence');
   }
 
-  /** Seeds a fresh store. Two processes opening a new directory at once seed it exactly once. */
-  async ensureSeeded(): Promise<void> {
-    if (this.seeded) return;
-    const { writeSeed } = await import('./seed-adapter.js');
-    this.write(() => {
-      if (this.seeded) return;
-      this.seedAll(writeSeed);
-    });
-  }
-
-  /** Restores the seed: every record the service or a command wrote is gone. */
-  async reset(): Promise<void> {
-    const { writeSeed } = await import('./seed-adapter.js');
-    this.refCache.clear();
-    this.write(() => {
-      for (const t of TABLES) this.db.exec(`DELETE FROM ${t}`);
-      // Tables other parts add (the webhook queue) are emptied too.
-      const extra = this.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('meta', 'sqlite_sequence')")
-        .map((r) => r.name)
-        .filter((n) => !TABLES.includes(n));
-      for (const t of extra) this.db.exec(`DELETE FROM "${t}"`);
-      this.db.exec('DELETE FROM sqlite_sequence');
-      this.db.exec(`DELETE FROM meta WHERE key IN ('seeded', 'cnp_seq', 'people_next_index')`);
-      this.seedAll(writeSeed);
-    });
-  }
-
-  private seedAll(writeSeed: (store: Store) => void): void {
+  /** Starts the ids of invitations and test takers in their ranges. Call inside store.write, on an empty store. */
+  startIdRanges(): void {
     this.db.exec(`INSERT INTO sqlite_sequence (name, seq) VALUES ('invitations', ${FIRST_INVITATION_ID - 1}), ('test_takers', ${FIRST_TEST_TAKER_ID - 1})`);
-    writeSeed(this);
-    this.setMeta('seeded', SCHEMA_VERSION);
   }
 
   close(): void {
     this.stmts.clear();
     if (this.db.open) this.db.close();
   }
-
-  /**
-   * Adds `count` invitations (with test takers, completions and profiles per
-   * the state mix) to a team: prepared statements in one transaction, about a
-   * second per 100,000. No events and no outbox: seeded history, not activity.
-   */
-  async seedPeople(accountId: number, teamId: number, count: number, opts: SeedPeopleOptions = {}): Promise<SeedPeopleResult> {
-    const { seedPeopleRows } = await import('./seed-adapter.js');
-    return this.write(() => seedPeopleRows(this, accountId, teamId, count, opts));
-  }
-}
-
-/** Opens the store of a data directory, creating and seeding it on first use. */
-export async function openStore(dataDir: string): Promise<Store> {
-  const store = new Store(dataDir);
-  try {
-    await store.ensureSeeded();
-  } catch (err) {
-    store.close();
-    throw store.diskError(err) ?? err;
-  }
-  return store;
 }

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { verifySignature } from '../../src/api/webhook-signature.js';
 import { run } from '../../src/cli/main.js';
 import { accept } from '../../src/stub/lifecycle.js';
-import { openStore } from '../../src/stub/store.js';
+import { openStore } from '../../src/stub/index.js';
 import { flushDeliveries } from '../../src/stub/webhooks.js';
 import { runCli } from '../helpers/cli.js';
 import { memoryIO } from '../helpers/io.js';

@@ -36,7 +36,7 @@ describe('jobfit stub commands', () => {
   });
 
   it('accept, complete, outbox, events, reset', async () => {
-    const { openStore } = await import('../../src/stub/store.js');
+    const { openStore } = await import('../../src/stub/index.js');
     const store = await openStore(join(dir, 'stub'));
     const pending = store.get<{ id: number }>('SELECT id FROM invitations WHERE accepted_at IS NULL AND invited_by_user_id = 1001 ORDER BY id LIMIT 1')!.id;
     store.close();

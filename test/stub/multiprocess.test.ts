@@ -55,7 +55,7 @@ describe('several processes on one data directory', () => {
     const script = join(stub.dataDir, 'writer.mts');
     writeFileSync(
       script,
-      `import { openStore } from ${JSON.stringify(join(root, 'src/stub/store.ts'))};
+      `import { openStore } from ${JSON.stringify(join(root, 'src/stub/seeded-store.ts'))};
        const store = await openStore(process.argv[2]);
        await store.seedPeople(1, 13, 3000, { mix: { pending: 0, accepted: 1, partial: 0, complete: 0 } });
        store.close();`,

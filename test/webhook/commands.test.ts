@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/main.js';
 import { accept, complete } from '../../src/stub/lifecycle.js';
-import { openStore, type Store } from '../../src/stub/store.js';
+import { openStore, type Store } from '../../src/stub/index.js';
 import { flushDeliveries, getWebhookSettings, setWebhookSettings } from '../../src/stub/webhooks.js';
 import { runCli } from '../helpers/cli.js';
 import { memoryIO } from '../helpers/io.js';

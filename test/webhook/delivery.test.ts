@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningStub } from '../../src/stub/index.js';
 import { accept, complete } from '../../src/stub/lifecycle.js';
-import { openStore } from '../../src/stub/store.js';
+import { openStore } from '../../src/stub/index.js';
 import {
   type DeliveryLoop,
   flushDeliveries,

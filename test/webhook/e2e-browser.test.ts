@@ -8,7 +8,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore } from '../../src/stub/store.js';
+import { openStore } from '../../src/stub/index.js';
 import { getWebhookSettings } from '../../src/stub/webhooks.js';
 import { api, INVITER, tempDir, until, withoutMode } from './helpers.js';
 

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import type { Context } from '../kit/context.js';
 import { UsageError } from '../../core/errors.js';
 import { VALUE_KINDS, type ValueKind } from '../../cli/completion.js';
-import { configDir, ensurePrivateDir, PRIVATE_FILE_MODE } from '../../config/paths.js';
+import { configDir } from '../../config/paths.js';
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../../core/files.js';
 
 const TTL_MS = 5 * 60_000;
 const TIMEOUT_MS = 3000;

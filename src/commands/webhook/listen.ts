@@ -13,7 +13,7 @@ import { isLoopbackHost } from '../../config/loopback.js';
 import { jsonText } from '../../format/output.js';
 import { safeLine } from '../../format/sanitize.js';
 import { type ForwardResult, type Receiver, type WebhookEvent, resourceLabel, startReceiver } from './receiver.js';
-import type { StubLink } from './stub-link.js';
+import type { StubLink } from '../../stub/index.js';
 
 export interface ListenOptions {
   port?: string;
@@ -123,10 +123,10 @@ const NO_SECRET_HINT =
 async function printSecret(ctx: Context, o: ListenOptions, accountId: number | undefined): Promise<void> {
   const target = await stubTarget(ctx, o);
   if (!target) throw new UsageError('No local stub to read a signing secret from.', NO_SECRET_HINT);
-  const [{ openStore }, wh] = await Promise.all([import('../../stub/store.js'), import('../../stub/webhooks.js')]);
+  const [{ openStore, accountOfKey }, wh] = await Promise.all([import('../../stub/index.js'), import('../../stub/webhooks.js')]);
   const store = await openStore(target.dataDir);
   try {
-    const id = accountId ?? (target.apiKey ? store.get<{ account_id: number }>('SELECT account_id FROM api_keys WHERE key = ?', target.apiKey)?.account_id : undefined) ?? wh.accountIds(store)[0];
+    const id = accountId ?? accountOfKey(store, target.apiKey) ?? wh.accountIds(store)[0];
     const secret = id === undefined ? undefined : wh.signingSecret(store, id);
     if (!secret) throw new UsageError(`Account ${String(id)} does not exist in the stub (${target.dataDir}).`, 'see `jobfit stub keys` for the accounts');
     ctx.io.stdout.write(`${secret}\n`);
@@ -205,7 +205,7 @@ export async function listen(ctx: Context, o: ListenOptions): Promise<void> {
   try {
     const target = await stubTarget(ctx, o);
     if (target) {
-      const { linkStub } = await import('./stub-link.js');
+      const { linkStub } = await import('../../stub/index.js');
       link = await linkStub({
         dataDir: target.dataDir,
         url: receiver.url,

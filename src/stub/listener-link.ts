@@ -1,10 +1,21 @@
 /**
- * `webhook listen` against the local stub: point the account's endpoint at the
+ * The stub's side of `webhook listen`: point the account's endpoint at the
  * listener, switch delivery on, run the retry loop, and put everything back
  * when the listener stops.
  */
-import type { AttemptResult, DeliveryLoop, WebhookSettings } from '../../stub/webhooks.js';
-import type { Store } from '../../stub/store.js';
+import { openStore } from './seeded-store.js';
+import type { Store } from './store.js';
+import {
+  type AttemptResult,
+  type DeliveryLoop,
+  type WebhookSettings,
+  WebhookSettingsError,
+  accountIds,
+  getWebhookSettings,
+  setWebhookSettings,
+  signingSecret,
+  startDeliveryLoop,
+} from './webhooks.js';
 
 export interface StubLink {
   accountId: number;
@@ -27,30 +38,29 @@ export interface LinkOptions {
 }
 
 export async function linkStub(o: LinkOptions): Promise<StubLink> {
-  const [{ openStore }, wh] = await Promise.all([import('../../stub/store.js'), import('../../stub/webhooks.js')]);
   const store: Store = await openStore(o.dataDir);
   try {
-    const accountId = o.accountId ?? accountOfKey(store, o.apiKey) ?? wh.accountIds(store)[0];
-    if (accountId === undefined) throw new wh.WebhookSettingsError('The stub has no account.');
-    const before = wh.getWebhookSettings(store, accountId);
-    if (!before) throw new wh.WebhookSettingsError(`Account ${accountId} does not exist in the stub (${o.dataDir}).`);
+    const accountId = o.accountId ?? accountOfKey(store, o.apiKey) ?? accountIds(store)[0];
+    if (accountId === undefined) throw new WebhookSettingsError('The stub has no account.');
+    const before = getWebhookSettings(store, accountId);
+    if (!before) throw new WebhookSettingsError(`Account ${accountId} does not exist in the stub (${o.dataDir}).`);
     const teamsSwitched = o.onlyEnabledTeams ? [] : before.teams.filter((t) => !t.webhooks_enabled).map((t) => t.id);
-    wh.setWebhookSettings(store, accountId, {
+    setWebhookSettings(store, accountId, {
       endpoint: o.url,
       enabled: true,
       teams: teamsSwitched.map((id) => ({ id, enabled: true })),
     });
-    const loop: DeliveryLoop = wh.startDeliveryLoop(store, { onResult: o.onAttempt });
+    const loop: DeliveryLoop = startDeliveryLoop(store, { onResult: o.onAttempt });
     let restored = false;
     return {
       accountId,
       teamsSwitched,
-      signingSecret: wh.signingSecret(store, accountId)!,
+      signingSecret: signingSecret(store, accountId)!,
       async restore() {
         if (restored) return;
         restored = true;
         await loop.stop();
-        restoreSettings(wh, store, accountId, before, teamsSwitched, o.url);
+        restoreSettings(store, accountId, before, teamsSwitched, o.url);
         store.close();
       },
     };
@@ -60,24 +70,18 @@ export async function linkStub(o: LinkOptions): Promise<StubLink> {
   }
 }
 
-function restoreSettings(
-  wh: typeof import('../../stub/webhooks.js'),
-  store: Store,
-  accountId: number,
-  before: WebhookSettings,
-  teamsSwitched: number[],
-  ourUrl: string,
-): void {
-  const now = wh.getWebhookSettings(store, accountId);
+function restoreSettings(store: Store, accountId: number, before: WebhookSettings, teamsSwitched: number[], ourUrl: string): void {
+  const now = getWebhookSettings(store, accountId);
   // Someone changed the endpoint while we listened (another listener, the operator): theirs stands.
   const endpointIsOurs = now?.webhook_endpoint === ourUrl;
-  wh.setWebhookSettings(store, accountId, {
+  setWebhookSettings(store, accountId, {
     ...(endpointIsOurs ? { endpoint: before.webhook_endpoint, enabled: before.webhooks_enabled } : {}),
     teams: teamsSwitched.map((id) => ({ id, enabled: false })),
   });
 }
 
-function accountOfKey(store: Store, key: string | undefined): number | undefined {
+/** The account an API key of the stub belongs to (undefined: no key, or one the stub does not know). */
+export function accountOfKey(store: Store, key: string | undefined): number | undefined {
   if (!key) return undefined;
   return store.get<{ account_id: number }>('SELECT account_id FROM api_keys WHERE key = ?', key)?.account_id;
 }

@@ -3,16 +3,14 @@
  * Credentials in the query: `auth` = the account's live key, `sid` = the
  * account id. v1 has no test mode and no inviter (docs/stub.md).
  */
-import { MSG } from '../api/messages.js';
-import { TEST_ID } from './catalog.js';
-import { recordOutbox } from './lifecycle.js';
-import { type Store, newToken, nowIso } from './store.js';
-import { type InvitationRow, assessmentUrl } from './views.js';
-
-type Reply = { status: number; json: unknown; headers?: Record<string, string> } | { status: number; text: string; headers?: Record<string, string> };
+import { MSG } from '../../api/messages.js';
+import { TEST_ID } from '../catalog.js';
+import { type Reply, error as err, methodNotAllowed } from '../http/reply.js';
+import { recordOutbox } from '../lifecycle.js';
+import { type Store, newToken, nowIso } from '../store.js';
+import { type InvitationRow, assessmentUrl } from '../views.js';
 
 const V1_AUTH_FAILED = 'Authentication failed: check the auth and sid query parameters';
-const err = (status: number, message: string): Reply => ({ status, json: { error: message } });
 
 function authV1(store: Store, q: URLSearchParams): number | null {
   const auth = q.get('auth');
@@ -44,7 +42,7 @@ export async function handleV1(
   const isGet = seg.length === 2 && seg[0] === 'invitations' && !isCreate;
   if (!isCreate && !isGet) return err(404, MSG.notFound);
   const allowed = isCreate ? 'POST' : 'GET';
-  if (method !== allowed) return { status: 405, text: MSG.methodNotAllowed, headers: { allow: isCreate ? 'POST' : 'GET, HEAD' } };
+  if (method !== allowed) return methodNotAllowed([allowed]);
   const accountId = authV1(store, q);
   if (accountId === null) return err(401, V1_AUTH_FAILED);
   return isCreate ? create(store, origin, accountId, await body()) : get(store, origin, accountId, seg[1]);
@@ -95,7 +93,7 @@ async function create(store: Store, origin: string, accountId: number, b: Record
     if (v) tests.push(id);
   }
   if (tests.length === 0) return err(400, 'At least one of assignPrescreen, assignPersonality, assignInterests, assignThinking must be true');
-  const { toE164, assessmentRule } = await import('../api/requests.js');
+  const { toE164, assessmentRule } = await import('../../api/requests.js');
   let phone: string | null = null;
   if (rawPhone) {
     phone = toE164(rawPhone);

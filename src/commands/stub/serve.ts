@@ -1,0 +1,86 @@
+/** `jobfit stub serve`: the stub as a long-lived HTTP server, with its keys printed and its webhook delivery loop running. */
+import type { Command } from 'commander';
+import type { WireDeps as CommandDeps } from '../kit/wire.js';
+import type { Context } from '../kit/context.js';
+import { JobfitError, UsageError } from '../../core/errors.js';
+import { isLoopbackHost } from '../../config/loopback.js';
+import { safeLine } from '../../format/sanitize.js';
+import { dataDir, dataOption, examples, positiveInt } from './shared.js';
+
+export interface ServeOptions {
+  data?: string;
+  port: string;
+  host: string;
+  faults?: string;
+  minimalFields?: boolean;
+}
+
+export async function serve(opts: ServeOptions, ctx: Context): Promise<void> {
+  const port = positiveInt(opts.port, '--port');
+  const { parseFaults } = await import('../../stub/faults.js');
+  let faults: ReturnType<typeof parseFaults> | undefined;
+  try {
+    faults = opts.faults ? parseFaults(opts.faults) : undefined;
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const { startStub } = await import('../../stub/index.js');
+  let stub: Awaited<ReturnType<typeof startStub>>;
+  const dir = dataDir(ctx, opts);
+  try {
+    stub = await startStub({ dataDir: dir, port, host: opts.host, faults, minimalFields: opts.minimalFields });
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (e.code === 'EADDRINUSE') throw new JobfitError(`Port ${port} is already in use.`, { hint: 'Pick another with --port, or --port 0 for a free one.' });
+    throw err;
+  }
+  const { startDeliveryLoop } = await import('../../stub/webhooks.js');
+  const loop = startDeliveryLoop(stub.store);
+  // `login` offers this stub as its base URL, and `webhook listen` finds its data from the URL.
+  const { noteServedStub } = await import('../../config/served-stubs.js');
+  const unnote = noteServedStub(ctx.io.env, stub.origin, dir);
+  const out = ctx.io.stdout;
+  const boundHost = stub.bound.slice(0, stub.bound.lastIndexOf(':')).replace(/^\[|\]$/g, '');
+  const everywhere = boundHost === '0.0.0.0' || boundHost === '::';
+  // The base URL first (scripts read it), then the address really bound when
+  // the URL does not show it (0.0.0.0: every interface, reached here as 127.0.0.1).
+  const boundNote = stub.origin.endsWith(`//${stub.bound}`) ? '' : ` (bound to ${stub.bound}${everywhere ? ', every interface' : ''})`;
+  out.write(`Stub listening on ${stub.url}${boundNote}\n`);
+  for (const k of stub.keys) {
+    out.write(`  account ${k.account_id} (${safeLine(k.display_name)})\n    live key: ${k.live_key}\n    test key: ${k.test_key}\n`);
+  }
+  if (!isLoopbackHost(boundHost)) {
+    ctx.warn(
+      `the stub is reachable beyond this machine (${stub.bound}), and its keys are the published seed keys: anyone who can reach it can read and change its data, people's names and emails included. Use --host 127.0.0.1 unless that is what you want.`,
+    );
+  }
+  if (faults) ctx.info(`Faults on: ${opts.faults}`);
+  if (opts.minimalFields) ctx.info('Minimal fields: test taker and career navigation profile list items carry only what the reference states.');
+  ctx.info(`Data: ${stub.store.path}`);
+  ctx.info('Press Ctrl-C to stop.');
+  await new Promise<void>((resolve) => {
+    if (ctx.io.signal.aborted) resolve();
+    else ctx.io.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  unnote();
+  await loop.stop();
+  await stub.close();
+  ctx.info('Stub stopped.');
+}
+
+export function register(stub: Command, deps: CommandDeps): void {
+  dataOption(
+    stub
+      .command('serve')
+      .description('Run the stub as a long-lived HTTP server; prints its base URL and keys (Ctrl-C stops it)')
+      .option('--port <port>', 'port to listen on (0 picks a free one)', '4010')
+      .option('--host <host>', 'interface to bind', '127.0.0.1')
+      .option('--faults <spec>', 'inject faults, e.g. "429=0.05,5xx=0.05,drop=0.02,latency=5,seed=42[,retry-after=1][,only=writes]"')
+      .option('--minimal-fields', 'play a strict server: "not shown" list items (test takers, career navigation profiles) carry only the fields the reference states'),
+  )
+    .addHelpText(
+      'after',
+      examples('jobfit stub serve', 'jobfit stub serve --port 0 --data ./stub-data', 'jobfit stub serve --faults "429=0.1,seed=7"', 'jobfit stub serve --minimal-fields'),
+    )
+    .action(async (o: ServeOptions, cmd: Command) => serve(o, deps.context(cmd)));
+}

@@ -1,0 +1,105 @@
+/**
+ * Request bodies: read up to MAX_BODY, parsed as a JSON object. A body over
+ * the limit is answered 413 at once, while the client may still be sending:
+ * respond() drains the rest before the connection closes.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { MSG } from '../../api/messages.js';
+import { HttpError, type Reply, error, fail, replyParts, writeReply } from './reply.js';
+
+/** The largest request body the stub reads (docs/stub.md). */
+export const MAX_BODY = 1_048_576;
+/** After a 413, the rest of the body is read and dropped up to this much more, for this long; then the connection is cut. */
+const DRAIN_MAX_BYTES = 64 * MAX_BODY;
+const DRAIN_MAX_MS = 10_000;
+
+export const tooLarge = (): Reply => ({ ...error(413, MSG.bodyTooLarge), headers: { connection: 'close' } });
+
+/** Requests whose body went over MAX_BODY: answered with 413 while the client may still be sending. */
+const oversized = new WeakSet<IncomingMessage>();
+
+/**
+ * Writes the answer to a request whose body was refused as too large. The
+ * client may still be sending: the answer goes out at once, the rest of the
+ * body is read and dropped, and the connection closes when the body ends
+ * (`Connection: close`). Closing with unread bytes would reset the
+ * connection, and the client would never see the 413.
+ */
+function writeReplyDraining(req: IncomingMessage, res: ServerResponse, reply: Reply): void {
+  const { headers, body } = replyParts(reply);
+  res.writeHead(reply.status, { ...headers, connection: 'close' });
+  if (req.readableEnded || req.destroyed) {
+    res.end(body);
+    return;
+  }
+  res.write(body);
+  let dropped = 0;
+  let done = false;
+  const finish = (cut: boolean) => {
+    if (done) return;
+    done = true;
+    clearTimeout(timer);
+    req.removeListener('data', onData);
+    res.end();
+    // A client that sends on and on is cut off once its answer is out.
+    if (cut) res.once('finish', () => req.socket.destroy());
+  };
+  const onData = (c: Buffer) => {
+    dropped += c.length;
+    if (dropped > DRAIN_MAX_BYTES) finish(true);
+  };
+  const timer = setTimeout(() => finish(true), DRAIN_MAX_MS);
+  timer.unref();
+  req.on('data', onData);
+  req.once('end', () => finish(false));
+  req.once('close', () => finish(false));
+  req.resume();
+}
+
+/** Writes a reply; a request refused as too large has the rest of its body drained first. */
+export function respond(req: IncomingMessage, res: ServerResponse, reply: Reply): void {
+  if (oversized.has(req)) writeReplyDraining(req, res, reply);
+  else writeReply(res, reply);
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    // A declared length over the limit is refused before reading any of it.
+    if (Number(req.headers['content-length']) > MAX_BODY) {
+      oversized.add(req);
+      reject(new HttpError(tooLarge()));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY) {
+        // Not destroyed here: the 413 is written first (respond), then the rest is drained.
+        oversized.add(req);
+        req.removeListener('data', onData);
+        req.pause();
+        chunks.length = 0;
+        reject(new HttpError(tooLarge()));
+        return;
+      }
+      chunks.push(c);
+    };
+    req.on('data', onData);
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+/** The request body as a JSON object; anything else ends the request with the reference's 400. */
+export async function parseJsonBody(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const text = await readBody(req);
+  let value: unknown;
+  try {
+    value = text.trim() === '' ? undefined : JSON.parse(text);
+  } catch {
+    fail(MSG.invalidJson);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) fail(MSG.bodyNotObject);
+  return value as Record<string, unknown>;
+}

@@ -1,0 +1,80 @@
+/**
+ * What the stub remembers between requests while the database is unchanged:
+ *
+ * - the database version, asked once per turn of the event loop, not per
+ *   request: the requests that arrive together share it unless this process
+ *   writes in between (store.writes moves); another process's write is seen
+ *   on the next turn;
+ * - key lookups and the configuration reads of the write path (inviter by
+ *   email, team, template: `refs`), kept while neither another process nor
+ *   any write here other than a new invitation has changed the database (a
+ *   reset anywhere rewrites api_keys and moves the version), so a POST load
+ *   does not look its key and inviter up again after every commit;
+ * - serialised bodies of live GETs: lists and results are read far more
+ *   often than they change.
+ */
+import type { GroupCommit } from '../group-commit.js';
+import type { Store } from '../store.js';
+import { type Auth, authenticate } from './auth.js';
+import type { Reply } from './reply.js';
+
+const CACHE_MAX = 2000;
+
+export class StubCaches {
+  /** Configuration reads (AppOptions → Call.refs); emptied with the key lookups. */
+  readonly refs = new Map<string, unknown>();
+  private readonly auths = new Map<string, Auth | Reply>();
+  private authsVersion = '';
+  private readonly bodies = new Map<string, { version: string; status: number; body: Buffer }>();
+  // data_version moves when another connection commits; total_changes() when this one writes.
+  // `config` leaves out the rows the group commit wrote (new invitations and
+  // their assessments and outbox lines), which touch neither keys nor configuration.
+  private config = '';
+  private turnVersion = '';
+  private versionWrites = -1;
+
+  constructor(
+    private readonly store: Store,
+    private readonly commits: GroupCommit,
+  ) {}
+
+  /** The database's version now (see above); call before auth(). */
+  version(): string {
+    if (this.versionWrites === this.store.writes) return this.turnVersion;
+    const r = this.store.get<{ v: number; c: number }>('SELECT data_version AS v, total_changes() AS c FROM pragma_data_version')!;
+    this.config = `${r.v}:${r.c - this.commits.ownChanges}`;
+    this.turnVersion = `${r.v}:${r.c}`;
+    this.versionWrites = this.store.writes;
+    setImmediate(() => {
+      this.versionWrites = -1;
+    });
+    return this.turnVersion;
+  }
+
+  /** The caller of an Authorization header, remembered while the configuration is unchanged. */
+  auth(header: string | undefined): Auth | Reply {
+    if (this.authsVersion !== this.config || this.auths.size >= CACHE_MAX || this.refs.size >= CACHE_MAX) {
+      this.auths.clear();
+      this.refs.clear();
+      this.authsVersion = this.config;
+    }
+    const k = header ?? '';
+    let a = this.auths.get(k);
+    if (a === undefined) {
+      a = authenticate(this.store, header);
+      this.auths.set(k, a);
+    }
+    return a;
+  }
+
+  /** The serialised body answered for `key` at `version`, if any. */
+  body(key: string, version: string): Reply | undefined {
+    const hit = this.bodies.get(key);
+    return hit && hit.version === version ? { status: hit.status, raw: hit.body } : undefined;
+  }
+
+  remember(key: string, version: string, status: number, body: Buffer): void {
+    if (this.bodies.size >= CACHE_MAX) this.bodies.clear();
+    this.bodies.set(key, { version, status, body });
+  }
+}
