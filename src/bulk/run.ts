@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { InvitationListItem } from '../api/index.js';
-import { isDuplicateMessage, MSG } from '../api/messages.js';
+import { MSG } from '../api/messages.js';
 import type { Session } from '../core/session.js';
 import { CancelError, ExitCode, JobfitError, PartialFailureError, SilentError, UsageError } from '../core/errors.js';
 import { type AccountData, type BulkApi, findInvitationByEmail, loadAccountData } from './account.js';
@@ -28,6 +28,7 @@ import { type RowCheck, type RowDefaults, RowValidator, resolveDefaults } from '
 import { NUM } from '../format/number.js';
 import { safeText } from '../format/sanitize.js';
 import { ServiceGoneError } from '../client/errors.js';
+import { classifyRowError, decideRowRetry } from './retry.js';
 import { acquireLock } from '../core/lock.js';
 
 export const DEFAULT_CONCURRENCY = 8;
@@ -340,15 +341,6 @@ const sleep = (ms: number, signal?: AbortSignal) =>
     signal?.addEventListener('abort', done, { once: true });
   });
 
-function errText(err: unknown): string {
-  if (err && typeof err === 'object' && 'apiText' in err && typeof (err as { apiText: unknown }).apiText === 'string') return (err as { apiText: string }).apiText;
-  return err instanceof Error ? err.message : String(err);
-}
-
-function errName(err: unknown): string {
-  return err instanceof Error ? err.constructor.name : '';
-}
-
 /** What a row asks for, to tell its own invitation from someone else's. */
 interface RowAsk {
   email: string;
@@ -377,69 +369,54 @@ function conflict(msg: string, found: InvitationListItem | undefined): Outcome {
   return { status: 'failed', error: `${msg}: invitation ${found.id} on ${team}, for ${found.first_name} ${found.last_name}${when}` };
 }
 
-/** The breaker of the HTTP client: the service is unreachable or failing for every request. */
-function isServiceGone(err: unknown): boolean {
-  return err instanceof ServiceGoneError;
+/** The email looked up; a lookup that fails is "not found", unless the service is gone. */
+function lookUp(api: BulkApi, email: string, signal: AbortSignal): Promise<InvitationListItem | undefined> {
+  return findInvitationByEmail(api, email, signal).catch((e) => {
+    if (e instanceof ServiceGoneError) throw e;
+    return undefined;
+  });
 }
 
 /**
- * Sends one row. A 400 duplicate is "exists" only when the invitation in the
- * way is this row's own (isOwn), otherwise the row failed with the service's
- * message and the invitation in the way; a lost POST is resolved by the client
- * (lookup, never a blind resend); what certainly did nothing (429, 503,
- * refused) is tried again here, until the client's breaker says the service is gone.
+ * Sends one row, retrying as decideRowRetry (retry.ts) says. A 400 duplicate
+ * is "exists" only when the invitation in the way is this row's own (isOwn),
+ * otherwise the row failed with the service's message and the invitation in
+ * the way; a lost POST is resolved by the client (lookup, never a blind
+ * resend) and looked up again here before any new send.
  */
-async function sendRow(api: BulkSender, body: Record<string, unknown>, ask: RowAsk, limiter: Limiter, signal: AbortSignal): Promise<Outcome> {
-  let last: unknown;
+async function sendRow(api: BulkSender, body: Record<string, unknown>, ask: RowAsk, limiter: Limiter, signal: AbortSignal, random: () => number = Math.random): Promise<Outcome> {
   const email = ask.email;
-  for (let attempt = 0; attempt < 6; attempt++) {
+  for (let attempt = 0; ; attempt++) {
     try {
       const r = await api.createInvitationDetailed(body as never, signal);
       limiter.ok();
       return { status: 'created', id: r.invitation.id, url: r.invitation.assessment_url };
     } catch (err) {
-      last = err;
-      if (isServiceGone(err)) throw err;
-      const name = errName(err);
-      const status = (err as { status?: number }).status;
-      if (name === 'BadRequestError' || status === 400) {
-        const msg = errText(err);
-        if (isDuplicateMessage(msg)) {
-          const found = await findInvitationByEmail(api, email, signal).catch((e) => {
-            if (isServiceGone(e)) throw e;
-            return undefined;
-          });
-          if (found && msg === MSG.duplicateInvitationSameTeam(email) && isOwn(found, ask)) return { status: 'exists', id: found.id, url: found.assessment_url };
-          return conflict(msg, found);
+      const failure = classifyRowError(err);
+      const d = decideRowRetry(failure, attempt, random);
+      switch (d.action) {
+        case 'stop':
+          throw err;
+        case 'fail':
+          return { status: 'failed', error: d.error };
+        case 'look-up-duplicate': {
+          const found = await lookUp(api, email, signal);
+          if (found && d.message === MSG.duplicateInvitationSameTeam(email) && isOwn(found, ask)) return { status: 'exists', id: found.id, url: found.assessment_url };
+          return conflict(d.message, found);
         }
-        return { status: 'failed', error: msg };
+        case 'wait': {
+          if (d.slowDown) limiter.slowDown();
+          if (d.lookUpFirst) {
+            // The client looked the email up and resent once; look again before any new send.
+            const found = await lookUp(api, email, signal);
+            if (found && isOwn(found, ask)) return { status: 'created', id: found.id, url: found.assessment_url };
+          }
+          await sleep(d.delayMs, signal);
+          if (d.last) return { status: 'failed', error: failure.text, transient: true };
+        }
       }
-      if (name === 'AuthenticationError' || name === 'AuthError') throw err;
-      if (name === 'CancelError') throw err;
-      if (name === 'RateLimitError' || status === 429) {
-        limiter.slowDown();
-        const ra = (err as { retryAfterSeconds?: number }).retryAfterSeconds;
-        await sleep(Math.min(30_000, (ra ?? 1) * 1000) + Math.random() * 250, signal);
-        continue;
-      }
-      if (name === 'UnknownOutcomeError') {
-        // The client looked the email up and resent once; look again before any new send.
-        const found = await findInvitationByEmail(api, email, signal).catch((e) => {
-          if (isServiceGone(e)) throw e;
-          return undefined;
-        });
-        if (found && isOwn(found, ask)) return { status: 'created', id: found.id, url: found.assessment_url };
-        await sleep(200 * 2 ** attempt, signal);
-        continue;
-      }
-      if (name === 'ServerError' || name === 'NetworkError' || (status !== undefined && status >= 500)) {
-        await sleep(200 * 2 ** attempt, signal);
-        continue;
-      }
-      return { status: 'failed', error: errText(err) };
     }
   }
-  return { status: 'failed', error: errText(last), transient: true };
 }
 
 /**
