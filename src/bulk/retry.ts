@@ -94,3 +94,30 @@ export function decideRowRetry(f: RowFailure, attempt: number, random: () => num
       return { action: 'wait', delayMs: 200 * 2 ** attempt, slowDown: false, lookUpFirst: false, last };
   }
 }
+
+/**
+ * The run's pace: how many rows may be in flight. Halved on a 429 that
+ * outlasted the client's own retries (and the row retry says slowDown), it
+ * creeps back up by one slot per `limit` rows created. No I/O: the pool of
+ * run.ts reads `limit` at every slot it grants.
+ */
+export class Pace {
+  limit: number;
+  private successes = 0;
+  constructor(readonly max: number) {
+    this.limit = max;
+  }
+  /** Halve on a 429 that outlasted the client's own retries. */
+  slowDown(): void {
+    this.limit = Math.max(1, Math.floor(this.limit / 2));
+    this.successes = 0;
+  }
+  /** Creep back up: one more slot per `limit` successes. */
+  ok(): void {
+    if (this.limit >= this.max) return;
+    if (++this.successes >= this.limit) {
+      this.limit++;
+      this.successes = 0;
+    }
+  }
+}

@@ -28,8 +28,9 @@ import { type RowCheck, type RowDefaults, RowValidator, resolveDefaults } from '
 import { NUM } from '../format/number.js';
 import { safeText } from '../format/sanitize.js';
 import { ServiceGoneError } from '../client/errors.js';
-import { classifyRowError, decideRowRetry } from './retry.js';
+import { classifyRowError, decideRowRetry, Pace } from './retry.js';
 import { acquireLock } from '../core/lock.js';
+import { limiter } from '../core/pool.js';
 
 export const DEFAULT_CONCURRENCY = 8;
 export const MAX_CONCURRENCY = 64;
@@ -307,27 +308,6 @@ async function guardLive(opts: BulkOptions, deps: BulkDeps, account: AccountData
   if (!ok) throw new CancelError('Nothing was sent.', ExitCode.FAILURE);
 }
 
-class Limiter {
-  limit: number;
-  private successes = 0;
-  constructor(readonly max: number) {
-    this.limit = max;
-  }
-  /** Halve on a 429 that outlasted the client's own retries. */
-  slowDown(): void {
-    this.limit = Math.max(1, Math.floor(this.limit / 2));
-    this.successes = 0;
-  }
-  /** Creep back up: one more slot per `limit` successes. */
-  ok(): void {
-    if (this.limit >= this.max) return;
-    if (++this.successes >= this.limit) {
-      this.limit++;
-      this.successes = 0;
-    }
-  }
-}
-
 /** Waits, or less when the run is stopped (`signal`). */
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((r) => {
@@ -384,12 +364,12 @@ function lookUp(api: BulkApi, email: string, signal: AbortSignal): Promise<Invit
  * the way; a lost POST is resolved by the client (lookup, never a blind
  * resend) and looked up again here before any new send.
  */
-async function sendRow(api: BulkSender, body: Record<string, unknown>, ask: RowAsk, limiter: Limiter, signal: AbortSignal, random: () => number = Math.random): Promise<Outcome> {
+async function sendRow(api: BulkSender, body: Record<string, unknown>, ask: RowAsk, pace: Pace, signal: AbortSignal, random: () => number = Math.random): Promise<Outcome> {
   const email = ask.email;
   for (let attempt = 0; ; attempt++) {
     try {
       const r = await api.createInvitationDetailed(body as never, signal);
-      limiter.ok();
+      pace.ok();
       return { status: 'created', id: r.invitation.id, url: r.invitation.assessment_url };
     } catch (err) {
       const failure = classifyRowError(err);
@@ -405,7 +385,7 @@ async function sendRow(api: BulkSender, body: Record<string, unknown>, ask: RowA
           return conflict(d.message, found);
         }
         case 'wait': {
-          if (d.slowDown) limiter.slowDown();
+          if (d.slowDown) pace.slowDown();
           if (d.lookUpFirst) {
             // The client looked the email up and resent once; look again before any new send.
             const found = await lookUp(api, email, signal);
@@ -612,7 +592,8 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
       if (o.status !== 'not_sent' && o.status !== 'unknown') progress?.tick({ error: o.status === 'failed' || o.status === 'invalid' });
     };
 
-    const limiter = new Limiter(concurrency);
+    const pace = new Pace(concurrency);
+    const slots = limiter(() => pace.limit);
     const inflight = new Set<Promise<void>>();
     // Requests in flight when Ctrl-C comes are finished, not aborted: our own signal, not io.signal.
     const hard = new AbortController();
@@ -685,8 +666,15 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
           continue;
         }
         // Wait for a slot (and keep the out-of-order window bounded).
-        while (inflight.size > 0 && (inflight.size >= limiter.limit || results.window > maxWindow)) await Promise.race(inflight);
+        let release = await slots.acquire();
+        while (results.window > maxWindow && inflight.size > 0) {
+          release();
+          await Promise.race(inflight);
+          release = await slots.acquire();
+        }
+        const held = release;
         if (interrupted || fatal) {
+          held();
           stopping = true;
           await Promise.all(inflight);
           progress?.stop();
@@ -705,7 +693,7 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
             jw.sending([{ row: rec.row, email: r.email }]);
             journalled = true;
             sent++;
-            o = await sendRow(api, body, ask, limiter, hard.signal);
+            o = await sendRow(api, body, ask, pace, hard.signal);
           } else resumed++;
           onOutcome(o);
           jw.done(rec.row, r.email, o);
@@ -717,6 +705,7 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
             if (!results.failed) record(rec, journalled ? UNANSWERED : NOT_SENT);
           })
           .finally(() => {
+            held();
             inflight.delete(task);
           });
         inflight.add(task);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MSG } from '../../src/api/messages.js';
-import { classifyRowError, decideRowRetry, MAX_ROW_WAIT_MS, ROW_ATTEMPTS, type RowFailure, type RowRetryDecision } from '../../src/bulk/retry.js';
+import { classifyRowError, decideRowRetry, MAX_ROW_WAIT_MS, Pace, ROW_ATTEMPTS, type RowFailure, type RowRetryDecision } from '../../src/bulk/retry.js';
 import {
   AuthenticationError,
   BadRequestError,
@@ -78,5 +78,21 @@ describe('decideRowRetry', () => {
     const f: RowFailure = { kind: 'transient', text: 'x' };
     const lasts = Array.from({ length: ROW_ATTEMPTS }, (_, a) => (decideRowRetry(f, a, rnd(0)) as { last: boolean }).last);
     expect(lasts).toEqual([...Array(ROW_ATTEMPTS - 1).fill(false), true]);
+  });
+});
+
+describe('Pace', () => {
+  it('halves on slowDown (never below 1) and creeps back one slot per `limit` successes, up to the max', () => {
+    const p = new Pace(8);
+    p.slowDown();
+    expect(p.limit).toBe(4);
+    for (let i = 0; i < 3; i++) p.ok();
+    expect(p.limit).toBe(4);
+    p.ok();
+    expect(p.limit).toBe(5);
+    for (let i = 0; i < 4; i++) p.slowDown();
+    expect(p.limit).toBe(1);
+    for (let i = 0; i < 1000; i++) p.ok();
+    expect(p.limit).toBe(8);
   });
 });
