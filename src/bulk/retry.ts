@@ -2,7 +2,7 @@
  * The bulk row retry as a pure decision, like the client's own (client/retry.ts
  * decideRetry): what to do after one row's send failed depends only on what
  * failed, the attempt and an injected random number, so it is unit-tested
- * without a server or a clock. run.ts carries the decision out (looks up,
+ * without a server or a clock. send.ts carries the decision out (looks up,
  * waits, slows down).
  *
  * The client has already retried each request on its own terms; this is the

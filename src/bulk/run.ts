@@ -5,6 +5,11 @@
  *
  * The file is read twice (validation, then sending) rather than held in
  * memory; standard input is first spooled to a temporary file for that.
+ *
+ * This file is the pipeline; its steps live beside it: check.ts (the
+ * validation pass), live-guard.ts, send.ts (one row, with the row retry of
+ * retry.ts), journal.ts and results.ts (what is written), finish.ts (the
+ * summary, the exit and the resume command).
  */
 import { setMaxListeners } from 'node:events';
 import { createWriteStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
