@@ -5,145 +5,37 @@
  *
  * The file is read twice (validation, then sending) rather than held in
  * memory; standard input is first spooled to a temporary file for that.
+ *
+ * This file is the pipeline; its steps live beside it: check.ts (the
+ * validation pass), live-guard.ts, send.ts (one row, with the row retry of
+ * retry.ts), journal.ts and results.ts (what is written), finish.ts (the
+ * summary, the exit and the resume command).
  */
 import { setMaxListeners } from 'node:events';
 import { createWriteStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { InvitationListItem } from '../api/index.js';
-import { isDuplicateMessage, MSG } from '../api/messages.js';
-import type { Session } from '../core/session.js';
-import { CancelError, ExitCode, JobfitError, PartialFailureError, SilentError, UsageError } from '../core/errors.js';
-import { type AccountData, type BulkApi, findInvitationByEmail, loadAccountData } from './account.js';
-import { type ColumnMapping, mapHeader, parseMaps } from './columns.js';
-import { checkWritablePath, fileErrorCause, isFileError } from './files.js';
-import { journalPathFor, type JournalState, JournalWriter, type Outcome, readJournal, type RowStatus } from './journal.js';
-import { describeMapping, formatReport, type MappingReport } from './report.js';
-import { readInputBatches } from './input.js';
-import type { CsvMeta, CsvRecord } from './reader.js';
-import type { ResultsWriter } from './results.js';
-import { createResultsWriter } from './xlsx-results.js';
-import { type RowCheck, type RowDefaults, RowValidator, resolveDefaults } from './validate.js';
+import { JobfitError, UsageError } from '../core/errors.js';
+import { acquireLock } from '../core/lock.js';
+import { limiter } from '../core/pool.js';
 import { NUM } from '../format/number.js';
 import { safeText } from '../format/sanitize.js';
-import { ServiceGoneError } from '../client/errors.js';
-import { acquireLock } from '../core/lock.js';
-
-export const DEFAULT_CONCURRENCY = 8;
-export const MAX_CONCURRENCY = 64;
-
-export interface BulkOptions {
-  /** Path of the CSV or .xlsx workbook, or "-" for standard input. */
-  csv: string;
-  /** The workbook's sheet to read (name or 1-based number); the first visible one by default. */
-  sheet?: string;
-  out?: string;
-  dryRun?: boolean;
-  resume?: boolean;
-  /** Send again the rows of the last run that failed or were not sent (its journal). */
-  retryFailed?: boolean;
-  /** Write every invalid row (cells, line, reasons) to this CSV. */
-  errors?: string;
-  /** Without a terminal, the progress line's period (default PROGRESS_LINE_MS). */
-  progressEveryMs?: number;
-  skipInvalid?: boolean;
-  yes?: boolean;
-  concurrency?: number;
-  /** Rows the validation pass may keep for the sending pass (default KEEP_ROWS; 0: always read the file again). */
-  keepRows?: number;
-  maps?: string[];
-  createdBy?: string;
-  team?: string;
-  assessments?: string;
-  template?: string;
-  sendVia?: string;
-  /** Country of phone numbers written without +country code (rows without a Country cell). */
-  phoneCountry?: string;
-}
-
-export interface BulkTarget {
-  baseUrl: string;
-  mode?: 'live' | 'test';
-  /** The embedded stub or a server on this machine: nothing reaches a real person. */
-  local: boolean;
-}
-
-/** The client methods bulk invite uses, beside BulkApi's reads. */
-export interface BulkSender extends BulkApi {
-  createInvitationDetailed(body: never, signal?: AbortSignal): Promise<{ invitation: { id: number; assessment_url: string | null }; recovered: boolean }>;
-}
-
-export interface ProgressLike {
-  tick(opts?: { error?: boolean; n?: number }): void;
-  setTotal(total: number): void;
-  stop(): void;
-}
-
-export interface BulkDeps {
-  ctx: Pick<Session, 'io' | 'globals' | 'info' | 'warn'>;
-  api: BulkSender;
-  target: BulkTarget;
-  /** Asks a yes/no question on the terminal (only called when io.canPrompt). */
-  confirm?: (message: string) => Promise<boolean>;
-  progress?: (total: number) => ProgressLike;
-  /** Profile invite defaults (flags win over them). */
-  profileDefaults?: { createdBy?: string; team?: string; assessments?: string; template?: string; sendVia?: string };
-}
-
-export interface InvalidRow {
-  row: number;
-  line: number;
-  email?: string;
-  errors: Array<{ field: string; reason: string }>;
-}
-
-export interface BulkSummary {
-  rows: number;
-  valid: number;
-  invalid: number;
-  created: number;
-  exists: number;
-  failed: number;
-  /** Rows the run stopped before sending (and, among them, `unknown`: sent with no answer). */
-  notSent: number;
-  unknown: number;
-  /** Rows this run sent (not those recorded by an earlier one): the rate is of these. */
-  sent: number;
-  resumed: number;
-  seconds: number;
-  results?: string;
-  journal?: string;
-  interrupted: boolean;
-  dryRun: boolean;
-  invalidRows: InvalidRow[];
-  /** How the header and the values were read (shown by the dry run). */
-  mapping: MappingReport;
-  /** Where --errors wrote the invalid rows. */
-  errorsFile?: string;
-}
-
-
-function shellQuote(s: string): string {
-  return /^[A-Za-z0-9_./@:=,+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}
-
-export function resumeCommand(o: BulkOptions, out: string): string {
-  const parts = ['jobfit', 'invite', '--csv', o.csv, '--out', out, o.retryFailed ? '--retry-failed' : '--resume'];
-  if (o.sheet !== undefined) parts.push('--sheet', o.sheet);
-  if (o.createdBy) parts.push('--created-by', o.createdBy);
-  if (o.team) parts.push('--team', o.team);
-  if (o.assessments) parts.push('--assessments', o.assessments);
-  if (o.template) parts.push('--template', o.template);
-  if (o.sendVia) parts.push('--send-via', o.sendVia);
-  if (o.phoneCountry) parts.push('--phone-country', o.phoneCountry);
-  for (const m of o.maps ?? []) parts.push('--map', m);
-  if (o.skipInvalid) parts.push('--skip-invalid');
-  if (o.concurrency && o.concurrency !== DEFAULT_CONCURRENCY) parts.push('--concurrency', String(o.concurrency));
-  if (o.yes) parts.push('--yes');
-  const cmd = parts.map(shellQuote).join(' ');
-  return o.csv === '-' ? `${cmd} < SAME_FILE` : cmd;
-}
+import { loadAccountData } from './account.js';
+import { checkResumable, checkRow, validatePass, writeErrorsFile, fitCells } from './check.js';
+import { checkWritablePath, fileErrorCause, isFileError } from './files.js';
+import { resumeCommand, summaryLine, writeFailure } from './finish.js';
+import { readInputBatches } from './input.js';
+import { journalPathFor, type JournalState, JournalWriter, type Outcome, readJournal, type RowStatus } from './journal.js';
+import { guardLive } from './live-guard.js';
+import type { CsvRecord } from './reader.js';
+import { describeMapping, formatReport } from './report.js';
+import type { ResultsWriter } from './results.js';
+import { Pace } from './retry.js';
+import { NOT_SENT, resolveInFlight, type RowAsk, rowBreakerBound, sendRow, UNANSWERED } from './send.js';
+import { type BulkDeps, type BulkOptions, type BulkSummary, DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './types.js';
+import { createResultsWriter } from './xlsx-results.js';
+import type { RowCheck } from './validate.js';
 
 export function defaultResultsPath(csv: string): string {
   if (csv === '-') return resolve('invite-results.csv');
@@ -160,352 +52,9 @@ async function spoolStdin(ctx: BulkDeps['ctx']): Promise<{ path: string; cleanup
   return { path, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-interface Validated {
-  meta: CsvMeta;
-  mapping: ColumnMapping;
-  validator: RowValidator;
-  rows: number;
-  invalid: InvalidRow[];
-  invalidCount: number;
-  firstRowOfEmail: Map<string, number>;
-  teams: Map<number, number>;
-  channels: { email: number; sms: number; none: number };
-  /**
-   * Every record with its check, when the file is small enough to keep
-   * (KEEP_ROWS): the sending pass then reuses them instead of reading and
-   * checking the file again. Undefined for a larger file and for --dry-run.
-   */
-  kept?: Array<{ rec: CsvRecord; r: RowCheck }>;
-}
-
-/**
- * Up to this many rows, the validation pass keeps its records for the sending
- * pass (a few MB for 20,000 rows): reading and checking the file a second time
- * was ~10% of the CPU of sending 10,000 rows. Larger files are read twice, so
- * memory stays flat whatever the size.
- */
-const KEEP_ROWS = 20_000;
-
-/** A row checked: the contract's rules, the account, the header's width, duplicates in the file. */
-function checkRow(v: Pick<Validated, 'validator' | 'meta' | 'firstRowOfEmail'>, rec: CsvRecord, firstPass: boolean): RowCheck {
-  const width = v.meta.header.length;
-  if (rec.cells.length > width && rec.cells.slice(width).some((c) => c !== '')) {
-    return {
-      ok: false,
-      errors: [{ field: '(row)', reason: `has ${rec.cells.length} fields but the header has ${width} (a delimiter inside an unquoted field?)` }],
-    };
-  }
-  const r = v.validator.check(rec.cells);
-  const key = r.email?.toLowerCase();
-  if (key) {
-    const first = v.firstRowOfEmail.get(key);
-    if (first === undefined) {
-      if (firstPass) v.firstRowOfEmail.set(key, rec.row);
-    } else if (first !== rec.row) {
-      const dup = { field: 'email', reason: `Duplicate email in the file (first on row ${first})` };
-      return r.ok ? { ok: false, email: r.email, errors: [dup] } : { ...r, errors: [...r.errors, dup] };
-    }
-  }
-  return r;
-}
-
-async function validatePass(path: string, label: string, opts: BulkOptions, deps: BulkDeps, account: AccountData, journal?: JournalState): Promise<Validated> {
-  const pd = deps.profileDefaults ?? {};
-  const maps = parseMaps(opts.maps);
-  const defaults: RowDefaults = resolveDefaults(account, {
-    createdBy: opts.createdBy ?? pd.createdBy,
-    team: opts.team ?? pd.team,
-    assessments: opts.assessments ?? pd.assessments,
-    template: opts.template ?? pd.template,
-    sendVia: opts.sendVia ?? pd.sendVia,
-    phoneCountry: opts.phoneCountry,
-  });
-  let v: Validated | undefined;
-  const invalid: InvalidRow[] = [];
-  let invalidCount = 0;
-  let rows = 0;
-  const teams = new Map<number, number>();
-  const channels = { email: 0, sms: 0, none: 0 };
-  const firstRowOfEmail = new Map<string, number>();
-  const batches = readInputBatches(path, label, (meta) => {
-    const mapping = mapHeader(meta.header, maps, { haveInviter: Boolean(defaults.created_by) });
-    v = { meta, mapping, validator: new RowValidator(mapping, account, defaults), rows: 0, invalid, invalidCount: 0, firstRowOfEmail, teams, channels };
-  }, { sheet: opts.sheet, note: (t) => deps.ctx.info(safeText(t)) });
-  const keep = opts.keepRows ?? KEEP_ROWS;
-  let kept: Validated['kept'] = opts.dryRun || keep <= 0 ? undefined : [];
-  for await (const batch of batches) for (const rec of batch) {
-    rows++;
-    const r = checkRow(v!, rec, true);
-    if (journal && (journal.done.size || journal.inFlight.size)) {
-      // A resume must be of the same rows: refused here, before anything is written.
-      const was = journal.done.get(rec.row)?.email ?? journal.inFlight.get(rec.row);
-      if (was !== undefined && was.toLowerCase() !== (r.email ?? '').toLowerCase()) {
-        throw new UsageError(
-          `The CSV changed since the interrupted run: row ${rec.row} was ${was}, now ${r.email ?? '(no email)'}; nothing was written or sent.`,
-          'resume with the same file, or start a new run with another --out',
-        );
-      }
-    }
-    if (kept) {
-      if (kept.length < keep) kept.push({ rec, r });
-      else kept = undefined;
-    }
-    if (!r.ok) {
-      invalidCount++;
-      // Enough to fix a file; the results file has every one.
-      if (invalid.length < 10_000) invalid.push({ row: rec.row, line: rec.line, email: r.email, errors: r.errors });
-      continue;
-    }
-    if (r.teamId !== undefined) teams.set(r.teamId, (teams.get(r.teamId) ?? 0) + 1);
-    if (r.channels.email) channels.email++;
-    if (r.channels.sms) channels.sms++;
-    if (!r.channels.email && !r.channels.sms) channels.none++;
-  }
-  if (!v) throw new UsageError(`${label} is empty: there is no header line.`);
-  v.rows = rows;
-  v.invalidCount = invalidCount;
-  v.kept = kept;
-  return v;
-}
-
+// What the invite command needs, in one import.
 export { formatMapping, formatReport } from './report.js';
-
-function channelText(c: Validated['channels']): string {
-  const parts = [];
-  if (c.email) parts.push(`${NUM.format(c.email)} by email`);
-  if (c.sms) parts.push(`${NUM.format(c.sms)} by SMS`);
-  if (c.none) parts.push(`${NUM.format(c.none)} not delivered (link only)`);
-  return parts.join(', ') || 'none';
-}
-
-async function guardLive(opts: BulkOptions, deps: BulkDeps, account: AccountData, v: Validated, sendable: number): Promise<void> {
-  const { ctx, target } = deps;
-  if (target.local) {
-    ctx.info(`Sending to the local stub at ${target.baseUrl}: no real email or SMS goes out.`);
-    return;
-  }
-  if (target.mode !== 'live') {
-    ctx.info(`Test mode (${target.baseUrl}): the service stores nothing and sends nothing.`);
-    return;
-  }
-  const teamNames = [...v.teams.entries()]
-    .map(([id, n]) => `${account.teamsById.get(id)?.display_name ?? `team ${id}`} (${NUM.format(n)})`)
-    .join(', ');
-  const summary = [
-    `LIVE: about to invite ${NUM.format(sendable)} participants for real.`,
-    `  account:  ${account.account.display_name} (${account.account.id}) at ${target.baseUrl}`,
-    `  team(s):  ${teamNames || 'the inviter\'s default team'}`,
-    `  delivery: ${channelText(v.channels)}`,
-  ].join('\n');
-  ctx.io.stderr.write(`${safeText(summary)}\n`);
-  if (opts.yes) return;
-  if (!ctx.io.canPrompt || !deps.confirm) {
-    throw new UsageError('Live bulk invite without a terminal needs --yes (real emails and SMS will be sent).', 'check the file with --dry-run first, then add --yes');
-  }
-  const ok = await deps.confirm(`Send ${NUM.format(sendable)} live invitations now?`);
-  if (!ok) throw new CancelError('Nothing was sent.', ExitCode.FAILURE);
-}
-
-class Limiter {
-  limit: number;
-  private successes = 0;
-  constructor(readonly max: number) {
-    this.limit = max;
-  }
-  /** Halve on a 429 that outlasted the client's own retries. */
-  slowDown(): void {
-    this.limit = Math.max(1, Math.floor(this.limit / 2));
-    this.successes = 0;
-  }
-  /** Creep back up: one more slot per `limit` successes. */
-  ok(): void {
-    if (this.limit >= this.max) return;
-    if (++this.successes >= this.limit) {
-      this.limit++;
-      this.successes = 0;
-    }
-  }
-}
-
-/** Waits, or less when the run is stopped (`signal`). */
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((r) => {
-    if (signal?.aborted) return r();
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal?.removeEventListener('abort', done);
-      r();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
-
-function errText(err: unknown): string {
-  if (err && typeof err === 'object' && 'apiText' in err && typeof (err as { apiText: unknown }).apiText === 'string') return (err as { apiText: string }).apiText;
-  return err instanceof Error ? err.message : String(err);
-}
-
-function errName(err: unknown): string {
-  return err instanceof Error ? err.constructor.name : '';
-}
-
-/** What a row asks for, to tell its own invitation from someone else's. */
-interface RowAsk {
-  email: string;
-  first: string;
-  last: string;
-  /** The team the invitation goes to (the row's, or the inviter's default). */
-  teamId?: number;
-}
-
-const same = (a: unknown, b: string) => typeof a === 'string' && a.trim().toLowerCase() === b.trim().toLowerCase();
-
-/**
- * An invitation found by email is this row's own (made by an earlier or
- * interrupted run of it, or by a lost POST the client recovered): the same
- * person on the same team. Anything else is someone else's invitation in the way.
- */
-function isOwn(found: InvitationListItem, ask: RowAsk): boolean {
-  return (ask.teamId === undefined || found.team?.id === ask.teamId) && same(found.first_name, ask.first) && same(found.last_name, ask.last);
-}
-
-/** The service's refusal, and which invitation is in the way. */
-function conflict(msg: string, found: InvitationListItem | undefined): Outcome {
-  if (!found) return { status: 'failed', error: msg };
-  const team = found.team ? `team ${found.team.display_name} (${found.team.id})` : 'another team';
-  const when = found.created_at ? `, created ${found.created_at}` : '';
-  return { status: 'failed', error: `${msg}: invitation ${found.id} on ${team}, for ${found.first_name} ${found.last_name}${when}` };
-}
-
-/** The breaker of the HTTP client: the service is unreachable or failing for every request. */
-function isServiceGone(err: unknown): boolean {
-  return err instanceof ServiceGoneError;
-}
-
-/**
- * Sends one row. A 400 duplicate is "exists" only when the invitation in the
- * way is this row's own (isOwn), otherwise the row failed with the service's
- * message and the invitation in the way; a lost POST is resolved by the client
- * (lookup, never a blind resend); what certainly did nothing (429, 503,
- * refused) is tried again here, until the client's breaker says the service is gone.
- */
-async function sendRow(api: BulkSender, body: Record<string, unknown>, ask: RowAsk, limiter: Limiter, signal: AbortSignal): Promise<Outcome> {
-  let last: unknown;
-  const email = ask.email;
-  for (let attempt = 0; attempt < 6; attempt++) {
-    try {
-      const r = await api.createInvitationDetailed(body as never, signal);
-      limiter.ok();
-      return { status: 'created', id: r.invitation.id, url: r.invitation.assessment_url };
-    } catch (err) {
-      last = err;
-      if (isServiceGone(err)) throw err;
-      const name = errName(err);
-      const status = (err as { status?: number }).status;
-      if (name === 'BadRequestError' || status === 400) {
-        const msg = errText(err);
-        if (isDuplicateMessage(msg)) {
-          const found = await findInvitationByEmail(api, email, signal).catch((e) => {
-            if (isServiceGone(e)) throw e;
-            return undefined;
-          });
-          if (found && msg === MSG.duplicateInvitationSameTeam(email) && isOwn(found, ask)) return { status: 'exists', id: found.id, url: found.assessment_url };
-          return conflict(msg, found);
-        }
-        return { status: 'failed', error: msg };
-      }
-      if (name === 'AuthenticationError' || name === 'AuthError') throw err;
-      if (name === 'CancelError') throw err;
-      if (name === 'RateLimitError' || status === 429) {
-        limiter.slowDown();
-        const ra = (err as { retryAfterSeconds?: number }).retryAfterSeconds;
-        await sleep(Math.min(30_000, (ra ?? 1) * 1000) + Math.random() * 250, signal);
-        continue;
-      }
-      if (name === 'UnknownOutcomeError') {
-        // The client looked the email up and resent once; look again before any new send.
-        const found = await findInvitationByEmail(api, email, signal).catch((e) => {
-          if (isServiceGone(e)) throw e;
-          return undefined;
-        });
-        if (found && isOwn(found, ask)) return { status: 'created', id: found.id, url: found.assessment_url };
-        await sleep(200 * 2 ** attempt, signal);
-        continue;
-      }
-      if (name === 'ServerError' || name === 'NetworkError' || (status !== undefined && status >= 500)) {
-        await sleep(200 * 2 ** attempt, signal);
-        continue;
-      }
-      return { status: 'failed', error: errText(err) };
-    }
-  }
-  return { status: 'failed', error: errText(last), transient: true };
-}
-
-/**
- * The rows of a run that the service did not answer, one after another,
- * through every retry (a service whose reads work but whose writes all fail
- * never trips the client's breaker, which counts requests): at this many the
- * run stops as for a service that is gone. JOBFIT_BREAKER_SECONDS=0 turns it
- * off with the client's breaker.
- */
-export function rowBreakerBound(concurrency: number, env: Record<string, string | undefined>): number {
-  if (env.JOBFIT_BREAKER_SECONDS?.trim() === '0') return Number.POSITIVE_INFINITY;
-  return Math.max(5, concurrency);
-}
-
-/** Rows sent before a crash with no outcome: the email lookup decides, never a second POST. */
-async function resolveInFlight(api: BulkApi, ask: RowAsk, signal: AbortSignal): Promise<Outcome | undefined> {
-  const found = await findInvitationByEmail(api, ask.email, signal);
-  // Someone else's invitation is not this row's: the send then gets the service's refusal.
-  return found && isOwn(found, ask) ? { status: 'created', id: found.id, url: found.assessment_url } : undefined;
-}
-
-/**
- * A row's cells in the header's width, so that `row`, `status`, ... stay in
- * their columns: empty cells past the header (a trailing delimiter) are
- * dropped; non-empty ones (an invalid row) are joined back into the last
- * column with the delimiter they were split on, so nothing is lost.
- */
-export function fitCells(cells: string[], width: number, delimiter: string): string[] {
-  if (cells.length <= width || width === 0) return cells;
-  const extra = cells.slice(width);
-  if (extra.every((c) => c === '')) return cells.slice(0, width);
-  let end = cells.length;
-  while (cells[end - 1] === '') end--;
-  return [...cells.slice(0, width - 1), cells.slice(width - 1, end).join(delimiter)];
-}
-
-/** --errors FILE: every invalid row with its cells, line and reasons (the file is read again; memory stays flat). */
-async function writeErrorsFile(path: string, input: string, label: string, v: Validated, opts: BulkOptions): Promise<void> {
-  const file = resolve(path);
-  checkWritablePath(file, 'errors file', opts.csv === '-' ? undefined : resolve(opts.csv));
-  const w = createResultsWriter(file, v.meta.header, v.meta.delimiter, v.meta.bom, undefined, ['line', 'row', 'error'], 'errors file');
-  const width = v.meta.header.length;
-  try {
-    const check = { ...v, firstRowOfEmail: v.firstRowOfEmail };
-    for await (const batch of readInputBatches(input, label, () => {}, { sheet: opts.sheet })) {
-      for (const rec of batch) {
-        const r = checkRow(check, rec, false);
-        if (r.ok) continue;
-        const cells = fitCells(rec.cells, width, v.meta.delimiter);
-        const padded = cells.length >= width ? cells : [...cells, ...Array(width - cells.length).fill('')];
-        w.append([...padded, String(rec.line), String(rec.row), r.errors.map((e) => `${e.field}: ${e.reason}`).join('; ')]);
-      }
-    }
-  } catch (err) {
-    await w.close(false);
-    throw err;
-  }
-  await w.close();
-}
-
-/** Refuses a resume whose file is not the journalled run's: before anything is written. */
-function checkResumable(journal: JournalState, journalPath: string, v: Validated): void {
-  if (journal.begin && journal.begin.header.join('\u0000') !== v.meta.header.join('\u0000')) {
-    throw new UsageError(`The CSV's columns differ from the interrupted run's (${journalPath}); nothing was written or sent.`, 'resume with the same file, or start a new run with another --out');
-  }
-}
+export { finishBulk, summaryLine } from './finish.js';
 
 /** How often a run without a terminal says where it is (stderr). */
 export const PROGRESS_LINE_MS = 5_000;
@@ -635,7 +184,8 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
       if (o.status !== 'not_sent' && o.status !== 'unknown') progress?.tick({ error: o.status === 'failed' || o.status === 'invalid' });
     };
 
-    const limiter = new Limiter(concurrency);
+    const pace = new Pace(concurrency);
+    const slots = limiter(() => pace.limit);
     const inflight = new Set<Promise<void>>();
     // Requests in flight when Ctrl-C comes are finished, not aborted: our own signal, not io.signal.
     const hard = new AbortController();
@@ -708,8 +258,15 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
           continue;
         }
         // Wait for a slot (and keep the out-of-order window bounded).
-        while (inflight.size > 0 && (inflight.size >= limiter.limit || results.window > maxWindow)) await Promise.race(inflight);
+        let release = await slots.acquire();
+        while (results.window > maxWindow && inflight.size > 0) {
+          release();
+          await Promise.race(inflight);
+          release = await slots.acquire();
+        }
+        const held = release;
         if (interrupted || fatal) {
+          held();
           stopping = true;
           await Promise.all(inflight);
           progress?.stop();
@@ -728,7 +285,7 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
             jw.sending([{ row: rec.row, email: r.email }]);
             journalled = true;
             sent++;
-            o = await sendRow(api, body, ask, limiter, hard.signal);
+            o = await sendRow(api, body, ask, pace, hard.signal);
           } else resumed++;
           onOutcome(o);
           jw.done(rec.row, r.email, o);
@@ -740,6 +297,7 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
             if (!results.failed) record(rec, journalled ? UNANSWERED : NOT_SENT);
           })
           .finally(() => {
+            held();
             inflight.delete(task);
           });
         inflight.add(task);
@@ -798,45 +356,6 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
   } finally {
     lock?.release();
     cleanup();
-  }
-}
-
-const NOT_SENT: Outcome = { status: 'not_sent', error: 'not sent: the run stopped first (--resume sends it)' };
-const UNANSWERED: Outcome = { status: 'unknown', error: 'sent, but no answer came before the run stopped (--resume looks it up by email, it never sends twice)' };
-
-/** A full or read-only disk (or another write error) as one sentence: the file, the cause, what was sent, how to resume. */
-function writeFailure(err: unknown, file: string, opts: BulkOptions, out: string, sent: number): JobfitError {
-  const what = sent > 0 ? `${NUM.format(sent)} rows were sent and are in the journal; ` : 'nothing was sent; ';
-  const kept = existsSync(out) ? 'the previous results file was left as it was' : 'no results file was written';
-  return new JobfitError(`Cannot write ${file}: ${fileErrorCause(err)}. The run stopped: ${what}${kept}.`, {
-    hint: `make room (or make it writable), then: ${resumeCommand(opts, out)}`,
-    cause: err,
-  });
-}
-
-/** Every run's figures in one line: what happened to each row, and the pace of the rows actually sent. */
-export function summaryLine(s: BulkSummary): string {
-  const rate = s.seconds > 0 ? Math.round(s.sent / s.seconds) : s.sent;
-  const notSent = s.unknown ? `${NUM.format(s.notSent)} not sent (${NUM.format(s.unknown)} of them unanswered)` : `${NUM.format(s.notSent)} not sent`;
-  const parts = [`${NUM.format(s.created)} created`, `${NUM.format(s.exists)} exists`, `${NUM.format(s.invalid)} invalid`, `${NUM.format(s.failed)} failed`, notSent];
-  const resumed = s.resumed ? ` (${NUM.format(s.resumed)} from the earlier run)` : '';
-  return `${NUM.format(s.rows)} rows: ${parts.join(', ')}${resumed} in ${s.seconds.toFixed(1)}s (${NUM.format(s.sent)} sent, ${NUM.format(rate)} rows/s).`;
-}
-
-/** Maps a finished run to the exit: 0 all created/exists, 3 some invalid/failed, 130 interrupted. */
-export function finishBulk(s: BulkSummary, opts: BulkOptions, ctx: BulkDeps['ctx']): void {
-  if (s.interrupted) {
-    ctx.io.stderr.write(
-      `Interrupted: the rows in flight were finished; ${NUM.format(s.notSent)} rows were not sent. Everything is in ${s.results}.\nResume with:\n  ${resumeCommand(opts, s.results!)}\n`,
-    );
-    throw new SilentError(ExitCode.INTERRUPTED);
-  }
-  if (s.invalid + s.failed > 0) {
-    const retry = s.failed > 0 && s.results ? `; send the failed rows again with: ${resumeCommand({ ...opts, resume: false, retryFailed: true }, s.results)}` : '';
-    throw new PartialFailureError(
-      `${NUM.format(s.invalid + s.failed)} of ${NUM.format(s.rows)} rows were not invited (${NUM.format(s.invalid)} invalid, ${NUM.format(s.failed)} failed).`,
-      s.results ? `see the status and error columns of ${s.results}${retry}` : undefined,
-    );
   }
 }
 

@@ -1,6 +1,5 @@
 import type { JobfitClient } from '../client/client.js';
 import type { HttpClientOptions } from '../client/http.js';
-import { breakerFromEnv } from '../client/breaker.js';
 import type { ConfigStore } from '../config/store.js';
 import type { ConnectionInfo, Context } from '../commands/kit/context.js';
 import type { GlobalOptions, Prompter } from '../core/session.js';
@@ -29,14 +28,6 @@ export interface ContextDeps {
   prompter?: Prompter;
 }
 
-function positiveNumber(env: Record<string, string | undefined>, name: string): number | undefined {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return undefined;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n < 0) throw new UsageError(`${name} must be a non-negative number, got "${raw}".`);
-  return n;
-}
-
 export function createContext(io: IOStreams, globals: GlobalOptions, deps: ContextDeps = {}): Context {
   let configP: Promise<ConfigStore> | undefined;
   let clientP: Promise<JobfitClient> | undefined;
@@ -51,14 +42,13 @@ export function createContext(io: IOStreams, globals: GlobalOptions, deps: Conte
   };
 
   async function makeClient(): Promise<JobfitClient> {
-    const [{ readConfigView }, { resolveConnection }, { stubDataDir, unsafeConfigProblem, configFilePath }, { maskKey, hideUrlPasswords, modeOfKey }, { isLoopbackHost }, { HttpClient }, { JobfitClient }] = await Promise.all([
+    const [{ readConfigView }, { resolveConnection }, { stubDataDir, unsafeConfigProblem, configFilePath }, { maskKey, hideUrlPasswords, modeOfKey }, { isLoopbackHost }, { createClient }] = await Promise.all([
       import('../config/read.js'),
       import('../config/resolve.js'),
       import('../config/paths.js'),
       import('../config/mask.js'),
       import('../config/loopback.js'),
-      import('../client/http.js'),
-      import('../client/client.js'),
+      import('../client/create.js'),
     ]);
     const config = readConfigView(io.env);
     // Used anyway (the person may not be able to fix it now), but never silently.
@@ -103,22 +93,18 @@ export function createContext(io: IOStreams, globals: GlobalOptions, deps: Conte
         io.stderr.write(`Warning: ${forPerson(`the test key goes over plain http:// to ${u.host}: anyone on the network between can read it and the answers (use https://).`)}\n`);
       }
     }
-    const timeoutS = positiveNumber(io.env, 'JOBFIT_TIMEOUT');
-    const maxRetries = positiveNumber(io.env, 'JOBFIT_MAX_RETRIES');
-    const http = new HttpClient({
+    // JOBFIT_TIMEOUT, JOBFIT_MAX_RETRIES and JOBFIT_BREAKER_SECONDS are read by the factory, for every client alike.
+    const client = createClient({
       baseUrl,
       apiKey,
       env: io.env,
       signal: io.signal,
       trace: globals.verbose ? (line) => io.stderr.write(`${forPerson(line)}\n`) : undefined,
-      timeouts: timeoutS === undefined ? undefined : { headersMs: timeoutS * 1000, bodyMs: timeoutS * 1000 },
-      // The user's number caps every retry, 429s included (no extra waits on the server's Retry-After).
-      retry: maxRetries === undefined ? undefined : { maxRetries: Math.floor(maxRetries), maxRateLimitWaits: 0 },
-      breaker: breakerFromEnv(io.env),
+      verbose: globals.verbose,
       ...deps.clientOptions,
     });
-    closers.unshift(() => http.close());
-    return new JobfitClient(http, { verbose: globals.verbose });
+    closers.unshift(() => client.close());
+    return client;
   }
 
   const session: Context = {

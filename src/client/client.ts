@@ -9,7 +9,8 @@
 import type { CreateInvitationBody, ListQuery, UpdateInvitationBody } from '../api/requests.js';
 import type { RouteName, RouteResponse, ROUTES } from '../api/routes.js';
 import type { z } from 'zod';
-import { type ExpectedShape, type HttpClient, type HttpResponse, type QueryValue, UnknownOutcomeError } from './http.js';
+import { UnknownOutcomeError } from './errors.js';
+import type { ExpectedShape, HttpClient, HttpResponse, QueryValue } from './http.js';
 
 type RouteTable = typeof ROUTES;
 

@@ -4,6 +4,7 @@
  * so main() maps them to exit codes without knowing about HTTP.
  */
 import { ExitCode, type ExitCodeValue, JobfitError } from '../core/errors.js';
+import { parseRetryAfter } from './retry.js';
 
 export const LOGIN_HINT = 'run `jobfit login` or set JOBFIT_API_KEY';
 export const SCORE_PROFILES_HINT = 'see `jobfit score-profiles` for the valid short names';
@@ -167,6 +168,9 @@ export class NetworkError extends JobfitError {
   }
 }
 
+/** A POST was lost after it may have reached the server: its outcome is unknown. */
+export class UnknownOutcomeError extends NetworkError {}
+
 /**
  * The circuit breaker opened (client/breaker.ts): every request over a window
  * failed to reach the service or got 5xx. Long runs stop on it at once and
@@ -197,15 +201,6 @@ export function describeWait(ms: number, nowMs = Date.now()): string {
   const span = s < 120 ? `${s}s` : s < 7200 ? `${Math.round(s / 60)} min` : `${Math.round(s / 3600)}h`;
   const at = new Date(nowMs + ms).toISOString().slice(0, 16).replace('T', ' ');
   return `in ${span} (after ${at} UTC)`;
-}
-
-/** Seconds (`120`) or an HTTP date; undefined when absent or unreadable. */
-function retryAfterMs(value: string | undefined, nowMs: number): number | undefined {
-  if (value === undefined) return undefined;
-  const v = value.trim();
-  if (/^\d+(\.\d+)?$/.test(v)) return Math.round(Number(v) * 1000);
-  const t = Date.parse(v);
-  return Number.isNaN(t) ? undefined : Math.max(0, t - nowMs);
 }
 
 /** Builds the typed error for a non-2xx answer. */
@@ -242,7 +237,7 @@ export function errorFromResponse(init: ApiErrorInit): ApiError {
     return new NotFoundError({ ...full, hint: init.hint ?? (wrongBase ? 'check that the base URL is the root of the v2 API (it ends in /v2)' : undefined) }, 'not found');
   }
   if (status === 429) {
-    const wait = retryAfterMs(headerOf(init.headers, 'retry-after'), Date.now());
+    const wait = parseRetryAfter(headerOf(init.headers, 'retry-after'), Date.now());
     const hint = init.hint ?? (wait !== undefined && wait > 0 ? `the service is rate limiting and asks to wait; try again ${describeWait(wait)}` : undefined);
     return new RateLimitError({ ...full, hint }, wait === undefined ? undefined : Math.ceil(wait / 1000));
   }

@@ -8,7 +8,7 @@
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fitCells } from '../../src/bulk/run.js';
+import { fitCells } from '../../src/bulk/check.js';
 import { runCli } from '../helpers/cli.js';
 import { expectAllValid, fx, INVITER, readResults, useBulkStub } from './harness.js';
 

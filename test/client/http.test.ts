@@ -6,8 +6,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { JobfitClient } from '../../src/client/client.js';
-import { ApiError, AuthenticationError, BadRequestError, NetworkError, NotFoundError, RateLimitError, SCORE_PROFILES_HINT, ServerError } from '../../src/client/errors.js';
-import { HttpClient, type HttpClientOptions, joinUrl, UnknownOutcomeError } from '../../src/client/http.js';
+import { ApiError, AuthenticationError, BadRequestError, NetworkError, NotFoundError, RateLimitError, SCORE_PROFILES_HINT, ServerError, UnknownOutcomeError } from '../../src/client/errors.js';
+import { HttpClient, type HttpClientOptions, joinUrl } from '../../src/client/http.js';
 import { AuthError, ExitCode, UsageError } from '../../src/core/errors.js';
 import { createInvitation, type ForeignServer, json, KEY, startForeignServer } from './foreign-server.js';
 

@@ -8,6 +8,8 @@
 import type { Command } from 'commander';
 import * as z from 'zod';
 import { ApiError } from '../../client/errors.js';
+import type { JobfitClient } from '../../client/client.js';
+import type { ClientSettings } from '../../client/create.js';
 import type { WireDeps as CommandDeps } from '../kit/wire.js';
 import type { Context } from '../kit/context.js';
 import { AuthError, JobfitError, UsageError } from '../../core/errors.js';
@@ -16,7 +18,6 @@ import { noPromptReason } from '../../core/prompter.js';
 import { normalizeBaseUrl } from '../../config/keys.js';
 import { maskKey, modeOfKey } from '../../config/mask.js';
 import type { Mode, Profile } from '../../config/types.js';
-import { clientForKey } from '../shared/client.js';
 import { examples } from '../kit/help.js';
 import { parseOptions } from '../kit/parse.js';
 import { readInput } from '../../core/input.js';
@@ -34,12 +35,29 @@ export interface AccountSummary {
   mode: unknown;
 }
 
+/**
+ * A client for a server and key outside the resolved connection (the key is
+ * checked before it is saved), from the one factory: JOBFIT_TIMEOUT,
+ * JOBFIT_MAX_RETRIES and JOBFIT_BREAKER_SECONDS apply. The caller closes it.
+ */
+async function clientFor(ctx: Context, baseUrl: string, apiKey: string | undefined, defaults?: ClientSettings): Promise<JobfitClient> {
+  const { createClient } = await import('../../client/create.js');
+  return createClient({
+    baseUrl,
+    apiKey,
+    env: ctx.io.env,
+    signal: ctx.io.signal,
+    defaults,
+    trace: ctx.globals.verbose ? (line) => ctx.io.stderr.write(`${forPerson(line)}\n`) : undefined,
+  });
+}
+
 /** Checks a key with GET /accounts; seam for tests. */
 export type VerifyKey = (ctx: Context, baseUrl: string, key: string) => Promise<AccountSummary>;
 
 export const verifyKey: VerifyKey = async (ctx, baseUrl, key) => {
   const mode = modeOfKey(key);
-  const client = await clientForKey(ctx, baseUrl, key);
+  const client = await clientFor(ctx, baseUrl, key);
   try {
     const account = (await client.getAccount()) as AccountSummary;
     if (account?.mode !== undefined && account.mode !== mode) {
@@ -64,15 +82,8 @@ function describe(a: AccountSummary): string {
 export type CheckBaseUrl = (ctx: Context, baseUrl: string) => Promise<{ problem: string; unreachable: boolean; suggestion?: string } | undefined>;
 
 async function healthOf(ctx: Context, baseUrl: string): Promise<{ status?: number; version?: unknown; error?: string }> {
-  const { createClient } = await import('../../client/index.js');
-  const client = createClient({
-    baseUrl,
-    env: ctx.io.env,
-    signal: ctx.io.signal,
-    retry: { maxRetries: 1 },
-    timeouts: { headersMs: 10_000, bodyMs: 10_000 },
-    trace: ctx.globals.verbose ? (line) => ctx.io.stderr.write(`${forPerson(line)}\n`) : undefined,
-  });
+  // Quick by default; JOBFIT_TIMEOUT and JOBFIT_MAX_RETRIES still win.
+  const client = await clientFor(ctx, baseUrl, undefined, { retry: { maxRetries: 1 }, timeouts: { headersMs: 10_000, bodyMs: 10_000 } });
   try {
     const res = await client.raw('GET', '/healthcheck');
     const data = res.data as { version?: unknown } | null;

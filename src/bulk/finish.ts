@@ -1,0 +1,66 @@
+/**
+ * After a bulk invite run: the one line of figures, the exit it maps to,
+ * the command that resumes it, and a write failure as one sentence.
+ */
+import { existsSync } from 'node:fs';
+import { ExitCode, JobfitError, PartialFailureError, SilentError } from '../core/errors.js';
+import { NUM } from '../format/number.js';
+import { fileErrorCause } from './files.js';
+import { type BulkDeps, type BulkOptions, type BulkSummary, DEFAULT_CONCURRENCY } from './types.js';
+
+function shellQuote(s: string): string {
+  return /^[A-Za-z0-9_./@:=,+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+export function resumeCommand(o: BulkOptions, out: string): string {
+  const parts = ['jobfit', 'invite', '--csv', o.csv, '--out', out, o.retryFailed ? '--retry-failed' : '--resume'];
+  if (o.sheet !== undefined) parts.push('--sheet', o.sheet);
+  if (o.createdBy) parts.push('--created-by', o.createdBy);
+  if (o.team) parts.push('--team', o.team);
+  if (o.assessments) parts.push('--assessments', o.assessments);
+  if (o.template) parts.push('--template', o.template);
+  if (o.sendVia) parts.push('--send-via', o.sendVia);
+  if (o.phoneCountry) parts.push('--phone-country', o.phoneCountry);
+  for (const m of o.maps ?? []) parts.push('--map', m);
+  if (o.skipInvalid) parts.push('--skip-invalid');
+  if (o.concurrency && o.concurrency !== DEFAULT_CONCURRENCY) parts.push('--concurrency', String(o.concurrency));
+  if (o.yes) parts.push('--yes');
+  const cmd = parts.map(shellQuote).join(' ');
+  return o.csv === '-' ? `${cmd} < SAME_FILE` : cmd;
+}
+
+/** A full or read-only disk (or another write error) as one sentence: the file, the cause, what was sent, how to resume. */
+export function writeFailure(err: unknown, file: string, opts: BulkOptions, out: string, sent: number): JobfitError {
+  const what = sent > 0 ? `${NUM.format(sent)} rows were sent and are in the journal; ` : 'nothing was sent; ';
+  const kept = existsSync(out) ? 'the previous results file was left as it was' : 'no results file was written';
+  return new JobfitError(`Cannot write ${file}: ${fileErrorCause(err)}. The run stopped: ${what}${kept}.`, {
+    hint: `make room (or make it writable), then: ${resumeCommand(opts, out)}`,
+    cause: err,
+  });
+}
+
+/** Every run's figures in one line: what happened to each row, and the pace of the rows actually sent. */
+export function summaryLine(s: BulkSummary): string {
+  const rate = s.seconds > 0 ? Math.round(s.sent / s.seconds) : s.sent;
+  const notSent = s.unknown ? `${NUM.format(s.notSent)} not sent (${NUM.format(s.unknown)} of them unanswered)` : `${NUM.format(s.notSent)} not sent`;
+  const parts = [`${NUM.format(s.created)} created`, `${NUM.format(s.exists)} exists`, `${NUM.format(s.invalid)} invalid`, `${NUM.format(s.failed)} failed`, notSent];
+  const resumed = s.resumed ? ` (${NUM.format(s.resumed)} from the earlier run)` : '';
+  return `${NUM.format(s.rows)} rows: ${parts.join(', ')}${resumed} in ${s.seconds.toFixed(1)}s (${NUM.format(s.sent)} sent, ${NUM.format(rate)} rows/s).`;
+}
+
+/** Maps a finished run to the exit: 0 all created/exists, 3 some invalid/failed, 130 interrupted. */
+export function finishBulk(s: BulkSummary, opts: BulkOptions, ctx: BulkDeps['ctx']): void {
+  if (s.interrupted) {
+    ctx.io.stderr.write(
+      `Interrupted: the rows in flight were finished; ${NUM.format(s.notSent)} rows were not sent. Everything is in ${s.results}.\nResume with:\n  ${resumeCommand(opts, s.results!)}\n`,
+    );
+    throw new SilentError(ExitCode.INTERRUPTED);
+  }
+  if (s.invalid + s.failed > 0) {
+    const retry = s.failed > 0 && s.results ? `; send the failed rows again with: ${resumeCommand({ ...opts, resume: false, retryFailed: true }, s.results)}` : '';
+    throw new PartialFailureError(
+      `${NUM.format(s.invalid + s.failed)} of ${NUM.format(s.rows)} rows were not invited (${NUM.format(s.invalid)} invalid, ${NUM.format(s.failed)} failed).`,
+      s.results ? `see the status and error columns of ${s.results}${retry}` : undefined,
+    );
+  }
+}
