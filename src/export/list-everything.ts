@@ -1,23 +1,24 @@
 /**
  * `--all` for invitations, test-takers and profiles: the complete list, past
  * the service's cap of 50 (150 with a filter) per request. The engines are
- * src/export/complete-list.ts (listAll, items with an email) and
- * src/export/guided-list.ts (test takers, with or without an email on their
- * items); this file adapts them to the commands, streams the items to the one
- * output helper as they are found, and accounts for every one of them.
+ * complete-list.ts (listAll, items with an email) and guided-list.ts (test
+ * takers, with or without an email on their items); this file runs them for a
+ * resource, streams the items to the one output helper as they are found, and
+ * accounts for every one of them. The commands only parse their options and
+ * call listEverything.
  */
 import { setMaxListeners } from 'node:events';
-import type { JobfitClient, ListFilter } from '../../client/client.js';
-import type { Context } from '../kit/context.js';
-import { JobfitError } from '../../core/errors.js';
-import { IdFeed, bulkFetch } from '../../export/bulk-fetch.js';
-import { type BaseFilter, type FetchPage, type ListAllResult, listAll } from '../../export/complete-list.js';
-import { finishExport, isServiceGone } from '../../export/finish.js';
-import { type InvitationLike, listTestTakersComplete, type TestTakerLike } from '../../export/guided-list.js';
-import { Tally } from '../../export/tally.js';
-import { openTarget } from '../../export/target.js';
-import { type ColumnSpec, createListWriter, type ListWriter } from '../../format/output.js';
-import { NUM } from '../../format/number.js';
+import type { JobfitClient, ListFilter } from '../client/client.js';
+import type { Session } from '../core/session.js';
+import { JobfitError } from '../core/errors.js';
+import { IdFeed, bulkFetch } from './bulk-fetch.js';
+import { type BaseFilter, type FetchPage, type ListAllResult, listAll } from './complete-list.js';
+import { finishExport, isServiceGone } from './finish.js';
+import { type InvitationLike, listTestTakersComplete, type TestTakerLike } from './guided-list.js';
+import { Tally } from './tally.js';
+import { openTarget } from './target.js';
+import { type ColumnSpec, createListWriter, type ListWriter } from '../format/output.js';
+import { NUM } from '../format/number.js';
 
 export type AllResource = 'invitations' | 'test-takers' | 'profiles';
 
@@ -30,6 +31,8 @@ export interface ListEverythingOptions {
   out?: string;
   /** A fixed CSV header, for items that do not all carry every field. */
   csvColumns?: string[];
+  /** The key's mode, for the JSON envelope. */
+  mode?: 'live' | 'test';
 }
 
 type Item = Record<string, unknown>;
@@ -49,7 +52,7 @@ interface Listed {
 
 const OUTSIDE_EMAIL = 'outside the --email filter';
 
-export async function listEverything(ctx: Context, client: JobfitClient, o: ListEverythingOptions): Promise<void> {
+export async function listEverything(ctx: Session, client: JobfitClient, o: ListEverythingOptions): Promise<void> {
   // Up to 8 requests in flight each listen to Ctrl-C on the same signal.
   setMaxListeners(64, ctx.io.signal);
   const started = performance.now();
@@ -60,7 +63,7 @@ export async function listEverything(ctx: Context, client: JobfitClient, o: List
   let seenSoFar = 0;
   let error: unknown;
   try {
-    writer = await createListWriter(target.ctx, { columns: o.columns, csvColumns: o.csvColumns, envelope: { mode: ctx.connection?.mode }, noun: o.noun });
+    writer = await createListWriter(target.ctx, { columns: o.columns, csvColumns: o.csvColumns, envelope: { mode: o.mode }, noun: o.noun });
     const w = writer;
     const write = (it: Item) => {
       seenSoFar++;
@@ -88,11 +91,11 @@ export async function listEverything(ctx: Context, client: JobfitClient, o: List
   if (found) ctx.debug(`--all: ${NUM.format(found.listed)} ${o.noun} in ${found.requests} request${found.requests === 1 ? '' : 's'}`);
 }
 
-const trace = (ctx: Context) => (q: unknown, a: { total: number; returned: number; hasMore: boolean }) =>
+const trace = (ctx: Session) => (q: unknown, a: { total: number; returned: number; hasMore: boolean }) =>
   ctx.debug(`  --all: ${JSON.stringify(q)} → ${a.returned} of ${a.total}${a.hasMore ? ' (capped)' : ''}`);
 
 async function allPeople(
-  ctx: Context,
+  ctx: Session,
   client: JobfitClient,
   resource: 'invitations' | 'test-takers',
   filter: ListFilter,
@@ -152,7 +155,7 @@ async function allPeople(
  * is found through the complete list of test takers: each one's profile id is
  * on the test taker, and the profile is then fetched.
  */
-async function allProfiles(ctx: Context, client: JobfitClient, write: (it: Item) => void): Promise<Listed> {
+async function allProfiles(ctx: Session, client: JobfitClient, write: (it: Item) => void): Promise<Listed> {
   const signal = ctx.io.signal;
   const page = (await client.listCareerNavigationProfiles()) as unknown as Envelope;
   let requests = 1;

@@ -8,7 +8,7 @@ import type { Context } from '../kit/context.js';
 import type { ListFilter } from '../../client/client.js';
 import { type ColumnSpec, printList } from '../../format/output.js';
 import { UsageError } from '../../core/errors.js';
-import { listEverything } from './list-all.js';
+import { listEverything } from '../../export/list-everything.js';
 import { idOfName, nameOrId } from './names.js';
 import { maxText } from './options.js';
 
@@ -56,7 +56,7 @@ export async function runPeopleList(
   const filter = filterOf({ ...opts, team: await idOfName(client, 'team', opts.team) });
   if (opts.out !== undefined && !opts.all) throw new UsageError('--out goes with --all.');
   if (opts.all) {
-    await listEverything(ctx, client, { resource, filter, columns, noun, out: opts.out });
+    await listEverything(ctx, client, { resource, filter, columns, noun, out: opts.out, mode: ctx.connection?.mode });
     return;
   }
   const list = await (resource === 'invitations' ? client.listInvitations(filter, ctx.io.signal) : client.listTestTakers(filter, ctx.io.signal));
