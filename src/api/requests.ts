@@ -117,12 +117,8 @@ export const ScorecardQuery = z
   .object({ sp: z.string().meta({ description: 'short_name of a score profile enabled for the account (GET /score-profiles)' }) })
   .meta({ id: 'ScorecardQuery' });
 
-/** The list caps (reference: Limits). */
-export const LIST_CAP = 50;
-export const LIST_CAP_FILTERED = 150;
-export function listCap(query: { custom_id?: string; email?: string }): number {
-  return query.custom_id || query.email ? LIST_CAP_FILTERED : LIST_CAP;
-}
+// The list caps live in limits.ts (no zod: the stub reads them on every list).
+export { LIST_CAP, LIST_CAP_FILTERED, listCap } from './limits.js';
 
 /**
  * Turns a failed validation into the service's error body: one message

@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import * as z from 'zod';
 import type { Context } from '../kit/context.js';
+import { LIST_CAP, LIST_CAP_FILTERED } from '../../api/limits.js';
 import type { ListFilter } from '../../client/client.js';
 import { type ColumnSpec, printList } from '../../format/output.js';
 import { UsageError } from '../../core/errors.js';
@@ -26,7 +27,7 @@ export function addListFilters(cmd: Command): Command {
     .option('--team <id|name>', 'only this team (its id or its name)')
     .option('--custom-id <text>', 'custom_id contains this text (case-insensitive, max 50)')
     .option('--email <text>', 'email contains this text (case-insensitive, max 255)')
-    .option('--all', 'every match, not only the first page the service returns (50, or 150 with a filter)')
+    .option('--all', `every match, not only the first page the service returns (${LIST_CAP}, or ${LIST_CAP_FILTERED} with a filter)`)
     .option('--out <file>', 'with --all: write to FILE, only once the list is complete (a failed run leaves FILE as it was)');
 }
 
