@@ -17,10 +17,10 @@ const api: BulkApi = {
   listEmailTemplates: async () => ({ data: [] }),
   listAssessments: async () => ({
     data: [
-      { id: 1, display_name: 'Prescreen', short_name: 'Prescreen' },
-      { id: 6, display_name: 'Personality Traits', short_name: 'Personality' },
-      { id: 7, display_name: 'Thinking Skills', short_name: 'Thinking' },
-      { id: 8, display_name: 'Career Interests', short_name: 'Interests' },
+      { object: 'assessment' as const, id: 1, display_name: 'Prescreen', short_name: 'Prescreen' },
+      { object: 'assessment' as const, id: 6, display_name: 'Personality Traits', short_name: 'Personality' },
+      { object: 'assessment' as const, id: 7, display_name: 'Thinking Skills', short_name: 'Thinking' },
+      { object: 'assessment' as const, id: 8, display_name: 'Career Interests', short_name: 'Interests' },
     ],
   }),
   getAccount: async () => ({ id: 1, display_name: 'Acme' }),
