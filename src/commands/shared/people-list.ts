@@ -31,7 +31,7 @@ export function addListFilters(cmd: Command): Command {
     .option('--out <file>', 'with --all: write to FILE, only once the list is complete (a failed run leaves FILE as it was)');
 }
 
-export function filterOf(o: Omit<ListOptions, 'team'> & { team?: number }): ListFilter {
+function filterOf(o: Omit<ListOptions, 'team'> & { team?: number }): ListFilter {
   const f: ListFilter = {};
   if (o.team !== undefined) f.team_id = o.team;
   if (o.customId !== undefined) f.custom_id = o.customId;
