@@ -116,7 +116,7 @@ A body over 1 MiB answers **413** \`{"error": "${MSG.bodyTooLarge}"}\` (the stub
 The stub answers a write it could not store **507** (a full disk) or **503** (a read-only one) with \`{"error": "${MSG.notStored('<the cause>')}"}\`; nothing was stored, and reads go on.
 Lists are cut at 50 items, or 150 with a \`custom_id\` or \`email\` filter; \`has_more\` says so (the reference gives no paging parameters).`;
 
-export function buildOpenApi(cases: ExampleCase[] = []): Json {
+function buildOpenApi(cases: ExampleCase[] = []): Json {
   const outputs = registryComponents('output');
   const inputs = registryComponents('input');
   const paths: Record<string, Record<string, Json>> = {};

@@ -19,7 +19,7 @@ export const INTERNAL_FIELD_NAMES: Record<string, string> = {
 };
 
 /** Numbers written without a country code are read as this country's (docs/stub.md). */
-export const DEFAULT_PHONE_COUNTRY = 'US';
+const DEFAULT_PHONE_COUNTRY = 'US';
 
 /** E.164 form of a phone number, or null when it is not a valid number. */
 export function toE164(raw: string, defaultCountry = DEFAULT_PHONE_COUNTRY): string | null {
@@ -140,7 +140,7 @@ export function validationError(error: z.ZodError, input?: unknown): string | st
   return typeError ? lines : lines[0];
 }
 
-export function issueMessage(issue: z.core.$ZodIssue): string {
+function issueMessage(issue: z.core.$ZodIssue): string {
   const head = issue.path[0];
   const field = typeof head === 'string' ? (INTERNAL_FIELD_NAMES[head] ?? head) : undefined;
   const rest = issue.path.slice(1).map(String);

@@ -44,7 +44,7 @@ export type ScoreProfileRef = z.infer<typeof ScoreProfileRef>;
 // ---------------------------------------------------------------- envelope
 
 /** The list envelope: `total_count` counts all matches, `has_more` says the list was cut. */
-export function listOf<T extends z.ZodType>(item: T) {
+function listOf<T extends z.ZodType>(item: T) {
   return z.object({
     mode: Mode,
     object: z.literal('list'),

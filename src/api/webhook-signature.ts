@@ -14,8 +14,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const SIGNATURE_HEADER = 'jobfit-signature';
-export const SECRET_PREFIX = 'whsec_';
-export const DEFAULT_TOLERANCE_S = 300;
+const SECRET_PREFIX = 'whsec_';
+const DEFAULT_TOLERANCE_S = 300;
 
 export function newSigningSecret(): string {
   return `${SECRET_PREFIX}${randomBytes(24).toString('base64url')}`;

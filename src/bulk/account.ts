@@ -4,7 +4,7 @@
  * invitation email templates, the assessment catalog.
  */
 import type { Assessment, EmailTemplate, InvitationListItem, TeamListItem, User } from '../api/index.js';
-import { TEST_ID } from '../api/index.js';
+import { assessmentIdOf, TEST_ID } from '../api/index.js';
 
 /** The part of the typed client bulk invite uses (src/client). */
 export interface BulkApi {
@@ -24,27 +24,11 @@ export interface AccountData {
   teamsByName: Map<string, TeamListItem[]>;
   templatesById: Map<number, EmailTemplate>;
   templatesByName: Map<string, EmailTemplate[]>;
-  /** Lower-cased name, short name or alias → test id. */
+  /** The account's catalog: lower-cased name or short name → test id (the names of api/catalog.ts's table are known besides). */
   assessmentsByName: Map<string, number>;
   assessmentIds: Set<number>;
   assessmentNames: Map<number, string>;
 }
-
-/** Names people write for the four assessments, beside the catalog's own. */
-const ASSESSMENT_ALIASES: Record<string, number> = {
-  prescreen: TEST_ID.prescreen,
-  'pre-screen': TEST_ID.prescreen,
-  screening: TEST_ID.prescreen,
-  personality: TEST_ID.personality,
-  'personality traits': TEST_ID.personality,
-  traits: TEST_ID.personality,
-  thinking: TEST_ID.thinking,
-  'thinking skills': TEST_ID.thinking,
-  cognitive: TEST_ID.thinking,
-  interests: TEST_ID.interests,
-  'career interests': TEST_ID.interests,
-  career: TEST_ID.interests,
-};
 
 function push<K, V>(m: Map<K, V[]>, k: K, v: V) {
   const a = m.get(k);
@@ -70,7 +54,7 @@ export async function loadAccountData(api: BulkApi): Promise<AccountData> {
     teamsByName: new Map(),
     templatesById: new Map(),
     templatesByName: new Map(),
-    assessmentsByName: new Map(Object.entries(ASSESSMENT_ALIASES)),
+    assessmentsByName: new Map(),
     assessmentIds: new Set(),
     assessmentNames: new Map(),
   };
@@ -165,7 +149,8 @@ export function resolveAssessments(a: AccountData, raw: string): Resolved<number
       id = Number(p);
       if (!a.assessmentIds.has(id)) return { ok: false, reason: `Unknown assessment test_id ${id}` };
     } else {
-      id = a.assessmentsByName.get(p.toLowerCase().replace(/\s+/g, ' '));
+      // The account's own catalog first (a newer service may name more), then the one table.
+      id = a.assessmentsByName.get(p.toLowerCase().replace(/\s+/g, ' ')) ?? assessmentIdOf(p);
       if (id === undefined) {
         const known = [...new Set(a.assessmentNames.values())].join(', ');
         return { ok: false, reason: `Unknown assessment "${p}" (known: ${known || 'Prescreen, Personality, Thinking, Interests'})` };

@@ -11,6 +11,7 @@ import {
   INTERNAL_FIELD_NAMES,
   MSG,
   smsRule,
+  TEST_ID,
   toE164,
 } from '../api/index.js';
 import { isSupportedCountry, type CountryCode } from 'libphonenumber-js/max';
@@ -115,11 +116,12 @@ const CHANNEL_COLUMNS = [
   ['send_via_email', 'email'],
   ['send_via_sms', 'sms'],
 ] as const;
+/** The v1 API's yes/no columns, one per assessment. */
 const V1_COLUMNS = [
-  ['assign_prescreen', 1],
-  ['assign_personality', 6],
-  ['assign_thinking', 7],
-  ['assign_interests', 8],
+  ['assign_prescreen', TEST_ID.prescreen],
+  ['assign_personality', TEST_ID.personality],
+  ['assign_thinking', TEST_ID.thinking],
+  ['assign_interests', TEST_ID.interests],
 ] as const;
 
 /** Remembers the resolution of repeated cell values ("Retail Stores" on 10,000 rows); `cache` is what was read. */

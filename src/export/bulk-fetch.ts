@@ -16,6 +16,7 @@ import { safeText } from '../format/sanitize.js';
 import { askAgain } from './ask-again.js';
 import type { Session } from '../core/session.js';
 import { JobfitError, PartialFailureError, UsageError } from '../core/errors.js';
+import { limiter } from '../core/pool.js';
 
 /** A queue of ids that can be filled while it is being drained. */
 export class IdFeed<I> {
@@ -126,7 +127,9 @@ export async function bulkFetch<I, R>(
   const max = Math.max(1, opts.concurrency ?? 16);
   // Every request in flight listens to Ctrl-C on the same signal.
   if (opts.signal) setMaxListeners(Math.max(64, max * 4), opts.signal);
-  let limit = max;
+  // One slot per request in flight, taken before the next id: the feed is read
+  // no faster than its ids are fetched. A 429 halves the bound for a while.
+  const pool = limiter(max);
   let coolUntil = 0;
   const result: BulkResult = { ok: 0, skipped: 0, failed: 0, requests: 0 };
   let stop: { error: unknown } | undefined;
@@ -172,7 +175,7 @@ export async function bulkFetch<I, R>(
           onRetry: (err) => {
             // The client's own waits ran out on a 429: slow the whole pool down too.
             if (isRateLimit(err)) {
-              limit = Math.max(1, Math.floor(limit / 2));
+              pool.limit = Math.floor(pool.limit / 2);
               coolUntil = Date.now() + 5000;
             }
           },
@@ -192,37 +195,68 @@ export async function bulkFetch<I, R>(
     }
   };
 
-  const worker = async (n: number) => {
-    for (;;) {
-      if (emitError !== undefined || stop) return;
-      // Workers above the current limit wait out the cool-down, then the limit recovers.
-      while (n >= limit) {
-        await new Promise((r) => setTimeout(r, 200));
-        if (Date.now() > coolUntil) limit = Math.min(max, limit * 2);
-      }
-      if (stop) return;
-      const next = await feed.next();
-      if (!next) return;
-      taken++;
-      if (stop) return;
-      if (opts.signal?.aborted) throw opts.signal.reason ?? new Error('aborted');
-      let outcome: Outcome<R>;
-      try {
-        outcome = await attempt(next.id);
-      } catch (err) {
-        if (!(err instanceof Stop)) throw err;
-        stop ??= { error: err.error };
-        return;
-      }
-      if (outcome.kind === 'ok') result.ok++;
-      else if (outcome.kind === 'skipped') result.skipped++;
-      else result.failed++;
-      opts.onSettled?.(outcome);
-      pending.set(next.index, { id: next.id, outcome });
-      emit();
+  // An error that ends the run at once (Ctrl-C): passed on without waiting for the ids in flight.
+  let fatal = false;
+  let fail!: (err: unknown) => void;
+  const failed = new Promise<never>((_, reject) => {
+    fail = reject;
+  });
+  let inFlight = 0;
+  let allSettled: (() => void) | undefined;
+  const settle = async (next: { id: I; index: number }): Promise<void> => {
+    let outcome: Outcome<R>;
+    try {
+      outcome = await attempt(next.id);
+    } catch (err) {
+      if (!(err instanceof Stop)) throw err;
+      stop ??= { error: err.error };
+      return;
     }
+    if (outcome.kind === 'ok') result.ok++;
+    else if (outcome.kind === 'skipped') result.skipped++;
+    else result.failed++;
+    opts.onSettled?.(outcome);
+    pending.set(next.index, { id: next.id, outcome });
+    emit();
   };
-  await Promise.all(Array.from({ length: max }, (_, n) => worker(n)));
+  const launch = async () => {
+    for (;;) {
+      if (emitError !== undefined || stop || fatal) break;
+      const release = await pool.acquire();
+      if (stop || fatal) {
+        release();
+        break;
+      }
+      const next = await feed.next();
+      if (!next) {
+        release();
+        break;
+      }
+      taken++;
+      if (stop) {
+        release();
+        break;
+      }
+      if (opts.signal?.aborted) {
+        release();
+        throw opts.signal.reason ?? new Error('aborted');
+      }
+      inFlight++;
+      const done = () => {
+        // After a 429's cool-down, the pool recovers its concurrency as requests finish.
+        if (pool.limit < max && Date.now() > coolUntil) pool.limit = Math.min(max, pool.limit * 2);
+        release();
+        if (--inFlight === 0) allSettled?.();
+      };
+      settle(next).then(done, (err: unknown) => {
+        fatal = true;
+        fail(err);
+        done();
+      });
+    }
+    if (inFlight > 0) await new Promise<void>((resolve) => (allSettled = resolve));
+  };
+  await Promise.race([launch(), failed]);
   await emitting;
   if (emitError !== undefined) throw emitError;
   if (stop) throw stop.error;

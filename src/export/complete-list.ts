@@ -28,6 +28,7 @@ import { setMaxListeners } from 'node:events';
 import { JobfitError } from '../core/errors.js';
 import { askAgain } from './ask-again.js';
 import { limiter } from '../core/pool.js';
+import { LIST_CAP_FILTERED } from '../api/limits.js';
 
 export interface ListEnvelopeLike<T> {
   total_count?: number;
@@ -71,10 +72,6 @@ export interface ListAllResult {
   minimum: number;
 }
 
-/** The service's caps (reference: Limits). */
-export const CAP_UNFILTERED = 50;
-export const CAP_FILTERED = 150;
-
 /** Characters an email may hold, beyond those seen in the data (lower case: the filter ignores case). */
 const FALLBACK_DOMAIN = 'abcdefghijklmnopqrstuvwxyz0123456789.-_';
 const FALLBACK_LOCAL = `${FALLBACK_DOMAIN}+!#$%&'*/=?^\`{|}~"`;
@@ -90,7 +87,7 @@ export function patient<T>(fetchPage: FetchPage<T>, signal?: AbortSignal): Fetch
 
 /** The fewest requests that can return `total` items. */
 export function minimumRequests(total: number): number {
-  return Math.max(1, Math.ceil(total / CAP_FILTERED));
+  return Math.max(1, Math.ceil(total / LIST_CAP_FILTERED));
 }
 
 interface Cell {
@@ -247,7 +244,7 @@ export async function listAll<T>(
     // ways for digits), and its children again, until they fit: a child just
     // above the cap costs a whole level of requests.
     const fan = Math.min(20, Math.max(4, distinct));
-    const tree = (x: number): number => (x <= CAP_FILTERED ? 1 : 1 + fan * tree(x / fan));
+    const tree = (x: number): number => (x <= LIST_CAP_FILTERED ? 1 : 1 + fan * tree(x / fan));
     for (const [ch, k] of counts) {
       if (ch === '') continue;
       cost += tree((total * k) / n);
@@ -259,7 +256,7 @@ export async function listAll<T>(
     if (unseenMass >= 1) cost += Math.min(alphabet - distinct, 2 + Math.sqrt(unseenMass) / 2);
     // Items that end at this cell on this side cannot be reached by its children at all.
     const ends = counts.get('') ?? 0;
-    if (ends > 0) cost += 3 + ((total * ends) / n / CAP_FILTERED) * 20;
+    if (ends > 0) cost += 3 + ((total * ends) / n / LIST_CAP_FILTERED) * 20;
     return cost;
   }
 
@@ -396,7 +393,7 @@ export async function listAll<T>(
     if (!tried.includes(other)) {
       const otherCounts = side === 'local' ? domainCounts : localCounts;
       const small = [...otherCounts.entries()]
-        .filter(([ch, k]) => ch !== '' && (total * k) / n <= CAP_FILTERED * 0.8)
+        .filter(([ch, k]) => ch !== '' && (total * k) / n <= LIST_CAP_FILTERED * 0.8)
         .sort((a, b) => b[1] - a[1])
         .map(([ch]) => ch);
       const budget = Math.min(small.length, 6);
@@ -424,7 +421,7 @@ export async function listAll<T>(
     // A cut unfiltered answer (50): the `@` pattern matches every email and
     // raises the cap to 150, so small sets finish in one more request.
     const root: Cell = { s: '', p: '' };
-    if (total <= CAP_FILTERED && !cleanBase.custom_id) {
+    if (total <= LIST_CAP_FILTERED && !cleanBase.custom_id) {
       const r = await query('@');
       if (r.hasMore) await refine(root, r.total);
     } else {

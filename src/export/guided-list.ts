@@ -21,7 +21,8 @@
  */
 import { JobfitError } from '../core/errors.js';
 import { NUM } from '../format/number.js';
-import { type BaseFilter, CAP_FILTERED, type FetchPage, type ListAllOptions, type ListAllResult, type ListQuery, listAll, minimumRequests, patient } from './complete-list.js';
+import { LIST_CAP_FILTERED } from '../api/limits.js';
+import { type BaseFilter, type FetchPage, type ListAllOptions, type ListAllResult, type ListQuery, listAll, minimumRequests, patient } from './complete-list.js';
 
 interface Known {
   local: string;
@@ -42,7 +43,7 @@ interface Plan {
  * leaves in the end. A cell where both sides run out (more than `cap` emails
  * equal to the pattern itself) stays a leaf; the count check then catches it.
  */
-export function planCells(emails: Iterable<string>, cap = CAP_FILTERED): string[] {
+export function planCells(emails: Iterable<string>, cap = LIST_CAP_FILTERED): string[] {
   const items: Known[] = [];
   for (const e of emails) {
     const lc = e.toLowerCase();

@@ -52,7 +52,7 @@ function idsOfRecords(records: unknown[], where: string): number[] {
  * `test_taker_id` or `id` (what `test-takers list -o csv --fields id` writes),
  * or one id per line.
  */
-export async function parseIdList(text: string, where: string): Promise<number[]> {
+async function parseIdList(text: string, where: string): Promise<number[]> {
   const body = text.replace(/^\uFEFF/, '').trim();
   if (body.startsWith('{') || body.startsWith('[')) {
     let doc: unknown;
@@ -94,7 +94,7 @@ export function singleId(o: { ids: string[]; idsFrom?: string; all?: boolean; te
 }
 
 /** Checks the combination of id sources (a usage error names the conflict). */
-export function checkIdSource(o: IdSourceOptions): void {
+function checkIdSource(o: IdSourceOptions): void {
   const sources = [o.ids.length > 0, o.idsFrom !== undefined, Boolean(o.all)].filter(Boolean).length;
   if (sources === 0) throw new UsageError('Give test taker ids, --ids-from FILE|- or --all.');
   if (sources > 1) throw new UsageError('Give ids as arguments, with --ids-from, or --all: only one of them.');

@@ -18,7 +18,7 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
  * Every path a value offers, in first-seen order: objects give their keys and
  * their nested paths; arrays of objects give the union of their elements' paths.
  */
-export function pathsOf(value: unknown, into: Set<string> = new Set(), prefix = ''): Set<string> {
+function pathsOf(value: unknown, into: Set<string> = new Set(), prefix = ''): Set<string> {
   if (Array.isArray(value)) {
     for (const el of value) if (isPlainObject(el) || Array.isArray(el)) pathsOf(el, into, prefix);
     return into;
@@ -101,7 +101,7 @@ export function validateFields(fields: string[], sample: unknown[], extra: Itera
 }
 
 /** Separator for the values of an array in one CSV cell. */
-export const ARRAY_JOINER = ';';
+const ARRAY_JOINER = ';';
 
 export type Cell = string | number;
 

@@ -84,7 +84,8 @@ function facetsOf(entry: Named, all: WithFacets[] | null | undefined): Facet[] {
   return match?.facets ?? [];
 }
 
-function byRank<T extends { rank?: number | null }>(xs: T[] | null | undefined): T[] {
+/** Entries by rank (unranked last), a copy. */
+export function byRank<T extends { rank?: number | null }>(xs: T[] | null | undefined): T[] {
   return [...(xs ?? [])].sort((a, b) => (a.rank ?? 99) - (b.rank ?? 99));
 }
 
@@ -199,34 +200,4 @@ export function printJobFitReports(ctx: OutputCtx, reports: unknown[]): void {
     if (i > 0) ctx.io.stdout.write(`\n${rule}\n`);
     ctx.io.stdout.write(renderJobFitReport(r, opts));
   });
-}
-
-/** Columns of the long-form job-fit CSV: one line per test taker per top job family. */
-export const JOB_FIT_CSV_COLUMNS = [
-  'test_taker_id',
-  'rank',
-  'job_family_number',
-  'job_family_name',
-  'job_family_job_zone',
-  'job_fit_percentage',
-  'job_fit_star_rating',
-] as const;
-
-export type JobFitLongRow = Record<(typeof JOB_FIT_CSV_COLUMNS)[number], string | number | null>;
-
-/**
- * A report in long form, ranked: feed the rows to createListWriter with
- * `csvColumns: [...JOB_FIT_CSV_COLUMNS]` for `job-fit -o csv`.
- */
-export function jobFitLongRows(report: unknown): JobFitLongRow[] {
-  const r = (report ?? {}) as JobFitReportView;
-  return byRank(r.top_fit_occupations).map((j, i) => ({
-    test_taker_id: r.test_taker_id ?? null,
-    rank: j.rank ?? i + 1,
-    job_family_number: j.job_family_number ?? null,
-    job_family_name: j.job_family_name ?? null,
-    job_family_job_zone: j.job_family_job_zone ?? null,
-    job_fit_percentage: j.job_fit_percentage ?? null,
-    job_fit_star_rating: j.job_fit_star_rating ?? null,
-  }));
 }

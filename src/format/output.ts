@@ -22,7 +22,7 @@ import type { Session } from '../core/session.js';
 import type { OutputFormat } from '../core/session.js';
 import { UsageError } from '../core/errors.js';
 import { chalkFor } from './color.js';
-import { type Cell, CONSTANT_FIELDS, flattenRecord, keysOutside, getPath, isPlainObject, pathsOf, project, unionKeys, validateFields } from './fields.js';
+import { type Cell, CONSTANT_FIELDS, flattenRecord, keysOutside, getPath, isPlainObject, project, unionKeys, validateFields } from './fields.js';
 import type { ColumnSpec, TableOptions } from './table.js';
 import { NUM } from './number.js';
 import { safeJson } from './sanitize.js';
@@ -38,7 +38,7 @@ const loadXlsx = () => import('./xlsx.js');
 /** What the output helper needs of a Session (tests can build just this). */
 export type OutputCtx = Pick<Session, 'io' | 'globals'>;
 
-export const FORMATS: readonly OutputFormat[] = ['table', 'json', 'ndjson', 'csv', 'xlsx'];
+const FORMATS: readonly OutputFormat[] = ['table', 'json', 'ndjson', 'csv', 'xlsx'];
 
 /** The API's list envelope. */
 export interface ListEnvelope<T = unknown> {
@@ -50,7 +50,7 @@ export interface ListEnvelope<T = unknown> {
   [k: string]: unknown;
 }
 
-export function isListEnvelope(v: unknown): v is ListEnvelope {
+function isListEnvelope(v: unknown): v is ListEnvelope {
   return isPlainObject(v) && Array.isArray(v.data);
 }
 
@@ -73,7 +73,7 @@ export function resolveFormat(ctx: OutputCtx, allowed: readonly OutputFormat[] =
   return allowed.includes('json') ? 'json' : allowed[0];
 }
 
-export function tableOptions(ctx: OutputCtx): TableOptions {
+function tableOptions(ctx: OutputCtx): TableOptions {
   return { tty: ctx.io.stdoutIsTTY, width: ctx.io.columns, color: chalkFor(ctx.io.colorStdout), now: ctx.io.now() };
 }
 
@@ -86,7 +86,7 @@ function fieldsOf(ctx: OutputCtx): string[] | undefined {
  * Columns when a command chose none: the items' top-level fields (references
  * show by name), without the `object` and `mode` markers.
  */
-export function defaultColumns(items: unknown[]): ColumnSpec[] {
+function defaultColumns(items: unknown[]): ColumnSpec[] {
   const keys = new Set<string>();
   for (const it of items.slice(0, 50)) if (isPlainObject(it)) for (const k of Object.keys(it)) keys.add(k);
   keys.delete('object');
@@ -244,7 +244,7 @@ export function capNotice(o: { count: number; total?: number; noun?: string; nar
  * Written even with --quiet: a list silently cut short is the one thing a
  * script must hear about.
  */
-export function writeCapNotice(ctx: OutputCtx, o: Parameters<typeof capNotice>[0]): void {
+function writeCapNotice(ctx: OutputCtx, o: Parameters<typeof capNotice>[0]): void {
   const c = chalkFor(ctx.io.colorStderr);
   ctx.io.stderr.write(`${c.yellow(capNotice(o))}\n`);
 }
@@ -455,7 +455,3 @@ export async function createListWriter(ctx: OutputCtx, opts: ListWriterOptions):
   };
 }
 
-/** Every dotted field name an object offers (for help texts and completion). */
-export function fieldNames(sample: unknown): string[] {
-  return [...pathsOf(sample)];
-}

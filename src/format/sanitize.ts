@@ -40,10 +40,6 @@ export function safeLine(text: string): string {
   return text.replace(UNSAFE_LINE, escapeChar);
 }
 
-/** True when the text holds a character safeText would escape. */
-export function hasUnsafe(text: string): boolean {
-  return UNSAFE_TEST.test(text);
-}
 
 /**
  * A copy of a JSON value with every string (and key) passed through safeLine:

@@ -29,7 +29,7 @@ export interface TableOptions {
 const ISO_TS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
 
 /** "5m ago", "3h ago", "12d ago" within 30 days, else the date (UTC, YYYY-MM-DD). */
-export function shortDate(iso: string, now: Date): string {
+function shortDate(iso: string, now: Date): string {
   const t = Date.parse(iso);
   if (Number.isNaN(t)) return iso;
   const diff = now.getTime() - t;
@@ -64,11 +64,11 @@ export function cellText(v: unknown, opts: Pick<TableOptions, 'tty' | 'now'>): s
 const ANSI = /\x1b\[[0-9;]*m/g;
 
 /** Visible width (escape codes removed; one column per code point). */
-export function visibleWidth(s: string): number {
+function visibleWidth(s: string): number {
   return [...s.replace(ANSI, '')].length;
 }
 
-export function truncate(s: string, width: number): string {
+function truncate(s: string, width: number): string {
   const cps = [...s];
   if (cps.length <= width) return s;
   if (width <= 1) return '…'.slice(0, width);
@@ -79,7 +79,7 @@ export function truncate(s: string, width: number): string {
  * Column widths that fit `total`: columns narrower than a fair share keep their
  * width, the wide ones share the rest equally (water-filling), never below 4.
  */
-export function fitWidths(natural: number[], total: number, gap = 2): number[] {
+function fitWidths(natural: number[], total: number, gap = 2): number[] {
   const avail = total - gap * Math.max(0, natural.length - 1);
   if (natural.reduce((a, b) => a + b, 0) <= avail) return natural;
   const sorted = [...natural].sort((a, b) => a - b);

@@ -17,13 +17,11 @@
  *   text as it is, with no quote in front (no spreadsheet runs a text cell).
  */
 import { PassThrough } from 'node:stream';
-import type { Session } from '../core/session.js';
-import { UsageError } from '../core/errors.js';
 import { cellsFor, csvRecord, looksLikeFormula } from './csv.js';
 import { type Cell, keysOutside, unionKeys } from './fields.js';
 
 /** Links per sheet; later URLs are text (each link is held in memory until the sheet ends). */
-export const LINK_CAP = 10_000;
+const LINK_CAP = 10_000;
 /** Excel's longest cell text. */
 const MAX_CELL = 32_767;
 /** Rows looked at for column widths before the first one is written. */
@@ -36,16 +34,10 @@ const ID_COLUMN = /(^|[._])id$/i;
 // Characters XML 1.0 cannot hold (exceljs drops the C0 controls itself).
 const NOT_XML = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|[\uFFFE\uFFFF]/g;
 
-export const DATE_TIME_FORMAT = 'yyyy-mm-dd hh:mm:ss';
-export const DATE_FORMAT = 'yyyy-mm-dd';
-export const ID_FORMAT = '0';
+const DATE_TIME_FORMAT = 'yyyy-mm-dd hh:mm:ss';
+const DATE_FORMAT = 'yyyy-mm-dd';
+const ID_FORMAT = '0';
 
-/** The text -o xlsx refuses to put on a terminal. */
-export function refuseTerminal(ctx: Pick<Session, 'io'>): void {
-  if (ctx.io.stdoutIsTTY) {
-    throw new UsageError('-o xlsx writes a workbook (binary), not text for a terminal.', 'add --out FILE.xlsx where the command has it, or redirect: > FILE.xlsx');
-  }
-}
 
 /** A sheet name Excel accepts: at most 31 characters, none of []:*?/\ . */
 export function sheetName(name: string, taken: Set<string> = new Set()): string {
@@ -64,7 +56,7 @@ export function sheetName(name: string, taken: Set<string> = new Set()): string 
 type ExcelCell = { value: unknown; numFmt?: string; link?: boolean };
 
 /** How one value is written (see the rules at the top). */
-export function typedCell(key: string, v: Cell | boolean | null | undefined, linksLeft: boolean): ExcelCell {
+function typedCell(key: string, v: Cell | boolean | null | undefined, linksLeft: boolean): ExcelCell {
   if (v === null || v === undefined || v === '') return { value: null };
   if (typeof v === 'number') return Number.isInteger(v) && ID_COLUMN.test(key) ? { value: v, numFmt: ID_FORMAT } : { value: v };
   if (typeof v === 'boolean') return { value: v };

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { REPORT_CSV_COLUMNS } from '../../src/export/group-report.js';
-import { JOB_FIT_CSV_COLUMNS } from '../../src/format/jobfit-report.js';
+import { JOB_FIT_CSV_COLUMNS } from '../../src/export/job-fit-rows.js';
 import { openXlsxList } from '../../src/format/xlsx.js';
 import { INVITER, useBulkStub } from '../bulk/harness.js';
 import { ROOT } from '../e2e/built.js';

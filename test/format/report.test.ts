@@ -136,19 +136,3 @@ describe('createProgress', () => {
     expect(formatDuration(3_900_000)).toBe('1h05m');
   });
 });
-
-describe('job-fit long form', () => {
-  it('one row per top job family, in rank order, as CSV with a fixed header', async () => {
-    const { jobFitLongRows, JOB_FIT_CSV_COLUMNS } = await import('../../src/format/jobfit-report.js');
-    const { createListWriter } = await import('../../src/format/output.js');
-    const { parse } = await import('csv-parse/sync');
-    const m = memoryIO({});
-    const w = await createListWriter({ io: m.io, globals: { output: 'csv', color: true, quiet: false, verbose: false } }, { columns: [], csvColumns: [...JOB_FIT_CSV_COLUMNS] });
-    for (const row of jobFitLongRows(report)) w.write(row);
-    w.end();
-    const rows = parse(m.stdout(), { columns: true }) as Record<string, string>[];
-    expect(rows).toHaveLength(15);
-    expect(Object.keys(rows[0])).toEqual([...JOB_FIT_CSV_COLUMNS]);
-    expect(rows[0]).toMatchObject({ test_taker_id: '42', rank: '1', job_family_name: report.top_fit_occupations[0].job_family_name });
-  });
-});

@@ -7,7 +7,7 @@ import type { Context } from '../kit/context.js';
 import { JobfitError, UsageError } from '../../core/errors.js';
 import { type ColumnSpec, printList, printObject } from '../../format/output.js';
 import { examples } from '../kit/help.js';
-import { listEverything } from '../shared/list-all.js';
+import { listEverything } from '../../export/list-everything.js';
 import { parseOptions } from '../kit/parse.js';
 
 export const LIST_COLUMNS: ColumnSpec[] = [
@@ -40,7 +40,7 @@ export async function runList(opts: ListOpts, ctx: Context): Promise<void> {
   if (opts.all) {
     // created_at is absent from items found through the test takers: the header is fixed, not taken from the first item.
     const csvColumns = ['id', 'test_taker_id', 'custom_id', 'person_id', 'career_navigation_url', 'created_at'];
-    await listEverything(ctx, client, { resource: 'profiles', columns: LIST_COLUMNS, csvColumns, noun: 'career navigation profiles', out: opts.out });
+    await listEverything(ctx, client, { resource: 'profiles', columns: LIST_COLUMNS, csvColumns, noun: 'career navigation profiles', out: opts.out, mode: ctx.connection?.mode });
     return;
   }
   const list = await client.listCareerNavigationProfiles();

@@ -1,20 +1,12 @@
 /**
  * `--assessments personality,interests` → [{ test_id: 6 }, { test_id: 8 }].
- * Names are the catalog's (reference: "Assessment identifiers"); numbers pass
- * through so a newer catalog's ids still work.
+ * Names are the one table of api/catalog.ts (the bulk CSV validator reads the
+ * same); numbers pass through so a newer catalog's ids still work.
  */
-const BY_NAME: Record<string, number> = {
-  prescreen: 1,
-  personality: 6,
-  'personality-traits': 6,
-  traits: 6,
-  thinking: 7,
-  'thinking-skills': 7,
-  interests: 8,
-  'career-interests': 8,
-};
+import { assessmentIdOf, TEST_ID } from '../../api/catalog.js';
 
-export const ASSESSMENT_NAMES = ['prescreen', 'personality', 'thinking', 'interests'];
+/** The names a message suggests (the table knows more). */
+const ASSESSMENT_NAMES = Object.keys(TEST_ID);
 
 /** Test ids of a comma-separated list, or a one-sentence reason it is not one. */
 export function parseAssessments(text: string): { ids: number[] } | { error: string } {
@@ -25,8 +17,7 @@ export function parseAssessments(text: string): { ids: number[] } | { error: str
   if (parts.length === 0) return { error: `give at least one of ${ASSESSMENT_NAMES.join(', ')} (or test ids)` };
   const ids: number[] = [];
   for (const p of parts) {
-    const key = p.toLowerCase().replace(/[\s_]+/g, '-');
-    const id = /^\d+$/.test(p) ? Number(p) : BY_NAME[key];
+    const id = /^\d+$/.test(p) ? Number(p) : assessmentIdOf(p);
     if (!id) return { error: `"${p}" is not an assessment; use ${ASSESSMENT_NAMES.join(', ')} or test ids (see \`jobfit assessments\`)` };
     if (!ids.includes(id)) ids.push(id);
   }

@@ -4,10 +4,11 @@
  */
 import * as z from 'zod';
 import type { Context } from '../kit/context.js';
+import { LIST_CAP, LIST_CAP_FILTERED } from '../../api/limits.js';
 import type { ListFilter } from '../../client/client.js';
 import { type ColumnSpec, printList } from '../../format/output.js';
 import { UsageError } from '../../core/errors.js';
-import { listEverything } from './list-all.js';
+import { listEverything } from '../../export/list-everything.js';
 import { idOfName, nameOrId } from './names.js';
 import { flag } from '../kit/flags.js';
 import { maxText } from '../kit/options.js';
@@ -16,12 +17,12 @@ export const ListOptions = z.object({
   team: flag(nameOrId('--team').optional(), { flag: '--team <id|name>', description: 'only this team (its id or its name)' }),
   customId: flag(maxText('the custom id filter', 50).optional(), { flag: '--custom-id <text>', description: 'custom_id contains this text (case-insensitive, max 50)' }),
   email: flag(maxText('the email filter', 255).optional(), { flag: '--email <text>', description: 'email contains this text (case-insensitive, max 255)' }),
-  all: flag(z.boolean().default(false), { flag: '--all', description: 'every match, not only the first page the service returns (50, or 150 with a filter)' }),
+  all: flag(z.boolean().default(false), { flag: '--all', description: `every match, not only the first page the service returns (${LIST_CAP}, or ${LIST_CAP_FILTERED} with a filter)` }),
   out: flag(z.string().min(1).optional(), { flag: '--out <file>', description: 'with --all: write to FILE, only once the list is complete (a failed run leaves FILE as it was)' }),
 });
 export type ListOptions = z.output<typeof ListOptions>;
 
-export function filterOf(o: Omit<ListOptions, 'team'> & { team?: number }): ListFilter {
+function filterOf(o: Omit<ListOptions, 'team'> & { team?: number }): ListFilter {
   const f: ListFilter = {};
   if (o.team !== undefined) f.team_id = o.team;
   if (o.customId !== undefined) f.custom_id = o.customId;
@@ -47,7 +48,7 @@ export async function runPeopleList(
   const filter = filterOf({ ...opts, team: await idOfName(client, 'team', opts.team) });
   if (opts.out !== undefined && !opts.all) throw new UsageError('--out goes with --all.');
   if (opts.all) {
-    await listEverything(ctx, client, { resource, filter, columns, noun, out: opts.out });
+    await listEverything(ctx, client, { resource, filter, columns, noun, out: opts.out, mode: ctx.connection?.mode });
     return;
   }
   const list = await (resource === 'invitations' ? client.listInvitations(filter, ctx.io.signal) : client.listTestTakers(filter, ctx.io.signal));

@@ -1,23 +1,25 @@
 /**
  * `--all` for invitations, test-takers and profiles: the complete list, past
  * the service's cap of 50 (150 with a filter) per request. The engines are
- * src/export/complete-list.ts (listAll, items with an email) and
- * src/export/guided-list.ts (test takers, with or without an email on their
- * items); this file adapts them to the commands, streams the items to the one
- * output helper as they are found, and accounts for every one of them.
+ * complete-list.ts (listAll, items with an email) and guided-list.ts (test
+ * takers, with or without an email on their items). findEverything runs them
+ * for a resource and hands over each item once, with no Session (a program
+ * can use it as is); listEverything streams the items to the one output helper
+ * as they are found and accounts for every one of them. The commands only
+ * parse their options and call listEverything.
  */
 import { setMaxListeners } from 'node:events';
-import type { JobfitClient, ListFilter } from '../../client/client.js';
-import type { Context } from '../kit/context.js';
-import { JobfitError } from '../../core/errors.js';
-import { IdFeed, bulkFetch } from '../../export/bulk-fetch.js';
-import { type BaseFilter, type FetchPage, type ListAllResult, listAll } from '../../export/complete-list.js';
-import { finishExport, isServiceGone } from '../../export/finish.js';
-import { type InvitationLike, listTestTakersComplete, type TestTakerLike } from '../../export/guided-list.js';
-import { Tally } from '../../export/tally.js';
-import { openTarget } from '../../export/target.js';
-import { type ColumnSpec, createListWriter, type ListWriter } from '../../format/output.js';
-import { NUM } from '../../format/number.js';
+import type { JobfitClient, ListFilter } from '../client/client.js';
+import type { Session } from '../core/session.js';
+import { JobfitError } from '../core/errors.js';
+import { IdFeed, bulkFetch } from './bulk-fetch.js';
+import { type BaseFilter, type FetchPage, type ListAllResult, type ListQuery, listAll } from './complete-list.js';
+import { finishExport, isServiceGone } from './finish.js';
+import { type InvitationLike, listTestTakersComplete, type TestTakerLike } from './guided-list.js';
+import { Tally } from './tally.js';
+import { openTarget } from './target.js';
+import { type ColumnSpec, createListWriter, type ListWriter } from '../format/output.js';
+import { NUM } from '../format/number.js';
 
 export type AllResource = 'invitations' | 'test-takers' | 'profiles';
 
@@ -30,6 +32,8 @@ export interface ListEverythingOptions {
   out?: string;
   /** A fixed CSV header, for items that do not all carry every field. */
   csvColumns?: string[];
+  /** The key's mode, for the JSON envelope. */
+  mode?: 'live' | 'test';
 }
 
 type Item = Record<string, unknown>;
@@ -41,15 +45,37 @@ interface Envelope {
 }
 
 /** What a listing found: items it had to account for and the service's count for them. */
-interface Listed {
+export interface Listed {
   listed: number;
   totalCount?: number;
   requests: number;
 }
 
+/** How the engine reports back; nothing of a Session. */
+export interface FindOptions {
+  signal?: AbortSignal;
+  /** Requests in flight at once (defaults: those of listAll and bulkFetch). */
+  concurrency?: number;
+  /** Called after every list request (for a -v trace). */
+  onRequest?: (query: ListQuery, answer: { total: number; returned: number; hasMore: boolean }) => void;
+  /** An item the search found that the caller's email filter leaves out: counted, not written. */
+  onOutside?: (item: Item) => void;
+  /** A sentence for a person, when the list has to go the long way. */
+  onNotice?: (message: string) => void;
+}
+
 const OUTSIDE_EMAIL = 'outside the --email filter';
 
-export async function listEverything(ctx: Context, client: JobfitClient, o: ListEverythingOptions): Promise<void> {
+/**
+ * The engine of `--all`: every item of `resource` matching `filter`, each
+ * exactly once, handed to `write` as it is found. Throws a JobfitError when
+ * the items found cannot add up to the service's count.
+ */
+export async function findEverything(client: JobfitClient, resource: AllResource, filter: ListFilter, write: (it: Item) => void, o: FindOptions = {}): Promise<Listed> {
+  return resource === 'profiles' ? allProfiles(client, write, o) : allPeople(client, resource, filter, write, o);
+}
+
+export async function listEverything(ctx: Session, client: JobfitClient, o: ListEverythingOptions): Promise<void> {
   // Up to 8 requests in flight each listen to Ctrl-C on the same signal.
   setMaxListeners(64, ctx.io.signal);
   const started = performance.now();
@@ -60,15 +86,22 @@ export async function listEverything(ctx: Context, client: JobfitClient, o: List
   let seenSoFar = 0;
   let error: unknown;
   try {
-    writer = await createListWriter(target.ctx, { columns: o.columns, csvColumns: o.csvColumns, envelope: { mode: ctx.connection?.mode }, noun: o.noun });
+    writer = await createListWriter(target.ctx, { columns: o.columns, csvColumns: o.csvColumns, envelope: { mode: o.mode }, noun: o.noun });
     const w = writer;
     const write = (it: Item) => {
       seenSoFar++;
       tally.write();
       w.write(it);
     };
-    if (o.resource === 'profiles') found = await allProfiles(ctx, client, write);
-    else found = await allPeople(ctx, client, o.resource, o.filter ?? {}, write, tally, () => seenSoFar++);
+    found = await findEverything(client, o.resource, o.filter ?? {}, write, {
+      signal: ctx.io.signal,
+      onRequest: (q, a) => ctx.debug(`  --all: ${JSON.stringify(q)} → ${a.returned} of ${a.total}${a.hasMore ? ' (capped)' : ''}`),
+      onOutside: () => {
+        seenSoFar++;
+        tally.skip(OUTSIDE_EMAIL);
+      },
+      onNotice: (m) => ctx.info(m),
+    });
   } catch (err) {
     error = err;
   }
@@ -88,19 +121,8 @@ export async function listEverything(ctx: Context, client: JobfitClient, o: List
   if (found) ctx.debug(`--all: ${NUM.format(found.listed)} ${o.noun} in ${found.requests} request${found.requests === 1 ? '' : 's'}`);
 }
 
-const trace = (ctx: Context) => (q: unknown, a: { total: number; returned: number; hasMore: boolean }) =>
-  ctx.debug(`  --all: ${JSON.stringify(q)} → ${a.returned} of ${a.total}${a.hasMore ? ' (capped)' : ''}`);
-
-async function allPeople(
-  ctx: Context,
-  client: JobfitClient,
-  resource: 'invitations' | 'test-takers',
-  filter: ListFilter,
-  write: (it: Item) => void,
-  tally: Tally,
-  counted: () => void,
-): Promise<Listed> {
-  const signal = ctx.io.signal;
+async function allPeople(client: JobfitClient, resource: 'invitations' | 'test-takers', filter: ListFilter, write: (it: Item) => void, o: FindOptions): Promise<Listed> {
+  const { signal, concurrency, onRequest } = o;
   const fetchInvitations = (q: ListFilter, s?: AbortSignal) => client.listInvitations(q, s) as Promise<Envelope>;
   const fetchTakers = (q: ListFilter, s?: AbortSignal) => client.listTestTakers(q, s) as Promise<Envelope>;
   const email = typeof filter.email === 'string' && filter.email !== '' ? filter.email : undefined;
@@ -120,19 +142,16 @@ async function allPeople(
   // The engines partition on the email filter themselves, so a user's email filter is applied here.
   const wanted = email?.toLowerCase();
   const keep = (it: Item, known: string | undefined) => {
-    if (wanted && !(known ?? '').toLowerCase().includes(wanted)) {
-      counted();
-      tally.skip(OUTSIDE_EMAIL);
-      return;
-    }
-    write(it);
+    if (wanted && !(known ?? '').toLowerCase().includes(wanted)) o.onOutside?.(it);
+    else write(it);
   };
   let r: ListAllResult;
   if (resource === 'invitations') {
     r = await listAll(fetchInvitations as FetchPage<Item>, base, (it) => keep(it, typeof it.email === 'string' ? it.email : undefined), {
       signal,
+      concurrency,
       noun: 'invitations',
-      onRequest: trace(ctx),
+      onRequest,
     });
   } else {
     r = await listTestTakersComplete(
@@ -140,7 +159,7 @@ async function allPeople(
       fetchInvitations as unknown as FetchPage<InvitationLike>,
       base,
       (it, known) => keep(it, known),
-      { signal, onRequest: trace(ctx) },
+      { signal, concurrency, onRequest },
     );
   }
   return { listed: r.items, totalCount: r.total, requests: requests + r.requests };
@@ -152,8 +171,8 @@ async function allPeople(
  * is found through the complete list of test takers: each one's profile id is
  * on the test taker, and the profile is then fetched.
  */
-async function allProfiles(ctx: Context, client: JobfitClient, write: (it: Item) => void): Promise<Listed> {
-  const signal = ctx.io.signal;
+async function allProfiles(client: JobfitClient, write: (it: Item) => void, o: FindOptions): Promise<Listed> {
+  const { signal, concurrency, onRequest } = o;
   const page = (await client.listCareerNavigationProfiles()) as unknown as Envelope;
   let requests = 1;
   const total = page.total_count;
@@ -167,14 +186,14 @@ async function allProfiles(ctx: Context, client: JobfitClient, write: (it: Item)
     }
     return { listed: ids.size, totalCount: total, requests };
   }
-  ctx.info(`The service lists at most ${page.data.length} career navigation profiles; finding all ${NUM.format(total)} through the test takers…`);
+  o.onNotice?.(`The service lists at most ${page.data.length} career navigation profiles; finding all ${NUM.format(total)} through the test takers…`);
   const feed = new IdFeed<number>();
   const listing = listTestTakersComplete(
     ((q: ListFilter, s?: AbortSignal) => client.listTestTakers(q, s)) as FetchPage<TestTakerLike>,
     ((q: ListFilter, s?: AbortSignal) => client.listInvitations(q, s)) as FetchPage<InvitationLike>,
     {},
     (t) => feed.push(Number(t.id)),
-    { signal, idsOnly: true, onRequest: trace(ctx) },
+    { signal, concurrency, idsOnly: true, onRequest },
   ).then(
     (r) => {
       feed.close();
@@ -215,6 +234,7 @@ async function allProfiles(ctx: Context, client: JobfitClient, write: (it: Item)
     },
     {
       signal,
+      concurrency,
       stopWhen: isServiceGone,
       onResult: (_id, out) => {
         if (out.kind === 'failed') {
