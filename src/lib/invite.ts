@@ -10,15 +10,12 @@ import { Readable } from 'node:stream';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { stringify } from 'csv-stringify/sync';
 import type { JobfitClient } from '../client/index.js';
 import { isLoopbackHost } from '../config/loopback.js';
 import { createIO } from '../core/io.js';
 import { JobfitError, UsageError } from '../core/errors.js';
 import type { Session } from '../core/session.js';
-import { looksLikeFormula } from '../format/csv.js';
-import { readCsv } from '../bulk/reader.js';
-import { type BulkDeps, type BulkOptions, MAX_CONCURRENCY, runBulkInvite } from '../bulk/run.js';
+import type { BulkDeps, BulkOptions } from '../bulk/run.js';
 
 /** A cell: text, a number, a yes/no, a list (assessments: joined by `;`), or nothing. */
 export type InviteCell = string | number | boolean | null | undefined | readonly string[];
@@ -117,9 +114,6 @@ export class BulkInviteStoppedError extends JobfitError {
 
 const cellText = (v: InviteCell): string => (v === null || v === undefined ? '' : Array.isArray(v) ? v.join(';') : String(v));
 const listText = (v: string | number | readonly string[] | undefined) => (v === undefined ? undefined : Array.isArray(v) ? v.join(';') : String(v));
-/** The results file neutralises cells a spreadsheet would run ('=…'); our columns are read back as written. */
-const asWritten = (c: string) => (c.startsWith("'") && looksLikeFormula(c.slice(1)) ? c.slice(1) : c);
-
 function session(signal: AbortSignal | undefined): BulkDeps['ctx'] {
   const sink = { write: () => true };
   const io = createIO({ stdout: sink, stderr: sink, stdin: Readable.from([]), stdinIsTTY: false, env: {}, signal });
@@ -129,7 +123,16 @@ function session(signal: AbortSignal | undefined): BulkDeps['ctx'] {
 
 export async function bulkInvite(client: JobfitClient, rows: readonly InviteRow[], opts: BulkInviteOptions = {}): Promise<BulkInviteResult> {
   if (!Array.isArray(rows)) throw new TypeError('bulkInvite: rows must be an array of objects.');
-  const concurrency = opts.concurrency ?? 8;
+  // The pipeline is loaded on the first call: a program that only lists pays nothing for it.
+  const [{ DEFAULT_CONCURRENCY, MAX_CONCURRENCY, runBulkInvite }, { stringify }, { readCsv }, { looksLikeFormula }] = await Promise.all([
+    import('../bulk/run.js'),
+    import('csv-stringify/sync'),
+    import('../bulk/reader.js'),
+    import('../format/csv.js'),
+  ]);
+  /** The results file neutralises cells a spreadsheet would run ('=…'); our columns are read back as written. */
+  const asWritten = (c: string) => (c.startsWith("'") && looksLikeFormula(c.slice(1)) ? c.slice(1) : c);
+  const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
     throw new TypeError(`bulkInvite: concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}; got ${String(opts.concurrency)}.`);
   }
@@ -214,28 +217,28 @@ export async function bulkInvite(client: JobfitClient, rows: readonly InviteRow[
     }
     try {
       const summary = await runBulkInvite({ ...base, skipInvalid: true }, deps);
-      await readResults(base.out!, indexOfRow, results);
+      await readResults();
       return tally(summary.interrupted);
     } catch (err) {
       if (!existsSync(base.out!)) throw err;
-      await readResults(base.out!, indexOfRow, results);
+      await readResults();
       throw new BulkInviteStoppedError(err, tally(false));
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-}
 
-/** The results file's last five columns (row, status, invitation_id, assessment_url, error) → the rows' results. */
-async function readResults(file: string, indexOfRow: number[], out: InviteRowResult[]): Promise<void> {
-  for await (const rec of readCsv(file, 'the results file', () => {})) {
-    const [row, status, id, url, error] = rec.cells.slice(-5).map(asWritten);
-    const index = indexOfRow[Number(row) - 1];
-    if (index === undefined) continue;
-    const r: InviteRowResult = { index, status: status as InviteStatus };
-    if (id) r.invitationId = Number(id);
-    if (url) r.assessmentUrl = url;
-    if (error) r.error = error;
-    out[index] = r;
+  /** The results file's last five columns (row, status, invitation_id, assessment_url, error) → the rows' results. */
+  async function readResults(): Promise<void> {
+    for await (const rec of readCsv(join(dir, 'results.csv'), 'the results file', () => {})) {
+      const [row, status, id, url, error] = rec.cells.slice(-5).map(asWritten);
+      const index = indexOfRow[Number(row) - 1];
+      if (index === undefined) continue;
+      const r: InviteRowResult = { index, status: status as InviteStatus };
+      if (id) r.invitationId = Number(id);
+      if (url) r.assessmentUrl = url;
+      if (error) r.error = error;
+      results[index] = r;
+    }
   }
 }
