@@ -98,6 +98,15 @@ describe('the packed package, imported by name', () => {
     expect(readdirSync(pkg).sort()).toEqual(['README.md', 'bin', 'dist', 'docs', 'fixtures', 'package.json']);
   });
 
+  it('the CLI and the library are separate bundles: no CLI file imports the library', () => {
+    const dist = join(ROOT, 'dist');
+    const cli = ['main.js', ...readdirSync(join(dist, 'chunks')).map((f) => `chunks/${f}`)];
+    for (const f of cli) expect(readFileSync(join(dist, f), 'utf8'), f).not.toMatch(/(from\s*|import\()"(\.\.?\/)+lib\//);
+    for (const f of readdirSync(join(dist, 'lib'), { recursive: true }) as string[]) {
+      if (f.endsWith('.js')) expect(readFileSync(join(dist, 'lib', f), 'utf8'), f).not.toMatch(/(from\s*|import\()"\.\.\/(\.\.\/)?(main|chunks\/)/);
+    }
+  });
+
   it('type-checks a consumer of all four functions with tsc (strict, declarations included)', () => {
     expect(tsc.output).toBe('');
     expect(tsc.code).toBe(0);
