@@ -121,8 +121,17 @@ function session(signal: AbortSignal | undefined): BulkDeps['ctx'] {
   return s;
 }
 
-export async function bulkInvite(client: JobfitClient, rows: readonly InviteRow[], opts: BulkInviteOptions = {}): Promise<BulkInviteResult> {
-  if (!Array.isArray(rows)) throw new TypeError('bulkInvite: rows must be an array of objects.');
+/**
+ * Invites every row (see InviteRow). `R` lets rows be of your own interface
+ * (`interface Candidate { email: string; ... }`), not only plain records.
+ */
+export async function bulkInvite<R extends { readonly [K in keyof R]: InviteCell } = InviteRow>(
+  client: JobfitClient,
+  rowsGiven: readonly R[],
+  opts: BulkInviteOptions = {},
+): Promise<BulkInviteResult> {
+  if (!Array.isArray(rowsGiven)) throw new TypeError('bulkInvite: rows must be an array of objects.');
+  const rows = rowsGiven as readonly InviteRow[];
   // The pipeline is loaded on the first call: a program that only lists pays nothing for it.
   const [{ DEFAULT_CONCURRENCY, MAX_CONCURRENCY, runBulkInvite }, { stringify }, { readCsv }, { looksLikeFormula }] = await Promise.all([
     import('../bulk/run.js'),

@@ -120,6 +120,7 @@ describe('the packed package, imported by name', () => {
     expect(r.sent).toEqual({ created: 120, rows: 120, statuses: ['created'], withUrl: 120 });
     expect(r.progress).toBe(120);
     expect(r.again).toEqual(['exists', 'exists', 'exists']);
+    expect(r.viaInterface).toEqual(['created']);
     // Every item of lists far past the service's cap of 50, each once, as many as it counts.
     expect(r.invitations.total).toBeGreaterThan(150);
     expect(r.invitations).toEqual({ listed: r.invitations.total, distinct: r.invitations.total, total: r.invitations.total });
