@@ -1,16 +1,21 @@
 // Bundles the CLI into dist/ with esbuild. One bundle loads far faster than
 // hundreds of node_modules files; code splitting keeps each command's code
 // (and its dependencies) out of start-up until that command runs.
+// The library (`import ... from 'jobfit-cli'`, src/lib/index.ts) is a second,
+// separate bundle in dist/lib/ with its type declarations in dist/types/: the
+// CLI's bundle and chunks are built as if it did not exist.
 import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { build } from 'esbuild';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+const dist = new URL('../dist/', import.meta.url);
+// dist/types is kept when no source changed since it was written (declarations take tsc seconds); the rest is rebuilt.
+for (const entry of existsSync(dist) ? readdirSync(dist) : []) if (entry !== 'types') rmSync(new URL(entry, dist), { recursive: true, force: true });
 
-await build({
-  entryPoints: { main: 'src/cli/entry.ts' },
-  outdir: 'dist',
+/** What the CLI's bundle and the library's have in common. */
+const common = {
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -41,7 +46,24 @@ await build({
   chunkNames: 'chunks/[name]-[hash]',
   logLevel: 'warning',
   legalComments: 'none',
-});
+};
+
+await build({ ...common, entryPoints: { main: 'src/cli/entry.ts' }, outdir: 'dist' });
+await build({ ...common, entryPoints: { index: 'src/lib/index.ts' }, outdir: 'dist/lib' });
+
+// The library's type declarations (dist/types/lib/index.d.ts and what it imports),
+// written again only when a source, a tsconfig or the lockfile is newer than they are.
+const root = new URL('..', import.meta.url);
+const typesEntry = new URL('types/lib/index.d.ts', dist);
+const written = existsSync(typesEntry) ? statSync(typesEntry).mtimeMs : 0;
+const inputs = [
+  ...readdirSync(new URL('src', root), { recursive: true }).map((f) => new URL(`src/${f}`, root)),
+  ...['tsconfig.json', 'tsconfig.lib.json', 'package-lock.json'].map((f) => new URL(f, root)),
+];
+if (inputs.some((f) => existsSync(f) && statSync(f).mtimeMs >= written)) {
+  rmSync(new URL('types', dist), { recursive: true, force: true });
+  execFileSync(process.execPath, [createRequire(import.meta.url).resolve('typescript/bin/tsc'), '-p', 'tsconfig.lib.json'], { cwd: root, stdio: 'inherit' });
+}
 
 // `jobfit --help` is printed from this file when stdout is a pipe or a terminal
 // at least 80 columns wide (src/cli/entry.ts): the root help is the same text
