@@ -23,7 +23,7 @@ import { createProgress } from '../../format/progress.js';
 import { examples } from '../kit/help.js';
 import { idOfName, nameOrId } from '../shared/names.js';
 import { parseOptions } from '../kit/parse.js';
-import { checkScoreProfile } from '../shared/score-profile.js';
+import { checkScoreProfile } from '../../export/score-profile.js';
 import { NUM } from '../../format/number.js';
 import { safeLine } from '../../format/sanitize.js';
 
@@ -65,7 +65,7 @@ async function renderGroups(ctx: Session, sp: string, groups: GroupStats[], tota
 
 export async function runReport(opts: ReportOptions, ctx: Context): Promise<void> {
   const client = await ctx.client();
-  await checkScoreProfile(ctx, client, opts.sp);
+  await checkScoreProfile(client, opts.sp, ctx.connection?.mode);
   const o = { ...opts, team: await idOfName(client, 'team', opts.team) };
   const started = performance.now();
   const target = openTarget(ctx, o.out, 'groups');
