@@ -53,7 +53,7 @@ export const COMMANDS: readonly TableEntry[] = [
   },
   { name: 'scorecard', aliases: ['scorecards'], summary: 'Scorecards for a score profile: many ids, --ids-from or --all (wide CSV)', command: () => import('./scorecard/export.js') },
   { name: 'job-fit', aliases: ['jobfit'], summary: 'Job-fit reports: rendered, or JSON / long-form CSV for many ids or --all', command: () => import('./job-fit/export.js') },
-  { name: 'report', summary: 'Group report from a complete export: counts, star distribution, fit, RIASEC', legacy: () => import('./report/index.js') },
+  { name: 'report', summary: 'Group report from a complete export: counts, star distribution, fit, RIASEC', command: () => import('./report/build.js') },
   { name: 'sync', summary: 'Keep a database of every result up to date, incrementally: sync --db results.sqlite', legacy: () => import('./sync/index.js') },
   { name: 'api', summary: 'Send a raw request: api METHOD PATH [--data JSON]', legacy: () => import('./api/index.js') },
   { name: 'completion', summary: 'Print a shell completion script: completion bash|zsh|fish', legacy: () => import('./completion/index.js') },
