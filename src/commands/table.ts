@@ -30,7 +30,7 @@ export const COMMANDS: readonly TableEntry[] = [
   { name: 'templates', summary: 'List email templates', command: () => import('./templates/list.js') },
   { name: 'assessments', summary: 'List the assessment catalog (test ids)', command: () => import('./assessments/list.js') },
   { name: 'score-profiles', summary: 'List score profiles (the --sp of scorecard)', command: () => import('./score-profiles/list.js') },
-  { name: 'invite', summary: 'Invite one participant (flags or prompts) or many from a CSV (--csv)', legacy: () => import('./invite/index.js') },
+  { name: 'invite', summary: 'Invite one participant (flags or prompts) or many from a CSV (--csv)', command: () => import('./invite/invite.js') },
   {
     name: 'invitations',
     summary: 'List, show and update invitations',
