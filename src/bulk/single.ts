@@ -11,7 +11,7 @@ import type { AccountData } from './account.js';
 import { FIELDS, type Field, mapHeader } from './columns.js';
 import { parseSendVia, RowValidator } from './validate.js';
 
-export interface SingleOptions {
+interface SingleOptions {
   firstName?: string;
   lastName?: string;
   email?: string;
