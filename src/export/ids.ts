@@ -94,7 +94,7 @@ export function singleId(o: { ids: string[]; idsFrom?: string; all?: boolean; te
 }
 
 /** Checks the combination of id sources (a usage error names the conflict). */
-function checkIdSource(o: IdSourceOptions): void {
+export function checkIdSource(o: IdSourceOptions): void {
   const sources = [o.ids.length > 0, o.idsFrom !== undefined, Boolean(o.all)].filter(Boolean).length;
   if (sources === 0) throw new UsageError('Give test taker ids, --ids-from FILE|- or --all.');
   if (sources > 1) throw new UsageError('Give ids as arguments, with --ids-from, or --all: only one of them.');

@@ -15,7 +15,7 @@ import { isLoopbackHost } from '../config/loopback.js';
 import { createIO } from '../core/io.js';
 import { JobfitError, UsageError } from '../core/errors.js';
 import type { Session } from '../core/session.js';
-import type { BulkDeps, BulkOptions } from '../bulk/run.js';
+import type { BulkDeps, BulkOptions } from '../bulk/types.js';
 
 /** A cell: text, a number, a yes/no, a list (assessments: joined by `;`), or nothing. */
 export type InviteCell = string | number | boolean | null | undefined | readonly string[];
@@ -133,8 +133,9 @@ export async function bulkInvite<R extends { readonly [K in keyof R]: InviteCell
   if (!Array.isArray(rowsGiven)) throw new TypeError('bulkInvite: rows must be an array of objects.');
   const rows = rowsGiven as readonly InviteRow[];
   // The pipeline is loaded on the first call: a program that only lists pays nothing for it.
-  const [{ DEFAULT_CONCURRENCY, MAX_CONCURRENCY, runBulkInvite }, { stringify }, { readCsv }, { looksLikeFormula }] = await Promise.all([
+  const [{ runBulkInvite }, { DEFAULT_CONCURRENCY, MAX_CONCURRENCY }, { stringify }, { readCsv }, { looksLikeFormula }] = await Promise.all([
     import('../bulk/run.js'),
+    import('../bulk/types.js'),
     import('csv-stringify/sync'),
     import('../bulk/reader.js'),
     import('../format/csv.js'),

@@ -15,7 +15,7 @@ import * as invitationsList from '../../src/commands/invitations/list.js';
 import * as invitationsUpdate from '../../src/commands/invitations/update.js';
 import * as login from '../../src/commands/login/index.js';
 import * as logout from '../../src/commands/logout/index.js';
-import * as profiles from '../../src/commands/profiles/index.js';
+import * as profilesGet from '../../src/commands/profiles/get.js';
 import { ApiOptions } from '../../src/commands/api/index.js';
 import { parseOptions } from '../../src/commands/kit/parse.js';
 import { ListOptions } from '../../src/commands/shared/people-list.js';
@@ -114,7 +114,7 @@ describe('reads', () => {
 
   it('profiles get of an unknown id says so in one sentence', async () => {
     const f = ctxFor();
-    const err = await profiles.runGet({ id: 'nope' }, f.ctx).catch((e) => e);
+    const err = await profilesGet.run({ id: 'nope' }, f.ctx).catch((e) => e);
     expect(err).toBeInstanceOf(JobfitError);
     expect(err.message).toBe('No career navigation profile with id nope.');
     await f.ctx.close();

@@ -37,8 +37,10 @@ export interface CommandSpec<S extends OptionsSchema | undefined> {
   options?: S;
   /** Shown under "Examples:" in --help. */
   examples?: readonly string[];
-  /** More help after the examples (a table of keys, a note). */
+  /** More help, shown before the examples (a table of keys, a note). */
   helpAfter?: string;
+  /** Help shown after the examples (the columns of an export, its exit codes). */
+  footer?: string;
   /** Commander settings the declaration cannot say (pass-through arguments and the like). */
   commander?: CommanderTweaks;
   run(opts: Parsed<S>, ctx: Context): Promise<void>;

@@ -51,6 +51,7 @@ export function wireCommand(parent: Command, def: CommandDef, deps: WireDeps, he
   if (t.passThroughOptions) cmd.passThroughOptions();
   let after = def.examples?.length ? examples(...def.examples) : '';
   if (def.helpAfter) after = `${def.helpAfter}${after}`;
+  if (def.footer) after += def.footer;
   if (after) cmd.addHelpText('after', after);
   cmd.action(async (...given: unknown[]) => {
     const c = given[given.length - 1] as Command;

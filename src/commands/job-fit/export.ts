@@ -7,36 +7,31 @@
  * Personality and Career Interests assessments are not both complete) is not
  * a failure: those test takers are listed on stderr (and in --errors FILE).
  */
-import type { Command } from 'commander';
 import * as z from 'zod';
-import type { WireDeps as CommandDeps } from '../kit/wire.js';
-import type { Context } from '../kit/context.js';
+import { JobfitError } from '../../core/errors.js';
 import { type BulkResult, bulkFetch, createErrorSink, errorText, throwIfFailed } from '../../export/bulk-fetch.js';
 import { finishExport, isServiceGone } from '../../export/finish.js';
+import { idSource, singleId } from '../../export/ids.js';
 import { Tally } from '../../export/tally.js';
 import { openTarget } from '../../export/target.js';
-import { idSource, singleId } from '../../export/ids.js';
 import { JOB_FIT_CSV_COLUMNS, jobFitLongRows } from '../../export/job-fit-rows.js';
 import { printJobFitReports } from '../../format/jobfit-report.js';
 import { type ColumnSpec, createListWriter, type ListWriter, printList, printObject, resolveFormat } from '../../format/output.js';
 import { createProgress } from '../../format/progress.js';
-import { JobfitError } from '../../core/errors.js';
-import { examples } from '../kit/help.js';
-import { idOfName, nameOrId } from '../shared/names.js';
-import { maxText } from '../kit/options.js';
-import { parseOptions } from '../kit/parse.js';
+import type { Context } from '../kit/context.js';
+import { defineCommand } from '../kit/define.js';
+import { checkIdSources, exportFlags } from '../shared/export-options.js';
+import { idOfName } from '../shared/names.js';
 
-export const JobFitOptions = z.object({
-  ids: z.array(z.string()).default([]),
-  idsFrom: z.string().optional(),
-  all: z.boolean().default(false),
-  team: nameOrId('--team').optional(),
-  customId: maxText('the custom id filter', 50).optional(),
-  concurrency: z.coerce.number().int().min(1).max(64).default(16),
-  errors: z.string().optional(),
-  out: z.string().min(1).optional(),
-});
-export type JobFitOptions = z.output<typeof JobFitOptions>;
+const JobFitOptions = z
+  .object(
+    exportFlags({
+      all: 'every test taker (the complete list, past the 50-item cap)',
+      errors: 'write failed and not-ready ids to FILE as NDJSON (default: stderr)',
+    }),
+  )
+  .superRefine(checkIdSources);
+type JobFitOptions = z.output<typeof JobFitOptions>;
 
 /** Reports drawn in full on a terminal up to this many; beyond, the long-form table. */
 const RENDER_MAX = 10;
@@ -51,7 +46,7 @@ const TABLE_COLUMNS: ColumnSpec[] = JOB_FIT_CSV_COLUMNS.map((k) => ({
  * A 400 from the job-fit route for a test taker that exists means "not ready"
  * (the reference does not show the answer; the stub says so in words).
  */
-export function notReadyReason(err: unknown): string | undefined {
+function notReadyReason(err: unknown): string | undefined {
   const e = err as { status?: number; path?: string };
   if (e?.status !== 400) return undefined;
   const text = errorText(err);
@@ -75,7 +70,7 @@ async function runOne(id: number, ctx: Context): Promise<void> {
   return printObject(ctx, report);
 }
 
-export async function runJobFit(o: JobFitOptions, ctx: Context): Promise<void> {
+export async function run(o: JobFitOptions, ctx: Context): Promise<void> {
   const one = singleId(o);
   if (one !== undefined) return runOne(one, ctx);
   const client = await ctx.client();
@@ -154,33 +149,19 @@ export async function runJobFit(o: JobFitOptions, ctx: Context): Promise<void> {
   if (result) throwIfFailed(result, 'job-fit reports', o.errors);
 }
 
-export function register(program: Command, deps: CommandDeps): void {
-  program
-    .command('job-fit')
-    .alias('jobfit')
-    .argument('[ids...]', 'test taker ids')
-    .description('Job-fit reports: drawn on a terminal, JSON/NDJSON objects, or long-form CSV (one line per top job family)')
-    .option('--ids-from <file>', 'read test taker ids from a file (- for stdin): one per line, or jobfit CSV/JSON/NDJSON output with an id or test_taker_id')
-    .option('--all', 'every test taker (the complete list, past the 50-item cap)')
-    .option('--team <id|name>', 'with --all: only this team (its id or its name)')
-    .option('--custom-id <text>', 'with --all: only test takers whose custom_id contains this text')
-    .option('--concurrency <n>', 'requests in flight (default 16)')
-    .option('--errors <file>', 'write failed and not-ready ids to FILE as NDJSON (default: stderr)')
-    .option('--out <file>', 'write the export to FILE, only once it is complete (a failed run leaves FILE as it was)')
-    .addHelpText(
-      'after',
-      examples(
-        'jobfit job-fit 2001',
-        'jobfit job-fit --all -o csv > job-fit.csv',
-        'jobfit job-fit --all -o xlsx --out job-fit.xlsx',
-        'jobfit job-fit 2001 2002 -o ndjson | jq ".top_fit_occupations[0]"',
-      ) +
-        `\n\nCSV columns: ${JOB_FIT_CSV_COLUMNS.join(', ')}.\n` +
-        'Test takers whose report is not ready yet are listed on stderr (not a failure).\n' +
-        'Exit 3 when some reports could not be fetched.',
-    )
-    .action(async (ids: string[], o: Record<string, unknown>, cmd: Command) => {
-      const ctx = deps.context(cmd);
-      await runJobFit(parseOptions(JobFitOptions, { ...o, ids }, ['ids']), ctx);
-    });
-}
+export default defineCommand({
+  description: 'Job-fit reports: drawn on a terminal, JSON/NDJSON objects, or long-form CSV (one line per top job family)',
+  args: [{ name: 'ids', description: 'test taker ids', optional: true, variadic: true }],
+  options: JobFitOptions,
+  examples: [
+    'jobfit job-fit 2001',
+    'jobfit job-fit --all -o csv > job-fit.csv',
+    'jobfit job-fit --all -o xlsx --out job-fit.xlsx',
+    'jobfit job-fit 2001 2002 -o ndjson | jq ".top_fit_occupations[0]"',
+  ],
+  footer:
+    `\n\nCSV columns: ${JOB_FIT_CSV_COLUMNS.join(', ')}.\n` +
+    'Test takers whose report is not ready yet are listed on stderr (not a failure).\n' +
+    'Exit 3 when some reports could not be fetched.',
+  run,
+});

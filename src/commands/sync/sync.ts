@@ -5,50 +5,60 @@
  * changed since the last run (src/sync/run.ts). The database, its schema and
  * its lock: src/sync/store.ts (SQLite file or PostgreSQL URL).
  */
-import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import * as z from 'zod';
-import type { WireDeps as CommandDeps } from '../kit/wire.js';
-import type { Context } from '../kit/context.js';
-import { CancelError, PartialFailureError, UsageError } from '../../core/errors.js';
-import { createProgress, formatDuration } from '../../format/progress.js';
-import { NUM } from '../../format/number.js';
 import { ServiceGoneError } from '../../client/errors.js';
-import { isPostgresUrl, openSyncStore } from '../../sync/store.js';
+import { CancelError, PartialFailureError } from '../../core/errors.js';
+import { NUM } from '../../format/number.js';
+import { createProgress, formatDuration } from '../../format/progress.js';
 import { type SyncReport, SyncStopped, syncOnce } from '../../sync/run.js';
-import { examples } from '../kit/help.js';
-import { parseOptions } from '../kit/parse.js';
+import { isPostgresUrl, openSyncStore } from '../../sync/store.js';
+import type { Context } from '../kit/context.js';
+import { defineCommand } from '../kit/define.js';
+import { flag } from '../kit/flags.js';
 
 const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
 
-/** `15m`, `90s`, `1h`: seconds. */
-export function parseInterval(text: string): number {
+/** `15m`, `90s`, `1h`: seconds, at least 10. */
+const interval = z.string().transform((text, zctx) => {
   const m = /^\s*(\d+(?:\.\d+)?)\s*([smhd])\s*$/i.exec(text);
-  if (!m) throw new UsageError(`--watch: "${text}" is not a duration such as 30s, 15m or 1h.`);
+  if (!m) {
+    zctx.addIssue({ code: 'custom', message: `"${text}" is not a duration such as 30s, 15m or 1h` });
+    return z.NEVER;
+  }
   const secs = Number(m[1]) * UNITS[m[2].toLowerCase()];
-  if (secs < 10) throw new UsageError('--watch: the interval must be at least 10 seconds.');
+  if (secs < 10) {
+    zctx.addIssue({ code: 'custom', message: 'the interval must be at least 10 seconds' });
+    return z.NEVER;
+  }
   return secs;
-}
-
-export const SyncCommandOptions = z.object({
-  db: z.string({ error: 'is required (the database file, e.g. results.sqlite)' }).trim().min(1, 'must not be empty'),
-  sp: z
-    .string()
-    .transform((s) => [...new Set(s.split(',').map((x) => x.trim()).filter(Boolean))])
-    .refine((a) => a.length > 0, 'give at least one score profile short name')
-    .optional(),
-  full: z.boolean().default(false),
-  watch: z.string().transform(parseInterval).optional(),
-  concurrency: z.coerce.number().int().min(1).max(64).default(16),
-  errors: z.string().optional(),
 });
-export type SyncCommandOptions = z.output<typeof SyncCommandOptions>;
+
+const SyncOptions = z.object({
+  db: flag(z.string({ error: 'is required (the database file, e.g. results.sqlite)' }).trim().min(1, 'must not be empty'), {
+    flag: '--db <file|url>',
+    description: 'the SQLite database file (created when absent), or a postgres://user@host/db URL',
+  }),
+  sp: flag(
+    z
+      .string()
+      .transform((s) => [...new Set(s.split(',').map((x) => x.trim()).filter(Boolean))])
+      .refine((a) => a.length > 0, 'give at least one score profile short name')
+      .optional(),
+    { flag: '--sp <short_names>', description: 'score profiles whose scorecards to keep, comma-separated (remembered by the database)' },
+  ),
+  full: flag(z.boolean().default(false), { flag: '--full', description: 're-read everything, not only what can have changed' }),
+  watch: flag(interval.optional(), { flag: '--watch <interval>', description: 'keep syncing, every interval (30s, 15m, 1h) until Ctrl-C' }),
+  concurrency: flag(z.coerce.number().int().min(1).max(64).default(16), { flag: '--concurrency <n>', description: 'requests in flight (default 16)' }),
+  errors: flag(z.string().optional(), { flag: '--errors <file>', description: 'write failed items and their errors to FILE as NDJSON (default: stderr)' }),
+});
+type SyncOptions = z.output<typeof SyncOptions>;
 
 function plural(n: number, one: string, many = `${one}s`): string {
   return `${NUM.format(n)} ${n === 1 ? one : many}`;
 }
 
-export function summaryLine(db: string, r: SyncReport): string {
+function summaryLine(db: string, r: SyncReport): string {
   const kinds = Object.entries(r.byKind)
     .filter(([, n]) => n > 0)
     .map(([k, n]) => `${k.replace(/_/g, ' ')} ${NUM.format(n)}`)
@@ -79,7 +89,7 @@ async function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-export async function runSync(o: SyncCommandOptions, ctx: Context): Promise<void> {
+export async function run(o: SyncOptions, ctx: Context): Promise<void> {
   const target = isPostgresUrl(o.db) ? o.db : resolve(o.db);
   const client = await ctx.client();
   const db = await openSyncStore(target);
@@ -129,31 +139,19 @@ export async function runSync(o: SyncCommandOptions, ctx: Context): Promise<void
   }
 }
 
-export function register(program: Command, deps: CommandDeps): void {
-  program
-    .command('sync')
-    .description('Keep a database of every result up to date: the first run reads everything, later runs only what can have changed')
-    .option('--db <file|url>', 'the SQLite database file (created when absent), or a postgres://user@host/db URL')
-    .option('--sp <short_names>', 'score profiles whose scorecards to keep, comma-separated (remembered by the database)')
-    .option('--full', 're-read everything, not only what can have changed')
-    .option('--watch <interval>', 'keep syncing, every interval (30s, 15m, 1h) until Ctrl-C')
-    .option('--concurrency <n>', 'requests in flight (default 16)')
-    .option('--errors <file>', 'write failed items and their errors to FILE as NDJSON (default: stderr)')
-    .addHelpText(
-      'after',
-      examples(
-        'jobfit sync --db results.sqlite --sp sales-rep,software-engineer',
-        'jobfit sync --db results.sqlite                  # the same profiles as last time',
-        'jobfit sync --db results.sqlite --watch 15m',
-        'jobfit sync --db postgres://jobfit@127.0.0.1:5432/talent --sp sales-rep',
-        `sqlite3 results.sqlite "SELECT team_id, AVG(job_fit_percentage) FROM scorecards JOIN test_takers t ON t.id = test_taker_id WHERE score_profile = 'sales-rep' GROUP BY team_id"`,
-      ) +
-        '\n\nTables, what a run skips and example queries: docs/sync.md. -v lists what was not fetched and why.\n' +
-        'Exit 3 when some items could not be fetched (the next run tries them again); 2 when another sync\n' +
-        'holds the database, or it was written by a newer jobfit; 4 when it holds data of the other mode.',
-    )
-    .action(async (o: Record<string, unknown>, cmd: Command) => {
-      const ctx = deps.context(cmd);
-      await runSync(parseOptions(SyncCommandOptions, o), ctx);
-    });
-}
+export default defineCommand({
+  description: 'Keep a database of every result up to date: the first run reads everything, later runs only what can have changed',
+  options: SyncOptions,
+  examples: [
+    'jobfit sync --db results.sqlite --sp sales-rep,software-engineer',
+    'jobfit sync --db results.sqlite                  # the same profiles as last time',
+    'jobfit sync --db results.sqlite --watch 15m',
+    'jobfit sync --db postgres://jobfit@127.0.0.1:5432/talent --sp sales-rep',
+    `sqlite3 results.sqlite "SELECT team_id, AVG(job_fit_percentage) FROM scorecards JOIN test_takers t ON t.id = test_taker_id WHERE score_profile = 'sales-rep' GROUP BY team_id"`,
+  ],
+  footer:
+    '\n\nTables, what a run skips and example queries: docs/sync.md. -v lists what was not fetched and why.\n' +
+    'Exit 3 when some items could not be fetched (the next run tries them again); 2 when another sync\n' +
+    'holds the database, or it was written by a newer jobfit; 4 when it holds data of the other mode.',
+  run,
+});

@@ -2,17 +2,16 @@
  * `jobfit invite` for one participant: flags, then the profile's invite
  * defaults; on a terminal, prompts for what is still missing with choices
  * loaded from the account; without one, a usage error naming the missing flags.
- * The row goes through the same validator as a CSV row (src/bulk/validate.ts).
+ * The row goes through the same validator as a CSV row (validate.ts).
  */
-import type { Context } from '../kit/context.js';
-import type { Prompter } from '../../core/session.js';
-import { UsageError } from '../../core/errors.js';
-import { noPromptReason } from '../../core/prompter.js';
-import type { AccountData } from '../../bulk/account.js';
-import { FIELDS, type Field, mapHeader } from '../../bulk/columns.js';
-import { parseSendVia, RowValidator } from '../../bulk/validate.js';
+import { UsageError } from '../core/errors.js';
+import { noPromptReason } from '../core/prompter.js';
+import type { Prompter, Session } from '../core/session.js';
+import type { AccountData } from './account.js';
+import { FIELDS, type Field, mapHeader } from './columns.js';
+import { parseSendVia, RowValidator } from './validate.js';
 
-export interface SingleOptions {
+interface SingleOptions {
   firstName?: string;
   lastName?: string;
   email?: string;
@@ -103,7 +102,7 @@ async function promptMissing(o: SingleOptions, a: AccountData, p: Prompter): Pro
 export async function buildSingleBody(
   o: SingleOptions,
   account: AccountData,
-  ctx: Pick<Context, 'io'>,
+  ctx: Pick<Session, 'io'>,
   prompter: () => Promise<Prompter>,
 ): Promise<Record<string, unknown>> {
   const required: Array<[keyof SingleOptions, string]> = [

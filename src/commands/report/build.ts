@@ -5,38 +5,38 @@
  * scorecard of every test taker among them (bulkFetch). Definitions are in
  * src/export/group-report.ts and docs/exports.md.
  */
-import type { Command } from 'commander';
 import * as z from 'zod';
 import type { ListFilter } from '../../client/client.js';
-import type { WireDeps as CommandDeps } from '../kit/wire.js';
-import type { Context } from '../kit/context.js';
 import type { Session } from '../../core/session.js';
 import { type BulkResult, IdFeed, bulkFetch, createErrorSink, throwIfFailed } from '../../export/bulk-fetch.js';
+import { type FetchPage, listAll } from '../../export/complete-list.js';
 import { finishExport, isServiceGone } from '../../export/finish.js';
+import { type GroupStats, GroupReport, type InvitationLike, REPORT_CSV_COLUMNS, reportCsvRow } from '../../export/group-report.js';
+import { checkScoreProfile } from '../../export/score-profile.js';
 import { Tally } from '../../export/tally.js';
 import { openTarget } from '../../export/target.js';
-import { type FetchPage, listAll } from '../../export/complete-list.js';
-import { type GroupStats, GroupReport, type InvitationLike, REPORT_CSV_COLUMNS, reportCsvRow } from '../../export/group-report.js';
 import { chalkFor } from '../../format/color.js';
+import { NUM } from '../../format/number.js';
 import { type ColumnSpec, createListWriter, type ListWriter, jsonText, resolveFormat } from '../../format/output.js';
 import { createProgress } from '../../format/progress.js';
-import { examples } from '../kit/help.js';
-import { idOfName, nameOrId } from '../shared/names.js';
-import { parseOptions } from '../kit/parse.js';
-import { checkScoreProfile } from '../shared/score-profile.js';
-import { NUM } from '../../format/number.js';
 import { safeLine } from '../../format/sanitize.js';
+import type { Context } from '../kit/context.js';
+import { defineCommand } from '../kit/define.js';
+import { flag } from '../kit/flags.js';
+import { idOfName, nameOrId } from '../shared/names.js';
 
-export const ReportOptions = z.object({
-  sp: z.string({ error: 'is required (a score profile short name; see `jobfit score-profiles`)' }).trim().min(1, 'must not be empty'),
-  team: nameOrId('--team').optional(),
-  groupBy: z.enum(['team', 'custom_id'], { error: 'must be team or custom_id' }).default('team'),
-  concurrency: z.coerce.number().int().min(1).max(64).default(16),
-  errors: z.string().optional(),
-  out: z.string().min(1).optional(),
+const ReportOptions = z.object({
+  sp: flag(z.string({ error: 'is required (a score profile short name; see `jobfit score-profiles`)' }).trim().min(1, 'must not be empty'), {
+    flag: '--sp <short_name>',
+    description: 'score profile short name (required; see `jobfit score-profiles`)',
+  }),
+  team: flag(nameOrId('--team').optional(), { flag: '--team <id|name>', description: 'only this team (its id or its name)' }),
+  groupBy: flag(z.enum(['team', 'custom_id'], { error: 'must be team or custom_id' }).default('team'), { flag: '--group-by <key>', description: 'team (default) or custom_id' }),
+  concurrency: flag(z.coerce.number().int().min(1).max(64).default(16), { flag: '--concurrency <n>', description: 'scorecard requests in flight (default 16)' }),
+  errors: flag(z.string().optional(), { flag: '--errors <file>', description: 'write the ids whose scorecard failed to FILE as NDJSON (default: stderr)' }),
+  out: flag(z.string().min(1).optional(), { flag: '--out <file>', description: 'write the report to FILE, only once it is complete (a failed run leaves FILE as it was)' }),
 });
-export type ReportOptions = z.output<typeof ReportOptions>;
-
+type ReportOptions = z.output<typeof ReportOptions>;
 
 async function renderGroups(ctx: Session, sp: string, groups: GroupStats[], total: GroupStats): Promise<string> {
   const { renderBarChart, stars } = await import('../../format/chart.js');
@@ -63,9 +63,9 @@ async function renderGroups(ctx: Session, sp: string, groups: GroupStats[], tota
   return `${blocks.join('\n')}`;
 }
 
-export async function runReport(opts: ReportOptions, ctx: Context): Promise<void> {
+export async function run(opts: ReportOptions, ctx: Context): Promise<void> {
   const client = await ctx.client();
-  await checkScoreProfile(ctx, client, opts.sp);
+  await checkScoreProfile(client, opts.sp, ctx.connection?.mode);
   const o = { ...opts, team: await idOfName(client, 'team', opts.team) };
   const started = performance.now();
   const target = openTarget(ctx, o.out, 'groups');
@@ -166,26 +166,19 @@ export async function runReport(opts: ReportOptions, ctx: Context): Promise<void
   if (result) throwIfFailed(result, 'scorecards', o.errors);
 }
 
-export function register(program: Command, deps: CommandDeps): void {
-  program
-    .command('report')
-    .description('Group report: invited / accepted / completed, five-star distribution, median job fit and common RIASEC codes per team or custom_id')
-    .option('--sp <short_name>', 'score profile short name (required; see `jobfit score-profiles`)')
-    .option('--team <id|name>', 'only this team (its id or its name)')
-    .option('--group-by <key>', 'team (default) or custom_id')
-    .option('--concurrency <n>', 'scorecard requests in flight (default 16)')
-    .option('--errors <file>', 'write the ids whose scorecard failed to FILE as NDJSON (default: stderr)')
-    .option('--out <file>', 'write the report to FILE, only once it is complete (a failed run leaves FILE as it was)')
-    .addHelpText(
-      'after',
-      examples('jobfit report --sp sales-rep', 'jobfit report --sp sales-rep --group-by custom_id -o csv', 'jobfit report --sp sales-rep -o xlsx --out groups.xlsx', 'jobfit report --sp sales-rep --team 3 -o json | jq ".groups[0].stars"') +
-        '\n\nDefinitions: invited = invitations in the group; accepted = invitations with a test taker;\n' +
-        'completed = test takers whose scorecard for --sp has a five_star_score. The star\n' +
-        'distribution sums to completed. Built from a complete export (every invitation and\n' +
-        'scorecard), so it takes one request per test taker.',
-    )
-    .action(async (o: Record<string, unknown>, cmd: Command) => {
-      const ctx = deps.context(cmd);
-      await runReport(parseOptions(ReportOptions, o), ctx);
-    });
-}
+export default defineCommand({
+  description: 'Group report: invited / accepted / completed, five-star distribution, median job fit and common RIASEC codes per team or custom_id',
+  options: ReportOptions,
+  examples: [
+    'jobfit report --sp sales-rep',
+    'jobfit report --sp sales-rep --group-by custom_id -o csv',
+    'jobfit report --sp sales-rep -o xlsx --out groups.xlsx',
+    'jobfit report --sp sales-rep --team 3 -o json | jq ".groups[0].stars"',
+  ],
+  footer:
+    '\n\nDefinitions: invited = invitations in the group; accepted = invitations with a test taker;\n' +
+    'completed = test takers whose scorecard for --sp has a five_star_score. The star\n' +
+    'distribution sums to completed. Built from a complete export (every invitation and\n' +
+    'scorecard), so it takes one request per test taker.',
+  run,
+});

@@ -5,39 +5,38 @@
  * JSON and NDJSON keep the API's objects. With --all, only test takers who
  * have results are written; the others are counted on stderr.
  */
-import type { Command } from 'commander';
 import * as z from 'zod';
-import type { WireDeps as CommandDeps } from '../kit/wire.js';
-import type { Context } from '../kit/context.js';
 import { type BulkResult, bulkFetch, createErrorSink, throwIfFailed } from '../../export/bulk-fetch.js';
 import { finishExport, isServiceGone } from '../../export/finish.js';
+import { idSource, singleId } from '../../export/ids.js';
+import { checkScoreProfile } from '../../export/score-profile.js';
+import { hasResults, scorecardColumns, scorecardRow } from '../../export/scorecard-rows.js';
 import { Tally } from '../../export/tally.js';
 import { openTarget } from '../../export/target.js';
-import { idSource, singleId } from '../../export/ids.js';
-import { hasResults, scorecardColumns, scorecardRow } from '../../export/scorecard-rows.js';
 import { type ColumnSpec, createListWriter, type ListWriter, printList, printObject, resolveFormat } from '../../format/output.js';
 import { createProgress } from '../../format/progress.js';
-import { examples } from '../kit/help.js';
-import { idOfName, nameOrId } from '../shared/names.js';
-import { maxText } from '../kit/options.js';
-import { parseOptions } from '../kit/parse.js';
-import { checkScoreProfile } from '../shared/score-profile.js';
+import type { Context } from '../kit/context.js';
+import { defineCommand } from '../kit/define.js';
+import { flag } from '../kit/flags.js';
+import { checkIdSources, exportFlags } from '../shared/export-options.js';
+import { idOfName } from '../shared/names.js';
 
-export const ScorecardOptions = z.object({
-  sp: z.string({ error: 'is required (a score profile short name; see `jobfit score-profiles`)' }).trim().min(1, 'must not be empty'),
-  ids: z.array(z.string()).default([]),
-  idsFrom: z.string().optional(),
-  all: z.boolean().default(false),
-  team: nameOrId('--team').optional(),
-  customId: maxText('the custom id filter', 50).optional(),
-  concurrency: z.coerce.number().int().min(1).max(64).default(16),
-  errors: z.string().optional(),
-  out: z.string().min(1).optional(),
-});
-export type ScorecardOptions = z.output<typeof ScorecardOptions>;
+const ScorecardOptions = z
+  .object({
+    sp: flag(z.string({ error: 'is required (a score profile short name; see `jobfit score-profiles`)' }).trim().min(1, 'must not be empty'), {
+      flag: '--sp <short_name>',
+      description: 'score profile short name (required; see `jobfit score-profiles`)',
+    }),
+    ...exportFlags({
+      all: 'every test taker who has results (the complete list, past the 50-item cap)',
+      errors: 'write failed ids and their errors to FILE as NDJSON (default: stderr)',
+    }),
+  })
+  .superRefine(checkIdSources);
+type ScorecardOptions = z.output<typeof ScorecardOptions>;
 
 /** The reason --all leaves a test taker out of a scorecard export. */
-export const NO_RESULTS = 'without results yet';
+const NO_RESULTS = 'without results yet';
 
 const TABLE_COLUMNS: ColumnSpec[] = [
   { key: 'test_taker_id', header: 'TEST TAKER', align: 'right' },
@@ -49,9 +48,9 @@ const TABLE_COLUMNS: ColumnSpec[] = [
   { key: 'riasec_profile', header: 'RIASEC' },
 ];
 
-export async function runScorecard(o: ScorecardOptions, ctx: Context): Promise<void> {
+export async function run(o: ScorecardOptions, ctx: Context): Promise<void> {
   const client = await ctx.client();
-  await checkScoreProfile(ctx, client, o.sp);
+  await checkScoreProfile(client, o.sp, ctx.connection?.mode);
   const one = singleId(o);
   if (one !== undefined) {
     const card = await client.getScorecard(one, o.sp, ctx.io.signal);
@@ -126,36 +125,21 @@ export async function runScorecard(o: ScorecardOptions, ctx: Context): Promise<v
   if (result) throwIfFailed(result, 'scorecards', o.errors);
 }
 
-export function register(program: Command, deps: CommandDeps): void {
-  program
-    .command('scorecard')
-    .alias('scorecards')
-    .argument('[ids...]', 'test taker ids')
-    .description('Scorecards for a score profile: one per test taker (wide CSV for analysis, or the API objects)')
-    .option('--sp <short_name>', 'score profile short name (required; see `jobfit score-profiles`)')
-    .option('--ids-from <file>', 'read test taker ids from a file (- for stdin): one per line, or jobfit CSV/JSON/NDJSON output with an id or test_taker_id')
-    .option('--all', 'every test taker who has results (the complete list, past the 50-item cap)')
-    .option('--team <id|name>', 'with --all: only this team (its id or its name)')
-    .option('--custom-id <text>', 'with --all: only test takers whose custom_id contains this text')
-    .option('--concurrency <n>', 'requests in flight (default 16)')
-    .option('--errors <file>', 'write failed ids and their errors to FILE as NDJSON (default: stderr)')
-    .option('--out <file>', 'write the export to FILE, only once it is complete (a failed run leaves FILE as it was)')
-    .addHelpText(
-      'after',
-      examples(
-        'jobfit scorecard 2001 --sp sales-rep',
-        'jobfit scorecard --all --sp sales-rep -o csv > scorecards.csv',
-        'jobfit scorecard --all --sp sales-rep -o xlsx --out scorecards.xlsx',
-        'jobfit scorecard --all --team 3 --sp sales-rep -o ndjson | jq .five_star_score',
-        'cut -d, -f1 ids.csv | jobfit scorecard --ids-from - --sp sales-rep -o csv',
-      ) +
-        '\n\nCSV columns: test_taker_id, invitation_id, first_name, last_name, email, custom_id, person_id,\n' +
-        'fitscore_raw, five_star_score, job_fit_percentage, riasec_profile, then one column per\n' +
-        'dimension and facet short_name in catalog order (think, think-read, ...), empty where a\n' +
-        'section has no score. Exit 3 when some scorecards could not be fetched.',
-    )
-    .action(async (ids: string[], o: Record<string, unknown>, cmd: Command) => {
-      const ctx = deps.context(cmd);
-      await runScorecard(parseOptions(ScorecardOptions, { ...o, ids }, ['ids']), ctx);
-    });
-}
+export default defineCommand({
+  description: 'Scorecards for a score profile: one per test taker (wide CSV for analysis, or the API objects)',
+  args: [{ name: 'ids', description: 'test taker ids', optional: true, variadic: true }],
+  options: ScorecardOptions,
+  examples: [
+    'jobfit scorecard 2001 --sp sales-rep',
+    'jobfit scorecard --all --sp sales-rep -o csv > scorecards.csv',
+    'jobfit scorecard --all --sp sales-rep -o xlsx --out scorecards.xlsx',
+    'jobfit scorecard --all --team 3 --sp sales-rep -o ndjson | jq .five_star_score',
+    'cut -d, -f1 ids.csv | jobfit scorecard --ids-from - --sp sales-rep -o csv',
+  ],
+  footer:
+    '\n\nCSV columns: test_taker_id, invitation_id, first_name, last_name, email, custom_id, person_id,\n' +
+    'fitscore_raw, five_star_score, job_fit_percentage, riasec_profile, then one column per\n' +
+    'dimension and facet short_name in catalog order (think, think-read, ...), empty where a\n' +
+    'section has no score. Exit 3 when some scorecards could not be fetched.',
+  run,
+});

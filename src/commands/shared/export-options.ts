@@ -1,0 +1,40 @@
+/**
+ * The options `scorecard` and `job-fit` share: where the test taker ids come
+ * from (arguments, --ids-from, or --all with its filters) and how the export
+ * runs (--concurrency, --errors, --out). The id sources are checked together
+ * in the schema, before anything is fetched.
+ */
+import * as z from 'zod';
+import { UsageError } from '../../core/errors.js';
+import { checkIdSource } from '../../export/ids.js';
+import { flag } from '../kit/flags.js';
+import { maxText } from '../kit/options.js';
+import { nameOrId } from './names.js';
+
+/** The flags in --help order; `all` and `errors` are described by each command. */
+export function exportFlags(describe: { all: string; errors: string }) {
+  return {
+    ids: z.array(z.string()).default([]),
+    idsFrom: flag(z.string().optional(), {
+      flag: '--ids-from <file>',
+      description: 'read test taker ids from a file (- for stdin): one per line, or jobfit CSV/JSON/NDJSON output with an id or test_taker_id',
+    }),
+    all: flag(z.boolean().default(false), { flag: '--all', description: describe.all }),
+    team: flag(nameOrId('--team').optional(), { flag: '--team <id|name>', description: 'with --all: only this team (its id or its name)' }),
+    customId: flag(maxText('the custom id filter', 50).optional(), { flag: '--custom-id <text>', description: 'with --all: only test takers whose custom_id contains this text' }),
+    concurrency: flag(z.coerce.number().int().min(1).max(64).default(16), { flag: '--concurrency <n>', description: 'requests in flight (default 16)' }),
+    errors: flag(z.string().optional(), { flag: '--errors <file>', description: describe.errors }),
+    out: flag(z.string().min(1).optional(), { flag: '--out <file>', description: 'write the export to FILE, only once it is complete (a failed run leaves FILE as it was)' }),
+  };
+}
+
+/** One source of ids (arguments, --ids-from or --all), --team and --custom-id only with --all, ids that are ids. */
+export function checkIdSources(o: { ids: string[]; idsFrom?: string; all: boolean; team?: string; customId?: string }, zctx: z.RefinementCtx): void {
+  try {
+    // Only whether --team was given matters here; its name is looked up when the command runs.
+    checkIdSource({ ...o, team: o.team === undefined ? undefined : 0 });
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    zctx.addIssue({ code: 'custom', message: err.message });
+  }
+}
