@@ -19,8 +19,8 @@ export interface LegacyEntry {
 export type TableEntry = NounDef | LegacyEntry;
 
 export const COMMANDS: readonly TableEntry[] = [
-  { name: 'login', summary: 'Connect a profile to the service: base URL and live/test keys, verified', legacy: () => import('./login/index.js') },
-  { name: 'logout', summary: 'Forget a profile and its keys', legacy: () => import('./logout/index.js') },
+  { name: 'login', summary: 'Connect a profile to the service: base URL and live/test keys, verified', command: () => import('./login/login.js') },
+  { name: 'logout', summary: 'Forget a profile and its keys', command: () => import('./logout/logout.js') },
   { name: 'config', summary: 'Show and change settings: config list|get|set|unset|path', legacy: () => import('./config/index.js') },
   { name: 'whoami', summary: 'Which account, mode, base URL and key (masked) commands use', command: () => import('./whoami/show.js') },
   { name: 'health', summary: 'Check that the service answers (no key needed)', command: () => import('./health/check.js') },
