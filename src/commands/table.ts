@@ -21,7 +21,14 @@ export type TableEntry = NounDef | LegacyEntry;
 export const COMMANDS: readonly TableEntry[] = [
   { name: 'login', summary: 'Connect a profile to the service: base URL and live/test keys, verified', command: () => import('./login/login.js') },
   { name: 'logout', summary: 'Forget a profile and its keys', command: () => import('./logout/logout.js') },
-  { name: 'config', summary: 'Show and change settings: config list|get|set|unset|path', legacy: () => import('./config/index.js') },
+  {
+    name: 'config',
+    summary: 'Show and change settings: config list|get|set|unset|path',
+    description: 'Show and change settings (per profile: --profile NAME, else the current one)',
+    helpAfter: async () => (await import('../config/keys.js')).keysHelp(),
+    examples: ['jobfit config list', 'jobfit config set base_url https://api.example.com/v2 --profile work', 'jobfit config get default_mode'],
+    verbs: [() => import('./config/list.js'), () => import('./config/get.js'), () => import('./config/set.js'), () => import('./config/unset.js'), () => import('./config/path.js')],
+  },
   { name: 'whoami', summary: 'Which account, mode, base URL and key (masked) commands use', command: () => import('./whoami/show.js') },
   { name: 'health', summary: 'Check that the service answers (no key needed)', command: () => import('./health/check.js') },
   { name: 'accounts', summary: 'Show the account linked to the key', command: () => import('./accounts/show.js') },

@@ -58,7 +58,7 @@ export function wireCommand(parent: Command, def: CommandDef, deps: WireDeps, he
     args.forEach((a, i) => {
       if (given[i] !== undefined) raw[keyOf(a)] = given[i];
     });
-    const opts = def.options ? parseOptions(def.options, raw, argKeys) : {};
+    const opts = def.options ? parseOptions(def.options, raw, argKeys) : raw;
     await def.run(opts as never, deps.context(c));
   });
   return cmd;
@@ -81,7 +81,8 @@ export async function wireNoun(program: Command, noun: NounDef, deps: WireDeps):
   if (noun.aliases?.length) group.aliases([...noun.aliases]);
   group.summary(noun.summary).description(noun.description ?? noun.summary);
   let after = noun.examples?.length ? examples(...noun.examples) : '';
-  if (noun.helpAfter) after = `${noun.helpAfter}${after}`;
+  const helpAfter = typeof noun.helpAfter === 'function' ? await noun.helpAfter() : noun.helpAfter;
+  if (helpAfter) after = `${helpAfter}${after}`;
   if (after) group.addHelpText('after', after);
   for (const def of verbs) {
     if (!def.name || !def.summary) throw new Error(`jobfit ${noun.name}: a verb needs a name and a summary`);
