@@ -58,7 +58,13 @@ export const COMMANDS: readonly TableEntry[] = [
   { name: 'sync', summary: 'Keep a database of every result up to date, incrementally: sync --db results.sqlite', legacy: () => import('./sync/index.js') },
   { name: 'api', summary: 'Send a raw request: api METHOD PATH [--data JSON]', command: () => import('./api/request.js') },
   { name: 'completion', summary: 'Print a shell completion script: completion bash|zsh|fish', command: () => import('./completion/script.js') },
-  { name: 'webhook', summary: 'Receive webhook events locally: webhook listen [--forward-to URL] [--log FILE]', legacy: () => import('./webhook/index.js') },
+  {
+    name: 'webhook',
+    summary: 'Receive webhook events locally: webhook listen [--forward-to URL] [--log FILE]',
+    description: 'Receive webhook events locally',
+    examples: ['jobfit webhook listen', 'jobfit webhook listen --forward-to http://localhost:3000/webhooks'],
+    verbs: [() => import('./webhook/listen.js'), () => import('./webhook/verify.js')],
+  },
   { name: 'stub', summary: 'Run and drive the embedded local stub of the service', legacy: () => import('./stub/index.js') },
 ];
 

@@ -42,6 +42,7 @@ export function wireCommand(parent: Command, def: CommandDef, deps: WireDeps, he
     if (meta.parse) option.argParser(meta.parse);
     if (meta.conflicts) option.conflicts([...meta.conflicts]);
     if (meta.hidden) option.hideHelp();
+    if (meta.required) option.makeOptionMandatory();
     cmd.addOption(option);
     if (meta.negate) cmd.addOption(new Option(`--no-${option.name()}`, meta.negate));
   }
