@@ -21,7 +21,7 @@ export interface SenderLink {
   what: string;
 }
 
-export interface ListenOptions {
+export interface ListenerOptions {
   host: string;
   port: number;
   /** Host names (a tunnel's) accepted in the Host header besides this machine's. */
@@ -66,7 +66,7 @@ function clock(d: Date): string {
 }
 
 /** Listens until the session's signal is aborted (Ctrl-C), then closes everything and says what it saw. */
-export async function listen(session: SyncSession, o: ListenOptions): Promise<void> {
+export async function listen(session: SyncSession, o: ListenerOptions): Promise<void> {
   const format = session.globals.output;
   const json = format === 'json' || format === 'ndjson' ? format : undefined;
   const { port, allowHosts, logPath } = o;

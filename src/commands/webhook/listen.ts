@@ -13,7 +13,7 @@ import { examples } from '../kit/help.js';
 import { collect, flag } from '../kit/flags.js';
 import type { StubLink } from './stub-link.js';
 
-const ListenFlags = z.object({
+const ListenOptions = z.object({
   port: flag(z.string().optional(), { flag: '--port <n>', description: 'port to listen on (0 picks a free one)', default: '0' }),
   host: flag(z.string().optional(), { flag: '--host <host>', description: 'address to listen on (beyond loopback, anyone who can reach it can post)', default: '127.0.0.1' }),
   allowHost: flag(z.array(z.string()).optional(), {
@@ -31,7 +31,7 @@ const ListenFlags = z.object({
   sync: flag(z.string().optional(), { flag: '--sync <db>', description: 'bring the people each event names up to date in a `jobfit sync` database' }),
   printSecret: flag(z.boolean().optional(), { flag: '--print-secret', description: "print the local stub's signing secret for deliveries and exit" }),
 });
-export type ListenFlags = z.output<typeof ListenFlags>;
+export type ListenOptions = z.output<typeof ListenOptions>;
 
 export function parsePort(v: string | undefined): number {
   if (v === undefined) return 0;
@@ -72,7 +72,7 @@ export function parseAllowHosts(v: string[] | undefined): string[] {
 }
 
 /** The stub data directory to link, or undefined when listening for a remote service. */
-async function stubTarget(ctx: Context, o: ListenFlags): Promise<{ dataDir: string; apiKey?: string } | undefined> {
+async function stubTarget(ctx: Context, o: ListenOptions): Promise<{ dataDir: string; apiKey?: string } | undefined> {
   if (o.stub === false) return undefined;
   const apiKey = ctx.io.env.JOBFIT_API_KEY?.trim() || undefined;
   if (o.data) return { dataDir: resolvePath(o.data), apiKey };
@@ -94,7 +94,7 @@ const NO_SECRET_HINT =
   'the signing secret is the local stub\'s (the embedded one, a `jobfit stub serve` the profile points at, or --data DIR); how the real service signs is not in its reference';
 
 /** `--print-secret`: the signing secret of the stub account's endpoint, alone on stdout (as `stripe listen --print-secret`). */
-async function printSecret(ctx: Context, o: ListenFlags, accountId: number | undefined): Promise<void> {
+async function printSecret(ctx: Context, o: ListenOptions, accountId: number | undefined): Promise<void> {
   const target = await stubTarget(ctx, o);
   if (!target) throw new UsageError('No local stub to read a signing secret from.', NO_SECRET_HINT);
   const [{ openStore }, wh] = await Promise.all([import('../../stub/store.js'), import('../../stub/webhooks.js')]);
@@ -110,7 +110,7 @@ async function printSecret(ctx: Context, o: ListenFlags, accountId: number | und
 }
 
 /** Against the local stub: its account's endpoint points at the listener while it runs. */
-async function linkLocalStub(ctx: Context, o: ListenFlags, accountId: number | undefined, url: string): Promise<SenderLink | undefined> {
+async function linkLocalStub(ctx: Context, o: ListenOptions, accountId: number | undefined, url: string): Promise<SenderLink | undefined> {
   const target = await stubTarget(ctx, o);
   if (!target) {
     ctx.info(
@@ -137,7 +137,7 @@ async function linkLocalStub(ctx: Context, o: ListenFlags, accountId: number | u
   return { restore: () => link.restore(), what: "the stub's webhook settings" };
 }
 
-export async function run(o: ListenFlags, ctx: Context): Promise<void> {
+export async function run(o: ListenOptions, ctx: Context): Promise<void> {
   const format = ctx.globals.output;
   if (format === 'csv' || format === 'xlsx') throw new UsageError(`webhook listen prints lines, json or ndjson; -o ${format} is not supported.`);
   const port = parsePort(o.port);
@@ -163,7 +163,7 @@ export async function run(o: ListenFlags, ctx: Context): Promise<void> {
 export default defineCommand({
   name: 'listen',
   summary: 'Listen for webhook events on a local port and print them',
-  options: ListenFlags,
+  options: ListenOptions,
   // Unlike other commands', this help ends right after its last example.
   helpAfter: `
 Prints one line per event: time, type, event id, the resource it is about.
