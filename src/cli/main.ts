@@ -1,5 +1,6 @@
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { COMMANDS, wireEntry } from '../commands/table.js';
+import { globalOptions } from '../commands/kit/globals.js';
 import type { WireDeps } from '../commands/kit/wire.js';
 import type { Context } from '../commands/kit/context.js';
 import type { GlobalOptions, OutputFormat } from '../core/session.js';
@@ -45,16 +46,9 @@ function buildProgram(io: IOStreams): Command {
   const program = new Command('jobfit');
   program
     .description('Administer invitations and pull results from the Assessment and Job-Fit Service API v2.\nWith no configuration, every command runs against the embedded local stub.')
-    .version(VERSION, '-V, --version')
-    .option('-p, --profile <name>', 'config profile to use (env JOBFIT_PROFILE)')
-    .addOption(new Option('--live', 'use the profile\'s live key').conflicts('test'))
-    .addOption(new Option('--test', 'use the profile\'s test key').conflicts('live'))
-    .option('--base-url <url>', 'API base URL, e.g. https://host/v2 (env JOBFIT_BASE_URL)')
-    .addOption(new Option('-o, --output <format>', 'output format (default: table on a terminal, json otherwise)').choices(['table', 'json', 'ndjson', 'csv', 'xlsx']))
-    .option('--fields <a,b,c>', 'only these fields (dotted names for nested ones)')
-    .option('--no-color', 'no colour (also NO_COLOR)')
-    .option('-q, --quiet', 'no notices on stderr')
-    .option('-v, --verbose', 'trace HTTP requests on stderr (keys masked) and show stack traces')
+    .version(VERSION, '-V, --version');
+  for (const option of globalOptions()) program.addOption(option);
+  program
     .showHelpAfterError('(add --help for usage)')
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),

@@ -19,9 +19,16 @@ export interface LegacyEntry {
 export type TableEntry = NounDef | LegacyEntry;
 
 export const COMMANDS: readonly TableEntry[] = [
-  { name: 'login', summary: 'Connect a profile to the service: base URL and live/test keys, verified', legacy: () => import('./login/index.js') },
-  { name: 'logout', summary: 'Forget a profile and its keys', legacy: () => import('./logout/index.js') },
-  { name: 'config', summary: 'Show and change settings: config list|get|set|unset|path', legacy: () => import('./config/index.js') },
+  { name: 'login', summary: 'Connect a profile to the service: base URL and live/test keys, verified', command: () => import('./login/login.js') },
+  { name: 'logout', summary: 'Forget a profile and its keys', command: () => import('./logout/logout.js') },
+  {
+    name: 'config',
+    summary: 'Show and change settings: config list|get|set|unset|path',
+    description: 'Show and change settings (per profile: --profile NAME, else the current one)',
+    helpAfter: async () => (await import('../config/keys.js')).keysHelp(),
+    examples: ['jobfit config list', 'jobfit config set base_url https://api.example.com/v2 --profile work', 'jobfit config get default_mode'],
+    verbs: [() => import('./config/list.js'), () => import('./config/get.js'), () => import('./config/set.js'), () => import('./config/unset.js'), () => import('./config/path.js')],
+  },
   { name: 'whoami', summary: 'Which account, mode, base URL and key (masked) commands use', command: () => import('./whoami/show.js') },
   { name: 'health', summary: 'Check that the service answers (no key needed)', command: () => import('./health/check.js') },
   { name: 'accounts', summary: 'Show the account linked to the key', command: () => import('./accounts/show.js') },
@@ -55,9 +62,15 @@ export const COMMANDS: readonly TableEntry[] = [
   { name: 'job-fit', aliases: ['jobfit'], summary: 'Job-fit reports: rendered, or JSON / long-form CSV for many ids or --all', command: () => import('./job-fit/export.js') },
   { name: 'report', summary: 'Group report from a complete export: counts, star distribution, fit, RIASEC', command: () => import('./report/build.js') },
   { name: 'sync', summary: 'Keep a database of every result up to date, incrementally: sync --db results.sqlite', command: () => import('./sync/sync.js') },
-  { name: 'api', summary: 'Send a raw request: api METHOD PATH [--data JSON]', legacy: () => import('./api/index.js') },
-  { name: 'completion', summary: 'Print a shell completion script: completion bash|zsh|fish', legacy: () => import('./completion/index.js') },
-  { name: 'webhook', summary: 'Receive webhook events locally: webhook listen [--forward-to URL] [--log FILE]', legacy: () => import('./webhook/index.js') },
+  { name: 'api', summary: 'Send a raw request: api METHOD PATH [--data JSON]', command: () => import('./api/request.js') },
+  { name: 'completion', summary: 'Print a shell completion script: completion bash|zsh|fish', command: () => import('./completion/script.js') },
+  {
+    name: 'webhook',
+    summary: 'Receive webhook events locally: webhook listen [--forward-to URL] [--log FILE]',
+    description: 'Receive webhook events locally',
+    examples: ['jobfit webhook listen', 'jobfit webhook listen --forward-to http://localhost:3000/webhooks'],
+    verbs: [() => import('./webhook/listen.js'), () => import('./webhook/verify.js')],
+  },
   { name: 'stub', summary: 'Run and drive the embedded local stub of the service', legacy: () => import('./stub/index.js') },
 ];
 

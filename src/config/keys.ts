@@ -101,6 +101,11 @@ export const CONFIG_KEYS: readonly KeySpec[] = [
 
 export const CONFIG_KEY_NAMES: readonly string[] = CONFIG_KEYS.map((k) => k.name);
 
+/** The "Keys:" block of `jobfit config --help`. */
+export function keysHelp(): string {
+  return `\nKeys:\n${CONFIG_KEYS.map((k) => `  ${k.name.padEnd(34)} ${k.description}${k.scope === 'global' ? ' (not per profile)' : ''}`).join('\n')}\n`;
+}
+
 export function keySpec(name: string): KeySpec {
   const spec = CONFIG_KEYS.find((k) => k.name === name);
   if (!spec) {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settingsFromEnv } from '../../src/client/create.js';
 import { createContext } from '../../src/cli/create-context.js';
-import * as login from '../../src/commands/login/index.js';
+import * as login from '../../src/commands/login/login.js';
 import { JobfitError, UsageError } from '../../src/core/errors.js';
 import { memoryIO } from '../helpers/io.js';
 

@@ -7,16 +7,20 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuthError, JobfitError, UsageError } from '../../src/core/errors.js';
 import { BadRequestError } from '../../src/client/errors.js';
-import * as api from '../../src/commands/api/index.js';
-import * as config from '../../src/commands/config/index.js';
+import * as api from '../../src/commands/api/request.js';
+import * as configGet from '../../src/commands/config/get.js';
+import * as configList from '../../src/commands/config/list.js';
+import * as configPath from '../../src/commands/config/path.js';
+import * as configSet from '../../src/commands/config/set.js';
+import * as configUnset from '../../src/commands/config/unset.js';
 import * as health from '../../src/commands/health/check.js';
 import * as invitationsGet from '../../src/commands/invitations/get.js';
 import * as invitationsList from '../../src/commands/invitations/list.js';
 import * as invitationsUpdate from '../../src/commands/invitations/update.js';
-import * as login from '../../src/commands/login/index.js';
-import * as logout from '../../src/commands/logout/index.js';
+import * as login from '../../src/commands/login/login.js';
+import * as logout from '../../src/commands/logout/logout.js';
 import * as profilesGet from '../../src/commands/profiles/get.js';
-import { ApiOptions } from '../../src/commands/api/index.js';
+import { ApiOptions } from '../../src/commands/api/request.js';
 import { parseOptions } from '../../src/commands/kit/parse.js';
 import { ListOptions } from '../../src/commands/shared/people-list.js';
 import * as teams from '../../src/commands/teams/list.js';
@@ -208,36 +212,36 @@ describe('config', () => {
   it('set, get (masked), list, unset, path', async () => {
     const configDir = s.tmp();
     const c = (o: Partial<Parameters<typeof fakeContext>[0]> = {}) => fakeContext({ configDir, ...o });
-    await config.runSet({ key: 'base_url', value: 'https://api.example.com/v2/' }, c({ globals: { profile: 'work' } }).ctx);
+    await configSet.run({ key: 'base_url', value: 'https://api.example.com/v2/' }, c({ globals: { profile: 'work' } }).ctx);
     const w = c({ globals: { profile: 'work' } });
-    await config.runSet({ key: 'test_key', value: 'sk_test_abcdefghijklmnop1234' }, w.ctx);
+    await configSet.run({ key: 'test_key', value: 'sk_test_abcdefghijklmnop1234' }, w.ctx);
     expect(w.stderr()).toContain('shell history');
     expect(w.stderr()).not.toContain('abcdefghijklmnop1234');
     const g = c({ globals: { profile: 'work' } });
-    await config.runGet({ key: 'test_key' }, g.ctx);
+    await configGet.run({ key: 'test_key' }, g.ctx);
     expect(g.stdout()).toBe('sk_test_…1234\n');
     const l = c({ globals: { output: 'json' } });
-    await config.runList({}, l.ctx);
+    await configList.run({}, l.ctx);
     expect(JSON.parse(l.stdout())).toEqual(
       expect.arrayContaining([
         { profile: 'work', key: 'base_url', value: 'https://api.example.com/v2' },
         { profile: 'work', key: 'test_key', value: 'sk_test_…1234' },
       ]),
     );
-    await config.runUnset({ key: 'base_url' }, c({ globals: { profile: 'work' } }).ctx);
-    await expect(config.runGet({ key: 'base_url' }, c({ globals: { profile: 'work' } }).ctx)).rejects.toThrow('base_url is not set in profile "work".');
-    await expect(config.runGet({ key: 'colour' }, c().ctx)).rejects.toBeInstanceOf(UsageError);
+    await configUnset.run({ key: 'base_url' }, c({ globals: { profile: 'work' } }).ctx);
+    await expect(configGet.run({ key: 'base_url' }, c({ globals: { profile: 'work' } }).ctx)).rejects.toThrow('base_url is not set in profile "work".');
+    await expect(configGet.run({ key: 'colour' }, c().ctx)).rejects.toBeInstanceOf(UsageError);
     const p = c();
-    await config.runPath({}, p.ctx);
+    await configPath.run({}, p.ctx);
     expect(p.stdout()).toBe(`${join(configDir, 'config.json')}\n`);
     expect(statSync(join(configDir, 'config.json')).mode & 0o777).toBe(0o600);
   });
 
   it('set KEY - reads the value from stdin', async () => {
     const configDir = s.tmp();
-    await config.runSet({ key: 'live_key', value: '-' }, fakeContext({ configDir, stdin: 'sk_live_zzzzzzzzzzzzzzzz9876\n' }).ctx);
+    await configSet.run({ key: 'live_key', value: '-' }, fakeContext({ configDir, stdin: 'sk_live_zzzzzzzzzzzzzzzz9876\n' }).ctx);
     const g = fakeContext({ configDir });
-    await config.runGet({ key: 'live_key' }, g.ctx);
+    await configGet.run({ key: 'live_key' }, g.ctx);
     expect(g.stdout()).toBe('sk_live_…9876\n');
   });
 });
@@ -258,7 +262,7 @@ describe('login and logout', () => {
     await w.ctx.close();
     await logout.run({}, fakeContext({ configDir }).ctx);
     const l = fakeContext({ configDir, globals: { output: 'json' } });
-    await config.runList({}, l.ctx);
+    await configList.run({}, l.ctx);
     expect(JSON.parse(l.stdout())).toEqual([]);
   });
 
@@ -288,7 +292,7 @@ describe('login and logout', () => {
     expect(f.stderr()).toMatch(/✓ live key sk_live_…\w+: account /);
     expect(f.stderr()).not.toContain(s.live);
     const g = fakeContext({ configDir, globals: { profile: 'work' } });
-    await config.runGet({ key: 'default_mode' }, g.ctx);
+    await configGet.run({ key: 'default_mode' }, g.ctx);
     expect(g.stdout()).toBe('test\n');
   });
 });

@@ -1,7 +1,8 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type ForwardResult, type Receiver, resourceLabel, startReceiver, type WebhookEvent } from '../../src/commands/webhook/receiver.js';
+import type { ForwardResult } from '../../src/webhook/forward.js';
+import { type Receiver, resourceLabel, startReceiver, type WebhookEvent } from '../../src/webhook/receiver.js';
 
 function event(id: string, type = 'invitation.accepted', object: Record<string, unknown> = { object: 'invitation', id: 100001 }): WebhookEvent {
   return { id, type, object: 'event', created_at: '2026-11-22T10:00:00.123Z', api_version: '2.3.0', data: { object } };

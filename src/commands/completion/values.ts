@@ -9,7 +9,7 @@ import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Context } from '../kit/context.js';
 import { UsageError } from '../../core/errors.js';
-import { VALUE_KINDS, type ValueKind } from '../../cli/completion.js';
+import { VALUE_KINDS, type ValueKind } from './generate.js';
 import { configDir } from '../../config/paths.js';
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../../core/files.js';
 

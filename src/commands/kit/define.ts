@@ -33,7 +33,10 @@ export interface CommandSpec<S extends OptionsSchema | undefined> {
   /** The head of this command's own --help (default: the summary). */
   description?: string;
   args?: readonly ArgSpec[];
-  /** Options and positionals, parsed by the kit before `run`. Absent: no options, and zod is never loaded. */
+  /**
+   * Options and positionals, parsed by the kit before `run`. Absent: no options,
+   * zod is never loaded, and the positionals arrive as typed (strings).
+   */
   options?: S;
   /** Shown under "Examples:" in --help. */
   examples?: readonly string[];
@@ -46,7 +49,7 @@ export interface CommandSpec<S extends OptionsSchema | undefined> {
   run(opts: Parsed<S>, ctx: Context): Promise<void>;
 }
 
-export type Parsed<S> = S extends OptionsSchema ? z.output<S> : Record<string, never>;
+export type Parsed<S> = S extends OptionsSchema ? z.output<S> : Record<string, string>;
 
 export interface CommanderTweaks {
   allowUnknownOption?: boolean;
@@ -83,7 +86,8 @@ export interface VerbNoun extends NounBase {
   /** The head of `jobfit <noun> --help` (default: the summary). */
   description?: string;
   examples?: readonly string[];
-  helpAfter?: string;
+  /** More help before the examples; a loader when the text is built from code the table should not load. */
+  helpAfter?: string | (() => Promise<string>);
   /** In the order --help lists them. */
   verbs: readonly Loader[];
 }

@@ -22,6 +22,8 @@ export interface FlagMeta {
   conflicts?: readonly string[];
   /** Left out of --help (still accepted). */
   hidden?: boolean;
+  /** Must be given (commander says so, exit 2, before the schema runs). */
+  required?: boolean;
 }
 
 const META = new WeakMap<object, FlagMeta>();

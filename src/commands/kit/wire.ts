@@ -42,6 +42,7 @@ export function wireCommand(parent: Command, def: CommandDef, deps: WireDeps, he
     if (meta.parse) option.argParser(meta.parse);
     if (meta.conflicts) option.conflicts([...meta.conflicts]);
     if (meta.hidden) option.hideHelp();
+    if (meta.required) option.makeOptionMandatory();
     cmd.addOption(option);
     if (meta.negate) cmd.addOption(new Option(`--no-${option.name()}`, meta.negate));
   }
@@ -59,7 +60,7 @@ export function wireCommand(parent: Command, def: CommandDef, deps: WireDeps, he
     args.forEach((a, i) => {
       if (given[i] !== undefined) raw[keyOf(a)] = given[i];
     });
-    const opts = def.options ? parseOptions(def.options, raw, argKeys) : {};
+    const opts = def.options ? parseOptions(def.options, raw, argKeys) : raw;
     await def.run(opts as never, deps.context(c));
   });
   return cmd;
@@ -82,7 +83,8 @@ export async function wireNoun(program: Command, noun: NounDef, deps: WireDeps):
   if (noun.aliases?.length) group.aliases([...noun.aliases]);
   group.summary(noun.summary).description(noun.description ?? noun.summary);
   let after = noun.examples?.length ? examples(...noun.examples) : '';
-  if (noun.helpAfter) after = `${noun.helpAfter}${after}`;
+  const helpAfter = typeof noun.helpAfter === 'function' ? await noun.helpAfter() : noun.helpAfter;
+  if (helpAfter) after = `${helpAfter}${after}`;
   if (after) group.addHelpText('after', after);
   for (const def of verbs) {
     if (!def.name || !def.summary) throw new Error(`jobfit ${noun.name}: a verb needs a name and a summary`);

@@ -1,35 +1,37 @@
 /**
- * `jobfit webhook listen`: a local receiver for webhook events. It prints a
- * line per event (or the events as JSON/NDJSON), appends them to a log, and
- * can re-post them to the developer's app. Against the local stub it points
- * the account's endpoint at itself while it runs.
+ * `jobfit webhook listen`: the options, and the local stub pointed at the
+ * listener (src/webhook/listen.ts) while it runs.
  */
-import { closeSync, constants, fchmodSync, fstatSync, openSync, writeSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
+import * as z from 'zod';
 import { EVENT_TYPES } from '../../api/schemas.js';
+import { UsageError } from '../../core/errors.js';
+import type { SenderLink } from '../../webhook/listen.js';
 import type { Context } from '../kit/context.js';
-import { JobfitError, UsageError } from '../../core/errors.js';
-import { isLoopbackHost } from '../../config/loopback.js';
-import { jsonText } from '../../format/output.js';
-import { safeLine } from '../../format/sanitize.js';
-import { type ForwardResult, type Receiver, type WebhookEvent, resourceLabel, startReceiver } from './receiver.js';
+import { defineCommand } from '../kit/define.js';
+import { examples } from '../kit/help.js';
+import { collect, flag } from '../kit/flags.js';
 import type { StubLink } from '../../stub/index.js';
 
-export interface ListenOptions {
-  port?: string;
-  host?: string;
-  events?: string;
-  log?: string;
-  forwardTo?: string;
-  /** Host names (a tunnel's) accepted in the Host header besides this machine's. */
-  allowHost?: string[];
-  data?: string;
-  account?: string;
-  onlyEnabledTeams?: boolean;
-  stub?: boolean;
-  sync?: string;
-  printSecret?: boolean;
-}
+const ListenOptions = z.object({
+  port: flag(z.string().optional(), { flag: '--port <n>', description: 'port to listen on (0 picks a free one)', default: '0' }),
+  host: flag(z.string().optional(), { flag: '--host <host>', description: 'address to listen on (beyond loopback, anyone who can reach it can post)', default: '127.0.0.1' }),
+  allowHost: flag(z.array(z.string()).optional(), {
+    flag: '--allow-host <name>',
+    description: 'accept requests for this Host too, e.g. a tunnel\'s abc.ngrok.app (repeatable)',
+    parse: collect,
+  }),
+  events: flag(z.string().optional(), { flag: '--events <a,b>', description: 'show only these event types' }),
+  log: flag(z.string().optional(), { flag: '--log <file>', description: 'append every event received to FILE as NDJSON' }),
+  forwardTo: flag(z.string().optional(), { flag: '--forward-to <url>', description: 're-post each event to your app and print its answer' }),
+  data: flag(z.string().optional(), { flag: '--data <dir>', description: 'the local stub data directory to point at this listener' }),
+  account: flag(z.string().optional(), { flag: '--account <id>', description: 'stub account whose endpoint to set (default: the key\'s, else the first)' }),
+  onlyEnabledTeams: flag(z.boolean().optional(), { flag: '--only-enabled-teams', description: 'do not switch on delivery for the stub\'s teams' }),
+  stub: flag(z.boolean().optional(), { flag: '--no-stub', description: 'do not change any local stub settings' }),
+  sync: flag(z.string().optional(), { flag: '--sync <db>', description: 'bring the people each event names up to date in a `jobfit sync` database' }),
+  printSecret: flag(z.boolean().optional(), { flag: '--print-secret', description: "print the local stub's signing secret for deliveries and exit" }),
+});
+export type ListenOptions = z.output<typeof ListenOptions>;
 
 export function parsePort(v: string | undefined): number {
   if (v === undefined) return 0;
@@ -60,30 +62,6 @@ export function parseHttpUrl(v: string, flag: string): string {
   return u.toString();
 }
 
-/**
- * The log: opened once for appending, created 0600 (it holds people's
- * emails and assessment links), never through a symbolic link someone
- * planted at the path, and only when it is a regular file.
- */
-function openLog(path: string): number {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP') throw new UsageError(`The log path ${path} is a symbolic link; not writing through it.`, 'give the path of a regular file');
-    throw new UsageError(`Cannot write the log file ${path}: ${(err as Error).message}`);
-  }
-  const st = fstatSync(fd);
-  if (!st.isFile()) {
-    closeSync(fd);
-    throw new UsageError(`The log path ${path} is not a regular file.`);
-  }
-  // A log made by an older version (or another tool) may be readable by everyone.
-  if ((st.mode & 0o077) !== 0 && st.uid === process.getuid?.()) fchmodSync(fd, 0o600);
-  return fd;
-}
-
 /** --allow-host names, comma-separated or repeated; host names only (no scheme, no path). */
 export function parseAllowHosts(v: string[] | undefined): string[] {
   const names = (v ?? []).flatMap((x) => x.split(',')).map((x) => x.trim().toLowerCase()).filter(Boolean);
@@ -91,10 +69,6 @@ export function parseAllowHosts(v: string[] | undefined): string[] {
     if (!/^[a-z0-9.-]+$|^\[[0-9a-f:.]+\]$/.test(n)) throw new UsageError(`--allow-host takes a host name such as abc.ngrok.app, got "${n}".`);
   }
   return names;
-}
-
-function clock(d: Date): string {
-  return d.toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z');
 }
 
 /** The stub data directory to link, or undefined when listening for a remote service. */
@@ -135,116 +109,95 @@ async function printSecret(ctx: Context, o: ListenOptions, accountId: number | u
   }
 }
 
-export async function listen(ctx: Context, o: ListenOptions): Promise<void> {
+/** Against the local stub: its account's endpoint points at the listener while it runs. */
+async function linkLocalStub(ctx: Context, o: ListenOptions, accountId: number | undefined, url: string): Promise<SenderLink | undefined> {
+  const target = await stubTarget(ctx, o);
+  if (!target) {
+    ctx.info(
+      o.stub === false
+        ? 'Stub settings left alone (--no-stub).'
+        : "Set this URL as your account's webhook endpoint (for a `jobfit stub serve`, pass --data DIR instead; a remote service needs a tunnel).",
+    );
+    return undefined;
+  }
+  const { linkStub } = await import('../../stub/index.js');
+  const link: StubLink = await linkStub({
+    dataDir: target.dataDir,
+    url,
+    accountId,
+    apiKey: target.apiKey,
+    onlyEnabledTeams: o.onlyEnabledTeams,
+    onAttempt: (r) => {
+      if (!r.ok) ctx.debug(`delivery of ${r.event_id} attempt ${r.attempt} failed: ${r.error}`);
+    },
+  });
+  const teams = link.teamsSwitched.length ? `; delivery switched on for teams ${link.teamsSwitched.join(', ')}` : '';
+  ctx.info(`Local stub (${target.dataDir}): account ${link.accountId} now delivers to this listener${teams}. Restored when you stop.`);
+  ctx.info(`Deliveries are signed (jobfit-signature header); the signing secret is ${link.signingSecret} (check one with \`jobfit webhook verify\`).`);
+  return { restore: () => link.restore(), what: "the stub's webhook settings" };
+}
+
+export async function run(o: ListenOptions, ctx: Context): Promise<void> {
   const format = ctx.globals.output;
   if (format === 'csv' || format === 'xlsx') throw new UsageError(`webhook listen prints lines, json or ndjson; -o ${format} is not supported.`);
-  const json = format === 'json' || format === 'ndjson' ? format : undefined;
   const port = parsePort(o.port);
-  const filter = parseEventFilter(o.events);
+  const events = parseEventFilter(o.events);
   const forwardTo = o.forwardTo === undefined ? undefined : parseHttpUrl(o.forwardTo, '--forward-to');
   const accountId = o.account === undefined ? undefined : Number(o.account);
   if (accountId !== undefined && !Number.isInteger(accountId)) throw new UsageError(`--account must be an account id, got "${o.account}".`);
   if (o.printSecret) return printSecret(ctx, o, accountId);
   const allowHosts = parseAllowHosts(o.allowHost);
-  const logPath = o.log === undefined ? undefined : resolvePath(o.log);
-  const logFd = logPath === undefined ? undefined : openLog(logPath);
-  const { stdout } = ctx.io;
-  // With JSON on stdout, everything else (forward results) goes to stderr.
-  // Every field of an event is the sender's text: lines pass the sanitiser.
-  const side = (line: string) => (json ? ctx.io.stderr.write(`${safeLine(line)}\n`) : stdout.write(`${safeLine(line)}\n`));
-
-  const sync = o.sync === undefined ? undefined : await (await import('../../sync/events.js')).startEventSync(ctx, o.sync);
-  const onEvent = (event: WebhookEvent) => {
-    sync?.event(event);
-    if (logFd !== undefined) {
-      try {
-        writeSync(logFd, `${JSON.stringify(event)}\n`);
-      } catch (err) {
-        ctx.warn(`could not append to ${logPath}: ${(err as Error).message}`);
-      }
-    }
-    if (json === 'ndjson') stdout.write(`${jsonText(event)}\n`);
-    else if (json === 'json') stdout.write(`${jsonText(event, 2)}\n`);
-    else stdout.write(`${clock(ctx.io.now())}  ${safeLine(event.type).padEnd(34)} ${safeLine(event.id)}  ${safeLine(resourceLabel(event))}\n`);
-  };
-  const onForward = (_e: WebhookEvent, r: ForwardResult) => {
-    if (r.status === null) side(`  -> ${r.url}  failed: ${r.error} (${r.ms} ms)`);
-    else if (r.status >= 300 && r.status < 400) side(`  -> ${r.url}  ${r.status} (${r.ms} ms; redirects are not followed)`);
-    else side(`  -> ${r.url}  ${r.status} (${r.ms} ms)`);
-  };
-
-  let receiver: Receiver;
-  try {
-    receiver = await startReceiver({
-      host: o.host ?? '127.0.0.1',
-      allowHosts,
-      port,
-      events: filter,
-      forwardTo,
-      onEvent,
-      onForward,
-      onNote: (m) => ctx.info(m),
-    });
-  } catch (err) {
-    if (logFd !== undefined) closeSync(logFd);
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new JobfitError(`Port ${port} is already in use on ${o.host ?? '127.0.0.1'}.`, { hint: 'pick another --port, or --port 0 for a free one' });
-    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`Cannot listen on host ${o.host}.`);
-    throw err;
-  }
-  // Always printed (even with --quiet): scripts read the URL from this line.
-  const boundNote = receiver.url.startsWith(`http://${receiver.bound}/`) ? '' : ` (bound to ${receiver.bound})`;
-  ctx.io.stderr.write(`Listening for webhook events on ${receiver.url}${boundNote}\n`);
-  if (!isLoopbackHost(o.host ?? '127.0.0.1')) {
-    ctx.warn(
-      `listening on ${o.host}, beyond this machine: anyone who can reach it can post events. Requests are accepted only for a loopback Host${allowHosts.length ? ` or ${allowHosts.join(', ')}` : ''}${allowHosts.length ? '' : ' (name a tunnel\'s host with --allow-host)'}.`,
-    );
-  }
-
-  let link: StubLink | undefined;
-  try {
-    const target = await stubTarget(ctx, o);
-    if (target) {
-      const { linkStub } = await import('../../stub/index.js');
-      link = await linkStub({
-        dataDir: target.dataDir,
-        url: receiver.url,
-        accountId,
-        apiKey: target.apiKey,
-        onlyEnabledTeams: o.onlyEnabledTeams,
-        onAttempt: (r) => {
-          if (!r.ok) ctx.debug(`delivery of ${r.event_id} attempt ${r.attempt} failed: ${r.error}`);
-        },
-      });
-      const teams = link.teamsSwitched.length ? `; delivery switched on for teams ${link.teamsSwitched.join(', ')}` : '';
-      ctx.info(`Local stub (${target.dataDir}): account ${link.accountId} now delivers to this listener${teams}. Restored when you stop.`);
-      ctx.info(`Deliveries are signed (jobfit-signature header); the signing secret is ${link.signingSecret} (check one with \`jobfit webhook verify\`).`);
-    } else {
-      ctx.info(
-        o.stub === false
-          ? 'Stub settings left alone (--no-stub).'
-          : "Set this URL as your account's webhook endpoint (for a `jobfit stub serve`, pass --data DIR instead; a remote service needs a tunnel).",
-      );
-    }
-    if (filter) ctx.info(`Showing only: ${[...filter].join(', ')}`);
-    ctx.info('Press Ctrl-C to stop.');
-
-    await new Promise<void>((resolve) => {
-      if (ctx.io.signal.aborted) resolve();
-      else ctx.io.signal.addEventListener('abort', () => resolve(), { once: true });
-    });
-  } finally {
-    await receiver.close();
-    if (logFd !== undefined) closeSync(logFd);
-    await sync?.close();
-    if (link) {
-      try {
-        await link.restore();
-      } catch (err) {
-        ctx.warn(`could not restore the stub's webhook settings: ${(err as Error).message}`);
-      }
-    }
-  }
-  const refused = receiver.refused > 0 ? ` ${receiver.refused} request${receiver.refused === 1 ? '' : 's'} refused.` : '';
-  ctx.info(`Stopped; ${receiver.shown} event${receiver.shown === 1 ? '' : 's'} received.${refused}${link ? ' The stub\'s webhook settings are back as they were.' : ''}`);
+  const { listen } = await import('../../webhook/listen.js');
+  await listen(ctx, {
+    host: o.host ?? '127.0.0.1',
+    port,
+    allowHosts,
+    events,
+    logPath: o.log === undefined ? undefined : resolvePath(o.log),
+    forwardTo,
+    sync: o.sync,
+    link: (url) => linkLocalStub(ctx, o, accountId, url),
+  });
 }
+
+export default defineCommand({
+  name: 'listen',
+  summary: 'Listen for webhook events on a local port and print them',
+  options: ListenOptions,
+  // Unlike other commands', this help ends right after its last example.
+  helpAfter: `
+Prints one line per event: time, type, event id, the resource it is about.
+With -o json or -o ndjson, prints the events themselves on stdout.
+The listening URL is printed first, on stderr.
+
+Against the local stub (the embedded one, a \`jobfit stub serve\` on this machine
+that the profile or JOBFIT_BASE_URL points at, or --data DIR), the account's
+webhook endpoint points at this listener and delivery is switched on (for the
+account and, unless --only-enabled-teams, for every team) while it runs; the
+previous settings come back when it stops. Failed deliveries are retried while
+it runs.
+
+Each event is shown once, even when delivered twice (the last 10,000 ids are
+remembered). Only JSON deliveries for a loopback Host (localhost, 127.0.0.1,
+[::1]) are accepted: a web page's request (an Origin header), another Host
+(DNS rebinding), another content type, a malformed event id or type get a 4xx,
+bodies over 1 MB get 413; none is shown or forwarded, and the first of each
+kind is noted on stderr. Behind a tunnel, name its host with --allow-host.
+Forwarding never follows the app's redirects.
+
+Deliveries from the local stub are signed: a jobfit-signature header
+"t=<unix seconds>,v1=<hex HMAC-SHA256 of '<t>.<body>'>" with the secret of the
+account's endpoint (shown at start, by --print-secret and by \`jobfit stub
+webhooks\`). Forwarded events keep the header and the body byte for byte, so
+your app checks them as it would the sender's (\`jobfit webhook verify\`). How
+the real service signs is not in its reference.
+${examples(
+    'jobfit webhook listen',
+    'jobfit webhook listen --events invitation.accepted,test_taker.created',
+    'jobfit webhook listen --forward-to http://localhost:3000/webhooks --log events.ndjson',
+    'jobfit webhook listen -o ndjson | jq .type',
+    'jobfit webhook listen --sync results.sqlite',
+    'jobfit webhook listen --print-secret',
+  ).trimEnd()}`,
+  run,
+});

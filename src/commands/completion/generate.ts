@@ -7,7 +7,10 @@
  * few minutes. Files are offered only after a flag that takes a file (its
  * placeholder says <file>) and folders after <dir>; nothing after other flags.
  */
-import type { Command, Option } from 'commander';
+import { Command, type Option } from 'commander';
+import { HELP_TOPIC_NAMES } from '../help-topics.js';
+import type { WireDeps } from '../kit/wire.js';
+import { globalOptions } from '../kit/globals.js';
 
 export interface FlagSpec {
   /** `--team`, plus `-o` style short forms. */
@@ -305,4 +308,26 @@ export function completionScript(shell: Shell, spec: CompletionSpec): string {
   if (shell === 'bash') return bashScript(spec);
   if (shell === 'zsh') return zshScript(spec);
   return fishScript(spec);
+}
+
+/**
+ * Every command of the table, registered on a scratch program (never run)
+ * so the script lists the flags each module really declares.
+ */
+export async function buildSpec(): Promise<CompletionSpec> {
+  const { COMMANDS, wireEntry } = await import('../table.js');
+  const scratch = new Command('jobfit');
+  const noDeps: WireDeps = {
+    context: () => {
+      throw new Error('completion never runs commands');
+    },
+  };
+  for (const entry of COMMANDS) await wireEntry(scratch, entry, noDeps);
+  const argChoices = { completion: [...SHELLS], help: [...HELP_TOPIC_NAMES, ...COMMANDS.map((c) => c.name)] };
+  const commands = scratch.commands.map((c) => commandSpecOf(c, argChoices));
+  commands.push({ name: 'help', description: 'Help on a command or a topic', flags: [], subcommands: [], argChoices: argChoices.help });
+  // The root's options: commander's own --version, then the global ones.
+  const root = new Command('jobfit').version('', '-V, --version');
+  for (const o of globalOptions()) root.addOption(o);
+  return { globals: root.options.filter((o) => !o.hidden).map((o) => commandSpecOf(new Command().addOption(o)).flags[0]), commands };
 }

@@ -5,17 +5,15 @@
  * message on stderr.
  */
 import { readFileSync } from 'node:fs';
-import type { Command } from 'commander';
 import * as z from 'zod';
 import { errorFromResponse } from '../../client/errors.js';
 import type { QueryValue } from '../../client/http.js';
-import type { WireDeps as CommandDeps } from '../kit/wire.js';
 import type { Context } from '../kit/context.js';
+import { defineCommand } from '../kit/define.js';
+import { collect, flag } from '../kit/flags.js';
 import { JobfitError, UsageError } from '../../core/errors.js';
 import { jsonText } from '../../format/output.js';
 import { safeText } from '../../format/sanitize.js';
-import { examples } from '../kit/help.js';
-import { parseOptions } from '../kit/parse.js';
 import { readInput } from '../../core/input.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
@@ -31,11 +29,14 @@ export const ApiOptions = z.object({
     .min(1, 'must not be empty')
     .refine((p) => !/^[a-z]+:\/\//i.test(p), 'give the path relative to the base URL (e.g. /teams), not a full URL')
     .transform((p) => (p.startsWith('/') ? p : `/${p}`)),
-  data: z.string().optional(),
-  query: z
-    .array(z.string().regex(/^[^=]+=/, 'each must look like key=value'))
-    .default([])
-    .transform((qs) => qs.map((q) => [q.slice(0, q.indexOf('=')), q.slice(q.indexOf('=') + 1)] as [string, string])),
+  data: flag(z.string().optional(), { flag: '-d, --data <json>', description: 'request body: JSON text, @file, or @- for stdin' }),
+  query: flag(
+    z
+      .array(z.string().regex(/^[^=]+=/, 'each must look like key=value'))
+      .default([])
+      .transform((qs) => qs.map((q) => [q.slice(0, q.indexOf('=')), q.slice(q.indexOf('=') + 1)] as [string, string])),
+    { flag: '--query <key=value>', description: 'query parameter (repeatable)', parse: collect, default: [] },
+  ),
 });
 export type ApiOptions = z.output<typeof ApiOptions>;
 
@@ -95,36 +96,26 @@ export async function run(opts: ApiOptions, ctx: Context): Promise<void> {
   }
 }
 
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
-}
-
-export function register(program: Command, deps: CommandDeps): void {
-  program
-    .command('api')
-    .argument('<method>', 'GET, POST, PUT, ...')
-    .argument('<path>', 'path relative to the base URL, e.g. /teams or /invitations/12')
-    .option('-d, --data <json>', 'request body: JSON text, @file, or @- for stdin')
-    .option('--query <key=value>', 'query parameter (repeatable)', collect, [])
-    .description('Send a raw request with the configured server and key and print the answer as received')
-    .addHelpText(
-      'after',
-      `
+export default defineCommand({
+  description: 'Send a raw request with the configured server and key and print the answer as received',
+  args: [
+    { name: 'method', description: 'GET, POST, PUT, ...' },
+    { name: 'path', description: 'path relative to the base URL, e.g. /teams or /invitations/12' },
+  ],
+  options: ApiOptions,
+  helpAfter: `
 The body is printed on stdout as received (JSON indented on a terminal, one line
 when piped). A 4xx/5xx answer prints its body too, then exits 1 (4 for a key the
 service refuses) with the API's message on stderr. A redirect it does not follow
 (another origin, a write) exits 1 with a sentence.
-${examples(
-  'jobfit api GET /teams',
-  'jobfit api GET /invitations --query email=@acme.com --query team_id=3',
-  'jobfit api GET /test-takers/2001/scorecard --query sp=RETAIL',
-  'jobfit api PUT /invitations/1042 --data \'{"custom_id":"REQ-7"}\'',
-  'jobfit api POST /invitations --data @invite.json',
-  'jq -n \'{first_name:"Ada"}\' | jobfit api PUT /invitations/1042 --data @-',
-)}`,
-    )
-    .action(async (method: string, path: string, o: Record<string, unknown>, cmd: Command) => {
-      const ctx = deps.context(cmd);
-      await run(parseOptions(ApiOptions, { ...o, method, path }, ['method', 'path']), ctx);
-    });
-}
+`,
+  examples: [
+    'jobfit api GET /teams',
+    'jobfit api GET /invitations --query email=@acme.com --query team_id=3',
+    'jobfit api GET /test-takers/2001/scorecard --query sp=RETAIL',
+    'jobfit api PUT /invitations/1042 --data \'{"custom_id":"REQ-7"}\'',
+    'jobfit api POST /invitations --data @invite.json',
+    'jq -n \'{first_name:"Ada"}\' | jobfit api PUT /invitations/1042 --data @-',
+  ],
+  run,
+});

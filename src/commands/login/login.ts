@@ -5,29 +5,29 @@
  * JOBFIT_API_KEY or stdin, the base URL from --base-url, JOBFIT_BASE_URL or the
  * profile.
  */
-import type { Command } from 'commander';
 import * as z from 'zod';
 import { ApiError } from '../../client/errors.js';
 import type { JobfitClient } from '../../client/client.js';
 import type { ClientSettings } from '../../client/create.js';
-import type { WireDeps as CommandDeps } from '../kit/wire.js';
 import type { Context } from '../kit/context.js';
+import { defineCommand } from '../kit/define.js';
+import { flag } from '../kit/flags.js';
 import { AuthError, JobfitError, UsageError } from '../../core/errors.js';
 import { forPerson } from '../../format/person-text.js';
 import { noPromptReason } from '../../core/prompter.js';
 import { normalizeBaseUrl } from '../../config/keys.js';
 import { maskKey, modeOfKey } from '../../config/mask.js';
 import type { Mode, Profile } from '../../config/types.js';
-import { examples } from '../kit/help.js';
-import { parseOptions } from '../kit/parse.js';
 import { readInput } from '../../core/input.js';
 
-export const LoginOptions = z.object({
-  profile: z.string().optional(),
-  baseUrl: z.string().optional(),
-  defaultMode: z.enum(['live', 'test'], { error: 'must be live or test' }).optional(),
+const LoginFlags = z.object({
+  defaultMode: flag(z.enum(['live', 'test'], { error: 'must be live or test' }).optional(), {
+    flag: '--default-mode <mode>',
+    description: 'live or test: the key used without --live/--test',
+  }),
 });
-export type LoginOptions = z.output<typeof LoginOptions>;
+/** The profile and the base URL are the global --profile and --base-url. */
+export type LoginOptions = z.output<typeof LoginFlags> & { profile?: string; baseUrl?: string };
 
 export interface AccountSummary {
   id: unknown;
@@ -249,28 +249,20 @@ async function interactive(opts: LoginOptions, ctx: Context, verify: VerifyKey, 
   await save(ctx, name, { base_url: baseUrl, live_key: liveKey, test_key: testKey, default_mode: defaultMode });
 }
 
-export function register(program: Command, deps: CommandDeps): void {
-  program
-    .command('login')
-    .description('Connect a profile to the service: base URL, live and test keys, each checked with GET /accounts')
-    .option('--default-mode <mode>', 'live or test: the key used without --live/--test')
-    .addHelpText(
-      'after',
-      `
+export default defineCommand({
+  description: 'Connect a profile to the service: base URL, live and test keys, each checked with GET /accounts',
+  options: LoginFlags,
+  helpAfter: `
 On a terminal, login asks for the profile name, the base URL and the keys (typed
 masked). Without a terminal it never prompts: the key is read from stdin or
 JOBFIT_API_KEY, the base URL from --base-url or JOBFIT_BASE_URL.
 Use the global --profile NAME and --base-url URL to answer those questions up front.
-${examples(
-  'jobfit login',
-  'jobfit login --profile work --base-url https://api.example.com/v2',
-  'printf %s "$JOBFIT_TEST_KEY" | jobfit login --profile ci --base-url https://api.example.com/v2',
-  'JOBFIT_API_KEY=sk_test_... jobfit login --base-url https://api.example.com/v2 --default-mode test',
-)}`,
-    )
-    .action(async (o: Record<string, unknown>, cmd: Command) => {
-      const ctx = deps.context(cmd);
-      const opts = parseOptions(LoginOptions, { ...o, profile: ctx.globals.profile, baseUrl: ctx.globals.baseUrl });
-      await run(opts, ctx);
-    });
-}
+`,
+  examples: [
+    'jobfit login',
+    'jobfit login --profile work --base-url https://api.example.com/v2',
+    'printf %s "$JOBFIT_TEST_KEY" | jobfit login --profile ci --base-url https://api.example.com/v2',
+    'JOBFIT_API_KEY=sk_test_... jobfit login --base-url https://api.example.com/v2 --default-mode test',
+  ],
+  run: (opts, ctx) => run({ ...opts, profile: ctx.globals.profile, baseUrl: ctx.globals.baseUrl }, ctx),
+});

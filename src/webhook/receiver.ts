@@ -2,7 +2,7 @@
  * The local webhook receiver behind `jobfit webhook listen`: an HTTP server
  * that accepts event deliveries, answers quickly (so the sender's retry clock
  * is not held by a slow app), shows each event once, and optionally re-posts
- * it to the developer's app.
+ * it to the developer's app (forward.ts).
  *
  * Anyone who can reach the port can post to it, a web page in the developer's
  * browser included (a form, or a DNS-rebinding page that names its own host).
@@ -13,10 +13,10 @@
  * forwarded. Memory stays bounded: bodies are capped, bodies in flight share a
  * budget, and the duplicate check remembers the last DUPLICATE_WINDOW ids.
  */
-import { SIGNATURE_HEADER } from '../../api/webhook-signature.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Event } from '../../api/schemas.js';
+import { Event } from '../api/schemas.js';
+import { type ForwardResult, forward } from './forward.js';
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 /** Bytes of request bodies read at the same time; past it a delivery gets 503 and is retried by its sender. */
@@ -29,14 +29,6 @@ const EVENT_ID = /^[\x21-\x7e]{1,200}$/;
 const EVENT_TYPE = /^[a-z0-9_]{1,64}(\.[a-z0-9_]{1,64}){1,3}$/;
 
 export type WebhookEvent = Event;
-
-export interface ForwardResult {
-  url: string;
-  /** HTTP status of the app, or null when it could not be reached. */
-  status: number | null;
-  ms: number;
-  error?: string;
-}
 
 export interface ReceiverHooks {
   /** A new event (first delivery of its id, passing the filter). */
@@ -171,32 +163,6 @@ export function formatBytes(n: number): string {
   return `${n} bytes`;
 }
 
-async function forward(url: string, raw: string, event: WebhookEvent, headers: IncomingMessage['headers'], o: ReceiverOptions): Promise<ForwardResult> {
-  const started = performance.now();
-  const timeout = AbortSignal.timeout(o.forwardTimeoutMs ?? 10_000);
-  const pass: Record<string, string> = {
-    'content-type': 'application/json',
-    'user-agent': o.userAgent ?? 'jobfit-webhook-listen',
-    'webhook-id': event.id,
-  };
-  // Keep what the sender said about the delivery so the app sees the same request;
-  // the body goes on byte for byte, so the app verifies the signature as it would the sender's.
-  for (const h of ['webhook-timestamp', SIGNATURE_HEADER, 'x-event-type', 'x-delivery-attempt']) {
-    const v = headers[h];
-    if (typeof v === 'string') pass[h] = v;
-  }
-  try {
-    // Never follow the app's redirect: it would carry the event body to wherever it points.
-    const res = await fetch(url, { method: 'POST', body: raw, headers: pass, signal: timeout, redirect: 'manual' });
-    await res.arrayBuffer().catch(() => undefined);
-    return { url, status: res.status, ms: Math.round(performance.now() - started) };
-  } catch (err) {
-    const e = err as Error & { cause?: { code?: string; message?: string } };
-    const reason = e.name === 'TimeoutError' ? 'timed out' : (e.cause?.code ?? e.cause?.message ?? e.message);
-    return { url, status: null, ms: Math.round(performance.now() - started), error: reason };
-  }
-}
-
 export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
   const limit = o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const budget: Budget = { used: 0, max: Math.max(limit, IN_FLIGHT_BODY_BYTES) };
@@ -282,7 +248,7 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
         const raw = buf.toString('utf8');
         o.onEvent(event, raw);
         if (o.forwardTo) {
-          const p = forward(o.forwardTo, raw, event, req.headers, o).then((r) => o.onForward?.(event, r));
+          const p = forward(o.forwardTo, raw, event, req.headers, { timeoutMs: o.forwardTimeoutMs, userAgent: o.userAgent }).then((r) => o.onForward?.(event, r));
           pending.add(p);
           p.finally(() => pending.delete(p));
         }

@@ -1,8 +1,7 @@
-import type { Command } from 'commander';
-import type { WireDeps as CommandDeps } from '../kit/wire.js';
+/** logout: forget a profile and its keys (the current profile unless --profile is given). */
 import type { Context } from '../kit/context.js';
+import { defineCommand } from '../kit/define.js';
 import { UsageError } from '../../core/errors.js';
-import { examples } from '../kit/help.js';
 
 export interface LogoutOptions {
   profile?: string;
@@ -29,13 +28,9 @@ export async function run(opts: LogoutOptions, ctx: Context): Promise<void> {
   else ctx.info('No profile is left; commands use the embedded stub until `jobfit login`.');
 }
 
-export function register(program: Command, deps: CommandDeps): void {
-  program
-    .command('logout')
-    .description('Forget a profile and its keys (the current profile unless --profile is given)')
-    .addHelpText('after', examples('jobfit logout', 'jobfit logout --profile staging'))
-    .action(async (_o: unknown, cmd: Command) => {
-      const ctx = deps.context(cmd);
-      await run({ profile: ctx.globals.profile }, ctx);
-    });
-}
+export default defineCommand({
+  description: 'Forget a profile and its keys (the current profile unless --profile is given)',
+  examples: ['jobfit logout', 'jobfit logout --profile staging'],
+  // The profile is the global --profile.
+  run: (_opts, ctx) => run({ profile: ctx.globals.profile }, ctx),
+});

@@ -1,0 +1,43 @@
+/**
+ * `jobfit completion bash|zsh|fish`: the script, written from the commands'
+ * own declarations (generate.ts). The hidden `--values KIND` is what the
+ * scripts call for values that live in the service (values.ts); not for people.
+ */
+import * as z from 'zod';
+import { UsageError } from '../../core/errors.js';
+import type { Context } from '../kit/context.js';
+import { defineCommand } from '../kit/define.js';
+import { flag } from '../kit/flags.js';
+import { buildSpec, completionScript, SHELLS, type Shell } from './generate.js';
+
+const CompletionOptions = z.object({
+  shell: z.string().optional(),
+  values: flag(z.string().optional(), { flag: '--values <kind>', description: '', hidden: true }),
+});
+export type CompletionOptions = z.output<typeof CompletionOptions>;
+
+export async function run(opts: CompletionOptions, ctx: Context): Promise<void> {
+  if (opts.values !== undefined) {
+    const { printValues } = await import('./values.js');
+    await printValues(ctx, opts.values);
+    return;
+  }
+  if (opts.shell === undefined) throw new UsageError(`Name the shell: jobfit completion ${SHELLS.join('|')}.`);
+  if (!(SHELLS as readonly string[]).includes(opts.shell)) {
+    throw new UsageError(`No completion for "${opts.shell}": choose one of ${SHELLS.join(', ')}.`);
+  }
+  ctx.io.stdout.write(completionScript(opts.shell as Shell, await buildSpec()));
+}
+
+export default defineCommand({
+  description: 'Print a shell completion script for bash, zsh or fish',
+  args: [{ name: 'shell', description: SHELLS.join(', '), optional: true }],
+  options: CompletionOptions,
+  examples: [
+    'source <(jobfit completion bash)',
+    'jobfit completion bash > ~/.local/share/bash-completion/completions/jobfit',
+    'jobfit completion zsh > ~/.zfunc/_jobfit   # with fpath+=(~/.zfunc) in .zshrc',
+    'jobfit completion fish > ~/.config/fish/completions/jobfit.fish',
+  ],
+  run,
+});
