@@ -7,6 +7,9 @@ import type { IOStreams } from '../core/io.js';
 import { UsageError } from '../core/errors.js';
 import { forPerson } from '../format/person-text.js';
 import { announceMode } from '../commands/kit/mode-line.js';
+import { Command } from 'commander';
+import { wireEntry } from '../commands/kit/wire.js';
+import { COMMANDS } from '../commands/table.js';
 
 export const EMBEDDED_NOTICE =
   'Using the embedded local stub (no service configured; run `jobfit login` to use the real service).';
@@ -110,6 +113,12 @@ export function createContext(io: IOStreams, globals: GlobalOptions, deps: Conte
   const session: Context = {
     io,
     globals,
+    async everyCommand() {
+      const program = new Command('jobfit');
+      const never = { context: (): Context => { throw new Error('a program for reading: its commands never run'); } };
+      for (const entry of COMMANDS) await wireEntry(program, entry, never);
+      return program;
+    },
     info,
     warn: (m) => {
       io.stderr.write(`Warning: ${forPerson(m)}\n`);

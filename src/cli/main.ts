@@ -1,7 +1,7 @@
 import { Command, CommanderError } from 'commander';
-import { COMMANDS, wireEntry } from '../commands/table.js';
+import { COMMANDS } from '../commands/table.js';
+import { type WireDeps, wireEntry } from '../commands/kit/wire.js';
 import { globalOptions } from '../commands/kit/globals.js';
-import type { WireDeps } from '../commands/kit/wire.js';
 import type { Context } from '../commands/kit/context.js';
 import type { GlobalOptions, OutputFormat } from '../core/session.js';
 import type { IOStreams } from '../core/io.js';

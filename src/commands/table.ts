@@ -4,19 +4,7 @@
  * `jobfit --help` loads nothing else; a command's code is imported when that
  * command runs (or its own --help is asked for).
  */
-import type { NounDef } from './kit/define.js';
-import type { Command } from 'commander';
-import { type LegacyModule, type WireDeps, wireNoun } from './kit/wire.js';
-
-/** A command not yet on the kit: its module registers itself. */
-export interface LegacyEntry {
-  name: string;
-  aliases?: readonly string[];
-  summary: string;
-  legacy(): Promise<LegacyModule>;
-}
-
-export type TableEntry = NounDef | LegacyEntry;
+import type { TableEntry } from './kit/wire.js';
 
 export const COMMANDS: readonly TableEntry[] = [
   { name: 'login', summary: 'Connect a profile to the service: base URL and live/test keys, verified', command: () => import('./login/login.js') },
@@ -73,12 +61,3 @@ export const COMMANDS: readonly TableEntry[] = [
   },
   { name: 'stub', summary: 'Run and drive the embedded local stub of the service', legacy: () => import('./stub/index.js') },
 ];
-
-/** Wires one entry of the table (loading its code) under `program`. */
-export async function wireEntry(program: Command, entry: TableEntry, deps: WireDeps): Promise<void> {
-  if ('legacy' in entry) {
-    (await entry.legacy()).register(program, deps);
-    return;
-  }
-  await wireNoun(program, entry, deps);
-}

@@ -9,7 +9,8 @@
 import { resolve } from 'node:path';
 import type { SyncSession } from './run.js';
 import { errorText } from '../export/bulk-fetch.js';
-import { SyncLockedError, isPostgresUrl, openSyncStore } from './store.js';
+import { isPostgresUrl, openSyncStore } from './open.js';
+import { SyncLockedError } from './store.js';
 import { syncOnce } from './run.js';
 
 type Json = Record<string, unknown>;

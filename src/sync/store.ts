@@ -108,11 +108,3 @@ export async function checkOwner(store: SyncStore, mode: 'live' | 'test', accoun
   if (!m.mode) await store.setMeta('mode', mode);
   if (!m.account_id) await store.setMeta('account_id', accountId);
 }
-
-export const isPostgresUrl = (target: string) => /^postgres(ql)?:\/\//i.test(target);
-
-/** Opens the database a `--db` names: a postgres:// URL, or a SQLite file path. */
-export async function openSyncStore(target: string): Promise<SyncStore> {
-  if (isPostgresUrl(target)) return (await import('./postgres.js')).PostgresStore.open(target);
-  return (await import('./sqlite.js')).SqliteStore.open(target);
-}

@@ -7,7 +7,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMMANDS, wireEntry } from '../../src/commands/table.js';
+import { wireEntry } from '../../src/commands/kit/wire.js';
+import { COMMANDS } from '../../src/commands/table.js';
 import { runCli } from '../helpers/cli.js';
 import { type StubEnv, startStubEnv } from './stub-env.js';
 

@@ -60,7 +60,7 @@ export function postgresBackend(): Backend {
 
 /** Rows of a query on either backend. */
 export async function query<T = Record<string, unknown>>(target: string, sql: string): Promise<T[]> {
-  const { openSyncStore } = await import('../../src/sync/store.js');
+  const { openSyncStore } = await import('../../src/sync/open.js');
   const db = await openSyncStore(target);
   try {
     return await db.all<T>(sql);
@@ -113,7 +113,7 @@ export async function lastRun(target: string): Promise<RunRow> {
 }
 
 export async function dumpOf(target: string): Promise<string> {
-  const { openSyncStore } = await import('../../src/sync/store.js');
+  const { openSyncStore } = await import('../../src/sync/open.js');
   const db = await openSyncStore(target);
   try {
     return await db.dump();

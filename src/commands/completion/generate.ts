@@ -9,7 +9,6 @@
  */
 import { Command, type Option } from 'commander';
 import { HELP_TOPIC_NAMES } from '../help-topics.js';
-import type { WireDeps } from '../kit/wire.js';
 import { globalOptions } from '../kit/globals.js';
 
 export interface FlagSpec {
@@ -311,19 +310,11 @@ export function completionScript(shell: Shell, spec: CompletionSpec): string {
 }
 
 /**
- * Every command of the table, registered on a scratch program (never run)
- * so the script lists the flags each module really declares.
+ * Every command of the table, wired on a program that never runs
+ * (ctx.everyCommand()), so the script lists the flags each really declares.
  */
-export async function buildSpec(): Promise<CompletionSpec> {
-  const { COMMANDS, wireEntry } = await import('../table.js');
-  const scratch = new Command('jobfit');
-  const noDeps: WireDeps = {
-    context: () => {
-      throw new Error('completion never runs commands');
-    },
-  };
-  for (const entry of COMMANDS) await wireEntry(scratch, entry, noDeps);
-  const argChoices = { completion: [...SHELLS], help: [...HELP_TOPIC_NAMES, ...COMMANDS.map((c) => c.name)] };
+export function buildSpec(scratch: Command): CompletionSpec {
+  const argChoices = { completion: [...SHELLS], help: [...HELP_TOPIC_NAMES, ...scratch.commands.map((c) => c.name())] };
   const commands = scratch.commands.map((c) => commandSpecOf(c, argChoices));
   commands.push({ name: 'help', description: 'Help on a command or a topic', flags: [], subcommands: [], argChoices: argChoices.help });
   // The root's options: commander's own --version, then the global ones.

@@ -26,7 +26,7 @@ export async function run(opts: CompletionOptions, ctx: Context): Promise<void> 
   if (!(SHELLS as readonly string[]).includes(opts.shell)) {
     throw new UsageError(`No completion for "${opts.shell}": choose one of ${SHELLS.join(', ')}.`);
   }
-  ctx.io.stdout.write(completionScript(opts.shell as Shell, await buildSpec()));
+  ctx.io.stdout.write(completionScript(opts.shell as Shell, buildSpec(await ctx.everyCommand())));
 }
 
 export default defineCommand({

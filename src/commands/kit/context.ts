@@ -8,8 +8,11 @@
 import type { JobfitClient } from '../../client/client.js';
 import type { ConfigStore } from '../../config/store.js';
 import type { Prompter, Session } from '../../core/session.js';
+import type { Command } from 'commander';
 
 export interface Context extends Session {
+  /** A program with every command of the table wired (for reading, never run): what `completion` describes. */
+  everyCommand(): Promise<Command>;
   /** The config store (profiles), loaded on first use. */
   config(): Promise<ConfigStore>;
   /**

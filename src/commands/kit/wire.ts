@@ -91,3 +91,22 @@ export async function wireNoun(program: Command, noun: NounDef, deps: WireDeps):
     wireCommand(group, def, deps, { name: def.name, summary: def.summary, aliases: def.aliases });
   }
 }
+
+/** A command not yet on the kit: its module registers itself. */
+export interface LegacyEntry {
+  name: string;
+  aliases?: readonly string[];
+  summary: string;
+  legacy(): Promise<LegacyModule>;
+}
+
+export type TableEntry = NounDef | LegacyEntry;
+
+/** Wires one entry of the table (loading its code) under `program`. */
+export async function wireEntry(program: Command, entry: TableEntry, deps: WireDeps): Promise<void> {
+  if ('legacy' in entry) {
+    (await entry.legacy()).register(program, deps);
+    return;
+  }
+  await wireNoun(program, entry, deps);
+}

@@ -12,7 +12,7 @@ import { CancelError, PartialFailureError } from '../../core/errors.js';
 import { NUM } from '../../format/number.js';
 import { createProgress, formatDuration } from '../../format/progress.js';
 import { type SyncReport, SyncStopped, syncOnce } from '../../sync/run.js';
-import { isPostgresUrl, openSyncStore } from '../../sync/store.js';
+import { isPostgresUrl, openSyncStore } from '../../sync/open.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { flag } from '../kit/flags.js';
