@@ -1,7 +1,7 @@
 /**
  * Zod at the door: the kit parses every command's options with its schema
  * before `run`. A bad value becomes a UsageError (exit 2) in one sentence
- * naming the flag, never a zod dump. (zod is a type here: this file loads
+ * naming the flag, never a zod dump (a check across options may add a hint). (zod is a type here: this file loads
  * nothing, so a command without a schema never loads zod.)
  */
 import type * as z from 'zod';
@@ -19,6 +19,8 @@ export function parseOptions<S extends z.ZodType>(schema: S, raw: unknown, posit
   const issue = result.error.issues[0];
   const head = issue.path[0];
   const where = typeof head === 'string' ? `${flagOf(head, positional)}: ` : '';
-  throw new UsageError(`${where}${issue.message.replace(/\.$/, '')}.`);
+  // A check across options may carry a hint (`params: { hint }`), shown under the sentence.
+  const hint = issue.code === 'custom' ? (issue.params as { hint?: string } | undefined)?.hint : undefined;
+  throw new UsageError(`${where}${issue.message.replace(/\.$/, '')}.`, hint);
 }
 
