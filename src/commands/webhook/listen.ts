@@ -38,7 +38,7 @@ const ListenOptions = z.object({
   sync: flag(z.string().optional(), { flag: '--sync <db>', description: 'bring the people each event names up to date in a `jobfit sync` database' }),
   printSecret: flag(z.boolean().optional(), { flag: '--print-secret', description: "print the local stub's signing secret for deliveries and exit" }),
 })
-  // The checks in the order they have always run; each sentence names its flag.
+  // The checks in the order they have always run (-o, a global option, is checked in run); each sentence names its flag.
   .superRefine((o, zctx) => {
     const bad = (message: string, hint?: string) => zctx.addIssue({ code: 'custom', message, params: hint === undefined ? undefined : { hint } });
     if (o.port !== undefined && (!PORT.test(o.port) || Number(o.port) > 65535)) return bad(`--port must be a number from 0 to 65535, got "${o.port}".`);
