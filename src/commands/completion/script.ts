@@ -4,16 +4,22 @@
  * scripts call for values that live in the service (values.ts); not for people.
  */
 import * as z from 'zod';
-import { UsageError } from '../../core/errors.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { flag } from '../kit/flags.js';
 import { buildSpec, completionScript, SHELLS, type Shell } from './generate.js';
 
-const CompletionOptions = z.object({
-  shell: z.string().optional(),
-  values: flag(z.string().optional(), { flag: '--values <kind>', description: '', hidden: true }),
-});
+const CompletionOptions = z
+  .object({
+    shell: z.string().optional(),
+    values: flag(z.string().optional(), { flag: '--values <kind>', description: '', hidden: true }),
+  })
+  .superRefine((o, zctx) => {
+    // With --values (the kind is checked by printValues), the shell is not looked at.
+    if (o.values !== undefined) return;
+    if (o.shell === undefined) zctx.addIssue({ code: 'custom', message: `Name the shell: jobfit completion ${SHELLS.join('|')}.` });
+    else if (!(SHELLS as readonly string[]).includes(o.shell)) zctx.addIssue({ code: 'custom', message: `No completion for "${o.shell}": choose one of ${SHELLS.join(', ')}.` });
+  });
 export type CompletionOptions = z.output<typeof CompletionOptions>;
 
 export async function run(opts: CompletionOptions, ctx: Context): Promise<void> {
@@ -21,10 +27,6 @@ export async function run(opts: CompletionOptions, ctx: Context): Promise<void> 
     const { printValues } = await import('./values.js');
     await printValues(ctx, opts.values);
     return;
-  }
-  if (opts.shell === undefined) throw new UsageError(`Name the shell: jobfit completion ${SHELLS.join('|')}.`);
-  if (!(SHELLS as readonly string[]).includes(opts.shell)) {
-    throw new UsageError(`No completion for "${opts.shell}": choose one of ${SHELLS.join(', ')}.`);
   }
   ctx.io.stdout.write(completionScript(opts.shell as Shell, buildSpec(await ctx.everyCommand())));
 }

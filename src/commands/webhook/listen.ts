@@ -13,6 +13,13 @@ import { examples } from '../kit/help.js';
 import { collect, flag } from '../kit/flags.js';
 import type { StubLink } from '../../stub/index.js';
 
+/** `--events a,b`: the names given. */
+const eventNames = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean);
+/** `--allow-host`, comma-separated or repeated: host names only (no scheme, no path). */
+const hostNames = (v: string[] | undefined) => (v ?? []).flatMap((x) => x.split(',')).map((x) => x.trim().toLowerCase()).filter(Boolean);
+const PORT = /^\d+$/;
+const HOST_NAME = /^[a-z0-9.-]+$|^\[[0-9a-f:.]+\]$/;
+
 const ListenOptions = z.object({
   port: flag(z.string().optional(), { flag: '--port <n>', description: 'port to listen on (0 picks a free one)', default: '0' }),
   host: flag(z.string().optional(), { flag: '--host <host>', description: 'address to listen on (beyond loopback, anyone who can reach it can post)', default: '127.0.0.1' }),
@@ -30,46 +37,28 @@ const ListenOptions = z.object({
   stub: flag(z.boolean().optional(), { flag: '--no-stub', description: 'do not change any local stub settings' }),
   sync: flag(z.string().optional(), { flag: '--sync <db>', description: 'bring the people each event names up to date in a `jobfit sync` database' }),
   printSecret: flag(z.boolean().optional(), { flag: '--print-secret', description: "print the local stub's signing secret for deliveries and exit" }),
-});
+})
+  // The checks in the order they have always run (-o, a global option, is checked in run); each sentence names its flag.
+  .superRefine((o, zctx) => {
+    const bad = (message: string, hint?: string) => zctx.addIssue({ code: 'custom', message, params: hint === undefined ? undefined : { hint } });
+    if (o.port !== undefined && (!PORT.test(o.port) || Number(o.port) > 65535)) return bad(`--port must be a number from 0 to 65535, got "${o.port}".`);
+    if (o.events !== undefined) {
+      const known = `known types: ${EVENT_TYPES.join(', ')}`;
+      const names = eventNames(o.events);
+      if (names.length === 0) return bad('--events needs at least one event type.', known);
+      const unknown = names.filter((n) => !(EVENT_TYPES as readonly string[]).includes(n));
+      if (unknown.length > 0) return bad(`Unknown event type${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}.`, known);
+    }
+    if (o.forwardTo !== undefined) {
+      if (!URL.canParse(o.forwardTo)) return bad(`--forward-to must be a URL such as http://localhost:3000/webhooks, got "${o.forwardTo}".`);
+      if (!['http:', 'https:'].includes(new URL(o.forwardTo).protocol)) return bad(`--forward-to must be an http or https URL, got "${o.forwardTo}".`);
+    }
+    if (o.account !== undefined && !Number.isInteger(Number(o.account))) return bad(`--account must be an account id, got "${o.account}".`);
+    // --print-secret never listens: its --allow-host was never looked at.
+    const notAHost = o.printSecret ? undefined : hostNames(o.allowHost).find((n) => !HOST_NAME.test(n));
+    if (notAHost !== undefined) return bad(`--allow-host takes a host name such as abc.ngrok.app, got "${notAHost}".`);
+  });
 export type ListenOptions = z.output<typeof ListenOptions>;
-
-export function parsePort(v: string | undefined): number {
-  if (v === undefined) return 0;
-  if (!/^\d+$/.test(v) || Number(v) > 65535) throw new UsageError(`--port must be a number from 0 to 65535, got "${v}".`);
-  return Number(v);
-}
-
-export function parseEventFilter(v: string | undefined): Set<string> | undefined {
-  if (v === undefined) return undefined;
-  const names = v.split(',').map((s) => s.trim()).filter(Boolean);
-  if (names.length === 0) throw new UsageError('--events needs at least one event type.', `known types: ${EVENT_TYPES.join(', ')}`);
-  const known = new Set<string>(EVENT_TYPES);
-  const unknown = names.filter((n) => !known.has(n));
-  if (unknown.length > 0) {
-    throw new UsageError(`Unknown event type${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}.`, `known types: ${EVENT_TYPES.join(', ')}`);
-  }
-  return new Set(names);
-}
-
-export function parseHttpUrl(v: string, flag: string): string {
-  let u: URL;
-  try {
-    u = new URL(v);
-  } catch {
-    throw new UsageError(`${flag} must be a URL such as http://localhost:3000/webhooks, got "${v}".`);
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UsageError(`${flag} must be an http or https URL, got "${v}".`);
-  return u.toString();
-}
-
-/** --allow-host names, comma-separated or repeated; host names only (no scheme, no path). */
-export function parseAllowHosts(v: string[] | undefined): string[] {
-  const names = (v ?? []).flatMap((x) => x.split(',')).map((x) => x.trim().toLowerCase()).filter(Boolean);
-  for (const n of names) {
-    if (!/^[a-z0-9.-]+$|^\[[0-9a-f:.]+\]$/.test(n)) throw new UsageError(`--allow-host takes a host name such as abc.ngrok.app, got "${n}".`);
-  }
-  return names;
-}
 
 /** The stub data directory to link, or undefined when listening for a remote service. */
 async function stubTarget(ctx: Context, o: ListenOptions): Promise<{ dataDir: string; apiKey?: string } | undefined> {
@@ -140,21 +129,16 @@ async function linkLocalStub(ctx: Context, o: ListenOptions, accountId: number |
 export async function run(o: ListenOptions, ctx: Context): Promise<void> {
   const format = ctx.globals.output;
   if (format === 'csv' || format === 'xlsx') throw new UsageError(`webhook listen prints lines, json or ndjson; -o ${format} is not supported.`);
-  const port = parsePort(o.port);
-  const events = parseEventFilter(o.events);
-  const forwardTo = o.forwardTo === undefined ? undefined : parseHttpUrl(o.forwardTo, '--forward-to');
   const accountId = o.account === undefined ? undefined : Number(o.account);
-  if (accountId !== undefined && !Number.isInteger(accountId)) throw new UsageError(`--account must be an account id, got "${o.account}".`);
   if (o.printSecret) return printSecret(ctx, o, accountId);
-  const allowHosts = parseAllowHosts(o.allowHost);
   const { listen } = await import('../../webhook/listen.js');
   await listen(ctx, {
     host: o.host ?? '127.0.0.1',
-    port,
-    allowHosts,
-    events,
+    port: o.port === undefined ? 0 : Number(o.port),
+    allowHosts: hostNames(o.allowHost),
+    events: o.events === undefined ? undefined : new Set(eventNames(o.events)),
     logPath: o.log === undefined ? undefined : resolvePath(o.log),
-    forwardTo,
+    forwardTo: o.forwardTo === undefined ? undefined : new URL(o.forwardTo).toString(),
     sync: o.sync,
     link: (url) => linkLocalStub(ctx, o, accountId, url),
   });

@@ -16,6 +16,8 @@ const VerifyOptions = z.object({
   signature: flag(z.string(), { flag: '--signature <header>', description: 'the jobfit-signature header: t=<unix seconds>,v1=<hex>', required: true }),
   secret: flag(z.string().optional(), { flag: '--secret <whsec>', description: 'the signing secret (or JOBFIT_WEBHOOK_SECRET)' }),
   tolerance: flag(z.string(), { flag: '--tolerance <seconds>', description: 'how old a signature may be (0: any)', default: '300' }),
+}).superRefine((o, zctx) => {
+  if (!/^\d+$/.test(o.tolerance.trim())) zctx.addIssue({ code: 'custom', message: `--tolerance must be a number of seconds, got "${o.tolerance}".` });
 });
 export type VerifyOptions = z.output<typeof VerifyOptions>;
 
@@ -27,7 +29,6 @@ async function bodyOf(ctx: Context, file: string | undefined): Promise<Buffer> {
 export async function run(o: VerifyOptions, ctx: Context): Promise<void> {
   const secret = (o.secret ?? ctx.io.env.JOBFIT_WEBHOOK_SECRET ?? '').trim();
   if (!secret) throw new UsageError('No signing secret: give --secret whsec_… or set JOBFIT_WEBHOOK_SECRET.', 'the local stub\'s is printed by `jobfit webhook listen --print-secret`');
-  if (!/^\d+$/.test(o.tolerance.trim())) throw new UsageError(`--tolerance must be a number of seconds, got "${o.tolerance}".`);
   const body = await bodyOf(ctx, o.file);
   const r = verifySignature(secret, o.signature, body, { toleranceSeconds: Number(o.tolerance), nowSeconds: Math.floor(ctx.io.now().getTime() / 1000) });
   if (!r.ok) throw new JobfitError(`Not verified: ${r.reason}.`);
