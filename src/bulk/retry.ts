@@ -50,7 +50,7 @@ export type RowRetryDecision =
   | { action: 'wait'; delayMs: number; slowDown: boolean; lookUpFirst: boolean; last: boolean };
 
 /** The error's message for the results file: the API's own words when it answered. */
-export function rowErrorText(err: unknown): string {
+function rowErrorText(err: unknown): string {
   if (err instanceof ApiError) return err.apiText;
   return err instanceof Error ? err.message : String(err);
 }

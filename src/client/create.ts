@@ -21,7 +21,7 @@ export interface CreateClientOptions extends HttpClientOptions {
 }
 
 /** A non-negative number from the environment; undefined when unset or empty; a usage error when not a number. */
-export function positiveNumber(env: Record<string, string | undefined>, name: string): number | undefined {
+function positiveNumber(env: Record<string, string | undefined>, name: string): number | undefined {
   const raw = env[name];
   if (raw === undefined || raw === '') return undefined;
   const n = Number(raw);
