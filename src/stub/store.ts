@@ -171,7 +171,7 @@ CREATE TABLE IF NOT EXISTS deliveries (
 CREATE INDEX IF NOT EXISTS deliveries_event ON deliveries(event_id);
 `;
 
-/** Every table the seed fills or the service writes, children first (for reset). */
+/** Every table the seed fills or the service writes, children first (for clear). */
 const TABLES = [
   'deliveries',
   'events',
