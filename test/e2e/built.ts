@@ -33,7 +33,10 @@ export interface BuiltCli {
 /** A copy of dist/ as test/global-setup.ts built it (once, before every test file). */
 export function buildCli(): BuiltCli {
   const dir = mkdtempSync(join(tmpdir(), 'jobfit-built-'));
-  for (const part of ['bin', 'dist', 'fixtures', 'package.json']) cpSync(join(ROOT, part), join(dir, part), { recursive: true });
+  // Other test files run `invite --csv fixtures/...` at the same time, and their
+  // results files and locks come and go beside the fixtures: not part of the app.
+  const ours = (src: string) => !/\.(results\.csv|lock|journal)$|\.results\.csv\./.test(src);
+  for (const part of ['bin', 'dist', 'fixtures', 'package.json']) cpSync(join(ROOT, part), join(dir, part), { recursive: true, filter: ours });
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
   mkdirSync(join(dir, 'home'));
   const bin = join(dir, 'bin/jobfit.js');
