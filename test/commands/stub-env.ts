@@ -5,6 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import type { Context } from '../../src/commands/kit/context.js';
 import type { GlobalOptions, Prompter } from '../../src/core/session.js';
 import { createContext } from '../../src/cli/create-context.js';
@@ -77,4 +78,21 @@ export function scriptedPrompter(answers: Array<[RegExp, unknown]>): Prompter & 
     select: async <T>(m: string) => next(m) as T,
     checkbox: async <T>(m: string) => next(m) as T[],
   };
+}
+
+/**
+ * One stub for the tests of a file: started before them, closed after, handed
+ * to `started`; returns `ctxFor`, a Context pointed at it (its env first, then
+ * the test's own).
+ */
+export function stubForTests(started: (s: StubEnv) => void): (o?: Partial<Parameters<typeof fakeContext>[0]>) => FakeContext {
+  let s: StubEnv | undefined;
+  beforeAll(async () => {
+    s = await startStubEnv();
+    started(s);
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
+  return (o = {}) => fakeContext({ configDir: s!.tmp(), ...o, env: { ...s!.env, ...(o.env ?? {}) } });
 }

@@ -8,9 +8,9 @@ import { chmodSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
-import { ROOT } from '../e2e/built.js';
-import { type StubEnv, startStubEnv } from '../commands/stub-env.js';
+import { runCli } from '../../helpers/cli.js';
+import { ROOT } from '../../e2e/built.js';
+import { type StubEnv, startStubEnv } from '../stub-env.js';
 
 const run = promisify(execFile);
 let s: StubEnv;

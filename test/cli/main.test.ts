@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wireEntry } from '../../src/commands/kit/wire.js';
 import { COMMANDS } from '../../src/commands/table.js';
 import { runCli } from '../helpers/cli.js';
-import { type StubEnv, startStubEnv } from './stub-env.js';
+import { type StubEnv, startStubEnv } from '../commands/stub-env.js';
 
 /** The commands of this part (others' commands have their own tests). */
 const MINE = [

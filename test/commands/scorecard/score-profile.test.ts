@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { runCli } from '../../helpers/cli.js';
 
 describe('--sp is checked once against the account\'s score profiles', () => {
   it('scorecard with an unknown --sp: one sentence, the valid names, exit 2, nothing on stdout', async () => {
