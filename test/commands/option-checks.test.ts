@@ -1,0 +1,48 @@
+/**
+ * Checks across options live in the commands' schemas: they answer before any
+ * connection is made (no stub notice, nothing on stdout), in one sentence with
+ * the hint the check gives, and an export's notes come after its examples.
+ */
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+
+describe('checks across options, before anything is fetched', () => {
+  it('invite: flags of one participant with --csv, with the hint', async () => {
+    const r = await runCli(['invite', '--file', 'people.csv', '--email', 'ana@example.com', '--ref-text', 'x']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('Error: --email, --ref-text describe one participant and cannot go with --csv.\nHint: put them in the file, or drop --csv\n');
+  });
+
+  it('invite: bulk flags without --csv, and --csv with --file', async () => {
+    const bulk = await runCli(['invite', '--dry-run', '--concurrency', '3', '--map', 'A=email', '--yes']);
+    expect([bulk.code, bulk.stderr]).toEqual([2, 'Error: --dry-run, --concurrency, --map only apply with --csv FILE (or --file FILE).\n']);
+    const both = await runCli(['invite', '--csv', 'a.csv', '--file', 'b.csv']);
+    expect([both.code, both.stderr]).toEqual([2, 'Error: --csv and --file are the same option; give one.\n']);
+  });
+
+  it('scorecard and job-fit: one source of ids, --team only with --all', async () => {
+    const none = await runCli(['scorecard', '--sp', 'sales-rep']);
+    expect([none.code, none.stderr]).toEqual([2, 'Error: Give test taker ids, --ids-from FILE|- or --all.\n']);
+    const team = await runCli(['job-fit', '2001', '--team', '3']);
+    expect([team.code, team.stderr]).toEqual([2, 'Error: --team and --custom-id go with --all.\n']);
+    const bad = await runCli(['jobfit', '20x1']);
+    expect([bad.code, bad.stderr]).toEqual([2, 'Error: Test taker id must be a positive integer: "20x1".\n']);
+  });
+
+  it('profiles list --out without --all, sync --watch too short', async () => {
+    const out = await runCli(['profiles', 'list', '--out', 'p.csv']);
+    expect([out.code, out.stderr]).toEqual([2, 'Error: --out goes with --all.\n']);
+    const watch = await runCli(['sync', '--db', 'x.sqlite', '--watch', '5s']);
+    expect([watch.code, watch.stderr]).toEqual([2, 'Error: --watch: the interval must be at least 10 seconds.\n']);
+  });
+});
+
+describe('help', () => {
+  it('an export lists its examples, then its columns and exit codes', async () => {
+    const r = await runCli(['scorecard', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.indexOf('Examples:')).toBeGreaterThan(0);
+    expect(r.stdout.indexOf('CSV columns:')).toBeGreaterThan(r.stdout.indexOf('Examples:'));
+  });
+});
