@@ -31,7 +31,7 @@ export async function run(opts: ListOptions, ctx: Context): Promise<void> {
   if (opts.all) {
     // created_at is absent from items found through the test takers: the header is fixed, not taken from the first item.
     const csvColumns = ['id', 'test_taker_id', 'custom_id', 'person_id', 'career_navigation_url', 'created_at'];
-    await listEverything(ctx, client, { resource: 'profiles', columns: LIST_COLUMNS, csvColumns, noun: 'career navigation profiles', out: opts.out });
+    await listEverything(ctx, client, { resource: 'profiles', columns: LIST_COLUMNS, csvColumns, noun: 'career navigation profiles', out: opts.out, mode: ctx.connection?.mode });
     return;
   }
   const list = await client.listCareerNavigationProfiles();
