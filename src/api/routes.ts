@@ -53,11 +53,3 @@ export const ROUTES = {
 export type RouteName = keyof typeof ROUTES;
 export type RouteResponse<N extends RouteName> = z.infer<(typeof ROUTES)[N]['response']>;
 
-/** Fills :params of a route path; values are URI-encoded. */
-export function routePath(path: string, params: Record<string, string | number> = {}): string {
-  return path.replace(/:([A-Za-z]+)/g, (_, name: string) => {
-    const v = params[name];
-    if (v === undefined) throw new Error(`missing path parameter ${name}`);
-    return encodeURIComponent(String(v));
-  });
-}

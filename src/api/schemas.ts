@@ -53,13 +53,6 @@ function listOf<T extends z.ZodType>(item: T) {
     data: z.array(item),
   });
 }
-export interface ListEnvelope<T> {
-  mode: Mode;
-  object: 'list';
-  total_count: number;
-  has_more: boolean;
-  data: T[];
-}
 
 // ---------------------------------------------------------------- invitations
 

@@ -166,8 +166,6 @@ export const DIMENSIONS: readonly DimensionDef[] = [
   ]),
 ];
 
-export const SECTIONS: readonly SectionKey[] = ['thinking_skills', 'personality_traits', 'career_interests'];
-
 export function dimensionsOf(section: SectionKey): DimensionDef[] {
   return DIMENSIONS.filter((d) => d.section === section);
 }
@@ -182,9 +180,6 @@ const byShortName = new Map<string, FacetDef>();
 for (const d of DIMENSIONS) {
   byShortName.set(d.short_name, d);
   for (const f of d.facets) byShortName.set(f.short_name, f);
-}
-export function dimensionByShortName(shortName: string): FacetDef | undefined {
-  return byShortName.get(shortName);
 }
 
 // ------------------------------------------------- career interests (RIASEC)
@@ -206,8 +201,6 @@ export const CAREER_INTEREST_TYPES: readonly CareerInterestType[] = [
   { letter: 'E', name: 'Enterprising', short_name: 'ci-ent' },
   { letter: 'C', name: 'Conventional', short_name: 'ci-con' },
 ];
-
-export const RIASEC_LETTERS: readonly RiasecLetter[] = ['R', 'I', 'A', 'S', 'E', 'C'];
 
 // ------------------------------------------------------- personality traits
 
@@ -362,12 +355,3 @@ export function scoreProfileByShortName(shortName: string): ScoreProfileDef | un
   return SCORE_PROFILES.find((p) => p.short_name === shortName);
 }
 
-/** The public form used by score profile lists and the scorecard. */
-export function scoreProfileRef(p: ScoreProfileDef): {
-  id: number;
-  display_name: string;
-  short_name: string;
-  riasec_profile: string;
-} {
-  return { id: p.id, display_name: p.display_name, short_name: p.short_name, riasec_profile: p.riasec_profile };
-}

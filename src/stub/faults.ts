@@ -86,11 +86,6 @@ export function parseFaults(spec: string | undefined): FaultSpec {
   return out;
 }
 
-/** Formats a spec back to the flag syntax (for logs). */
-export function formatFaults(f: FaultSpec): string {
-  return `429=${f.rate429},5xx=${f.rate5xx},drop=${f.rateDrop},latency=${f.latencyMs},seed=${f.seed},retry-after=${f.retryAfterSeconds}${f.only === 'writes' ? ',only=writes' : ''}`;
-}
-
 export class FaultInjector {
   readonly spec: FaultSpec;
   private readonly random: () => number;

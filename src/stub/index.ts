@@ -17,7 +17,7 @@ export { Store } from './store.js';
 export { openStore, SeededStore } from './seeded-store.js';
 export { accountOfKey, linkStub } from './listener-link.js';
 export type { LinkOptions, StubLink } from './listener-link.js';
-export { accept, complete, listEvents, listOutbox, onEvent, recordEvent, LifecycleError } from './lifecycle.js';
+export { accept, complete, listEvents, listOutbox, recordEvent, LifecycleError } from './lifecycle.js';
 export type { AssessmentChoice, CompleteResult, AcceptResult, StoredEvent, OutboxMessage, EventEnvelope } from './lifecycle.js';
 
 export interface StubKeys {

@@ -5,8 +5,8 @@
  * directly, so a running `stub serve` sees the changes at once.
  *
  * Every change emits events into the `events` table (recordEvent). Delivery
- * over HTTP is webhooks' business: it subscribes with onEvent (same process)
- * or reads the table after a sequence number (any process).
+ * over HTTP is webhooks' business: each event's delivery is queued in the
+ * same transaction, and tried at once after the commit (webhooks.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { ASSESSMENT_ALIASES, TEST_ID } from './catalog.js';
@@ -53,23 +53,14 @@ export interface EventEnvelope {
   data: { object: Record<string, unknown> };
 }
 
-type EventListener = (event: StoredEvent) => void;
-const listeners = new Set<EventListener>();
-
-/** Called after each event is committed in this process (the webhook helper hooks in here). */
-export function onEvent(fn: EventListener): () => void {
-  listeners.add(fn);
-  return () => listeners.delete(fn);
-}
-
 /** The origin that URLs in event payloads and emails use: the last `stub serve`'s, else the default. */
 export function originOf(store: Store): string {
   return store.meta('origin') ?? DEFAULT_ORIGIN;
 }
 
 /**
- * Stores one event. Inside a store.write transaction the listeners run once it
- * commits; test keys never reach here (nothing they do is stored).
+ * Stores one event, and its delivery decision, in the caller's transaction;
+ * test keys never reach here (nothing they do is stored).
  */
 export function recordEvent(store: Store, accountId: number, teamId: number | null, type: string, object: Record<string, unknown>, at = new Date()): StoredEvent {
   const payload: EventEnvelope = {
@@ -96,25 +87,15 @@ export function recordEvent(store: Store, accountId: number, teamId: number | nu
   return event;
 }
 
+/** Events recorded by the write in progress (so that a write that stored one kicks the deliveries). */
 const pending: StoredEvent[] = [];
 
-function flushEvents(): void {
-  const events = pending.splice(0);
-  for (const e of events) for (const fn of listeners) {
-    try {
-      fn(e);
-    } catch {
-      // A listener's failure must not undo a committed change.
-    }
-  }
-}
-
-/** Runs a lifecycle write and, after it commits, tells the listeners. */
+/** Runs a lifecycle write and, after it commits, makes the first delivery attempt of its events. */
 function writeAndNotify<T>(store: Store, fn: () => T): T {
   try {
     const out = store.write(fn);
     const sent = pending.length > 0;
-    flushEvents();
+    pending.length = 0;
     // The first delivery attempt is made at once by this process; retries by any delivery loop.
     if (sent) kickDeliveries(store);
     return out;

@@ -21,7 +21,6 @@
 import { SIGNATURE_HEADER, newSigningSecret, signatureHeader } from '../api/webhook-signature.js';
 import type { Store } from './store.js';
 
-export const WEBHOOK_API_VERSION = '2.3.0';
 export const WEBHOOK_USER_AGENT = 'jobfit-stub-webhooks/1.0';
 
 /** Waits after failed attempt 1, 2, …; attempts = delays + 1. About four minutes in all. */

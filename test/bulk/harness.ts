@@ -10,7 +10,7 @@ import { type RunningStub, startStub } from '../../src/stub/index.js';
 import { runCli } from '../helpers/cli.js';
 
 export const FIX = resolve(import.meta.dirname, '../../fixtures/csv');
-import { INVITER } from '../helpers/seeded.js';
+import { DANA as INVITER } from '../helpers/seeded.js';
 
 export { INVITER };
 export const fx = (name: string) => join(FIX, name);

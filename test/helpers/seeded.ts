@@ -7,6 +7,3 @@ export const MARCO = 'marco.bellini@northwind-talent.example'; // team 12, Presc
 export const INGRID = 'ingrid.halvorsen@northwind-talent.example'; // no defaults
 export const TOMAS = 'tomas.oneill@northwind-talent.example'; // team 13, [6, 8], template 303
 export const RUTH = 'ruth.achterberg@bluefield-care.example'; // account 2
-
-/** The inviter most tests use: every default set. */
-export const INVITER = DANA;

@@ -15,16 +15,6 @@ export async function seededStub(people: number, mix = { pending: 0.1, accepted:
   return env;
 }
 
-/** A SQLite file opened read-only (SQLite-only checks: file bytes, modes). */
-export function readDb<T>(file: string, fn: (db: Database.Database) => T): T {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
-  try {
-    return fn(db);
-  } finally {
-    db.close();
-  }
-}
-
 /** Where a suite syncs to. */
 export interface Backend {
   name: 'sqlite' | 'postgres';

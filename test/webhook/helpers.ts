@@ -77,7 +77,7 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-import { INVITER } from '../helpers/seeded.js';
+import { DANA as INVITER } from '../helpers/seeded.js';
 
 export { INVITER };
 

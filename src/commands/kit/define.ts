@@ -3,8 +3,8 @@
  * options (a zod object whose keys carry flag metadata, see flags.ts), the
  * positional arguments, the summary, the examples and `run(opts, ctx)`; from
  * it the kit produces the commander wiring, the parsing (zod at the door) and
- * the help. `defineNoun` declares a top-level command for the lazy table
- * (name, summary) and where its verbs are loaded from.
+ * the help. A `NounDef` declares a top-level command for the lazy table
+ * (commands/table.ts): its name, summary, and where its code is loaded from.
  *
  * Nothing here loads zod: a command without options never pays for it.
  */
@@ -94,7 +94,3 @@ export interface VerbNoun extends NounBase {
 
 export type NounDef = SingleNoun | VerbNoun;
 
-/** Declares a top-level command for the lazy table; its code loads only when it runs. */
-export function defineNoun<N extends NounDef>(noun: N): N {
-  return noun;
-}

@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { openStore } from '../../../src/stub/index.js';
 
-import { INVITER } from '../../helpers/seeded.js';
+import { DANA as INVITER } from '../../helpers/seeded.js';
 
 export { INVITER };
 

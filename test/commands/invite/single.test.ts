@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningStub, startStub } from '../../../src/stub/index.js';
 import { runCli } from '../../helpers/cli.js';
 import { keys, spawnJobfitPty } from '../../helpers/pty.js';
-import { INVITER } from '../../helpers/seeded.js';
+import { DANA as INVITER } from '../../helpers/seeded.js';
 
 let stub: RunningStub;
 let dir: string;
