@@ -9,15 +9,13 @@
  */
 import * as z from 'zod';
 import { JobfitError } from '../../core/errors.js';
-import { type BulkResult, bulkFetch, createErrorSink, errorText, throwIfFailed } from '../../export/bulk-fetch.js';
-import { finishExport, isServiceGone } from '../../export/finish.js';
+import { errorText, throwIfFailed } from '../../export/bulk-fetch.js';
+import { runIdExport } from '../../export/id-export.js';
 import { idSource, singleId } from '../../export/ids.js';
-import { Tally } from '../../export/tally.js';
 import { openTarget } from '../../export/target.js';
 import { JOB_FIT_CSV_COLUMNS, jobFitLongRows } from '../../export/job-fit-rows.js';
 import { printJobFitReports } from '../../format/jobfit-report.js';
-import { type ColumnSpec, createListWriter, type ListWriter, printList, printObject, resolveFormat } from '../../format/output.js';
-import { createProgress } from '../../format/progress.js';
+import { type ColumnSpec, createListWriter, printList, printObject, resolveFormat } from '../../format/output.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { checkIdSources, exportFlags } from '../shared/export-options.js';
@@ -75,77 +73,45 @@ export async function run(o: JobFitOptions, ctx: Context): Promise<void> {
   if (one !== undefined) return runOne(one, ctx);
   const client = await ctx.client();
   const source = await idSource(ctx, client, { ...o, team: await idOfName(client, 'team', o.team) });
-  const started = performance.now();
   const target = openTarget(ctx, o.out, 'job-fit rows');
-  const format = resolveFormat(target.ctx);
-  const render = format === 'table' && !o.all && source.feed.count <= RENDER_MAX;
-  const tally = new Tally('test takers');
+  const render = resolveFormat(target.ctx) === 'table' && !o.all && source.feed.count <= RENDER_MAX;
   const rendered: unknown[] = [];
   const notReady: number[] = [];
-  const sink = createErrorSink(ctx, o.errors, 'test taker');
-  // A bar for one item is noise.
-  const progress = createProgress(o.all || source.feed.count > 1 ? ctx : { io: ctx.io, globals: { ...ctx.globals, quiet: true } }, { label: 'Job-fit reports', noun: 'test takers', total: o.all ? undefined : source.feed.count });
-  source.done.then((r) => r && progress.setTotal(r.items)).catch(() => {});
-  let writer: ListWriter | undefined;
-  let listing: Awaited<typeof source.done>;
-  let result: BulkResult | undefined;
-  let error: unknown;
-  try {
-    writer = render
-      ? undefined
-      : await createListWriter(target.ctx, { columns: TABLE_COLUMNS, csvColumns: [...JOB_FIT_CSV_COLUMNS], knownFields: [...JOB_FIT_CSV_COLUMNS], noun: 'job families' });
-    const w = writer;
-    const long = w !== undefined && (w.format === 'csv' || w.format === 'xlsx' || w.format === 'table');
-    result = await bulkFetch(source.feed, (id, signal) => client.getJobFitReport(id, signal), {
-      concurrency: o.concurrency,
-      signal: ctx.io.signal,
-      skipWhen: notReadyReason,
-      stopWhen: isServiceGone,
-      onSettled: (out) => progress.tick({ error: out.kind === 'failed' }),
-      onResult: (id, out) => {
-        if (out.kind === 'failed') {
-          tally.fail();
-          return sink.failed(id, out.error);
-        }
-        if (out.kind === 'skipped') {
-          tally.skip(out.reason);
-          notReady.push(id);
-          return sink.skipped(id, out.reason);
-        }
-        tally.write();
-        if (render) rendered.push(out.value);
-        else if (long) for (const row of jobFitLongRows(out.value)) w?.write(row);
-        else w?.write(out.value);
-      },
-    });
-    listing = await source.done;
-  } catch (err) {
-    error = err;
-  }
-  await sink.close({ stopped: error !== undefined });
-  if (render && error === undefined) printJobFitReports(ctx, rendered);
-  if (notReady.length > 0) {
-    const shown = notReady.slice(0, 50).join(', ');
-    const more = notReady.length > 50 ? ` and ${notReady.length - 50} more` : '';
-    // Said even with --quiet: a missing report must never look like an empty one.
-    ctx.io.stderr.write(
-      `Not available yet for ${notReady.length} test taker${notReady.length === 1 ? '' : 's'} (Personality and Career Interests not both complete): ${shown}${more}\n`,
-    );
-  }
-  await finishExport(
-    ctx,
-    {
-      target,
-      writer,
-      tally,
-      listed: listing?.items ?? source.feed.count,
-      totalCount: listing?.total,
-      elapsedMs: performance.now() - started,
-      stopProgress: () => progress.stop(),
-      rerun: 'jobfit job-fit',
+  let long = false;
+  const { result } = await runIdExport(ctx, {
+    source,
+    target,
+    label: 'Job-fit reports',
+    all: o.all,
+    concurrency: o.concurrency,
+    errors: o.errors,
+    rerun: 'jobfit job-fit',
+    fetch: (id, signal) => client.getJobFitReport(id, signal),
+    skipWhen: notReadyReason,
+    async openWriter() {
+      if (render) return undefined;
+      const w = await createListWriter(target.ctx, { columns: TABLE_COLUMNS, csvColumns: [...JOB_FIT_CSV_COLUMNS], knownFields: [...JOB_FIT_CSV_COLUMNS], noun: 'job families' });
+      long = w.format === 'csv' || w.format === 'xlsx' || w.format === 'table';
+      return w;
     },
-    error,
-  );
+    onSkipped: (id) => notReady.push(id),
+    write(report, w) {
+      if (render) rendered.push(report);
+      else if (long) for (const row of jobFitLongRows(report)) w?.write(row);
+      else w?.write(report);
+    },
+    beforeFinish(error) {
+      if (render && error === undefined) printJobFitReports(ctx, rendered);
+      if (notReady.length > 0) {
+        const shown = notReady.slice(0, 50).join(', ');
+        const more = notReady.length > 50 ? ` and ${notReady.length - 50} more` : '';
+        // Said even with --quiet: a missing report must never look like an empty one.
+        ctx.io.stderr.write(
+          `Not available yet for ${notReady.length} test taker${notReady.length === 1 ? '' : 's'} (Personality and Career Interests not both complete): ${shown}${more}\n`,
+        );
+      }
+    },
+  });
   if (result) throwIfFailed(result, 'job-fit reports', o.errors);
 }
 

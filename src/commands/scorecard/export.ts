@@ -6,15 +6,13 @@
  * have results are written; the others are counted on stderr.
  */
 import * as z from 'zod';
-import { type BulkResult, bulkFetch, createErrorSink, throwIfFailed } from '../../export/bulk-fetch.js';
-import { finishExport, isServiceGone } from '../../export/finish.js';
+import { throwIfFailed } from '../../export/bulk-fetch.js';
+import { runIdExport } from '../../export/id-export.js';
 import { idSource, singleId } from '../../export/ids.js';
 import { checkScoreProfile } from '../../export/score-profile.js';
 import { hasResults, scorecardColumns, scorecardRow } from '../../export/scorecard-rows.js';
-import { Tally } from '../../export/tally.js';
 import { openTarget } from '../../export/target.js';
-import { type ColumnSpec, createListWriter, type ListWriter, printList, printObject, resolveFormat } from '../../format/output.js';
-import { createProgress } from '../../format/progress.js';
+import { type ColumnSpec, createListWriter, printList, printObject, resolveFormat } from '../../format/output.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { flag } from '../kit/flags.js';
@@ -60,67 +58,27 @@ export async function run(o: ScorecardOptions, ctx: Context): Promise<void> {
     return printList(ctx, [scorecardRow(card)], { columns: TABLE_COLUMNS, csvColumns: columns, knownFields: columns, noun: 'scorecards', capNotice: false });
   }
   const source = await idSource(ctx, client, { ...o, team: await idOfName(client, 'team', o.team) });
-  const started = performance.now();
   const columns = scorecardColumns();
   const target = openTarget(ctx, o.out, 'scorecards');
-  const tally = new Tally('test takers');
-  let writer: ListWriter | undefined;
-  // A bar for one item is noise.
-  const progress = createProgress(o.all || source.feed.count > 1 ? ctx : { io: ctx.io, globals: { ...ctx.globals, quiet: true } }, { label: 'Scorecards', noun: 'test takers', total: o.all ? undefined : source.feed.count });
-  source.done.then((r) => r && progress.setTotal(r.items)).catch(() => {});
-  const sink = createErrorSink(ctx, o.errors, 'test taker');
-  let listing: Awaited<typeof source.done>;
-  let result: BulkResult | undefined;
-  let error: unknown;
-  try {
-    writer = await createListWriter(target.ctx, {
-      columns: TABLE_COLUMNS,
-      csvColumns: columns,
-      knownFields: columns,
-      noun: 'scorecards',
-      flatItems: true,
-    });
-    // CSV, xlsx and the table get the flat row (flatItems); JSON and NDJSON the API's object.
-    const flat = writer.format === 'csv' || writer.format === 'xlsx' || writer.format === 'table';
-    const w = writer;
-    result = await bulkFetch(source.feed, (id, signal) => client.getScorecard(id, o.sp, signal), {
-      concurrency: o.concurrency,
-      signal: ctx.io.signal,
-      stopWhen: isServiceGone,
-      onSettled: (out) => progress.tick({ error: out.kind === 'failed' }),
-      onResult: (id, out) => {
-        if (out.kind === 'failed') {
-          tally.fail();
-          return sink.failed(id, out.error);
-        }
-        if (out.kind === 'skipped') {
-          tally.skip(out.reason);
-          return sink.skipped(id, out.reason);
-        }
-        if (o.all && !hasResults(out.value)) return tally.skip(NO_RESULTS);
-        tally.write();
-        w.write(flat ? scorecardRow(out.value) : out.value);
-      },
-    });
-    listing = await source.done;
-  } catch (err) {
-    error = err;
-  }
-  await sink.close({ stopped: error !== undefined });
-  await finishExport(
-    ctx,
-    {
-      target,
-      writer,
-      tally,
-      listed: listing?.items ?? source.feed.count,
-      totalCount: listing?.total,
-      elapsedMs: performance.now() - started,
-      stopProgress: () => progress.stop(),
-      rerun: 'jobfit scorecard',
+  let flat = false;
+  const { result, listing } = await runIdExport(ctx, {
+    source,
+    target,
+    label: 'Scorecards',
+    all: o.all,
+    concurrency: o.concurrency,
+    errors: o.errors,
+    rerun: 'jobfit scorecard',
+    fetch: (id, signal) => client.getScorecard(id, o.sp, signal),
+    async openWriter() {
+      const writer = await createListWriter(target.ctx, { columns: TABLE_COLUMNS, csvColumns: columns, knownFields: columns, noun: 'scorecards', flatItems: true });
+      // CSV, xlsx and the table get the flat row (flatItems); JSON and NDJSON the API's object.
+      flat = writer.format === 'csv' || writer.format === 'xlsx' || writer.format === 'table';
+      return writer;
     },
-    error,
-  );
+    skipValue: (card) => (o.all && !hasResults(card) ? NO_RESULTS : undefined),
+    write: (card, w) => w?.write(flat ? scorecardRow(card) : card),
+  });
   ctx.debug(`scorecard: ${result?.requests} scorecard requests${listing ? ` + ${listing.requests} list requests (minimum ${listing.minimum})` : ''}`);
   if (result) throwIfFailed(result, 'scorecards', o.errors);
 }
