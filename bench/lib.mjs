@@ -25,3 +25,15 @@ export const stopStub = (s) =>
     s.child.on('exit', r);
     s.child.kill('SIGINT');
   });
+
+/** A numeric command-line option of a bench: `--rows 100` → 100, else `dflt`. */
+export function arg(name, dflt) {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? Number(process.argv[i + 1]) : dflt;
+}
+
+/** A text command-line option of a bench: `--sizes 1,2` → '1,2', else `dflt`. */
+export function argOf(name, dflt) {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : dflt;
+}

@@ -22,12 +22,9 @@ import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { arg } from '../lib.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const arg = (name, dflt) => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? Number(process.argv[i + 1]) : dflt;
-};
 const RUNS = arg('--runs', 40);
 const WARMUP = arg('--warmup', 5);
 const asJson = process.argv.includes('--json');

@@ -17,14 +17,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serveStub, stopStub } from '../lib.mjs';
+import { argOf, serveStub, stopStub } from '../lib.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const bin = join(root, 'bin/jobfit.js');
-const argOf = (name, dflt) => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : dflt;
-};
 const SCORECARDS = Number(argOf('--scorecards', '1000'));
 const RUNS = Number(argOf('--runs', '5'));
 const SIZES = argOf('--sizes', '1000,10000').split(',').map(Number);

@@ -17,15 +17,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serveStub, stopStub } from '../lib.mjs';
+import { argOf, serveStub, stopStub } from '../lib.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const bin = join(root, 'bin/jobfit.js');
 const maxrss = join(root, 'bench/invite/maxrss.cjs');
-const argOf = (name, dflt) => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : dflt;
-};
 const SIZES = argOf('--sizes', '10000,100000').split(',').map(Number);
 const RUNS = Number(argOf('--runs', '3'));
 const MINIMAL = process.argv.includes('--minimal');

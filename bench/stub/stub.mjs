@@ -22,14 +22,11 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { arg } from '../lib.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const bin = join(root, 'bin/jobfit.js');
 const bare = join(root, 'bench/stub/bare.mjs');
-const arg = (name, dflt) => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? Number(process.argv[i + 1]) : dflt;
-};
 const RUNS = arg('--runs', 3);
 const DURATION = arg('--duration', 5);
 const LAUNCHES = arg('--launches', 7);

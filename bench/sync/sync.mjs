@@ -21,16 +21,12 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serveStub, stopStub } from '../lib.mjs';
+import { argOf, serveStub, stopStub } from '../lib.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const bin = join(root, 'bin/jobfit.js');
 const require = createRequire(import.meta.url);
 const Database = require('better-sqlite3');
-const argOf = (name, dflt) => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : dflt;
-};
 const TEST_TAKERS = Number(argOf('--test-takers', '10000'));
 const SPS = argOf('--sp', 'sales-rep,software-engineer');
 const asJson = process.argv.includes('--json');

@@ -19,14 +19,10 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serveStub } from '../lib.mjs';
+import { arg, serveStub } from '../lib.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const bin = join(root, 'bin/jobfit.js');
-const arg = (name, dflt) => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? Number(process.argv[i + 1]) : dflt;
-};
 const ROWS = arg('--rows', 100_000);
 const RUNS = arg('--runs', 3);
 const SMALL = arg('--small', 10_000);
