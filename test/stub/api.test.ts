@@ -1,17 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '../../src/api/messages.js';
 import { ROUTES } from '../../src/api/routes.js';
 import * as S from '../../src/api/schemas.js';
 import { shapeKeys } from '../../src/api/schemas.js';
 import { accept, complete } from '../../src/stub/lifecycle.js';
-import { DANA, INGRID, MARCO, RUTH, type TestStub, TOMAS, freshEmail, startTestStub } from './helpers.js';
+import { DANA, INGRID, MARCO, RUTH, type TestStub, TOMAS, freshEmail, testStubForFile } from './helpers.js';
 
 let stub: TestStub;
-beforeAll(async () => {
-  stub = await startTestStub();
-});
-afterAll(async () => {
-  await stub?.stop();
+testStubForFile((started) => {
+  stub = started;
 });
 
 const invite = (body: Record<string, unknown>, key?: string) => stub.call('POST', '/invitations', { body, key });

@@ -6,6 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { type RunningStub, startStub } from '../../src/stub/index.js';
 
 export { DANA, INGRID, MARCO, RUTH, TOMAS } from '../helpers/seeded.js';
@@ -95,5 +96,17 @@ export async function startStubProcess(opts: {
       const key = /live key: (\S+)/.exec(out)?.[1];
       if (origin && key) resolve({ child, origin, key });
     });
+  });
+}
+
+/** One stub for the tests of a file: started before them, stopped after, handed to `started`. */
+export function testStubForFile(started: (s: TestStub) => void, opts: { faults?: string } = {}): void {
+  let s: TestStub | undefined;
+  beforeAll(async () => {
+    s = await startTestStub(opts);
+    started(s);
+  });
+  afterAll(async () => {
+    await s?.stop();
   });
 }

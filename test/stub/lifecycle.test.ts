@@ -1,13 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LifecycleError, accept, complete, listEvents, listOutbox } from '../../src/stub/lifecycle.js';
-import { DANA, MARCO, type TestStub, freshEmail, startTestStub } from './helpers.js';
+import { DANA, MARCO, type TestStub, freshEmail, testStubForFile } from './helpers.js';
 
 let stub: TestStub;
-beforeAll(async () => {
-  stub = await startTestStub();
-});
-afterAll(async () => {
-  await stub?.stop();
+testStubForFile((started) => {
+  stub = started;
 });
 
 async function newInvitation(body: Record<string, unknown> = {}): Promise<any> {

@@ -1,15 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestStub, DANA, freshEmail, startTestStub } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { type TestStub, DANA, freshEmail, testStubForFile } from './helpers.js';
 
 let stub: TestStub;
-beforeAll(async () => {
-  stub = await startTestStub();
-});
-afterAll(async () => {
-  await stub?.stop();
+testStubForFile((started) => {
+  stub = started;
 });
 
 const root = join(import.meta.dirname, '..', '..');

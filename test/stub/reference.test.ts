@@ -2,17 +2,14 @@
  * The stub against the letter of the API reference, over real HTTP: the rules
  * where the stub used to differ, and reference rules no other stub test pins.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MSG } from '../../src/api/messages.js';
 import { accept, complete } from '../../src/stub/lifecycle.js';
-import { DANA, MARCO, type TestStub, TOMAS, freshEmail, startTestStub } from './helpers.js';
+import { DANA, MARCO, type TestStub, TOMAS, freshEmail, testStubForFile } from './helpers.js';
 
 let stub: TestStub;
-beforeAll(async () => {
-  stub = await startTestStub();
-});
-afterAll(async () => {
-  await stub?.stop();
+testStubForFile((started) => {
+  stub = started;
 });
 
 const invite = (body: Record<string, unknown>, key?: string) => stub.call('POST', '/invitations', { body, key });

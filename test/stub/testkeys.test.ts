@@ -1,14 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MSG } from '../../src/api/messages.js';
 import * as S from '../../src/api/schemas.js';
-import { DANA, INGRID, type TestStub, freshEmail, startTestStub } from './helpers.js';
+import { DANA, INGRID, type TestStub, freshEmail, testStubForFile } from './helpers.js';
 
 let stub: TestStub;
-beforeAll(async () => {
-  stub = await startTestStub();
-});
-afterAll(async () => {
-  await stub?.stop();
+testStubForFile((started) => {
+  stub = started;
 });
 
 const count = (table: string) => stub.store.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`)!.n;

@@ -1,14 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MSG } from '../../src/api/messages.js';
 import { accept } from '../../src/stub/lifecycle.js';
-import { type TestStub, freshEmail, startTestStub } from './helpers.js';
+import { type TestStub, freshEmail, testStubForFile } from './helpers.js';
 
 let stub: TestStub;
-beforeAll(async () => {
-  stub = await startTestStub();
-});
-afterAll(async () => {
-  await stub?.stop();
+testStubForFile((started) => {
+  stub = started;
 });
 
 const creds = () => `auth=${stub.live}&sid=1`;

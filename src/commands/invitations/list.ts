@@ -2,14 +2,10 @@
 import type { ColumnSpec } from '../../format/output.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
-import { fullName, ListOptions, runPeopleList } from '../shared/people-list.js';
+import { ListOptions, PERSON_COLUMNS, runPeopleList } from '../shared/people-list.js';
 
 const LIST_COLUMNS: ColumnSpec[] = [
-  { key: 'id', header: 'ID', align: 'right' },
-  { key: 'name', header: 'NAME', format: fullName },
-  { key: 'email', header: 'EMAIL' },
-  { key: 'team', header: 'TEAM' },
-  { key: 'custom_id', header: 'CUSTOM ID' },
+  ...PERSON_COLUMNS,
   { key: 'created_at', header: 'CREATED' },
   { key: 'accepted_at', header: 'ACCEPTED' },
   { key: 'test_taker_id', header: 'TEST TAKER', align: 'right' },

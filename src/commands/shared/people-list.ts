@@ -36,6 +36,15 @@ export const fullName = (_v: unknown, row: unknown): string => {
   return [r.first_name, r.last_name].filter(Boolean).join(' ');
 };
 
+/** The first columns of both lists' tables: who, and in which team and group. */
+export const PERSON_COLUMNS: ColumnSpec[] = [
+  { key: 'id', header: 'ID', align: 'right' },
+  { key: 'name', header: 'NAME', format: fullName },
+  { key: 'email', header: 'EMAIL' },
+  { key: 'team', header: 'TEAM' },
+  { key: 'custom_id', header: 'CUSTOM ID' },
+];
+
 /** `invitations list` / `test-takers list`: one page as the service returns it, or every match with --all. */
 export async function runPeopleList(
   ctx: Context,
