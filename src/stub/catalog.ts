@@ -27,14 +27,6 @@ export const ASSESSMENTS: readonly Assessment[] = [
   { id: 8, display_name: 'Career Interests', short_name: 'Interests' },
 ];
 
-/** CLI-friendly names (`--assessment personality`) to test_id. */
-export const ASSESSMENT_ALIASES: Readonly<Record<string, number>> = {
-  prescreen: 1,
-  personality: 6,
-  thinking: 7,
-  interests: 8,
-};
-
 export function assessmentById(id: number): Assessment | undefined {
   return ASSESSMENTS.find((a) => a.id === id);
 }
@@ -44,7 +36,7 @@ export function resolveAssessment(nameOrId: string | number): Assessment | undef
   if (typeof nameOrId === 'number') return assessmentById(nameOrId);
   const key = nameOrId.trim().toLowerCase();
   if (/^\d+$/.test(key)) return assessmentById(Number(key));
-  const id = ASSESSMENT_ALIASES[key];
+  const id = (TEST_ID as Readonly<Record<string, number>>)[key];
   if (id !== undefined) return assessmentById(id);
   return ASSESSMENTS.find((a) => a.short_name.toLowerCase() === key || a.display_name.toLowerCase() === key);
 }

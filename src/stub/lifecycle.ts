@@ -9,7 +9,7 @@
  * same transaction, and tried at once after the commit (webhooks.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { ASSESSMENT_ALIASES, TEST_ID } from './catalog.js';
+import { TEST_ID } from './catalog.js';
 import { type Store, newProfileId, nowIso } from './store.js';
 import { enqueueDelivery, kickDeliveries } from './webhooks.js';
 import {
@@ -331,7 +331,7 @@ export function complete(store: Store, testTakerId: number, opts: { assessment?:
       targets = assigned.filter((a) => a.completed_at === null);
       if (targets.length === 0) throw new LifecycleError(`Test taker ${testTakerId} has no assessment left to complete.`);
     } else {
-      const testId = ASSESSMENT_ALIASES[choice];
+      const testId = TEST_ID[choice];
       const a = assigned.find((x) => x.test_id === testId);
       if (!a) {
         const names = assigned.map((x) => assessmentRef(x.test_id).display_name).join(', ');

@@ -1,8 +1,8 @@
+import { TEST_ID as ASSESSMENT_ALIASES } from '../../src/api/catalog.js';
 import { describe, expect, it } from 'vitest';
 import { DimensionScore as DimensionScoreSchema, JobFitReport, Scores as ScoresSchema } from '../../src/api/schemas.js';
 import {
   ALL_SCORE_SHORT_NAMES,
-  ASSESSMENT_ALIASES,
   ASSESSMENTS,
   CAREER_INTEREST_TYPES,
   DIMENSIONS,
