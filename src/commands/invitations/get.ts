@@ -3,8 +3,8 @@ import { type ColumnSpec, printObject } from '../../format/output.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { IdOptions } from '../kit/options.js';
-import { fullName } from '../shared/people-list.js';
-import { noteParticipantLinks } from '../shared/participant-links.js';
+import { fullName } from '../kit/people-list.js';
+import { noteParticipantLinks } from '../kit/participant-links.js';
 
 export const OBJECT_ROWS: ColumnSpec[] = [
   { key: 'id', header: 'ID' },

@@ -7,9 +7,9 @@ import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { flag } from '../kit/flags.js';
 import { intId } from '../kit/options.js';
-import { parseAssessments } from '../shared/assessments.js';
-import { idOfName, nameOrId } from '../shared/names.js';
-import { noteParticipantLinks } from '../shared/participant-links.js';
+import { parseAssessments } from '../kit/assessments.js';
+import { idOfName, nameOrId } from '../kit/names.js';
+import { noteParticipantLinks } from '../kit/participant-links.js';
 import { OBJECT_ROWS } from './get.js';
 
 const text = (what: string) => z.string().trim().min(1, `${what} must not be empty`);

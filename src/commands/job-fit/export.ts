@@ -18,8 +18,8 @@ import { printJobFitReports } from '../../format/jobfit-report.js';
 import { type ColumnSpec, createListWriter, printList, printObject, resolveFormat } from '../../format/output.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
-import { checkIdSources, exportFlags } from '../shared/export-options.js';
-import { idOfName } from '../shared/names.js';
+import { checkIdSources, exportFlags } from '../kit/export-options.js';
+import { idOfName } from '../kit/names.js';
 
 const JobFitOptions = z
   .object(

@@ -3,15 +3,15 @@
  * GET /invitations and GET /test-takers, their limits, and `--all`.
  */
 import * as z from 'zod';
-import type { Context } from '../kit/context.js';
+import type { Context } from './context.js';
 import { LIST_CAP, LIST_CAP_FILTERED } from '../../api/limits.js';
 import type { ListFilter } from '../../client/client.js';
 import { type ColumnSpec, printList } from '../../format/output.js';
 import { UsageError } from '../../core/errors.js';
 import { listEverything } from '../../export/list-everything.js';
 import { idOfName, nameOrId } from './names.js';
-import { flag } from '../kit/flags.js';
-import { maxText } from '../kit/options.js';
+import { flag } from './flags.js';
+import { maxText } from './options.js';
 
 export const ListOptions = z.object({
   team: flag(nameOrId('--team').optional(), { flag: '--team <id|name>', description: 'only this team (its id or its name)' }),
