@@ -4,9 +4,9 @@
  * `jobfit --help` loads nothing else; a command's code is imported when that
  * command runs (or its own --help is asked for).
  */
-import type { TableEntry } from './kit/wire.js';
+import type { NounDef } from './kit/define.js';
 
-export const COMMANDS: readonly TableEntry[] = [
+export const COMMANDS: readonly NounDef[] = [
   { name: 'login', summary: 'Connect a profile to the service: base URL and live/test keys, verified', command: () => import('./login/login.js') },
   { name: 'logout', summary: 'Forget a profile and its keys', command: () => import('./logout/logout.js') },
   {
