@@ -2,21 +2,21 @@
 import * as z from 'zod';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
-import { data, firstRefusal, flushWebhooks, lifecycleError, notPositiveInt, withStore, writeJsonOrLine } from './shared.js';
+import { data, firstRefusal, flushWebhooks, notPositiveInt, refused, withStore, writeJsonOrLine } from './shared.js';
 
 const AcceptOptions = z.object({ invitationId: z.string(), data }).superRefine(firstRefusal((o) => notPositiveInt(o.invitationId, 'The invitation id')));
 type AcceptOptions = z.output<typeof AcceptOptions>;
 
 export async function run(opts: AcceptOptions, ctx: Context): Promise<void> {
   const invitationId = Number(opts.invitationId);
-  const { accept } = await import('../../stub/lifecycle.js');
+  const { accept, LifecycleError } = await import('../../stub/lifecycle.js');
   const r = await withStore(ctx, opts, async (store) => {
     try {
       const result = accept(store, invitationId);
       await flushWebhooks();
       return result;
     } catch (err) {
-      lifecycleError(err);
+      refused(err, LifecycleError);
     }
   });
   writeJsonOrLine(ctx, { invitation_id: r.invitationId, test_taker_id: r.testTakerId, accepted_at: r.acceptedAt }, `Invitation ${r.invitationId} accepted: test taker ${r.testTakerId}.`);

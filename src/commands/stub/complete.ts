@@ -3,7 +3,7 @@ import * as z from 'zod';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { flag } from '../kit/flags.js';
-import { data, firstRefusal, flushWebhooks, lifecycleError, notPositiveInt, withStore, writeJsonOrLine } from './shared.js';
+import { data, firstRefusal, flushWebhooks, notPositiveInt, refused, withStore, writeJsonOrLine } from './shared.js';
 
 const CHOICES = ['personality', 'thinking', 'interests', 'prescreen', 'all'] as const;
 type Choice = (typeof CHOICES)[number];
@@ -29,14 +29,14 @@ type CompleteOptions = z.output<typeof CompleteOptions>;
 
 export async function run(opts: CompleteOptions, ctx: Context): Promise<void> {
   const testTakerId = Number(opts.testTakerId);
-  const { complete } = await import('../../stub/lifecycle.js');
+  const { complete, LifecycleError } = await import('../../stub/lifecycle.js');
   const r = await withStore(ctx, opts, async (store) => {
     try {
       const result = complete(store, testTakerId, { assessment: opts.assessment.toLowerCase() as Choice, language: opts.language });
       await flushWebhooks();
       return result;
     } catch (err) {
-      lifecycleError(err);
+      refused(err, LifecycleError);
     }
   });
   const names = r.completed.map((c) => c.test_id).join(', ');

@@ -7,7 +7,7 @@ import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { flag } from '../kit/flags.js';
 import { examples } from '../kit/help.js';
-import { data, deliveryNote, firstRefusal, lastOutcome, notEventType, notPositiveInt, numberOf, withStore } from './shared.js';
+import { data, deliveryNote, firstRefusal, lastOutcome, notEventType, notPositiveInt, numberOf, refused, withStore } from './shared.js';
 
 const EventsOptions = z
   .object({
@@ -29,8 +29,7 @@ async function resend(o: EventsOptions, eventId: string, ctx: Context): Promise<
     try {
       r = wh.resendEvent(store, eventId);
     } catch (err) {
-      if (err instanceof wh.WebhookSettingsError) throw new JobfitError(err.message);
-      throw err;
+      refused(err, wh.WebhookSettingsError);
     }
     if (r.state === 'skipped') throw new JobfitError(`Event ${eventId} was not sent again: ${r.reason}.`);
     await deliveryNote(ctx, store, eventId);

@@ -1,7 +1,10 @@
 /**
- * What the `jobfit stub …` verbs share: the `--data DIR` option (default
- * `<config dir>/stub`), opening the store there, the checks of their number
- * options, and how they report.
+ * What the `jobfit stub …` verbs share (a private module of the noun): the
+ * `--data DIR` option (default `<config dir>/stub`), opening the store there,
+ * the checks of their options, and how they report. Every verb works on the
+ * same SQLite file as a running `stub serve`, so lifecycle commands can be run
+ * beside it. The stub's keys are its own fake keys and are printed whole on
+ * purpose.
  */
 import * as z from 'zod';
 import { EVENT_TYPES } from '../../api/schemas.js';
@@ -71,9 +74,9 @@ export async function withStore<T>(ctx: Context, opts: { data?: string }, fn: (s
   }
 }
 
-/** Lifecycle refusals (unknown id, already accepted) are the user's input problem: one sentence, exit 1. */
-export function lifecycleError(err: unknown): never {
-  if (err instanceof Error && err.name === 'LifecycleError') throw new JobfitError(err.message);
+/** The stub's refusals (an unknown id, an invitation already accepted) are the user's input problem: one sentence, exit 1. */
+export function refused(err: unknown, refusal: abstract new (...args: never[]) => Error): never {
+  if (err instanceof refusal) throw new JobfitError(err.message);
   throw err;
 }
 
@@ -93,7 +96,7 @@ export function writeJsonOrLine(ctx: Context, obj: unknown, line: string): void 
 export async function deliveryNote(ctx: Context, store: Store, eventId: string): Promise<void> {
   const wh = await import('../../stub/webhooks.js');
   await wh.flushDeliveries();
-  const v = wh.listEventDeliveries(store, { limit: 1_000_000 }).find((e) => e.id === eventId);
+  const v = wh.listEventDeliveries(store, { id: eventId, limit: 1 })[0];
   if (!v) return;
   if (v.delivery === 'skipped') ctx.info(`Not sent: ${v.reason ?? 'delivery is off'}.`);
   else if (v.delivery === 'delivered') ctx.info(`Delivered to ${v.attempts.at(-1)?.url ?? 'the endpoint'} (${lastOutcome(v)}).`);

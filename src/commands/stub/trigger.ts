@@ -1,13 +1,12 @@
 /** `jobfit stub trigger`: one webhook event about existing data, without driving the lifecycle. */
 import * as z from 'zod';
-import { JobfitError } from '../../core/errors.js';
 import { printObject } from '../../format/output.js';
 import type { TriggerType } from '../../stub/lifecycle.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { flag } from '../kit/flags.js';
 import { examples } from '../kit/help.js';
-import { data, deliveryNote, firstRefusal, notEventType, notPositiveInt, numberOf, withStore } from './shared.js';
+import { data, deliveryNote, firstRefusal, notEventType, notPositiveInt, numberOf, refused, withStore } from './shared.js';
 
 const TriggerOptions = z
   .object({
@@ -26,8 +25,7 @@ export async function run(o: TriggerOptions, ctx: Context): Promise<void> {
     try {
       ev = lifecycle.trigger(store, o.event as TriggerType, { testTakerId: numberOf(o.testTaker), accountId: numberOf(o.account) });
     } catch (err) {
-      if (err instanceof lifecycle.LifecycleError) throw new JobfitError(err.message);
-      throw err;
+      refused(err, lifecycle.LifecycleError);
     }
     await deliveryNote(ctx, store, ev.id);
     await printObject(ctx, ev.payload as unknown as Record<string, unknown>);
