@@ -9,7 +9,7 @@ type AcceptOptions = z.output<typeof AcceptOptions>;
 
 export async function run(opts: AcceptOptions, ctx: Context): Promise<void> {
   const invitationId = Number(opts.invitationId);
-  const { accept, LifecycleError } = await import('../../stub/lifecycle.js');
+  const { accept, LifecycleError } = await import('../../stub/index.js');
   const r = await withStore(ctx, opts, async (store) => {
     try {
       const result = accept(store, invitationId);

@@ -29,7 +29,7 @@ type CompleteOptions = z.output<typeof CompleteOptions>;
 
 export async function run(opts: CompleteOptions, ctx: Context): Promise<void> {
   const testTakerId = Number(opts.testTakerId);
-  const { complete, LifecycleError } = await import('../../stub/lifecycle.js');
+  const { complete, LifecycleError } = await import('../../stub/index.js');
   const r = await withStore(ctx, opts, async (store) => {
     try {
       const result = complete(store, testTakerId, { assessment: opts.assessment.toLowerCase() as Choice, language: opts.language });

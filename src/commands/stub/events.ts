@@ -2,7 +2,7 @@
 import * as z from 'zod';
 import { JobfitError } from '../../core/errors.js';
 import { printList, resolveFormat } from '../../format/output.js';
-import type { EventView } from '../../stub/webhooks.js';
+import type { EventView } from '../../stub/index.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { flag } from '../kit/flags.js';
@@ -23,7 +23,7 @@ const EventsOptions = z
 type EventsOptions = z.output<typeof EventsOptions>;
 
 async function resend(o: EventsOptions, eventId: string, ctx: Context): Promise<void> {
-  const wh = await import('../../stub/webhooks.js');
+  const wh = await import('../../stub/index.js');
   await withStore(ctx, o, async (store) => {
     let r: ReturnType<typeof wh.resendEvent>;
     try {
@@ -44,7 +44,7 @@ function objectId(v: EventView): string {
 
 export async function run(o: EventsOptions, ctx: Context): Promise<void> {
   if (o.resend !== undefined) return resend(o, o.resend.trim(), ctx);
-  const { listEventDeliveries } = await import('../../stub/webhooks.js');
+  const { listEventDeliveries } = await import('../../stub/index.js');
   const views = await withStore(ctx, o, (store) => listEventDeliveries(store, { accountId: numberOf(o.account), type: o.type, limit: numberOf(o.limit) ?? 100 }));
   if (o.envelopes) {
     // Exactly what a receiver gets, for replaying into an app.

@@ -37,7 +37,7 @@ type OutboxOptions = z.output<typeof OutboxOptions>;
 
 export async function run(opts: OutboxOptions, ctx: Context): Promise<void> {
   const since = opts.since === undefined ? undefined : sinceTime(opts.since, ctx.io.now());
-  const { listOutbox } = await import('../../stub/lifecycle.js');
+  const { listOutbox } = await import('../../stub/index.js');
   const rows = await withStore(ctx, opts, (store) => listOutbox(store, { accountId: numberOf(opts.account), limit: numberOf(opts.limit), since }));
   await printList(ctx, rows, {
     columns: [

@@ -3,6 +3,7 @@ import * as z from 'zod';
 import { JobfitError } from '../../core/errors.js';
 import { isLoopbackHost } from '../../config/loopback.js';
 import { safeLine } from '../../format/sanitize.js';
+// The faults parser alone, not the stub (index.ts): `jobfit stub --help` stays light.
 import { parseFaults } from '../../stub/faults.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
@@ -36,7 +37,7 @@ export type ServeOptions = z.output<typeof ServeOptions>;
 export async function run(opts: ServeOptions, ctx: Context): Promise<void> {
   const port = Number(opts.port);
   const faults = opts.faults ? parseFaults(opts.faults) : undefined;
-  const { startStub } = await import('../../stub/index.js');
+  const { startStub, startDeliveryLoop } = await import('../../stub/index.js');
   let stub: Awaited<ReturnType<typeof startStub>>;
   const dir = dataDir(ctx, opts);
   try {
@@ -46,7 +47,6 @@ export async function run(opts: ServeOptions, ctx: Context): Promise<void> {
     if (e.code === 'EADDRINUSE') throw new JobfitError(`Port ${port} is already in use.`, { hint: 'Pick another with --port, or --port 0 for a free one.' });
     throw err;
   }
-  const { startDeliveryLoop } = await import('../../stub/webhooks.js');
   const loop = startDeliveryLoop(stub.store);
   // `login` offers this stub as its base URL, and `webhook listen` finds its data from the URL.
   const { noteServedStub } = await import('../../config/served-stubs.js');

@@ -12,9 +12,7 @@ import { JobfitError } from '../../core/errors.js';
 import { stubDataDir } from '../../config/paths.js';
 import { jsonText } from '../../format/output.js';
 import { safeText } from '../../format/sanitize.js';
-import type { SeededStore } from '../../stub/seeded-store.js';
-import type { Store } from '../../stub/store.js';
-import type { EventView } from '../../stub/webhooks.js';
+import type { EventView, SeededStore, Store } from '../../stub/index.js';
 import type { Context } from '../kit/context.js';
 import { flag } from '../kit/flags.js';
 
@@ -65,7 +63,7 @@ export function dataDir(ctx: Context, opts: { data?: string }): string {
 
 /** Opens (and on first use seeds) the stub's store in the data directory for `fn`, and closes it. */
 export async function withStore<T>(ctx: Context, opts: { data?: string }, fn: (store: SeededStore) => Promise<T> | T): Promise<T> {
-  const { openStore } = await import('../../stub/seeded-store.js');
+  const { openStore } = await import('../../stub/index.js');
   const store = await openStore(dataDir(ctx, opts));
   try {
     return await fn(store);
@@ -82,7 +80,7 @@ export function refused(err: unknown, refusal: abstract new (...args: never[]) =
 
 /** The first webhook attempt is made by this process; let it finish before we exit. */
 export async function flushWebhooks(): Promise<void> {
-  const { flushDeliveries } = await import('../../stub/webhooks.js');
+  const { flushDeliveries } = await import('../../stub/index.js');
   await flushDeliveries();
 }
 
@@ -94,9 +92,9 @@ export function writeJsonOrLine(ctx: Context, obj: unknown, line: string): void 
 
 /** What became of an event's delivery, once the first attempt of this process has finished. */
 export async function deliveryNote(ctx: Context, store: Store, eventId: string): Promise<void> {
-  const wh = await import('../../stub/webhooks.js');
-  await wh.flushDeliveries();
-  const v = wh.listEventDeliveries(store, { id: eventId, limit: 1 })[0];
+  const stub = await import('../../stub/index.js');
+  await stub.flushDeliveries();
+  const v = stub.listEventDeliveries(store, { id: eventId, limit: 1 })[0];
   if (!v) return;
   if (v.delivery === 'skipped') ctx.info(`Not sent: ${v.reason ?? 'delivery is off'}.`);
   else if (v.delivery === 'delivered') ctx.info(`Delivered to ${v.attempts.at(-1)?.url ?? 'the endpoint'} (${lastOutcome(v)}).`);

@@ -1,7 +1,7 @@
 /** `jobfit stub trigger`: one webhook event about existing data, without driving the lifecycle. */
 import * as z from 'zod';
 import { printObject } from '../../format/output.js';
-import type { TriggerType } from '../../stub/lifecycle.js';
+import type { TriggerType } from '../../stub/index.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { flag } from '../kit/flags.js';
@@ -19,13 +19,13 @@ const TriggerOptions = z
 type TriggerOptions = z.output<typeof TriggerOptions>;
 
 export async function run(o: TriggerOptions, ctx: Context): Promise<void> {
-  const lifecycle = await import('../../stub/lifecycle.js');
+  const stub = await import('../../stub/index.js');
   await withStore(ctx, o, async (store) => {
-    let ev: ReturnType<typeof lifecycle.trigger>;
+    let ev: ReturnType<typeof stub.trigger>;
     try {
-      ev = lifecycle.trigger(store, o.event as TriggerType, { testTakerId: numberOf(o.testTaker), accountId: numberOf(o.account) });
+      ev = stub.trigger(store, o.event as TriggerType, { testTakerId: numberOf(o.testTaker), accountId: numberOf(o.account) });
     } catch (err) {
-      refused(err, lifecycle.LifecycleError);
+      refused(err, stub.LifecycleError);
     }
     await deliveryNote(ctx, store, ev.id);
     await printObject(ctx, ev.payload as unknown as Record<string, unknown>);

@@ -5,7 +5,7 @@
 import * as z from 'zod';
 import { UsageError } from '../../core/errors.js';
 import { printObject } from '../../format/output.js';
-import type { WebhookSettingsChange } from '../../stub/webhooks.js';
+import type { WebhookSettingsChange } from '../../stub/index.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { collect, flag } from '../kit/flags.js';
@@ -46,7 +46,7 @@ type WebhooksOptions = z.output<typeof WebhooksOptions>;
 export async function run(o: WebhooksOptions, ctx: Context): Promise<void> {
   const teamIds = teamsOf(o.team).map(Number);
   const toggle = o.enable ? true : o.disable ? false : undefined;
-  const wh = await import('../../stub/webhooks.js');
+  const wh = await import('../../stub/index.js');
   await withStore(ctx, o, async (store) => {
     const accountId = numberOf(o.account) ?? wh.accountIds(store)[0];
     if (accountId === undefined) throw new UsageError('The stub has no account.', 'run `jobfit stub reset`');
