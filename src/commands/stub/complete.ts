@@ -1,12 +1,12 @@
 /** `jobfit stub complete`: the participant completes assigned assessments. */
 import * as z from 'zod';
+import type { AssessmentChoice } from '../../stub/index.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { flag } from '../kit/flags.js';
 import { data, firstRefusal, flushWebhooks, notPositiveInt, refused, withStore, writeJsonOrLine } from './shared.js';
 
-const CHOICES = ['personality', 'thinking', 'interests', 'prescreen', 'all'] as const;
-type Choice = (typeof CHOICES)[number];
+const CHOICES: readonly AssessmentChoice[] = ['personality', 'thinking', 'interests', 'prescreen', 'all'];
 
 const CompleteOptions = z
   .object({
@@ -32,7 +32,7 @@ export async function run(opts: CompleteOptions, ctx: Context): Promise<void> {
   const { complete, LifecycleError } = await import('../../stub/index.js');
   const r = await withStore(ctx, opts, async (store) => {
     try {
-      const result = complete(store, testTakerId, { assessment: opts.assessment.toLowerCase() as Choice, language: opts.language });
+      const result = complete(store, testTakerId, { assessment: opts.assessment.toLowerCase() as AssessmentChoice, language: opts.language });
       await flushWebhooks();
       return result;
     } catch (err) {

@@ -32,7 +32,7 @@ const ServeOptions = z
     data,
   })
   .superRefine(firstRefusal((o) => notPositiveInt(o.port, '--port') ?? (o.faults ? badFaults(o.faults) : undefined)));
-export type ServeOptions = z.output<typeof ServeOptions>;
+type ServeOptions = z.output<typeof ServeOptions>;
 
 export async function run(opts: ServeOptions, ctx: Context): Promise<void> {
   const port = Number(opts.port);
