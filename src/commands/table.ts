@@ -4,9 +4,9 @@
  * `jobfit --help` loads nothing else; a command's code is imported when that
  * command runs (or its own --help is asked for).
  */
-import type { TableEntry } from './kit/wire.js';
+import type { NounDef } from './kit/define.js';
 
-export const COMMANDS: readonly TableEntry[] = [
+export const COMMANDS: readonly NounDef[] = [
   { name: 'login', summary: 'Connect a profile to the service: base URL and live/test keys, verified', command: () => import('./login/login.js') },
   { name: 'logout', summary: 'Forget a profile and its keys', command: () => import('./logout/logout.js') },
   {
@@ -59,5 +59,23 @@ export const COMMANDS: readonly TableEntry[] = [
     examples: ['jobfit webhook listen', 'jobfit webhook listen --forward-to http://localhost:3000/webhooks'],
     verbs: [() => import('./webhook/listen.js'), () => import('./webhook/verify.js')],
   },
-  { name: 'stub', summary: 'Run and drive the embedded local stub of the service', legacy: () => import('./stub/index.js') },
+  {
+    name: 'stub',
+    summary: 'Run and drive the embedded local stub of the service',
+    description: 'Run and drive the embedded local stub of the service (every command takes --data DIR)',
+    examples: ['jobfit stub serve --port 4010', 'jobfit stub keys -o json', 'jobfit stub accept 100001', 'jobfit stub complete 500001 --assessment all'],
+    // The stub's keys are its own fake keys, printed whole on purpose.
+    verbs: [
+      () => import('./stub/serve.js'),
+      () => import('./stub/keys.js'),
+      () => import('./stub/reset.js'),
+      () => import('./stub/seed.js'),
+      () => import('./stub/accept.js'),
+      () => import('./stub/complete.js'),
+      () => import('./stub/outbox.js'),
+      () => import('./stub/webhooks.js'),
+      () => import('./stub/events.js'),
+      () => import('./stub/trigger.js'),
+    ],
+  },
 ];

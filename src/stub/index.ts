@@ -17,8 +17,19 @@ export { Store } from './store.js';
 export { openStore, SeededStore } from './seeded-store.js';
 export { accountOfKey, linkStub } from './listener-link.js';
 export type { LinkOptions, StubLink } from './listener-link.js';
-export { accept, complete, listEvents, listOutbox, recordEvent, LifecycleError } from './lifecycle.js';
-export type { AssessmentChoice, CompleteResult, AcceptResult, StoredEvent, OutboxMessage, EventEnvelope } from './lifecycle.js';
+export { accept, complete, listEvents, listOutbox, recordEvent, trigger, LifecycleError } from './lifecycle.js';
+export type { AssessmentChoice, CompleteResult, AcceptResult, StoredEvent, OutboxMessage, EventEnvelope, TriggerType } from './lifecycle.js';
+export {
+  accountIds,
+  flushDeliveries,
+  getWebhookSettings,
+  listEventDeliveries,
+  resendEvent,
+  setWebhookSettings,
+  startDeliveryLoop,
+  WebhookSettingsError,
+} from './webhooks.js';
+export type { EventView, WebhookSettingsChange } from './webhooks.js';
 
 export interface StubKeys {
   account_id: number;

@@ -492,10 +492,15 @@ export interface EventView {
   event: unknown;
 }
 
-export function listEventDeliveries(store: Store, opts: { accountId?: number; type?: string; limit?: number } = {}): EventView[] {
+/** The newest events (default 100), oldest first, with their delivery; `id`: that one event only. */
+export function listEventDeliveries(store: Store, opts: { id?: string; accountId?: number; type?: string; limit?: number } = {}): EventView[] {
   ensureWebhookSchema(store);
   const where: string[] = [];
   const params: unknown[] = [];
+  if (opts.id !== undefined) {
+    where.push('e.id = ?');
+    params.push(opts.id);
+  }
   if (opts.accountId !== undefined) {
     where.push('e.account_id = ?');
     params.push(opts.accountId);

@@ -66,13 +66,8 @@ export function wireCommand(parent: Command, def: CommandDef, deps: WireDeps, he
   return cmd;
 }
 
-/** A command module not yet declared with defineCommand: it wires itself. */
-export interface LegacyModule {
-  register(program: Command, deps: WireDeps): void;
-}
-
-/** Adds the whole noun (loading its code) under `program`. */
-export async function wireNoun(program: Command, noun: NounDef, deps: WireDeps): Promise<void> {
+/** Wires one entry of the table, a whole noun (loading its code), under `program`. */
+export async function wireEntry(program: Command, noun: NounDef, deps: WireDeps): Promise<void> {
   if ('command' in noun) {
     const def = (await noun.command()).default;
     wireCommand(program, def, deps, noun);
@@ -90,23 +85,4 @@ export async function wireNoun(program: Command, noun: NounDef, deps: WireDeps):
     if (!def.name || !def.summary) throw new Error(`jobfit ${noun.name}: a verb needs a name and a summary`);
     wireCommand(group, def, deps, { name: def.name, summary: def.summary, aliases: def.aliases });
   }
-}
-
-/** A command not yet on the kit: its module registers itself. */
-export interface LegacyEntry {
-  name: string;
-  aliases?: readonly string[];
-  summary: string;
-  legacy(): Promise<LegacyModule>;
-}
-
-export type TableEntry = NounDef | LegacyEntry;
-
-/** Wires one entry of the table (loading its code) under `program`. */
-export async function wireEntry(program: Command, entry: TableEntry, deps: WireDeps): Promise<void> {
-  if ('legacy' in entry) {
-    (await entry.legacy()).register(program, deps);
-    return;
-  }
-  await wireNoun(program, entry, deps);
 }

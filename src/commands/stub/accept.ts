@@ -1,26 +1,33 @@
 /** `jobfit stub accept`: the participant accepts an invitation. */
-import type { Command } from 'commander';
-import type { WireDeps as CommandDeps } from '../kit/wire.js';
+import * as z from 'zod';
 import type { Context } from '../kit/context.js';
-import { dataOption, examples, flushWebhooks, lifecycleError, positiveInt, withStore, writeJsonOrLine } from './shared.js';
+import { defineCommand } from '../kit/define.js';
+import { data, firstRefusal, flushWebhooks, notPositiveInt, refused, withStore, writeJsonOrLine } from './shared.js';
 
-export async function acceptCmd(id: string, opts: { data?: string }, ctx: Context): Promise<void> {
-  const invitationId = positiveInt(id, 'The invitation id');
-  const { accept } = await import('../../stub/lifecycle.js');
+const AcceptOptions = z.object({ invitationId: z.string(), data }).superRefine(firstRefusal((o) => notPositiveInt(o.invitationId, 'The invitation id')));
+type AcceptOptions = z.output<typeof AcceptOptions>;
+
+export async function run(opts: AcceptOptions, ctx: Context): Promise<void> {
+  const invitationId = Number(opts.invitationId);
+  const { accept, LifecycleError } = await import('../../stub/index.js');
   const r = await withStore(ctx, opts, async (store) => {
     try {
       const result = accept(store, invitationId);
       await flushWebhooks();
       return result;
     } catch (err) {
-      lifecycleError(err);
+      refused(err, LifecycleError);
     }
   });
   writeJsonOrLine(ctx, { invitation_id: r.invitationId, test_taker_id: r.testTakerId, accepted_at: r.acceptedAt }, `Invitation ${r.invitationId} accepted: test taker ${r.testTakerId}.`);
 }
 
-export function register(stub: Command, deps: CommandDeps): void {
-  dataOption(stub.command('accept <invitationId>').description('The participant accepts an invitation: accepted_at is set and the test taker created'))
-    .addHelpText('after', examples('jobfit stub accept 100001', 'jobfit stub accept 100001 -o json | jq .test_taker_id'))
-    .action(async (id: string, o: { data?: string }, cmd: Command) => acceptCmd(id, o, deps.context(cmd)));
-}
+export default defineCommand({
+  name: 'accept',
+  summary: 'The participant accepts an invitation: accepted_at is set and the test taker created',
+  // No description: the usage line says it all, and --help has no Arguments section.
+  args: [{ name: 'invitationId', description: '' }],
+  options: AcceptOptions,
+  examples: ['jobfit stub accept 100001', 'jobfit stub accept 100001 -o json | jq .test_taker_id'],
+  run,
+});

@@ -1,25 +1,42 @@
 /** `jobfit stub complete`: the participant completes assigned assessments. */
-import type { Command } from 'commander';
-import type { WireDeps as CommandDeps } from '../kit/wire.js';
+import * as z from 'zod';
+import type { AssessmentChoice } from '../../stub/index.js';
 import type { Context } from '../kit/context.js';
-import { UsageError } from '../../core/errors.js';
-import { dataOption, examples, flushWebhooks, lifecycleError, positiveInt, withStore, writeJsonOrLine } from './shared.js';
+import { defineCommand } from '../kit/define.js';
+import { flag } from '../kit/flags.js';
+import { data, firstRefusal, flushWebhooks, notPositiveInt, refused, withStore, writeJsonOrLine } from './shared.js';
 
-const CHOICES = ['personality', 'thinking', 'interests', 'prescreen', 'all'] as const;
+const CHOICES: readonly AssessmentChoice[] = ['personality', 'thinking', 'interests', 'prescreen', 'all'];
 
-export async function completeCmd(id: string, opts: { data?: string; assessment: string; language: string }, ctx: Context): Promise<void> {
-  const testTakerId = positiveInt(id, 'The test taker id');
-  const choice = opts.assessment.toLowerCase();
-  if (!(CHOICES as readonly string[]).includes(choice)) throw new UsageError(`--assessment must be one of ${CHOICES.join(', ')}; got "${opts.assessment}".`);
-  if (!/^[a-z]{2}(-[A-Za-z]{2})?$/.test(opts.language)) throw new UsageError(`--language must be a locale id such as en or es; got "${opts.language}".`);
-  const { complete } = await import('../../stub/lifecycle.js');
+const CompleteOptions = z
+  .object({
+    testTakerId: z.string(),
+    assessment: flag(z.string(), { flag: '--assessment <name>', description: `which one: ${CHOICES.join('|')}`, default: 'all' }),
+    language: flag(z.string(), { flag: '--language <locale>', description: 'language the assessment was taken in', default: 'en' }),
+    data,
+  })
+  .superRefine(
+    firstRefusal((o) => {
+      const bad = notPositiveInt(o.testTakerId, 'The test taker id');
+      if (bad) return bad;
+      // Any case: --assessment Interests is interests.
+      if (!(CHOICES as readonly string[]).includes(o.assessment.toLowerCase())) return `--assessment must be one of ${CHOICES.join(', ')}; got "${o.assessment}".`;
+      if (!/^[a-z]{2}(-[A-Za-z]{2})?$/.test(o.language)) return `--language must be a locale id such as en or es; got "${o.language}".`;
+      return undefined;
+    }),
+  );
+type CompleteOptions = z.output<typeof CompleteOptions>;
+
+export async function run(opts: CompleteOptions, ctx: Context): Promise<void> {
+  const testTakerId = Number(opts.testTakerId);
+  const { complete, LifecycleError } = await import('../../stub/index.js');
   const r = await withStore(ctx, opts, async (store) => {
     try {
-      const result = complete(store, testTakerId, { assessment: choice as (typeof CHOICES)[number], language: opts.language });
+      const result = complete(store, testTakerId, { assessment: opts.assessment.toLowerCase() as AssessmentChoice, language: opts.language });
       await flushWebhooks();
       return result;
     } catch (err) {
-      lifecycleError(err);
+      refused(err, LifecycleError);
     }
   });
   const names = r.completed.map((c) => c.test_id).join(', ');
@@ -40,14 +57,11 @@ export async function completeCmd(id: string, opts: { data?: string; assessment:
   );
 }
 
-export function register(stub: Command, deps: CommandDeps): void {
-  dataOption(
-    stub
-      .command('complete <testTakerId>')
-      .description('The participant completes assigned assessments (scores follow; Career Interests creates the career navigation profile)')
-      .option('--assessment <name>', `which one: ${CHOICES.join('|')}`, 'all')
-      .option('--language <locale>', 'language the assessment was taken in', 'en'),
-  )
-    .addHelpText('after', examples('jobfit stub complete 500001', 'jobfit stub complete 500001 --assessment interests --language es'))
-    .action(async (id: string, o: { data?: string; assessment: string; language: string }, cmd: Command) => completeCmd(id, o, deps.context(cmd)));
-}
+export default defineCommand({
+  name: 'complete',
+  summary: 'The participant completes assigned assessments (scores follow; Career Interests creates the career navigation profile)',
+  args: [{ name: 'testTakerId', description: '' }],
+  options: CompleteOptions,
+  examples: ['jobfit stub complete 500001', 'jobfit stub complete 500001 --assessment interests --language es'],
+  run,
+});

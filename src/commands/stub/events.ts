@@ -1,31 +1,35 @@
 /** `jobfit stub events`: the events the stub emitted, with their delivery attempts; `--resend` sends one again. */
-import type { Command } from 'commander';
-import type { WireDeps as CommandDeps } from '../kit/wire.js';
-import type { Context } from '../kit/context.js';
-import { JobfitError, UsageError } from '../../core/errors.js';
+import * as z from 'zod';
+import { JobfitError } from '../../core/errors.js';
 import { printList, resolveFormat } from '../../format/output.js';
-import type { EventView } from '../../stub/webhooks.js';
-import { dataOption, deliveryNote, lastOutcome, positiveInt, withStore } from './shared.js';
+import type { EventView } from '../../stub/index.js';
+import type { Context } from '../kit/context.js';
+import { defineCommand } from '../kit/define.js';
+import { flag } from '../kit/flags.js';
+import { examples } from '../kit/help.js';
+import { data, deliveryNote, firstRefusal, lastOutcome, notEventType, notPositiveInt, numberOf, refused, withStore } from './shared.js';
 
-export interface StubEventsOptions {
-  data?: string;
-  account?: string;
-  type?: string;
-  limit?: string;
-  envelopes?: boolean;
-  resend?: string;
-}
+const EventsOptions = z
+  .object({
+    account: flag(z.string().optional(), { flag: '--account <id>', description: 'only this account' }),
+    type: flag(z.string().optional(), { flag: '--type <type>', description: 'only this event type, e.g. test_taker.created' }),
+    limit: flag(z.string().optional(), { flag: '--limit <n>', description: 'the newest N events (default 100)' }),
+    envelopes: flag(z.boolean().optional(), { flag: '--envelopes', description: 'print only the event envelopes as delivered (with -o json|ndjson)' }),
+    resend: flag(z.string().optional(), { flag: '--resend <event-id>', description: 'send one event again, now, to the endpoint in force' }),
+    data,
+  })
+  // --resend sends one event: the list's filters are not looked at.
+  .superRefine(firstRefusal((o) => (o.resend !== undefined ? undefined : (notPositiveInt(o.account, '--account') ?? notPositiveInt(o.limit, '--limit') ?? notEventType(o.type)))));
+type EventsOptions = z.output<typeof EventsOptions>;
 
-async function resend(o: StubEventsOptions, ctx: Context): Promise<void> {
-  const eventId = o.resend!.trim();
-  const wh = await import('../../stub/webhooks.js');
+async function resend(o: EventsOptions, eventId: string, ctx: Context): Promise<void> {
+  const wh = await import('../../stub/index.js');
   await withStore(ctx, o, async (store) => {
     let r: ReturnType<typeof wh.resendEvent>;
     try {
       r = wh.resendEvent(store, eventId);
     } catch (err) {
-      if (err instanceof wh.WebhookSettingsError) throw new JobfitError(err.message);
-      throw err;
+      refused(err, wh.WebhookSettingsError);
     }
     if (r.state === 'skipped') throw new JobfitError(`Event ${eventId} was not sent again: ${r.reason}.`);
     await deliveryNote(ctx, store, eventId);
@@ -38,16 +42,10 @@ function objectId(v: EventView): string {
   return `${String(o.object ?? '')} ${String(o.id ?? '')}`.trim();
 }
 
-export async function stubEvents(o: StubEventsOptions, ctx: Context): Promise<void> {
-  if (o.resend !== undefined) return resend(o, ctx);
-  const accountId = o.account === undefined ? undefined : positiveInt(o.account, '--account');
-  const limit = o.limit === undefined ? 100 : positiveInt(o.limit, '--limit');
-  if (o.type !== undefined) {
-    const { EVENT_TYPES } = await import('../../api/schemas.js');
-    if (!(EVENT_TYPES as readonly string[]).includes(o.type)) throw new UsageError(`Unknown event type "${o.type}".`, `known types: ${EVENT_TYPES.join(', ')}`);
-  }
-  const { listEventDeliveries } = await import('../../stub/webhooks.js');
-  const views = await withStore(ctx, o, (store) => listEventDeliveries(store, { accountId, type: o.type, limit }));
+export async function run(o: EventsOptions, ctx: Context): Promise<void> {
+  if (o.resend !== undefined) return resend(o, o.resend.trim(), ctx);
+  const { listEventDeliveries } = await import('../../stub/index.js');
+  const views = await withStore(ctx, o, (store) => listEventDeliveries(store, { accountId: numberOf(o.account), type: o.type, limit: numberOf(o.limit) ?? 100 }));
   if (o.envelopes) {
     // Exactly what a receiver gets, for replaying into an app.
     await printList(
@@ -79,28 +77,19 @@ export async function stubEvents(o: StubEventsOptions, ctx: Context): Promise<vo
   );
 }
 
-export function register(stub: Command, deps: CommandDeps): void {
-  dataOption(
-    stub
-      .command('events')
-      .description('List the events the stub emitted, with their delivery attempts and outcomes')
-      .option('--account <id>', 'only this account')
-      .option('--type <type>', 'only this event type, e.g. test_taker.created')
-      .option('--limit <n>', 'the newest N events (default 100)')
-      .option('--envelopes', 'print only the event envelopes as delivered (with -o json|ndjson)')
-      .option('--resend <event-id>', 'send one event again, now, to the endpoint in force'),
-  )
-    .addHelpText(
-      'after',
-      `
+export default defineCommand({
+  name: 'events',
+  summary: 'List the events the stub emitted, with their delivery attempts and outcomes',
+  options: EventsOptions,
+  // Unlike other commands', this help ends right after its last example.
+  helpAfter: `
 DELIVERY is delivered, pending (a retry is due), sending, failed (gave up) or
 skipped (delivery was off when the event happened; the reason says why).
-
-Examples:
-  $ jobfit stub events
-  $ jobfit stub events -o json | jq '.[] | {type, delivery, attempts}'
-  $ jobfit stub events --type test_taker.created --envelopes -o ndjson
-  $ jobfit stub events --resend evt_0123456789abcdef01234567`,
-    )
-    .action(async (o: StubEventsOptions, cmd: Command) => stubEvents(o, deps.context(cmd)));
-}
+${examples(
+    'jobfit stub events',
+    "jobfit stub events -o json | jq '.[] | {type, delivery, attempts}'",
+    'jobfit stub events --type test_taker.created --envelopes -o ndjson',
+    'jobfit stub events --resend evt_0123456789abcdef01234567',
+  ).trimEnd()}`,
+  run,
+});

@@ -1,11 +1,14 @@
 /** `jobfit stub keys`: each seeded account with its live and test key (the stub's own fake keys, printed whole on purpose). */
-import type { Command } from 'commander';
-import type { WireDeps as CommandDeps } from '../kit/wire.js';
-import type { Context } from '../kit/context.js';
+import * as z from 'zod';
 import { printList } from '../../format/output.js';
-import { dataOption, examples, withStore } from './shared.js';
+import type { Context } from '../kit/context.js';
+import { defineCommand } from '../kit/define.js';
+import { data, withStore } from './shared.js';
 
-export async function keys(opts: { data?: string }, ctx: Context): Promise<void> {
+const KeysOptions = z.object({ data });
+type KeysOptions = z.output<typeof KeysOptions>;
+
+export async function run(opts: KeysOptions, ctx: Context): Promise<void> {
   const { stubKeys } = await import('../../stub/index.js');
   const rows = await withStore(ctx, opts, (store) => stubKeys(store));
   await printList(ctx, rows, {
@@ -20,8 +23,10 @@ export async function keys(opts: { data?: string }, ctx: Context): Promise<void>
   });
 }
 
-export function register(stub: Command, deps: CommandDeps): void {
-  dataOption(stub.command('keys').description('Print each seeded account with its live and test key'))
-    .addHelpText('after', examples('jobfit stub keys', 'jobfit stub keys -o json | jq -r ".[0].live_key"'))
-    .action(async (o: { data?: string }, cmd: Command) => keys(o, deps.context(cmd)));
-}
+export default defineCommand({
+  name: 'keys',
+  summary: 'Print each seeded account with its live and test key',
+  options: KeysOptions,
+  examples: ['jobfit stub keys', 'jobfit stub keys -o json | jq -r ".[0].live_key"'],
+  run,
+});

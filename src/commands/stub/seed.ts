@@ -1,23 +1,32 @@
 /** `jobfit stub seed`: many test takers at once, for lists and benchmarks. */
-import type { Command } from 'commander';
-import type { WireDeps as CommandDeps } from '../kit/wire.js';
-import type { Context } from '../kit/context.js';
+import * as z from 'zod';
 import { UsageError } from '../../core/errors.js';
-import { dataOption, examples, fraction, positiveInt, withStore } from './shared.js';
+import type { Context } from '../kit/context.js';
+import { defineCommand } from '../kit/define.js';
+import { flag } from '../kit/flags.js';
+import { data, firstRefusal, notFraction, notPositiveInt, numberOf, withStore } from './shared.js';
 
-export interface SeedOptions {
-  data?: string;
-  testTakers: string;
-  teams?: string;
-  complete?: string;
-  account?: string;
-}
+const SeedOptions = z
+  .object({
+    testTakers: flag(z.string(), { flag: '--test-takers <n>', description: 'how many test takers to add', required: true }),
+    teams: flag(z.string().optional(), { flag: '--teams <k>', description: 'spread them over the first K teams of the account (default 1)' }),
+    complete: flag(z.string().optional(), { flag: '--complete <fraction>', description: 'share with every assigned assessment complete, 0..1 (default 0.5)' }),
+    account: flag(z.string().optional(), { flag: '--account <id>', description: 'account id (default 1)' }),
+    data,
+  })
+  .superRefine(
+    firstRefusal(
+      (o) =>
+        notPositiveInt(o.testTakers, '--test-takers') ?? notPositiveInt(o.teams, '--teams') ?? notFraction(o.complete, '--complete') ?? notPositiveInt(o.account, '--account'),
+    ),
+  );
+type SeedOptions = z.output<typeof SeedOptions>;
 
-export async function seed(opts: SeedOptions, ctx: Context): Promise<void> {
-  const count = positiveInt(opts.testTakers, '--test-takers');
-  const teamsWanted = opts.teams === undefined ? undefined : positiveInt(opts.teams, '--teams');
-  const completeFraction = opts.complete === undefined ? undefined : fraction(opts.complete, '--complete');
-  const accountId = opts.account === undefined ? 1 : positiveInt(opts.account, '--account');
+export async function run(opts: SeedOptions, ctx: Context): Promise<void> {
+  const count = Number(opts.testTakers);
+  const teamsWanted = numberOf(opts.teams);
+  const completeFraction = numberOf(opts.complete);
+  const accountId = numberOf(opts.account) ?? 1;
   const { accountTeamIds } = await import('../../stub/index.js');
   await withStore(ctx, opts, async (store) => {
     const teams = accountTeamIds(store, accountId);
@@ -41,16 +50,10 @@ export async function seed(opts: SeedOptions, ctx: Context): Promise<void> {
   });
 }
 
-export function register(stub: Command, deps: CommandDeps): void {
-  dataOption(
-    stub
-      .command('seed')
-      .description('Add many test takers quickly (accepted invitations, some complete), for lists and benchmarks')
-      .requiredOption('--test-takers <n>', 'how many test takers to add')
-      .option('--teams <k>', 'spread them over the first K teams of the account (default 1)')
-      .option('--complete <fraction>', 'share with every assigned assessment complete, 0..1 (default 0.5)')
-      .option('--account <id>', 'account id (default 1)'),
-  )
-    .addHelpText('after', examples('jobfit stub seed --test-takers 100000', 'jobfit stub seed --test-takers 500 --teams 3 --complete 0.8 --account 2'))
-    .action(async (o: SeedOptions, cmd: Command) => seed(o, deps.context(cmd)));
-}
+export default defineCommand({
+  name: 'seed',
+  summary: 'Add many test takers quickly (accepted invitations, some complete), for lists and benchmarks',
+  options: SeedOptions,
+  examples: ['jobfit stub seed --test-takers 100000', 'jobfit stub seed --test-takers 500 --teams 3 --complete 0.8 --account 2'],
+  run,
+});

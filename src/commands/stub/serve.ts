@@ -1,30 +1,43 @@
 /** `jobfit stub serve`: the stub as a long-lived HTTP server, with its keys printed and its webhook delivery loop running. */
-import type { Command } from 'commander';
-import type { WireDeps as CommandDeps } from '../kit/wire.js';
-import type { Context } from '../kit/context.js';
-import { JobfitError, UsageError } from '../../core/errors.js';
+import * as z from 'zod';
+import { JobfitError } from '../../core/errors.js';
 import { isLoopbackHost } from '../../config/loopback.js';
 import { safeLine } from '../../format/sanitize.js';
-import { dataDir, dataOption, examples, positiveInt } from './shared.js';
+// The faults parser alone, not the stub (index.ts): `jobfit stub --help` stays light.
+import { parseFaults } from '../../stub/faults.js';
+import type { Context } from '../kit/context.js';
+import { defineCommand } from '../kit/define.js';
+import { flag } from '../kit/flags.js';
+import { data, dataDir, firstRefusal, notPositiveInt } from './shared.js';
 
-export interface ServeOptions {
-  data?: string;
-  port: string;
-  host: string;
-  faults?: string;
-  minimalFields?: boolean;
+/** The refusal of a bad --faults spec, as the stub words it. */
+function badFaults(spec: string | undefined): string | undefined {
+  try {
+    parseFaults(spec);
+    return undefined;
+  } catch (err) {
+    return (err as Error).message;
+  }
 }
 
-export async function serve(opts: ServeOptions, ctx: Context): Promise<void> {
-  const port = positiveInt(opts.port, '--port');
-  const { parseFaults } = await import('../../stub/faults.js');
-  let faults: ReturnType<typeof parseFaults> | undefined;
-  try {
-    faults = opts.faults ? parseFaults(opts.faults) : undefined;
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
-  const { startStub } = await import('../../stub/index.js');
+const ServeOptions = z
+  .object({
+    port: flag(z.string(), { flag: '--port <port>', description: 'port to listen on (0 picks a free one)', default: '4010' }),
+    host: flag(z.string(), { flag: '--host <host>', description: 'interface to bind', default: '127.0.0.1' }),
+    faults: flag(z.string().optional(), { flag: '--faults <spec>', description: 'inject faults, e.g. "429=0.05,5xx=0.05,drop=0.02,latency=5,seed=42[,retry-after=1][,only=writes]"' }),
+    minimalFields: flag(z.boolean().optional(), {
+      flag: '--minimal-fields',
+      description: 'play a strict server: "not shown" list items (test takers, career navigation profiles) carry only the fields the reference states',
+    }),
+    data,
+  })
+  .superRefine(firstRefusal((o) => notPositiveInt(o.port, '--port') ?? (o.faults ? badFaults(o.faults) : undefined)));
+type ServeOptions = z.output<typeof ServeOptions>;
+
+export async function run(opts: ServeOptions, ctx: Context): Promise<void> {
+  const port = Number(opts.port);
+  const faults = opts.faults ? parseFaults(opts.faults) : undefined;
+  const { startStub, startDeliveryLoop } = await import('../../stub/index.js');
   let stub: Awaited<ReturnType<typeof startStub>>;
   const dir = dataDir(ctx, opts);
   try {
@@ -34,7 +47,6 @@ export async function serve(opts: ServeOptions, ctx: Context): Promise<void> {
     if (e.code === 'EADDRINUSE') throw new JobfitError(`Port ${port} is already in use.`, { hint: 'Pick another with --port, or --port 0 for a free one.' });
     throw err;
   }
-  const { startDeliveryLoop } = await import('../../stub/webhooks.js');
   const loop = startDeliveryLoop(stub.store);
   // `login` offers this stub as its base URL, and `webhook listen` finds its data from the URL.
   const { noteServedStub } = await import('../../config/served-stubs.js');
@@ -68,19 +80,10 @@ export async function serve(opts: ServeOptions, ctx: Context): Promise<void> {
   ctx.info('Stub stopped.');
 }
 
-export function register(stub: Command, deps: CommandDeps): void {
-  dataOption(
-    stub
-      .command('serve')
-      .description('Run the stub as a long-lived HTTP server; prints its base URL and keys (Ctrl-C stops it)')
-      .option('--port <port>', 'port to listen on (0 picks a free one)', '4010')
-      .option('--host <host>', 'interface to bind', '127.0.0.1')
-      .option('--faults <spec>', 'inject faults, e.g. "429=0.05,5xx=0.05,drop=0.02,latency=5,seed=42[,retry-after=1][,only=writes]"')
-      .option('--minimal-fields', 'play a strict server: "not shown" list items (test takers, career navigation profiles) carry only the fields the reference states'),
-  )
-    .addHelpText(
-      'after',
-      examples('jobfit stub serve', 'jobfit stub serve --port 0 --data ./stub-data', 'jobfit stub serve --faults "429=0.1,seed=7"', 'jobfit stub serve --minimal-fields'),
-    )
-    .action(async (o: ServeOptions, cmd: Command) => serve(o, deps.context(cmd)));
-}
+export default defineCommand({
+  name: 'serve',
+  summary: 'Run the stub as a long-lived HTTP server; prints its base URL and keys (Ctrl-C stops it)',
+  options: ServeOptions,
+  examples: ['jobfit stub serve', 'jobfit stub serve --port 0 --data ./stub-data', 'jobfit stub serve --faults "429=0.1,seed=7"', 'jobfit stub serve --minimal-fields'],
+  run,
+});

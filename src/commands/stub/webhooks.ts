@@ -2,36 +2,53 @@
  * `jobfit stub webhooks`: the operator's webhook settings (endpoint, account
  * flag, per-team flags, retry schedule), shown or changed.
  */
-import type { Command } from 'commander';
-import type { WireDeps as CommandDeps } from '../kit/wire.js';
-import type { Context } from '../kit/context.js';
+import * as z from 'zod';
 import { UsageError } from '../../core/errors.js';
 import { printObject } from '../../format/output.js';
-import type { WebhookSettingsChange } from '../../stub/webhooks.js';
-import { dataOption, positiveInt, withStore } from './shared.js';
+import type { WebhookSettingsChange } from '../../stub/index.js';
+import type { Context } from '../kit/context.js';
+import { defineCommand } from '../kit/define.js';
+import { collect, flag } from '../kit/flags.js';
+import { examples } from '../kit/help.js';
+import { data, firstRefusal, notPositiveInt, numberOf, withStore } from './shared.js';
 
-export interface StubWebhooksOptions {
-  data?: string;
-  account?: string;
-  endpoint?: string;
-  removeEndpoint?: boolean;
-  enable?: boolean;
-  disable?: boolean;
-  team?: string[];
-  allTeams?: boolean;
-  retrySchedule?: string;
-  rotateSecret?: boolean;
-}
+/** `--team 11 --team 12,13` → the ids as typed. */
+const teamsOf = (team: string[] | undefined) => (team ?? []).flatMap((t) => t.split(','));
 
-export async function stubWebhooks(o: StubWebhooksOptions, ctx: Context): Promise<void> {
-  if (o.enable && o.disable) throw new UsageError('Give --enable or --disable, not both.');
-  if (o.endpoint !== undefined && o.removeEndpoint) throw new UsageError('Give --endpoint URL or --remove-endpoint, not both.');
-  const teamIds = (o.team ?? []).flatMap((t) => t.split(',')).map((t) => positiveInt(t, '--team'));
+const WebhooksOptions = z
+  .object({
+    account: flag(z.string().optional(), { flag: '--account <id>', description: 'account (default: the first)' }),
+    endpoint: flag(z.string().optional(), { flag: '--endpoint <url>', description: "set the account's webhook endpoint" }),
+    removeEndpoint: flag(z.boolean().optional(), { flag: '--remove-endpoint', description: "remove the account's webhook endpoint" }),
+    enable: flag(z.boolean().optional(), { flag: '--enable', description: 'switch delivery on (the account, or the --team given)' }),
+    disable: flag(z.boolean().optional(), { flag: '--disable', description: 'switch delivery off (the account, or the --team given)' }),
+    team: flag(z.array(z.string()).optional(), { flag: '--team <id>', description: 'the team to --enable/--disable (repeatable, or a,b)', parse: collect }),
+    allTeams: flag(z.boolean().optional(), { flag: '--all-teams', description: 'every team of the account, with --enable/--disable' }),
+    retrySchedule: flag(z.string().optional(), { flag: '--retry-schedule <delays>', description: 'waits between attempts, e.g. 1s,2s,4s,8s (attempts = delays + 1)' }),
+    rotateSecret: flag(z.boolean().optional(), { flag: '--rotate-secret', description: 'a new signing secret for the endpoint (the old one stops working at once)' }),
+    data,
+  })
+  .superRefine(
+    firstRefusal((o) => {
+      if (o.enable && o.disable) return 'Give --enable or --disable, not both.';
+      if (o.endpoint !== undefined && o.removeEndpoint) return 'Give --endpoint URL or --remove-endpoint, not both.';
+      const teams = teamsOf(o.team);
+      for (const t of teams) {
+        const bad = notPositiveInt(t, '--team');
+        if (bad) return bad;
+      }
+      if ((teams.length > 0 || o.allTeams) && !o.enable && !o.disable) return '--team and --all-teams need --enable or --disable.';
+      return notPositiveInt(o.account, '--account');
+    }),
+  );
+type WebhooksOptions = z.output<typeof WebhooksOptions>;
+
+export async function run(o: WebhooksOptions, ctx: Context): Promise<void> {
+  const teamIds = teamsOf(o.team).map(Number);
   const toggle = o.enable ? true : o.disable ? false : undefined;
-  if ((teamIds.length > 0 || o.allTeams) && toggle === undefined) throw new UsageError('--team and --all-teams need --enable or --disable.');
-  const wh = await import('../../stub/webhooks.js');
+  const wh = await import('../../stub/index.js');
   await withStore(ctx, o, async (store) => {
-    const accountId = o.account === undefined ? wh.accountIds(store)[0] : positiveInt(o.account, '--account');
+    const accountId = numberOf(o.account) ?? wh.accountIds(store)[0];
     if (accountId === undefined) throw new UsageError('The stub has no account.', 'run `jobfit stub reset`');
     const current = wh.getWebhookSettings(store, accountId);
     if (!current) throw new UsageError(`Account ${accountId} does not exist in the stub.`, 'see `jobfit stub keys` for the accounts');
@@ -63,26 +80,12 @@ export async function stubWebhooks(o: StubWebhooksOptions, ctx: Context): Promis
   });
 }
 
-const collect = (v: string, prev: string[] = []) => [...prev, v];
-
-export function register(stub: Command, deps: CommandDeps): void {
-  dataOption(
-    stub
-      .command('webhooks')
-      .description("Show or change the stub's webhook settings: endpoint, account flag, per-team flags, retry schedule")
-      .option('--account <id>', 'account (default: the first)')
-      .option('--endpoint <url>', "set the account's webhook endpoint")
-      .option('--remove-endpoint', "remove the account's webhook endpoint")
-      .option('--enable', 'switch delivery on (the account, or the --team given)')
-      .option('--disable', 'switch delivery off (the account, or the --team given)')
-      .option('--team <id>', 'the team to --enable/--disable (repeatable, or a,b)', collect)
-      .option('--all-teams', 'every team of the account, with --enable/--disable')
-      .option('--retry-schedule <delays>', 'waits between attempts, e.g. 1s,2s,4s,8s (attempts = delays + 1)')
-      .option('--rotate-secret', 'a new signing secret for the endpoint (the old one stops working at once)'),
-  )
-    .addHelpText(
-      'after',
-      `
+export default defineCommand({
+  name: 'webhooks',
+  summary: "Show or change the stub's webhook settings: endpoint, account flag, per-team flags, retry schedule",
+  options: WebhooksOptions,
+  // Unlike other commands', this help ends right after its last example.
+  helpAfter: `
 Events are delivered only when the account flag is on, the account has an
 endpoint, and the participant's team has delivery on (new teams: off).
 --team ID --enable and --all-teams --enable switch the account flag on too.
@@ -90,13 +93,12 @@ endpoint, and the participant's team has delivery on (new teams: off).
 Every delivery is signed with the endpoint's signing_secret (a jobfit-signature
 header, checked by \`jobfit webhook verify\`); this is the stub's own scheme,
 as the service's reference does not say how it signs.
-
-Examples:
-  $ jobfit stub webhooks
-  $ jobfit stub webhooks --endpoint http://127.0.0.1:3000/webhooks --all-teams --enable
-  $ jobfit stub webhooks -o json | jq -r .signing_secret
-  $ jobfit stub webhooks --team 11 --enable
-  $ jobfit stub webhooks --retry-schedule 500ms,1s,2s`,
-    )
-    .action(async (o: StubWebhooksOptions, cmd: Command) => stubWebhooks(o, deps.context(cmd)));
-}
+${examples(
+    'jobfit stub webhooks',
+    'jobfit stub webhooks --endpoint http://127.0.0.1:3000/webhooks --all-teams --enable',
+    'jobfit stub webhooks -o json | jq -r .signing_secret',
+    'jobfit stub webhooks --team 11 --enable',
+    'jobfit stub webhooks --retry-schedule 500ms,1s,2s',
+  ).trimEnd()}`,
+  run,
+});
