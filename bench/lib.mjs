@@ -3,7 +3,7 @@
  * port, ready when it has printed its URL and live key, and stopped with
  * SIGINT as a person would.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 
 /** Starts `jobfit stub serve --port 0 --data DIR [extra]`; resolves with its URL, key and an env pointing at it. */
 export function serveStub(bin, dir, env, extra = []) {
@@ -37,3 +37,15 @@ export function argOf(name, dflt) {
   const i = process.argv.indexOf(name);
   return i >= 0 ? process.argv[i + 1] : dflt;
 }
+
+/** Runs the built `jobfit` (`bin`) with `args`; a non-zero exit throws with the end of its stderr. */
+export function runJobfit(bin, args, env) {
+  const r = spawnSync(process.execPath, [bin, ...args], { env, encoding: 'utf8', maxBuffer: 1 << 30 });
+  if (r.status !== 0) throw new Error(`jobfit ${args.join(' ')} exited ${r.status}: ${r.stderr.slice(-500)}`);
+  return r;
+}
+
+/** Progress lines on stderr, unless the bench prints JSON. */
+export const logTo = (asJson) => (m) => {
+  if (!asJson) process.stderr.write(`${m}\n`);
+};

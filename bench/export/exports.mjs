@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { argOf, serveStub, stopStub } from '../lib.mjs';
+import { argOf, logTo, runJobfit, serveStub, stopStub } from '../lib.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const bin = join(root, 'bin/jobfit.js');
@@ -26,16 +26,10 @@ const RUNS = Number(argOf('--runs', '5'));
 const SIZES = argOf('--sizes', '1000,10000').split(',').map(Number);
 const asJson = process.argv.includes('--json');
 const tmp = mkdtempSync(join(tmpdir(), 'jobfit-bench-export-'));
-const log = (m) => {
-  if (!asJson) process.stderr.write(`${m}\n`);
-};
+const log = logTo(asJson);
 const baseEnv = { ...process.env, JOBFIT_CONFIG_DIR: join(tmp, 'config'), NO_COLOR: '1' };
 
-function jobfit(args, env = baseEnv) {
-  const r = spawnSync(process.execPath, [bin, ...args], { env, encoding: 'utf8', maxBuffer: 1 << 30 });
-  if (r.status !== 0) throw new Error(`jobfit ${args.join(' ')} exited ${r.status}: ${r.stderr.slice(-500)}`);
-  return r;
-}
+const jobfit = (args, env = baseEnv) => runJobfit(bin, args, env);
 
 function seed(dir, n) {
   jobfit(['stub', 'seed', '--test-takers', String(n), '--teams', '3', '--complete', '1', '--data', dir]);

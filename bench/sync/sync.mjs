@@ -15,13 +15,12 @@
 //    then a third sync. Goal: scorecards fetched = those people x profiles,
 //    job-fit reports only among them.
 // Exit code 1 when a goal is missed.
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { argOf, serveStub, stopStub } from '../lib.mjs';
+import { argOf, logTo, runJobfit, serveStub, stopStub } from '../lib.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const bin = join(root, 'bin/jobfit.js');
@@ -32,16 +31,10 @@ const SPS = argOf('--sp', 'sales-rep,software-engineer');
 const asJson = process.argv.includes('--json');
 const PG_URL = argOf('--db', undefined);
 const tmp = mkdtempSync(join(tmpdir(), 'jobfit-bench-sync-'));
-const log = (m) => {
-  if (!asJson) process.stderr.write(`${m}\n`);
-};
+const log = logTo(asJson);
 const baseEnv = { ...process.env, JOBFIT_CONFIG_DIR: join(tmp, 'config'), NO_COLOR: '1' };
 
-function jobfit(args, env = baseEnv) {
-  const r = spawnSync(process.execPath, [bin, ...args], { env, encoding: 'utf8', maxBuffer: 1 << 30 });
-  if (r.status !== 0) throw new Error(`jobfit ${args.join(' ')} exited ${r.status}: ${r.stderr.slice(-500)}`);
-  return r;
-}
+const jobfit = (args, env = baseEnv) => runJobfit(bin, args, env);
 
 const serve = (dir) => serveStub(bin, dir, baseEnv);
 
