@@ -28,11 +28,9 @@ export interface ResultSubject {
   completed: number[];
 }
 
-export function scorecardObject(s: ResultSubject, profile: ScoreProfileDef, mode: Mode): Scorecard {
-  const parts = scorecardParts(s.seed, s.completed, profile);
+/** Who a result is about, in the order both result objects list it. */
+function whoOf(s: ResultSubject) {
   return {
-    mode,
-    object: 'scorecard',
     test_taker_id: s.test_taker_id,
     invitation_id: s.invitation_id,
     custom_id: s.custom_id,
@@ -41,6 +39,15 @@ export function scorecardObject(s: ResultSubject, profile: ScoreProfileDef, mode
     first_name: s.first_name,
     last_name: s.last_name,
     email: s.email,
+  };
+}
+
+export function scorecardObject(s: ResultSubject, profile: ScoreProfileDef, mode: Mode): Scorecard {
+  const parts = scorecardParts(s.seed, s.completed, profile);
+  return {
+    mode,
+    object: 'scorecard',
+    ...whoOf(s),
     phone: s.phone,
     fitscore_raw: parts.fitscore_raw,
     five_star_score: parts.five_star_score,
@@ -59,14 +66,7 @@ export function jobFitReportObject(s: ResultSubject, mode: Mode): JobFitReport |
   return {
     mode,
     object: 'job_fit_report',
-    test_taker_id: s.test_taker_id,
-    invitation_id: s.invitation_id,
-    custom_id: s.custom_id,
-    person_id: s.person_id,
-    career_navigation_profile_id: s.career_navigation_profile_id,
-    first_name: s.first_name,
-    last_name: s.last_name,
-    email: s.email,
+    ...whoOf(s),
     assessment_url: s.assessment_url,
     career_navigation_url: s.career_navigation_url,
     scorecard_url: s.scorecard_url,
