@@ -20,6 +20,7 @@
  */
 import { SIGNATURE_HEADER, newSigningSecret, signatureHeader } from '../api/webhook-signature.js';
 import type { Store } from './store.js';
+import { UsageError } from '../core/errors.js';
 
 export const WEBHOOK_USER_AGENT = 'jobfit-stub-webhooks/1.0';
 
@@ -66,7 +67,8 @@ export function parseSchedule(text: string): number[] {
   const out: number[] = [];
   for (const part of text.split(',').map((s) => s.trim()).filter(Boolean)) {
     const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(part);
-    if (!m) throw new Error(`Invalid retry delay "${part}": use numbers with ms, s or m, e.g. 1s,2s,4s.`);
+    // A usage error: the text comes from --retry-schedule or JOBFIT_STUB_WEBHOOK_RETRY (exit 2).
+    if (!m) throw new UsageError(`Invalid retry delay "${part}": use numbers with ms, s or m, e.g. 1s,2s,4s.`);
     const n = Number(m[1]);
     out.push(Math.round(m[2] === 's' ? n * 1000 : m[2] === 'm' ? n * 60_000 : n));
   }

@@ -15,6 +15,13 @@ afterAll(() => {
 const stub = (...args: string[]) => runCli(['stub', ...args], { configDir: dir });
 
 describe('jobfit stub commands', () => {
+  it('webhooks --retry-schedule with a delay it cannot read: exit 2 and the sentence, not "a bug"', async () => {
+    const r = await stub('webhooks', '--retry-schedule', 'nope');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^Error: Invalid retry delay "nope": use numbers with ms, s or m, e\.g\. 1s,2s,4s\.$/m);
+    expect(r.stderr).not.toMatch(/bug/);
+  });
+
   it('keys -o json: an array of account_id, display_name, live_key, test_key', async () => {
     const r = await stub('keys', '-o', 'json');
     expect(r.code).toBe(0);
