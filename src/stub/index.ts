@@ -26,6 +26,7 @@ export {
   listEventDeliveries,
   resendEvent,
   setWebhookSettings,
+  signingSecret,
   startDeliveryLoop,
   WebhookSettingsError,
 } from './webhooks.js';

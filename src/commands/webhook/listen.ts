@@ -86,11 +86,11 @@ const NO_SECRET_HINT =
 async function printSecret(ctx: Context, o: ListenOptions, accountId: number | undefined): Promise<void> {
   const target = await stubTarget(ctx, o);
   if (!target) throw new UsageError('No local stub to read a signing secret from.', NO_SECRET_HINT);
-  const [{ openStore, accountOfKey }, wh] = await Promise.all([import('../../stub/index.js'), import('../../stub/webhooks.js')]);
+  const { openStore, accountOfKey, accountIds, signingSecret } = await import('../../stub/index.js');
   const store = await openStore(target.dataDir);
   try {
-    const id = accountId ?? accountOfKey(store, target.apiKey) ?? wh.accountIds(store)[0];
-    const secret = id === undefined ? undefined : wh.signingSecret(store, id);
+    const id = accountId ?? accountOfKey(store, target.apiKey) ?? accountIds(store)[0];
+    const secret = id === undefined ? undefined : signingSecret(store, id);
     if (!secret) throw new UsageError(`Account ${String(id)} does not exist in the stub (${target.dataDir}).`, 'see `jobfit stub keys` for the accounts');
     ctx.io.stdout.write(`${secret}\n`);
   } finally {
