@@ -1,13 +1,15 @@
 /**
  * `jobfit completion bash|zsh|fish`: the script, written from the commands'
- * own declarations (generate.ts). The hidden `--values KIND` is what the
- * scripts call for values that live in the service (values.ts); not for people.
+ * own declarations (kit/completion-spec.ts, format/completion.ts). The hidden
+ * `--values KIND` is what the scripts call for values that live in the service
+ * (kit/completion-values.ts); not for people.
  */
 import * as z from 'zod';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { flag } from '../kit/flags.js';
-import { buildSpec, completionScript, SHELLS, type Shell } from './generate.js';
+import { completionScript, SHELLS, type Shell } from '../../format/completion.js';
+import { buildSpec } from '../kit/completion-spec.js';
 
 const CompletionOptions = z
   .object({
@@ -24,7 +26,7 @@ export type CompletionOptions = z.output<typeof CompletionOptions>;
 
 export async function run(opts: CompletionOptions, ctx: Context): Promise<void> {
   if (opts.values !== undefined) {
-    const { printValues } = await import('./values.js');
+    const { printValues } = await import('../kit/completion-values.js');
     await printValues(ctx, opts.values);
     return;
   }

@@ -1,5 +1,5 @@
 /**
- * What the `jobfit stub …` verbs share (a private module of the noun): the
+ * What the `jobfit stub …` verbs share: the
  * `--data DIR` option (default `<config dir>/stub`), opening the store there,
  * the checks of their options, and how they report. Every verb works on the
  * same SQLite file as a running `stub serve`, so lifecycle commands can be run
@@ -13,8 +13,8 @@ import { stubDataDir } from '../../config/paths.js';
 import { jsonText } from '../../format/output.js';
 import { safeText } from '../../format/sanitize.js';
 import type { EventView, SeededStore, Store } from '../../stub/index.js';
-import type { Context } from '../kit/context.js';
-import { flag } from '../kit/flags.js';
+import type { Context } from './context.js';
+import { flag } from './flags.js';
 
 /** `--data DIR`, the last option of every stub verb. */
 export const data = flag(z.string().optional(), { flag: '--data <dir>', description: 'stub data directory (default: <config dir>/stub)' });

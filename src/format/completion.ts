@@ -7,9 +7,6 @@
  * few minutes. Files are offered only after a flag that takes a file (its
  * placeholder says <file>) and folders after <dir>; nothing after other flags.
  */
-import { Command, type Option } from 'commander';
-import { HELP_TOPIC_NAMES } from '../help-topics.js';
-import { globalOptions } from '../kit/globals.js';
 
 export interface FlagSpec {
   /** `--team`, plus `-o` style short forms. */
@@ -33,13 +30,6 @@ export const FLAG_VALUE_KINDS: Readonly<Record<string, ValueKind>> = {
   '--created-by': 'users',
 };
 
-function valuesOf(o: Option): FlagSpec['values'] {
-  const placeholder = /<([^>]+)>|\[([^\]]+)\]/.exec(o.flags);
-  const p = (placeholder?.[1] ?? placeholder?.[2] ?? '').toLowerCase();
-  if (/\bfile\b/.test(p)) return 'file';
-  if (/\bdir\b/.test(p)) return 'dir';
-  return o.long ? FLAG_VALUE_KINDS[o.long] : undefined;
-}
 
 export interface CommandSpec {
   name: string;
@@ -55,26 +45,6 @@ export interface CompletionSpec {
   commands: CommandSpec[];
 }
 
-function flagOf(o: Option): FlagSpec {
-  const names = [o.short, o.long].filter((n): n is string => Boolean(n));
-  return {
-    names,
-    takesValue: Boolean(o.required || o.optional),
-    choices: o.argChoices ? [...o.argChoices] : undefined,
-    description: (o.description ?? '').split('\n')[0],
-    values: o.required || o.optional ? valuesOf(o) : undefined,
-  };
-}
-
-export function commandSpecOf(cmd: Command, argChoices: Record<string, string[]> = {}): CommandSpec {
-  return {
-    name: cmd.name(),
-    description: (cmd.summary() || cmd.description() || '').split('\n')[0],
-    flags: cmd.options.filter((o) => !o.hidden).map(flagOf),
-    subcommands: cmd.commands.filter((c) => c.name() !== 'help').map((c) => commandSpecOf(c, argChoices)),
-    argChoices: argChoices[cmd.name()],
-  };
-}
 
 const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
@@ -307,18 +277,4 @@ export function completionScript(shell: Shell, spec: CompletionSpec): string {
   if (shell === 'bash') return bashScript(spec);
   if (shell === 'zsh') return zshScript(spec);
   return fishScript(spec);
-}
-
-/**
- * Every command of the table, wired on a program that never runs
- * (ctx.everyCommand()), so the script lists the flags each really declares.
- */
-export function buildSpec(scratch: Command): CompletionSpec {
-  const argChoices = { completion: [...SHELLS], help: [...HELP_TOPIC_NAMES, ...scratch.commands.map((c) => c.name())] };
-  const commands = scratch.commands.map((c) => commandSpecOf(c, argChoices));
-  commands.push({ name: 'help', description: 'Help on a command or a topic', flags: [], subcommands: [], argChoices: argChoices.help });
-  // The root's options: commander's own --version, then the global ones.
-  const root = new Command('jobfit').version('', '-V, --version');
-  for (const o of globalOptions()) root.addOption(o);
-  return { globals: root.options.filter((o) => !o.hidden).map((o) => commandSpecOf(new Command().addOption(o)).flags[0]), commands };
 }
