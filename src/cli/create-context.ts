@@ -50,7 +50,7 @@ export function createContext(io: IOStreams, globals: GlobalOptions, deps: Conte
       import('../config/resolve.js'),
       import('../config/paths.js'),
       import('../config/mask.js'),
-      import('../config/loopback.js'),
+      import('../core/loopback.js'),
       import('../client/create.js'),
     ]);
     const config = readConfigView(io.env);

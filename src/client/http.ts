@@ -10,7 +10,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import { AuthError, CancelError, UsageError } from '../core/errors.js';
-import { isLoopbackHost } from '../config/loopback.js';
+import { isLoopbackHost } from '../core/loopback.js';
 import { hideUrlPasswords, maskKey, modeOfKey, redactKey } from '../config/mask.js';
 import { errorFromResponse, LOGIN_HINT, NetworkError, ProtocolError, ServiceGoneError, UnknownOutcomeError } from './errors.js';
 import { Breaker, DEFAULT_BREAKER, type BreakerOptions } from './breaker.js';

@@ -7,7 +7,7 @@
  * checked in response.ts, and http.ts puts them together.
  */
 import { Agent, type Dispatcher, EnvHttpProxyAgent } from 'undici';
-import { isLoopbackHost } from '../config/loopback.js';
+import { isLoopbackHost } from '../core/loopback.js';
 
 export type Headers = Record<string, string | string[] | undefined>;
 

@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { JobfitClient } from '../client/index.js';
-import { isLoopbackHost } from '../config/loopback.js';
+import { isLoopbackHost } from '../core/loopback.js';
 import { createIO } from '../core/io.js';
 import { JobfitError, UsageError } from '../core/errors.js';
 import type { Session } from '../core/session.js';

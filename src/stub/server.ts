@@ -2,11 +2,12 @@
  * The stub's HTTP server on node:http. startStub() in index.ts is the public
  * entry; this only binds the app to a port.
  */
-import { type Server, createServer } from 'node:http';
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type AppOptions, createApp } from './app.js';
 import { MAX_BODY, tooLarge } from './http/body.js';
-import { writeReply } from './http/reply.js';
+import { isLoopbackHost } from '../core/loopback.js';
+import { error, writeReply } from './http/reply.js';
 import type { FaultInjector } from './faults.js';
 import type { Store } from './store.js';
 
@@ -29,10 +30,36 @@ export interface Listening {
   close(): Promise<void>;
 }
 
+export const FOREIGN_HOST = 'This stub answers only requests addressed to this machine (Host: localhost, 127.0.0.1 or [::1]).';
+
+/** The host name of a Host header (`127.0.0.1:4010`, `[::1]:4010`); undefined when it is absent or unreadable. */
+function hostNameOf(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  try {
+    return new URL(`http://${header}`).hostname;
+  } catch {
+    return '';
+  }
+}
+
 export async function listen(opts: ListenOptions): Promise<Listening> {
   let origin = '';
+  const host = opts.host ?? '127.0.0.1';
   const app = createApp({ store: opts.store, origin: opts.urlOrigin ?? (() => origin), faults: opts.faults, pages: opts.pages, minimalFields: opts.minimalFields });
-  const server = createServer({ keepAliveTimeout: 5000 }, app);
+  // Bound to this machine only, a request addressed to another name came from a
+  // web page whose name was pointed here (DNS rebinding), and the seed's keys
+  // are public: it is refused before any route runs. (An HTTP/1.0 request
+  // without a Host header is let through, as curl --http1.0 sends one anyway.)
+  const loopbackOnly = isLoopbackHost(host);
+  const guarded = (req: IncomingMessage, res: ServerResponse) => {
+    const name = hostNameOf(req.headers.host);
+    if (loopbackOnly && name !== undefined && !isLoopbackHost(name)) {
+      writeReply(res, error(403, FOREIGN_HOST));
+      return;
+    }
+    app(req, res);
+  };
+  const server = createServer({ keepAliveTimeout: 5000 }, guarded);
   // `Expect: 100-continue` (curl sends it for large bodies): a declared body
   // over the limit is refused before the client sends it.
   server.on('checkContinue', (req, res) => {
@@ -41,9 +68,8 @@ export async function listen(opts: ListenOptions): Promise<Listening> {
       return;
     }
     res.writeContinue();
-    app(req, res);
+    guarded(req, res);
   });
-  const host = opts.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? 4010, host, () => {

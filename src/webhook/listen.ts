@@ -7,7 +7,7 @@
  */
 import { closeSync, constants, fchmodSync, fstatSync, openSync, writeSync } from 'node:fs';
 import { JobfitError, UsageError } from '../core/errors.js';
-import { isLoopbackHost } from '../config/loopback.js';
+import { isLoopbackHost } from '../core/loopback.js';
 import { jsonText } from '../format/output.js';
 import { safeLine } from '../format/sanitize.js';
 import type { SyncSession } from '../sync/run.js';

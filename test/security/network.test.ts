@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertSafeTransport } from '../../src/client/http.js';
-import { isLoopbackHost } from '../../src/config/loopback.js';
+import { isLoopbackHost } from '../../src/core/loopback.js';
 import { hideUrlPasswords } from '../../src/config/mask.js';
 import { runCli } from '../helpers/cli.js';
 

@@ -83,7 +83,7 @@ describe('bodies over 1 MiB, in process', () => {
 
   it('over a raw socket the 413 arrives in full before the server closes, both ways of sending', async () => {
     const body = Buffer.from(bigJson());
-    const base = `POST /v2/invitations HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${stub.live}\r\nContent-Type: application/json\r\n`;
+    const base = `POST /v2/invitations HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${stub.live}\r\nContent-Type: application/json\r\n`;
     checkTooLarge(await rawRequest(stub.origin, `${base}Content-Length: ${body.length}\r\n\r\n`, body));
     const chunked = Buffer.concat([Buffer.from(`${body.length.toString(16)}\r\n`), body, Buffer.from('\r\n0\r\n\r\n')]);
     checkTooLarge(await rawRequest(stub.origin, `${base}Transfer-Encoding: chunked\r\n\r\n`, chunked));
@@ -92,7 +92,7 @@ describe('bodies over 1 MiB, in process', () => {
   it('Expect: 100-continue with a declared length over the limit: 413 at once, no 100, no body read', async () => {
     const got = await rawRequest(
       stub.origin,
-      `POST /v2/invitations HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${stub.live}\r\nContent-Type: application/json\r\nContent-Length: ${TWO_MB}\r\nExpect: 100-continue\r\n\r\n`,
+      `POST /v2/invitations HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${stub.live}\r\nContent-Type: application/json\r\nContent-Length: ${TWO_MB}\r\nExpect: 100-continue\r\n\r\n`,
       Buffer.alloc(TWO_MB, 'a'),
       { waitForContinue: true },
     );
@@ -146,7 +146,7 @@ describe('bodies over 1 MiB, the stub in another process', () => {
     }
     const body = Buffer.from(bigJson());
     checkTooLarge(
-      await rawRequest(origin, `POST /v2/invitations HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Length: ${body.length}\r\n\r\n`, body),
+      await rawRequest(origin, `POST /v2/invitations HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\nContent-Length: ${body.length}\r\n\r\n`, body),
     );
     expect((await fetch(`${origin}/v2/healthcheck`)).status).toBe(200);
     const ok = await fetch(`${origin}/v2/invitations`, {

@@ -6,7 +6,7 @@
  * prints such a link says whether it opens now, and how to make it open.
  */
 import type { Context } from './context.js';
-import { isLoopbackHost } from '../../config/loopback.js';
+import { isLoopbackHost } from '../../core/loopback.js';
 
 function firstLink(items: unknown[]): URL | undefined {
   for (const it of items) {

@@ -1,7 +1,7 @@
 /** `jobfit stub serve`: the stub as a long-lived HTTP server, with its keys printed and its webhook delivery loop running. */
 import * as z from 'zod';
 import { JobfitError } from '../../core/errors.js';
-import { isLoopbackHost } from '../../config/loopback.js';
+import { isLoopbackHost } from '../../core/loopback.js';
 import { safeLine } from '../../format/sanitize.js';
 // The faults parser alone, not the stub (index.ts): `jobfit stub --help` stays light.
 import { parseFaults } from '../../stub/faults.js';
