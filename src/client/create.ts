@@ -1,7 +1,7 @@
 /**
  * The one client factory. Every client (a command's, `login` checking a key
  * before it is saved, a library user's) is built here, so the environment's
- * settings apply to all of them the same way: JOBFIT_TIMEOUT (seconds to wait
+ * settings apply to all of them the same way (when it is given an `env`): JOBFIT_TIMEOUT (seconds to wait
  * for an answer, and between two chunks of it), JOBFIT_MAX_RETRIES (caps every
  * retry, 429s included) and JOBFIT_BREAKER_SECONDS (breaker.ts).
  */
@@ -48,7 +48,9 @@ function merged<T extends object>(...parts: Array<T | undefined>): T | undefined
 
 export function createClient(opts: CreateClientOptions): JobfitClient {
   const { verbose, defaults, ...http } = opts;
-  const env = settingsFromEnv(opts.env ?? process.env);
+  // The settings of the environment it is given (the CLI's io.env), never of process.env on its own: a
+  // program using the library configures its client itself (src/lib/client.ts).
+  const env: ClientSettings = opts.env ? settingsFromEnv(opts.env) : {};
   const client = new HttpClient({
     ...http,
     timeouts: merged(defaults?.timeouts, env.timeouts, opts.timeouts),

@@ -1,7 +1,7 @@
 /**
  * createClient for programs: a typed client from a base URL and a key, with no
  * configuration file, profile or environment variable read on the way (the
- * CLI resolves those in src/cli/create-context.ts).
+ * CLI resolves those in src/cli/create-context.ts and src/client/create.ts).
  */
 import { createClient as createHttpClient, type JobfitClient } from '../client/index.js';
 
@@ -42,7 +42,8 @@ export function createClient(opts: ClientOptions): JobfitClient {
     signal: opts.signal,
     trace: opts.trace,
     userAgent: opts.userAgent,
-    // As JOBFIT_TIMEOUT and JOBFIT_MAX_RETRIES do for the CLI (src/cli/create-context.ts).
+    // As JOBFIT_TIMEOUT and JOBFIT_MAX_RETRIES do for the CLI (settingsFromEnv in src/client/create.ts), which
+    // reads them from an `env` only when given one: none is given here.
     timeouts: timeoutMs === undefined ? undefined : { headersMs: timeoutMs, bodyMs: timeoutMs },
     retry: maxRetries === undefined ? undefined : { maxRetries, maxRateLimitWaits: 0 },
   });

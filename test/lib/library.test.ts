@@ -126,3 +126,19 @@ describe('arguments', () => {
     await expect(bulkInvite(client, [], { concurrency: 65 })).rejects.toThrow(/concurrency must be a whole number from 1 to 64/);
   });
 });
+
+describe('the environment', () => {
+  it('a program\'s client reads no JOBFIT_* setting: a JOBFIT_TIMEOUT meant for the CLI neither breaks nor changes it', async () => {
+    const saved = process.env.JOBFIT_TIMEOUT;
+    process.env.JOBFIT_TIMEOUT = 'soon';
+    try {
+      const own = createClient({ baseUrl: stub.url, apiKey: stub.keys[0].live_key });
+      const teams = await own.listTeams();
+      expect(teams.object).toBe('list');
+      await own.close();
+    } finally {
+      if (saved === undefined) delete process.env.JOBFIT_TIMEOUT;
+      else process.env.JOBFIT_TIMEOUT = saved;
+    }
+  });
+});
