@@ -12,3 +12,11 @@ export function isLoopbackHost(hostname: string): boolean {
   const h = hostname.toLowerCase();
   return h === 'localhost' || h === '::1' || h === '[::1]' || IPV4_LOOPBACK.test(h);
 }
+
+/** The host name of a `Host` header value (`[::1]:8080` → `[::1]`), lower-case. */
+export function hostNameOf(hostHeader: string): string {
+  const h = hostHeader.trim().toLowerCase();
+  if (h.startsWith('[')) return h.slice(0, h.indexOf(']') + 1);
+  const colon = h.indexOf(':');
+  return colon < 0 ? h : h.slice(0, colon);
+}

@@ -6,7 +6,7 @@ import { type IncomingMessage, type Server, type ServerResponse, createServer } 
 import type { AddressInfo } from 'node:net';
 import { type AppOptions, createApp } from './app.js';
 import { MAX_BODY, tooLarge } from './http/body.js';
-import { isLoopbackHost } from '../core/loopback.js';
+import { hostNameOf, isLoopbackHost } from '../core/loopback.js';
 import { error, writeReply } from './http/reply.js';
 import type { FaultInjector } from './faults.js';
 import type { Store } from './store.js';
@@ -32,16 +32,6 @@ export interface Listening {
 
 export const FOREIGN_HOST = 'This stub answers only requests addressed to this machine (Host: localhost, 127.0.0.1 or [::1]).';
 
-/** The host name of a Host header (`127.0.0.1:4010`, `[::1]:4010`); undefined when it is absent or unreadable. */
-function hostNameOf(header: string | undefined): string | undefined {
-  if (header === undefined) return undefined;
-  try {
-    return new URL(`http://${header}`).hostname;
-  } catch {
-    return '';
-  }
-}
-
 export async function listen(opts: ListenOptions): Promise<Listening> {
   let origin = '';
   const host = opts.host ?? '127.0.0.1';
@@ -52,8 +42,8 @@ export async function listen(opts: ListenOptions): Promise<Listening> {
   // without a Host header is let through, as curl --http1.0 sends one anyway.)
   const loopbackOnly = isLoopbackHost(host);
   const guarded = (req: IncomingMessage, res: ServerResponse) => {
-    const name = hostNameOf(req.headers.host);
-    if (loopbackOnly && name !== undefined && !isLoopbackHost(name)) {
+    const hostHeader = req.headers.host;
+    if (loopbackOnly && hostHeader !== undefined && !isLoopbackHost(hostNameOf(hostHeader))) {
       writeReply(res, error(403, FOREIGN_HOST));
       return;
     }

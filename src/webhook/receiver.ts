@@ -17,6 +17,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { Event } from '../api/schemas.js';
 import { type ForwardResult, forward } from './forward.js';
+import { hostNameOf, isLoopbackHost } from '../core/loopback.js';
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 /** Bytes of request bodies read at the same time; past it a delivery gets 503 and is retried by its sender. */
@@ -129,21 +130,11 @@ function readBody(req: IncomingMessage, limit: number, budget: Budget): Promise<
   });
 }
 
-const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
-
-/** The host name of a `Host` header value (`[::1]:8080` → `[::1]`), lower-case. */
-export function hostNameOf(hostHeader: string): string {
-  const h = hostHeader.trim().toLowerCase();
-  if (h.startsWith('[')) return h.slice(0, h.indexOf(']') + 1);
-  const colon = h.indexOf(':');
-  return colon < 0 ? h : h.slice(0, colon);
-}
-
 /** A `Host` this receiver answers to: this machine by a loopback name, its bound address, or an allowed name. */
 function hostAllowed(hostHeader: string | undefined, allowed: ReadonlySet<string>): boolean {
   if (!hostHeader) return false;
   const name = hostNameOf(hostHeader);
-  return LOOPBACK_NAMES.has(name) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name) || allowed.has(name);
+  return isLoopbackHost(name) || allowed.has(name);
 }
 
 function isJsonType(contentType: string | undefined): boolean {
