@@ -106,6 +106,22 @@ function choiceFlags(spec: CompletionSpec): Array<{ names: string[]; choices: st
   return out;
 }
 
+/**
+ * The shell loop (bash and zsh alike) that finds the command and subcommand
+ * among the words typed so far: the words from `first` to before `$count` of
+ * the array `words`, skipping flags and the value after a flag that takes one.
+ */
+function commandWordsLoop(first: string, count: string, words: string, valueFlags: string[]): string {
+  return `  for ((i = ${first}; i < ${count}; i++)); do
+    w="\${${words}[i]}"
+    case "$w" in
+      ${valueFlags.join('|')}) ((i++)); continue ;;
+      -*) continue ;;
+    esac
+    if [[ -z "$cmd" ]]; then cmd="$w"; elif [[ -z "$sub" ]]; then sub="$w"; fi
+  done`;
+}
+
 export function bashScript(spec: CompletionSpec): string {
   const valueFlags = allValueFlags(spec);
   const byValues = flagsByValues(spec);
@@ -153,14 +169,7 @@ _jobfit() {
 ${choiceCases}
 ${valueCases}
   esac
-  for ((i = 1; i < COMP_CWORD; i++)); do
-    w="\${COMP_WORDS[i]}"
-    case "$w" in
-      ${valueFlags.join('|')}) ((i++)); continue ;;
-      -*) continue ;;
-    esac
-    if [[ -z "$cmd" ]]; then cmd="$w"; elif [[ -z "$sub" ]]; then sub="$w"; fi
-  done
+${commandWordsLoop('1', 'COMP_CWORD', 'COMP_WORDS', valueFlags)}
   case "$cmd" in
     '') opts=${q(words(spec.commands.map((c) => c.name)))} ;;
 ${cases.join('\n')}
@@ -211,14 +220,7 @@ _jobfit() {
 ${choiceCases}
 ${valueCases}
   esac
-  for ((i = 2; i < CURRENT; i++)); do
-    w="\${words[i]}"
-    case "$w" in
-      ${valueFlags.join('|')}) ((i++)); continue ;;
-      -*) continue ;;
-    esac
-    if [[ -z "$cmd" ]]; then cmd="$w"; elif [[ -z "$sub" ]]; then sub="$w"; fi
-  done
+${commandWordsLoop('2', 'CURRENT', 'words', valueFlags)}
   case "$cmd" in
     '') items=(${spec.commands.map(desc).join(' ')}) ;;
 ${cases.join('\n')}
