@@ -9,7 +9,7 @@ import { recordOutbox } from '../lifecycle.js';
 import { type Store, newToken, nowIso } from '../store.js';
 import { type InvitationListRow, type InvitationRow, type UserRow, assessmentRef, assessmentUrl, invitationListItem, invitationObject, templateRef } from '../views.js';
 import { type Call, fakeCtx, intId, list, ref, teamOfAccount } from './call.js';
-import { listFilters, whereOf } from './list-filters.js';
+import { listFilters, peoplePage } from './list-filters.js';
 
 export function listInvitations(c: Call): Reply {
   const f = listFilters(c);
@@ -17,17 +17,8 @@ export function listInvitations(c: Call): Reply {
     const team = f.teamId !== undefined ? teamOfAccount(c, f.teamId) : undefined;
     return list(c, [F.fakeInvitationListItem(fakeCtx(c, team), f)]);
   }
-  const w = whereOf('i', f);
   return c.store.read(() => {
-    const total = c.store.get<{ n: number }>(`SELECT COUNT(*) AS n FROM invitations i WHERE i.account_id = ?${w.sql}`, c.auth.accountId, ...w.args)!.n;
-    const rows = c.store.all<InvitationListRow>(
-      `SELECT i.*, t.display_name AS team_name, a.display_name AS account_name FROM invitations i
-       JOIN teams t ON t.id = i.team_id JOIN accounts a ON a.id = i.account_id
-       WHERE i.account_id = ?${w.sql} ORDER BY i.created_at DESC, i.id DESC LIMIT ?`,
-      c.auth.accountId,
-      ...w.args,
-      f.cap,
-    );
+    const { total, rows } = peoplePage<InvitationListRow>(c, 'invitations', f);
     return list(c, rows.map((r) => invitationListItem(r, c.origin)), total);
   });
 }

@@ -33,7 +33,7 @@ function likeArg(s: string): string {
   return `%${s.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
 }
 
-export function whereOf(alias: string, f: Filters): { sql: string; args: unknown[] } {
+function whereOf(alias: string, f: Filters): { sql: string; args: unknown[] } {
   const parts: string[] = [];
   const args: unknown[] = [];
   if (f.teamId !== undefined) {
@@ -49,4 +49,23 @@ export function whereOf(alias: string, f: Filters): { sql: string; args: unknown
     args.push(likeArg(f.email));
   }
   return { sql: parts.map((p) => ` AND ${p}`).join(''), args };
+}
+
+/**
+ * One page of a people list (invitations or test takers) of the key's account,
+ * newest first, with the team's and the account's names, and the total that
+ * match; read inside the caller's transaction.
+ */
+export function peoplePage<R>(c: Call, table: 'invitations' | 'test_takers', f: Filters): { total: number; rows: R[] } {
+  const w = whereOf('x', f);
+  const total = c.store.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table} x WHERE x.account_id = ?${w.sql}`, c.auth.accountId, ...w.args)!.n;
+  const rows = c.store.all<R>(
+    `SELECT x.*, t.display_name AS team_name, a.display_name AS account_name FROM ${table} x
+     JOIN teams t ON t.id = x.team_id JOIN accounts a ON a.id = x.account_id
+     WHERE x.account_id = ?${w.sql} ORDER BY x.created_at DESC, x.id DESC LIMIT ?`,
+    c.auth.accountId,
+    ...w.args,
+    f.cap,
+  );
+  return { total, rows };
 }

@@ -4,7 +4,7 @@ import * as F from '../fakes.js';
 import { type Reply, fail, json } from '../http/reply.js';
 import { type TestTakerListRow, type TestTakerRow, minimalTestTakerListItem, testTakerListItem, testTakerObject } from '../views.js';
 import { type Call, fakeCtx, intId, list, teamOfAccount } from './call.js';
-import { listFilters, whereOf } from './list-filters.js';
+import { listFilters, peoplePage } from './list-filters.js';
 
 export function listTestTakers(c: Call): Reply {
   const f = listFilters(c);
@@ -13,17 +13,8 @@ export function listTestTakers(c: Call): Reply {
     const fake = F.fakeTestTakerListItem(fakeCtx(c, team), f);
     return list(c, [c.minimal ? minimalTestTakerListItem(fake) : fake]);
   }
-  const w = whereOf('x', f);
   return c.store.read(() => {
-    const total = c.store.get<{ n: number }>(`SELECT COUNT(*) AS n FROM test_takers x WHERE x.account_id = ?${w.sql}`, c.auth.accountId, ...w.args)!.n;
-    const rows = c.store.all<TestTakerListRow>(
-      `SELECT x.*, t.display_name AS team_name, a.display_name AS account_name FROM test_takers x
-       JOIN teams t ON t.id = x.team_id JOIN accounts a ON a.id = x.account_id
-       WHERE x.account_id = ?${w.sql} ORDER BY x.created_at DESC, x.id DESC LIMIT ?`,
-      c.auth.accountId,
-      ...w.args,
-      f.cap,
-    );
+    const { total, rows } = peoplePage<TestTakerListRow>(c, 'test_takers', f);
     return list(c, rows.map((r) => (c.minimal ? minimalTestTakerListItem(testTakerListItem(r)) : testTakerListItem(r))), total);
   });
 }
