@@ -62,13 +62,7 @@ async function promptMissing(o: SingleOptions, a: AccountData, p: Prompter): Pro
   if (!o.team && a.teamsById.size > 0) {
     const def = inviter?.default_team?.id;
     const teams = [...a.teamsById.values()];
-    o.team = String(
-      await p.select(
-        'Team',
-        teams.map((t) => ({ name: `${t.display_name} (${t.id})${t.id === def ? ' — default' : ''}`, value: t.id })),
-        def === undefined ? undefined : { default: def },
-      ),
-    );
+    o.team = String(await pickOne(p, 'Team', teams, def));
   }
   if (!o.assessments) {
     const defaults = new Set(inviter?.default_assessments.map((x) => x.id) ?? []);
@@ -84,15 +78,18 @@ async function promptMissing(o: SingleOptions, a: AccountData, p: Prompter): Pro
   if ((via?.email ?? true) && !o.template && a.templatesById.size > 0) {
     const def = inviter?.default_invitation_email_template?.id;
     const tpls = [...a.templatesById.values()];
-    o.template = String(
-      await p.select(
-        'Invitation email template',
-        tpls.map((t) => ({ name: `${t.display_name} (${t.id})${t.id === def ? ' — default' : ''}`, value: t.id })),
-        def === undefined ? undefined : { default: def },
-      ),
-    );
+    o.template = String(await pickOne(p, 'Invitation email template', tpls, def));
   }
   return o;
+}
+
+/** Asks for one of the account's named things (teams, templates) by name and id, the inviter's default marked and preselected. */
+function pickOne(p: Prompter, label: string, items: Array<{ id: number; display_name: string }>, def: number | undefined): Promise<number> {
+  return p.select(
+    label,
+    items.map((t) => ({ name: `${t.display_name} (${t.id})${t.id === def ? ' — default' : ''}`, value: t.id })),
+    def === undefined ? undefined : { default: def },
+  );
 }
 
 /**
