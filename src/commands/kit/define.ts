@@ -44,26 +44,16 @@ export interface CommandSpec<S extends OptionsSchema | undefined> {
   helpAfter?: string;
   /** Help shown after the examples (the columns of an export, its exit codes). */
   footer?: string;
-  /** Commander settings the declaration cannot say (pass-through arguments and the like). */
-  commander?: CommanderTweaks;
   run(opts: Parsed<S>, ctx: Context): Promise<void>;
 }
 
 export type Parsed<S> = S extends OptionsSchema ? z.output<S> : Record<string, string>;
 
-export interface CommanderTweaks {
-  allowUnknownOption?: boolean;
-  allowExcessArguments?: boolean;
-  /** Options after the first argument belong to the argument list (`api METHOD PATH ...`). */
-  passThroughOptions?: boolean;
-}
+export type CommandDef<S extends OptionsSchema | undefined = OptionsSchema | undefined> = CommandSpec<S>;
 
-export interface CommandDef<S extends OptionsSchema | undefined = OptionsSchema | undefined> extends CommandSpec<S> {
-  readonly kind: 'command';
-}
-
+/** Types `run`'s options from the schema; the declaration is the command. */
 export function defineCommand<S extends OptionsSchema | undefined = undefined>(spec: CommandSpec<S>): CommandDef<S> {
-  return { ...spec, kind: 'command' };
+  return spec;
 }
 
 export type Loader = () => Promise<{ default: CommandDef }>;

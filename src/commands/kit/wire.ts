@@ -46,10 +46,6 @@ export function wireCommand(parent: Command, def: CommandDef, deps: WireDeps, he
     cmd.addOption(option);
     if (meta.negate) cmd.addOption(new Option(`--no-${option.name()}`, meta.negate));
   }
-  const t = def.commander ?? {};
-  if (t.allowUnknownOption) cmd.allowUnknownOption();
-  if (t.allowExcessArguments) cmd.allowExcessArguments();
-  if (t.passThroughOptions) cmd.passThroughOptions();
   let after = def.examples?.length ? examples(...def.examples) : '';
   if (def.helpAfter) after = `${def.helpAfter}${after}`;
   if (def.footer) after += def.footer;
