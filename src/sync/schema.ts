@@ -10,7 +10,7 @@
  * Mirror tables hold no clock of ours (no "synced at"): two databases synced
  * from the same service state are equal row for row, which is what the
  * kill -9 test compares. `basis` columns record the state a row was fetched
- * at; they decide what the next run can skip (src/sync/plan.ts).
+ * at; they decide what the next run can skip (src/sync/run.ts).
  */
 import { CATALOG_SHORT_NAMES } from '../api/catalog.js';
 
