@@ -5,12 +5,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
 import type { Context } from '../../src/commands/kit/context.js';
 import type { GlobalOptions, Prompter } from '../../src/core/session.js';
 import { createContext } from '../../src/cli/create-context.js';
 import { type RunningStub, startStub } from '../../src/stub/index.js';
 import { type MemoryIOOptions, memoryIO } from '../helpers/io.js';
+import { perFile } from '../helpers/per-file.js';
 
 export interface StubEnv {
   stub: RunningStub;
@@ -87,12 +87,9 @@ export function scriptedPrompter(answers: Array<[RegExp, unknown]>): Prompter & 
  */
 export function stubForTests(started: (s: StubEnv) => void): (o?: Partial<Parameters<typeof fakeContext>[0]>) => FakeContext {
   let s: StubEnv | undefined;
-  beforeAll(async () => {
-    s = await startStubEnv();
-    started(s);
-  });
-  afterAll(async () => {
-    await s?.close();
+  perFile(startStubEnv, (env) => env.close(), (env) => {
+    s = env;
+    started(env);
   });
   return (o = {}) => fakeContext({ configDir: s!.tmp(), ...o, env: { ...s!.env, ...(o.env ?? {}) } });
 }

@@ -6,8 +6,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
 import { type RunningStub, startStub } from '../../src/stub/index.js';
+import { perFile } from '../helpers/per-file.js';
 
 export { DANA, INGRID, MARCO, RUTH, TOMAS } from '../helpers/seeded.js';
 
@@ -101,12 +101,5 @@ export async function startStubProcess(opts: {
 
 /** One stub for the tests of a file: started before them, stopped after, handed to `started`. */
 export function testStubForFile(started: (s: TestStub) => void, opts: { faults?: string } = {}): void {
-  let s: TestStub | undefined;
-  beforeAll(async () => {
-    s = await startTestStub(opts);
-    started(s);
-  });
-  afterAll(async () => {
-    await s?.stop();
-  });
+  perFile(() => startTestStub(opts), (s) => s.stop(), started);
 }
