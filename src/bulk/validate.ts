@@ -18,6 +18,7 @@ import { isSupportedCountry, type CountryCode } from 'libphonenumber-js/max';
 import { UsageError } from '../core/errors.js';
 import { type AccountData, type Resolved, resolveAssessments, resolveTeam, resolveTemplate } from './account.js';
 import type { ColumnMapping, Field } from './columns.js';
+import { type NameOrder, splitFullName } from './names.js';
 
 /** Defaults for every row: flags first, then the profile's invite defaults. */
 export interface RowDefaults {
@@ -29,7 +30,73 @@ export interface RowDefaults {
   send_via_sms?: boolean;
   /** --phone-country: how a number written without +country code is read when the row has no Country cell. */
   phone_country?: CountryCode;
+  /** --name-order: how a one-cell name without a comma is read. */
+  name_order?: NameOrder;
 }
+
+/** What the validator saw across the rows, for the dry run: how names were split, cells of several values, anonymous cells. */
+export interface CellStats {
+  /** Rows whose name came from one cell, and a few of them. */
+  split: number;
+  splitExamples: Array<{ cell: string; first: string; last: string }>;
+  /** Rows whose email (phone) cell held several; the first valid one was used. */
+  severalEmails: number;
+  severalPhones: number;
+  /** Rows read from another column because the first one's cell was empty or "anonymous": field → count. */
+  fromAlternate: Map<Field, number>;
+  /** Rows with a name where a letter became "?" or "�" (a file saved in a code page without that letter), and a few of them. */
+  damaged: number;
+  damagedExamples: string[];
+}
+
+/** "anonymous" as Microsoft Forms (and others) write it in an anonymous form's Name and Email columns. */
+const ANONYMOUS = /^(anonymous|anonym|anonyme|an[oó]nim[oa]|anoniem)$/i;
+const LOOKS_LIKE_EMAIL = /^[^\s@<>,;"]+@[^\s@<>,;"]+\.[^\s@<>,;"]+$/;
+
+/** The values of a cell that may hold several: a JSON list, or separated by `separators`. */
+function manyValues(cell: string, separators: RegExp): string[] {
+  const s = cell.trim();
+  if (s.startsWith('[') && s.endsWith(']')) {
+    try {
+      const list: unknown = JSON.parse(s);
+      if (Array.isArray(list)) {
+        return list
+          .map((x) => (typeof x === 'string' ? x : typeof x === 'object' && x ? String((x as Record<string, unknown>).value ?? (x as Record<string, unknown>).email ?? (x as Record<string, unknown>).number ?? '') : String(x)))
+          .map((x) => x.trim())
+          .filter(Boolean);
+      }
+    } catch {
+      // Not JSON: split below.
+    }
+  }
+  return s.split(separators).map((x) => x.trim()).filter(Boolean);
+}
+
+/** "Ann <ann@x.com>", "mailto:ann@x.com" → the address. */
+const bareAddress = (s: string) => s.replace(/^.*<([^>]*)>.*$/, '$1').replace(/^mailto:/i, '').trim();
+
+/** The addresses of an email cell (comma, semicolon, whitespace or a JSON list), the first valid one first. */
+export function emailsOf(cell: string): { pick: string; count: number } {
+  const words = manyValues(cell, /[,;\s]+/).map(bareAddress).filter(Boolean);
+  // "Ann Smith <ann@x.com>" is one address: the words without an @ are names.
+  const withAt = words.filter((w) => w.includes('@'));
+  const all = withAt.length ? withAt : words;
+  if (all.length <= 1) return { pick: all[0] ?? cell.trim(), count: all.length };
+  return { pick: all.find((a) => LOOKS_LIKE_EMAIL.test(a)) ?? all[0], count: all.length };
+}
+
+/** "+1 415 555 0100 (Mobile)", "Mobile: 020 7946 0958" → the number. */
+const barePhone = (s: string) => s.replace(/\([^)]*[A-Za-z][^)]*\)/g, '').replace(/^[A-Za-z][A-Za-z ]*:\s*/, '').trim();
+
+/** The numbers of a phone cell (semicolon, comma, slash, bar, new line or a JSON list), the first readable one first. */
+export function phonesOf(cell: string, country: CountryCode | undefined): { pick: string; count: number } {
+  const all = manyValues(cell, /[;,|/\n]+|\s+or\s+/i).map(barePhone).filter(Boolean);
+  if (all.length <= 1) return { pick: all[0] ?? cell.trim(), count: all.length };
+  return { pick: all.find((p) => toE164(p, country)) ?? all[0], count: all.length };
+}
+
+/** A letter lost to a code page: "?ukasz", "Mu?oz", "J�rgen". */
+const DAMAGED = /\p{L}[?\uFFFD]|[?\uFFFD]\p{L}/u;
 
 export interface RowError {
   field: string;
@@ -178,9 +245,46 @@ export class RowValidator {
     private readonly defaults: RowDefaults,
   ) {}
 
+  readonly stats: CellStats = { split: 0, splitExamples: [], severalEmails: 0, severalPhones: 0, fromAlternate: new Map(), damaged: 0, damagedExamples: [] };
+
+  /** The field's cell; when it is empty or "anonymous", the first other column of the field that has a value. */
   private cell(cells: string[], f: Field): string {
     const i = this.mapping.index[f];
-    return i === undefined ? '' : (cells[i] ?? '').trim();
+    const v = i === undefined ? '' : (cells[i] ?? '').trim();
+    const others = this.mapping.alternates[f];
+    if (!others || (v !== '' && !ANONYMOUS.test(v))) return v;
+    for (const j of others) {
+      const w = (cells[j] ?? '').trim();
+      if (w !== '' && !ANONYMOUS.test(w) && (f !== 'email' || w.includes('@'))) {
+        this.stats.fromAlternate.set(f, (this.stats.fromAlternate.get(f) ?? 0) + 1);
+        return w;
+      }
+    }
+    return v;
+  }
+
+  /** First and last name: their columns, else one name cell split (names.ts). */
+  private names(cells: string[]): { first: string; last: string } {
+    let first = this.cell(cells, 'first_name');
+    let last = this.cell(cells, 'last_name');
+    const prefix = this.cell(cells, 'last_name_prefix');
+    if (prefix && last) last = `${prefix} ${last}`;
+    if ((!first || !last) && this.mapping.index.full_name !== undefined) {
+      const full = this.cell(cells, 'full_name');
+      const split = splitFullName(full, this.defaults.name_order);
+      if (full && !ANONYMOUS.test(full)) {
+        this.stats.split++;
+        if (this.stats.splitExamples.length < 3 && (split.first !== full || split.last !== '')) this.stats.splitExamples.push({ cell: full, ...split });
+      }
+      first ||= split.first;
+      last ||= split.last;
+    }
+    const shown = `${first} ${last}`;
+    if (DAMAGED.test(shown)) {
+      this.stats.damaged++;
+      if (this.stats.damagedExamples.length < 3) this.stats.damagedExamples.push(shown.trim());
+    }
+    return { first, last };
   }
 
   /**
@@ -206,20 +310,12 @@ export class RowValidator {
     const d = this.defaults;
     const body: Record<string, unknown> = {};
 
-    let first = this.cell(cells, 'first_name');
-    let last = this.cell(cells, 'last_name');
-    if ((!first || !last) && this.mapping.index.full_name !== undefined) {
-      const full = this.cell(cells, 'full_name').replace(/\s+/g, ' ');
-      // "Last, First" or "First Middle Last".
-      const comma = full.indexOf(',');
-      const sp = full.lastIndexOf(' ');
-      const [f, l] = comma > 0 ? [full.slice(comma + 1).trim(), full.slice(0, comma).trim()] : sp > 0 ? [full.slice(0, sp), full.slice(sp + 1)] : [full, ''];
-      first ||= f;
-      last ||= l;
-    }
+    const { first, last } = this.names(cells);
     body.first_name = first;
     body.last_name = last;
-    body.email = this.cell(cells, 'email');
+    const emails = emailsOf(this.cell(cells, 'email'));
+    if (emails.count > 1) this.stats.severalEmails++;
+    body.email = emails.pick;
     const inviter = this.cell(cells, 'created_by_user_email') || d.created_by || '';
     body.created_by_user_email = inviter;
 
@@ -230,11 +326,13 @@ export class RowValidator {
     put('person_id', 'person_id');
     put('custom_id', 'custom_id');
     put('ref_text', 'ref_text');
-    put('phone', 'phone');
     // A local number with a country hint is made E.164 here; without one the
     // service would read it as a US number.
-    const rawPhone = this.cell(cells, 'phone');
     const country = this.cell(cells, 'phone_country') || (d.phone_country ?? '');
+    const phones = phonesOf(this.cell(cells, 'phone'), (country && phoneCountry(country)) || undefined);
+    if (phones.count > 1) this.stats.severalPhones++;
+    const rawPhone = phones.pick;
+    if (rawPhone !== '') body.phone = rawPhone;
     if (rawPhone && country && !/^(\+|00)/.test(rawPhone)) {
       const cc = phoneCountry(country);
       if (!cc) errors.push({ field: 'phone_country', reason: `"${country}" is not a country the phone number can be read for (use a code such as GB, DE or US)` });
