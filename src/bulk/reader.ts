@@ -4,6 +4,12 @@
  * or pipe) or given by Excel's `sep=;` first line, CRLF/LF/CR, quoted fields
  * with delimiters and newlines, blank lines and lines of only delimiters
  * skipped. Memory stays flat: one chunk and one record at a time.
+ *
+ * The header is the first record that `isHeader` accepts (it maps an email
+ * and a name): a title block or a preamble above it (LinkedIn's "Notes:",
+ * "Exported 20 Nov 2026") is skipped and named, within the first
+ * PREAMBLE_RECORDS records; `headerRow` says the header's line outright.
+ * Without either, the first record is the header.
  */
 import { createReadStream } from 'node:fs';
 import { type CsvError, type Parser, parse } from 'csv-parse';
@@ -22,7 +28,27 @@ export interface CsvMeta {
   delimiter: string;
   bom: boolean;
   header: string[];
+  /** Line of the file (row of the sheet) the header is on. */
+  headerLine?: number;
+  /** The sheet read (workbooks). */
+  sheet?: string;
 }
+
+/** How the header is found (see the file's comment). */
+export interface HeaderOptions {
+  /** `--header-row N`: the line (sheet row) of the header, 1-based. */
+  headerRow?: number;
+  /** Whether a record is the header a person would mean. */
+  isHeader?: (cells: string[]) => boolean;
+  /** Said once to the user (stderr): lines skipped above the header. */
+  note?: (text: string) => void;
+}
+
+/** Records above the header looked at before the first record is taken as the header (whose mapping then says what is wrong). */
+export const PREAMBLE_RECORDS = 30;
+/** Lines looked at to find the header's delimiter. */
+const PROBE_LINES = 40;
+const PROBE_CHARS = 64 * 1024;
 
 /** Picks the delimiter that splits the header line the most, outside quotes (comma on a tie). */
 export function detectDelimiter(firstLine: string): string {
@@ -44,6 +70,52 @@ export function detectDelimiter(firstLine: string): string {
 export function sepLine(firstLine: string): string | undefined {
   const m = /^"?sep=([^A-Za-z0-9" ])"?[ \t]*$/i.exec(firstLine.trimStart());
   return m?.[1];
+}
+
+/** One line's cells split on `d` outside double quotes (enough to test a line as the header). */
+export function splitLine(line: string, d: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i];
+    if (ch === '"') {
+      if (quoted && line[i + 1] === '"') {
+        cur += '"';
+        i++;
+      } else quoted = !quoted;
+    } else if (ch === d && !quoted) {
+      out.push(cur.trim());
+      cur = '';
+    } else cur += ch;
+  }
+  out.push(cur.trim());
+  return out;
+}
+
+/**
+ * The delimiter of the header: the first of the first lines that is a header
+ * with one of the four delimiters (the most splitting one); else the one that
+ * splits the first line the most. A title line above a `;` header must not
+ * make it a comma file.
+ */
+function headerDelimiter(lines: string[], isHeader: ((cells: string[]) => boolean) | undefined, headerRow: number | undefined): string {
+  const at = headerRow !== undefined ? lines.slice(headerRow - 1, headerRow) : lines;
+  for (const line of at) {
+    if (!isHeader && headerRow === undefined) break;
+    if (!line.trim()) continue;
+    let best: string | undefined;
+    let width = 0;
+    for (const d of [',', ';', '\t', '|']) {
+      const cells = splitLine(line, d);
+      if (cells.length > width && (headerRow !== undefined || isHeader!(cells))) {
+        best = d;
+        width = cells.length;
+      }
+    }
+    if (best && (width > 1 || headerRow !== undefined)) return best;
+  }
+  return detectDelimiter(lines.find((l) => l.trim() !== '') ?? '');
 }
 
 /** Line breaks inside a record's cells (CRLF counts once). */
@@ -101,7 +173,7 @@ function readErrorMessage(label: string, err: NodeJS.ErrnoException): UsageError
  * so the peak memory of a 100,000-row run, low). `onHeader` is called once
  * before the first record; it may throw (e.g. a missing column) to stop early.
  */
-export async function* readCsvBatches(path: string, label: string, onHeader: (meta: CsvMeta) => void): AsyncGenerator<CsvRecord[]> {
+export async function* readCsvBatches(path: string, label: string, onHeader: (meta: CsvMeta) => void, how: HeaderOptions = {}): AsyncGenerator<CsvRecord[]> {
   const info: DecodeInfo = { bom: false };
   const text = decodeUtf8(createReadStream(path, { highWaterMark: 64 * 1024 }), label, info);
 
@@ -114,15 +186,19 @@ export async function* readCsvBatches(path: string, label: string, onHeader: (me
   let prevEnd = 0;
   // Excel's "sep=;" line is not the header: dropped, once.
   let skipSep = false;
+  // Records above the header (a title block, a preamble), while it is looked for.
+  const above: Array<{ line: number; cells: string[] }> = [];
+  const { headerRow, isHeader } = how;
 
   const start = (firstText: string) => {
-    const firstLine = firstText.replace(/^[ \t\r\n]*/, '').split(/\r\n|\n|\r/, 1)[0] ?? '';
+    const lines = firstText.slice(0, PROBE_CHARS + MAX_RECORD_BYTES).split(/\r\n|\n|\r/, PROBE_LINES);
+    const firstLine = lines.find((l) => l.trim() !== '') ?? '';
     if (!firstLine.trim()) {
       throw new UsageError(`${label} is empty: there is no header line.`, 'the first line must name the columns, e.g. First Name,Last Name,Email');
     }
     const sep = sepLine(firstLine);
     skipSep = sep !== undefined;
-    delimiter = sep ?? detectDelimiter(firstLine);
+    delimiter = sep ?? headerDelimiter(lines, isHeader, headerRow);
     const p = parse({
       delimiter,
       record_delimiter: ['\r\n', '\n', '\r'],
@@ -143,6 +219,37 @@ export async function* readCsvBatches(path: string, label: string, onHeader: (me
     return p;
   };
   const feed = (p: Parser, t: string) => (parseError || p.destroyed ? Promise.resolve() : new Promise<void>((res) => p.write(t, () => res())));
+  const setHeader = (line: number, cells: string[]) => {
+    header = cells;
+    if (above.length && line > above[0].line) {
+      const first = above[0].cells.filter((c) => c !== '').join(' ').slice(0, 60);
+      how.note?.(`${label}: the header is on line ${line}; ${above.length === 1 ? 'the line' : `the ${above.length} lines`} above it skipped (line ${above[0].line}: "${first}").`);
+    }
+    onHeader({ delimiter, bom: info.bom, header, headerLine: line });
+  };
+  /** A record before the header: the header, or one more line above it. Returns data rows when the header had to be the first record. */
+  const takeHeader = (line: number, cells: string[]): CsvRecord[] | undefined => {
+    if (headerRow !== undefined) {
+      if (line === headerRow) setHeader(line, cells);
+      else if (line > headerRow) throw new UsageError(`--header-row ${headerRow}: line ${headerRow} of ${label} is blank or inside a quoted field.`, `the first line with cells after it is ${line}`);
+      else above.push({ line, cells });
+      return undefined;
+    }
+    if (!isHeader || isHeader(cells)) {
+      setHeader(line, cells);
+      return undefined;
+    }
+    above.push({ line, cells });
+    if (above.length < PREAMBLE_RECORDS) return undefined;
+    return headerIsFirst();
+  };
+  /** No record looked like a header: the first is taken (its mapping says what is missing), the others are rows. */
+  const headerIsFirst = (): CsvRecord[] => {
+    const [first, ...rest] = above.splice(0);
+    setHeader(first.line, first.cells);
+    return rest.map((r) => ({ row: ++row, line: r.line, cells: r.cells }));
+  };
+
   const collect = (): CsvRecord[] => {
     const out: CsvRecord[] = [];
     // The records parsed before an error still count their lines, so the error names the right one.
@@ -156,8 +263,8 @@ export async function* readCsvBatches(path: string, label: string, onHeader: (me
         continue;
       }
       if (!header) {
-        header = cells;
-        onHeader({ delimiter, bom: info.bom, header });
+        const taken = takeHeader(startLine, cells);
+        if (taken) out.push(...taken);
         continue;
       }
       row++;
@@ -169,12 +276,17 @@ export async function* readCsvBatches(path: string, label: string, onHeader: (me
   };
 
   let head = '';
+  let breaks = 0;
   try {
     for await (const t of text) {
       if (!parser) {
-        // The header line fixes the delimiter: wait for its end before parsing.
+        // The header line fixes the delimiter: wait for the first lines before
+        // parsing. Only the new text is searched (linear in the file), and a
+        // first line past the record bound is refused at once.
         head += t;
-        if (!/[\r\n]/.test(head)) continue;
+        breaks += (t.match(/\r\n|\n|\r/g) ?? []).length;
+        if (breaks === 0 && head.length > MAX_RECORD_BYTES) throw csvErrorMessage(label, Object.assign(new Error('record too big'), { code: 'CSV_MAX_RECORD_SIZE' }) as CsvError, 1);
+        if (breaks === 0 || (breaks < PROBE_LINES && head.length < PROBE_CHARS)) continue;
         parser = start(head);
         await feed(parser, head);
         head = '';
@@ -196,6 +308,8 @@ export async function* readCsvBatches(path: string, label: string, onHeader: (me
       });
     }
     const last = collect();
+    // The file ended before a record looked like a header.
+    if (!header && above.length) last.push(...headerIsFirst());
     if (last.length) yield last;
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
@@ -208,6 +322,6 @@ export async function* readCsvBatches(path: string, label: string, onHeader: (me
 }
 
 /** Record by record (tests and small uses); the pipeline reads batches. */
-export async function* readCsv(path: string, label: string, onHeader: (meta: CsvMeta) => void): AsyncGenerator<CsvRecord> {
-  for await (const batch of readCsvBatches(path, label, onHeader)) yield* batch;
+export async function* readCsv(path: string, label: string, onHeader: (meta: CsvMeta) => void, how: HeaderOptions = {}): AsyncGenerator<CsvRecord> {
+  for await (const batch of readCsvBatches(path, label, onHeader, how)) yield* batch;
 }

@@ -21,18 +21,76 @@
  *   several rows gives its value to each of them; hidden rows are read (as Excel's "Save as CSV" does) and counted;
  *   empty rows and trailing empty columns are ignored.
  * - the first visible sheet, or `--sheet NAME|N`; the others are named once.
+ *   When the first sheet has no table of people (notes, a cover page) and one
+ *   other sheet has, that one is read; when several have, the run stops and
+ *   names them.
+ * - the header is the first row that maps an email and a name (a title block
+ *   above it is skipped and named), or `--header-row N`.
+ *
+ * Bounds (a stranger's workbook may be a zip bomb): each part inflates to at
+ * most MAX_PART_BYTES and a sheet has at most MAX_SHEET_ROWS rows; past
+ * either the run stops with one sentence (exit 2). Work per row is linear in
+ * its cells and the header's width. A damaged part is named as damaged, a
+ * part that is not XML as not XML; nothing else is relabelled.
  */
 import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
-import { Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { createInflateRaw } from 'node:zlib';
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
-import { UsageError } from '../core/errors.js';
-import type { CsvMeta, CsvRecord } from './reader.js';
+import { JobfitError, UsageError } from '../core/errors.js';
+import { type CsvMeta, type CsvRecord, type HeaderOptions, PREAMBLE_RECORDS } from './reader.js';
 import { builtinFormat, formatNumber } from './xlsx-numfmt.js';
 
 interface ZipEntry {
   path: string;
   stream(): Readable;
+}
+
+/** The most bytes one part of a workbook may inflate to (a 100,000-row sheet is ~40 MB). */
+export const MAX_PART_BYTES = 256 * 1024 * 1024;
+/** The most rows a sheet may have (Excel's own limit). */
+export const MAX_SHEET_ROWS = 1_048_576;
+
+/** A part's XML is not well formed (saxes). */
+class XmlError extends Error {}
+/** A part inflates past MAX_PART_BYTES. */
+class TooBig extends Error {}
+/** An error met while reading one part (turned into a sentence by partError). */
+class PartFailure extends Error {
+  constructor(
+    readonly part: string,
+    readonly reason: unknown,
+  ) {
+    super(`${part}: ${short(reason)}`);
+  }
+}
+
+/** Runs a read of one part; what goes wrong in it is a PartFailure naming the part (our own errors pass as they are). */
+async function inPart<T>(part: string, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (err) {
+    throw err instanceof JobfitError || err instanceof PartFailure ? err : new PartFailure(part, err);
+  }
+}
+
+/** Counts a part's inflated bytes and stops it past the bound. */
+function bounded(stream: Readable, declared: number): Readable {
+  if (declared > MAX_PART_BYTES) {
+    const r = new Readable({ read() {} });
+    process.nextTick(() => r.destroy(new TooBig()));
+    return r;
+  }
+  let n = 0;
+  const out = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      n += chunk.length;
+      if (n > MAX_PART_BYTES) done(new TooBig());
+      else done(null, chunk);
+    },
+  });
+  stream.on('error', (err) => out.destroy(err));
+  return stream.pipe(out);
 }
 
 /**
@@ -95,13 +153,50 @@ function notWorkbook(label: string, why: string): UsageError {
   return new UsageError(`${label} could not be read as an Excel workbook: ${why}.`, 'open it in Excel and save it again as "Excel Workbook (.xlsx)", or as "CSV UTF-8"');
 }
 
-/** Parses a (small or large) XML part with saxes, chunk by chunk; `each` runs after every chunk. */
-async function parseXml(
+const short = (err: unknown) => String((err as Error)?.message ?? err).replace(/\s+/g, ' ').slice(0, 120);
+
+/**
+ * An error met while reading a part, as what it is: ours (a usage error from
+ * the header's check) as is; a part past the bound, a part that is not XML,
+ * a damaged zip stream each in their words; anything else is a bug and stays one.
+ */
+function partError(label: string, part: string, err: unknown): unknown {
+  if (err instanceof JobfitError) return err;
+  if (err instanceof TooBig) {
+    return new UsageError(
+      `${label} is refused: its part ${part} inflates to more than ${MAX_PART_BYTES / 1024 / 1024} MB, which no participant list needs (a zip bomb?).`,
+      'open it in Excel and save only the sheet of people, or save it as "CSV UTF-8"',
+    );
+  }
+  if (err instanceof XmlError) return notWorkbook(label, `its part ${part} is not valid XML (${short(err)})`);
+  if (typeof (err as NodeJS.ErrnoException)?.code === 'string') return notWorkbook(label, `its part ${part} is damaged (${short(err)})`);
+  return err;
+}
+
+const NUM_ROWS = MAX_SHEET_ROWS.toLocaleString('en-US');
+
+/** A saxes parser whose XML errors are XmlError (never a handler's own error). */
+function xmlParser(): SaxesParser {
+  const parser = new SaxesParser();
+  parser.on('error', (e) => {
+    throw new XmlError(e.message);
+  });
+  return parser;
+}
+
+/** Parses a (small or large) XML part with saxes, chunk by chunk. */
+function parseXml(
+  entry: ZipEntry,
+  on: { open?: (tag: SaxesTagPlain) => void; close?: (name: string) => void; text?: (t: string) => void },
+): Promise<void> {
+  return inPart(entry.path, () => parseXmlStream(entry.stream(), on));
+}
+
+async function parseXmlStream(
   stream: Readable,
   on: { open?: (tag: SaxesTagPlain) => void; close?: (name: string) => void; text?: (t: string) => void },
-  each?: () => void,
 ): Promise<void> {
-  const parser = new SaxesParser();
+  const parser = xmlParser();
   if (on.open) parser.on('opentag', on.open);
   if (on.close) parser.on('closetag', (t) => on.close!(t.name));
   if (on.text) {
@@ -111,11 +206,9 @@ async function parseXml(
   const decoder = new TextDecoder('utf-8');
   for await (const chunk of stream) {
     parser.write(decoder.decode(chunk as Buffer, { stream: true }));
-    each?.();
   }
   parser.write(decoder.decode());
   parser.close();
-  each?.();
 }
 
 /** Part paths in relationships are relative to the part's folder, or absolute from the zip's root. */
@@ -132,7 +225,7 @@ function resolvePart(base: string, target: string): string {
 async function readRels(entry: ZipEntry | undefined, base: string): Promise<Map<string, { target: string; type: string }>> {
   const rels = new Map<string, { target: string; type: string }>();
   if (!entry) return rels;
-  await parseXml(entry.stream(), {
+  await parseXml(entry, {
     open: (t) => {
       if (localName(t.name) === 'Relationship' && t.attributes.Id) {
         rels.set(t.attributes.Id, { target: resolvePart(base, t.attributes.Target ?? ''), type: t.attributes.Type ?? '' });
@@ -152,7 +245,7 @@ async function readStyles(entry: ZipEntry | undefined): Promise<Styles> {
   const formats: Array<string | undefined> = [];
   if (!entry) return { formats };
   let inCellXfs = false;
-  await parseXml(entry.stream(), {
+  await parseXml(entry, {
     open: (t) => {
       const n = localName(t.name);
       if (n === 'numFmt') custom.set(Number(t.attributes.numFmtId), t.attributes.formatCode ?? '');
@@ -209,7 +302,7 @@ async function readSharedStrings(entry: ZipEntry | undefined): Promise<StringTab
   let cur = '';
   let inT = false;
   let inPh = 0;
-  await parseXml(entry.stream(), {
+  await parseXml(entry, {
     open: (t) => {
       const n = localName(t.name);
       if (n === 'si') cur = '';
@@ -261,8 +354,13 @@ async function readMerges(entry: ZipEntry): Promise<Merge[]> {
     }
     tail = s.slice(Math.max(last, s.length - 200));
   };
-  for await (const chunk of entry.stream()) scan(decoder.decode(chunk as Buffer, { stream: true }));
-  scan(decoder.decode());
+  await inPart(entry.path, async () => {
+    for await (const chunk of entry.stream()) {
+      scan(decoder.decode(chunk as Buffer, { stream: true }));
+      if (merges.length > MAX_SHEET_ROWS) throw new UsageError(`A sheet has more than ${NUM_ROWS} merged ranges, which no participant list needs.`, 'unmerge the cells, or save the sheet as "CSV UTF-8"');
+    }
+    scan(decoder.decode());
+  });
   return merges;
 }
 
@@ -284,7 +382,18 @@ async function openWorkbook(path: string, label: string): Promise<Opened> {
     throw notWorkbook(label, `its zip structure is damaged (${(err as Error).message.replace(/\s+/g, ' ')})`);
   }
   const files = new Map<string, ZipEntry>();
-  for (const f of dir.files) files.set(f.path.replace(/^\/+/, ''), { path: f.path, stream: () => partStream(path, f) });
+  for (const f of dir.files) {
+    files.set(f.path.replace(/^\/+/, ''), {
+      path: f.path,
+      stream: () => {
+        try {
+          return bounded(partStream(path, f), f.uncompressedSize);
+        } catch (err) {
+          throw notWorkbook(label, `its part ${f.path} cannot be opened (${short(err)})`);
+        }
+      },
+    });
+  }
   const rootRels = await readRels(files.get('_rels/.rels'), '');
   const officeDoc = [...rootRels.values()].find((r) => /\/officeDocument$/.test(r.type))?.target ?? 'xl/workbook.xml';
   const book = files.get(officeDoc);
@@ -297,7 +406,7 @@ async function openWorkbook(path: string, label: string): Promise<Opened> {
   const rels = await readRels(files.get(`${bookDir ? `${bookDir}/` : ''}_rels/${officeDoc.split('/').pop()}.rels`), bookDir);
   const sheets: SheetRef[] = [];
   let date1904 = false;
-  await parseXml(book.stream(), {
+  await parseXml(book, {
     open: (t) => {
       const n = localName(t.name);
       if (n === 'workbookPr') date1904 = t.attributes.date1904 === '1' || t.attributes.date1904 === 'true';
