@@ -8,9 +8,9 @@
 import { resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import type { AccountData } from './account.js';
-import { type ColumnMapping, mapHeader, parseMaps } from './columns.js';
+import { type ColumnMapping, isHeaderRow, mapHeader, parseMaps } from './columns.js';
 import { checkWritablePath } from './files.js';
-import { readInputBatches } from './input.js';
+import { type InputOptions, readInputBatches } from './input.js';
 import type { JournalState } from './journal.js';
 import type { CsvMeta, CsvRecord } from './reader.js';
 import { safeText } from '../format/sanitize.js';
@@ -70,6 +70,7 @@ export function checkRow(v: Pick<Validated, 'validator' | 'meta' | 'firstRowOfEm
 export async function validatePass(path: string, label: string, opts: BulkOptions, deps: BulkDeps, account: AccountData, journal?: JournalState): Promise<Validated> {
   const pd = deps.profileDefaults ?? {};
   const maps = parseMaps(opts.maps);
+  if (opts.headerRow !== undefined && !(Number.isInteger(opts.headerRow) && opts.headerRow >= 1)) throw new UsageError('--header-row must be a line number from 1.');
   const defaults: RowDefaults = resolveDefaults(account, {
     createdBy: opts.createdBy ?? pd.createdBy,
     team: opts.team ?? pd.team,
@@ -78,6 +79,7 @@ export async function validatePass(path: string, label: string, opts: BulkOption
     sendVia: opts.sendVia ?? pd.sendVia,
     phoneCountry: opts.phoneCountry,
   });
+  defaults.name_order = opts.nameOrder;
   let v: Validated | undefined;
   const invalid: InvalidRow[] = [];
   let invalidCount = 0;
@@ -88,7 +90,7 @@ export async function validatePass(path: string, label: string, opts: BulkOption
   const batches = readInputBatches(path, label, (meta) => {
     const mapping = mapHeader(meta.header, maps, { haveInviter: Boolean(defaults.created_by) });
     v = { meta, mapping, validator: new RowValidator(mapping, account, defaults), rows: 0, invalid, invalidCount: 0, firstRowOfEmail, teams, channels };
-  }, { sheet: opts.sheet, note: (t) => deps.ctx.info(safeText(t)) });
+  }, { sheet: opts.sheet, headerRow: opts.headerRow, isHeader: (cells) => isHeaderRow(cells, maps), note: (t) => deps.ctx.info(safeText(t)) });
   const keep = opts.keepRows ?? KEEP_ROWS;
   let kept: Validated['kept'] = opts.dryRun || keep <= 0 ? undefined : [];
   for await (const batch of batches) for (const rec of batch) {
@@ -141,6 +143,11 @@ export function fitCells(cells: string[], width: number, delimiter: string): str
   return [...cells.slice(0, width - 1), cells.slice(width - 1, end).join(delimiter)];
 }
 
+/** How a pass after the first reads the file: the sheet and the header line the first pass found. */
+export function againOptions(v: Pick<Validated, 'meta'>, opts: Pick<BulkOptions, 'sheet'>): InputOptions {
+  return { sheet: v.meta.sheet ?? opts.sheet, headerRow: v.meta.headerLine };
+}
+
 /** --errors FILE: every invalid row with its cells, line and reasons (the file is read again; memory stays flat). */
 export async function writeErrorsFile(path: string, input: string, label: string, v: Validated, opts: BulkOptions): Promise<void> {
   const file = resolve(path);
@@ -149,7 +156,7 @@ export async function writeErrorsFile(path: string, input: string, label: string
   const width = v.meta.header.length;
   try {
     const check = { ...v, firstRowOfEmail: v.firstRowOfEmail };
-    for await (const batch of readInputBatches(input, label, () => {}, { sheet: opts.sheet })) {
+    for await (const batch of readInputBatches(input, label, () => {}, againOptions(v, opts))) {
       for (const rec of batch) {
         const r = checkRow(check, rec, false);
         if (r.ok) continue;

@@ -6,13 +6,11 @@
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { UsageError } from '../core/errors.js';
-import { type CsvMeta, type CsvRecord, readCsvBatches } from './reader.js';
+import { type CsvMeta, type CsvRecord, type HeaderOptions, readCsvBatches } from './reader.js';
 
-export interface InputOptions {
+export interface InputOptions extends HeaderOptions {
   /** `--sheet NAME|N` (workbooks only). */
   sheet?: string;
-  /** Notices for the user (stderr): which sheet, rows skipped. */
-  note?: (text: string) => void;
 }
 
 function head(path: string, bytes: number, at = 0): Buffer {
@@ -82,5 +80,5 @@ export async function* readInputBatches(path: string, label: string, onHeader: (
     return;
   }
   if (opts.sheet !== undefined) throw new UsageError(`--sheet is for a workbook (.xlsx); ${label} is read as CSV.`, 'drop --sheet, or give the .xlsx file');
-  yield* readCsvBatches(path, label, onHeader);
+  yield* readCsvBatches(path, label, onHeader, opts);
 }

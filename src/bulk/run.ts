@@ -22,7 +22,7 @@ import { limiter } from '../core/pool.js';
 import { NUM } from '../format/number.js';
 import { safeText } from '../format/sanitize.js';
 import { loadAccountData } from './account.js';
-import { checkResumable, checkRow, validatePass, writeErrorsFile, fitCells } from './check.js';
+import { againOptions, checkResumable, checkRow, validatePass, writeErrorsFile, fitCells } from './check.js';
 import { checkWritablePath, fileErrorCause, isFileError } from './files.js';
 import { resumeCommand, summaryLine, writeFailure } from './finish.js';
 import { readInputBatches } from './input.js';
@@ -232,7 +232,7 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
           yield v.kept;
           return;
         }
-        for await (const batch of readInputBatches(input, label, () => {}, { sheet: opts.sheet })) yield batch.map((rec) => ({ rec, r: checkRow(v, rec, false) }));
+        for await (const batch of readInputBatches(input, label, () => {}, againOptions(v, opts))) yield batch.map((rec) => ({ rec, r: checkRow(v, rec, false) }));
       }
       let stopping = false;
       for await (const batch of checkedRows()) for (const { rec, r } of batch) {

@@ -29,6 +29,10 @@ export interface BulkOptions {
   /** Rows the validation pass may keep for the sending pass (default KEEP_ROWS; 0: always read the file again). */
   keepRows?: number;
   maps?: string[];
+  /** `--header-row N`: the line (sheet row) of the header; by default the first row that maps an email and a name. */
+  headerRow?: number;
+  /** `--name-order`: how a one-cell name without a comma is split (default first-last). */
+  nameOrder?: 'first-last' | 'last-first';
   createdBy?: string;
   team?: string;
   assessments?: string;

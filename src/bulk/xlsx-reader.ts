@@ -124,11 +124,9 @@ interface SheetRef {
   part?: string;
 }
 
-export interface XlsxReadOptions {
+export interface XlsxReadOptions extends HeaderOptions {
   /** `--sheet`: a sheet's name, or its 1-based position in the workbook. */
   sheet?: string;
-  /** Said once to the user (stderr): which sheet was read, rows skipped or hidden. */
-  note?: (text: string) => void;
 }
 
 const localName = (name: string) => {
@@ -449,23 +447,85 @@ function pickSheet(sheets: SheetRef[], label: string, want: string | undefined):
   return { sheet: sheets[index < 0 ? 0 : index], index: index < 0 ? 0 : index };
 }
 
+/** The most cells the rows of a sheet may have, counted to the header's width (100,000 rows of 500 columns). */
+export const MAX_SHEET_CELLS = 50_000_000;
+
+interface Book {
+  wb: Opened;
+  label: string;
+  styles: Styles;
+  strings: StringTable;
+}
+
+/** A sheet looked at for a table of people has none in its first rows. */
+class NoTable extends Error {}
+
 /**
- * The records of one sheet, a chunk's worth at a time (as readCsvBatches).
- * `line` of a record is the sheet's row number, as Excel shows it.
+ * The records of the sheet `--sheet` names, or of the first visible sheet (or
+ * the one sheet with a table of people when the first has none), a chunk's
+ * worth at a time (as readCsvBatches). `line` of a record is the sheet's row
+ * number, as Excel shows it.
  */
 export async function* readXlsxBatches(path: string, label: string, onHeader: (meta: CsvMeta) => void, opts: XlsxReadOptions = {}): AsyncGenerator<CsvRecord[]> {
-  const wb = await openWorkbook(path, label);
-  const { sheet, index } = pickSheet(wb.sheets, label, opts.sheet);
+  try {
+    const wb = await openWorkbook(path, label);
+    let { sheet, index } = pickSheet(wb.sheets, label, opts.sheet);
+    const book: Book = { wb, label, styles: await readStyles(wb.styles), strings: await readSharedStrings(wb.strings) };
+    const many = wb.sheets.length > 1 && opts.sheet === undefined;
+    let noted = false;
+    if (many && opts.isHeader && opts.headerRow === undefined && sheet.part && !(await hasTable(book, sheet, opts))) {
+      const withTable: Array<{ sheet: SheetRef; index: number }> = [];
+      for (const [i, s] of wb.sheets.entries()) if (i !== index && !s.hidden && s.part && (await hasTable(book, s, opts))) withTable.push({ sheet: s, index: i });
+      if (withTable.length > 1) {
+        throw new UsageError(
+          `${label}: sheet "${sheet.name}" has no table of people, and ${withTable.map((w) => `"${w.sheet.name}"`).join(' and ')} each have one.`,
+          `choose one with --sheet NAME (the sheets: ${sheetList(wb.sheets)})`,
+        );
+      }
+      if (withTable.length === 1) {
+        opts.note?.(`${label}: sheet "${sheet.name}" has no table of people (no row names an email and a name column); reading sheet "${withTable[0].sheet.name}" (choose another with --sheet NAME|N: ${sheetList(wb.sheets)}).`);
+        ({ sheet, index } = withTable[0]);
+        noted = true;
+      }
+    }
+    if (many && !noted) opts.note?.(`Reading sheet "${sheet.name}" (${index + 1} of ${wb.sheets.length}) of ${label}; the others are left alone (choose one with --sheet NAME|N: ${sheetList(wb.sheets)}).`);
+    yield* sheetRows(book, sheet, index, onHeader, opts, false);
+  } catch (err) {
+    throw err instanceof PartFailure ? partError(label, err.part, err.reason) : err;
+  }
+}
+
+/** Whether a sheet has a header a person would mean within its first rows (read no further). */
+async function hasTable(book: Book, sheet: SheetRef, opts: XlsxReadOptions): Promise<boolean> {
+  try {
+    // A probe never yields: it returns at the header, or throws NoTable.
+    await sheetRows(book, sheet, 0, () => {}, { ...opts, note: undefined }, true).next();
+    return true;
+  } catch (err) {
+    if (err instanceof NoTable) return false;
+    throw err;
+  }
+}
+
+/**
+ * One sheet's records. `probe`: stop (return) as soon as the header is found,
+ * and throw NoTable when it is not within the first rows.
+ */
+async function* sheetRows(
+  book: Book,
+  sheet: SheetRef,
+  index: number,
+  onHeader: (meta: CsvMeta) => void,
+  opts: XlsxReadOptions,
+  probe: boolean,
+): AsyncGenerator<CsvRecord[]> {
+  const { wb, label, styles, strings } = book;
   if (!sheet.part) throw new UsageError(`Sheet "${sheet.name}" of ${label} is a chart, not a table of rows.`, `choose another with --sheet; the sheets are: ${sheetList(wb.sheets)}`);
   const entry = wb.files.get(sheet.part);
   if (!entry) throw notWorkbook(label, `the part of sheet "${sheet.name}" is missing`);
   const where = wb.sheets.length > 1 ? `sheet "${sheet.name}" (${index + 1} of ${wb.sheets.length})` : `sheet "${sheet.name}"`;
-  if (wb.sheets.length > 1 && opts.sheet === undefined) {
-    opts.note?.(`Reading ${where} of ${label}; the others are left alone (choose one with --sheet NAME|N: ${sheetList(wb.sheets)}).`);
-  }
-  const styles = await readStyles(wb.styles);
-  const strings = await readSharedStrings(wb.strings);
   const merges = await readMerges(entry);
+  const { headerRow, isHeader } = opts;
 
   // Top-left cell of each merge, by "row:col".
   const mergeAt = new Map<string, Merge>();
@@ -474,16 +534,22 @@ export async function* readXlsxBatches(path: string, label: string, onHeader: (m
   const fills = new Map<number, { value: string; until: number }>();
 
   let header: string[] | undefined;
+  let headerLine = 0;
   let row = 0;
-  let titles = 0;
   let hidden = 0;
   let noCachedValue = 0;
+  let rowsSeen = 0;
+  let cellBudget = MAX_SHEET_CELLS;
   let out: CsvRecord[] = [];
+  // Rows above the header (a title block, notes), while it is looked for.
+  const above: Array<{ line: number; cells: string[]; hidden: boolean }> = [];
 
   // Parse state.
   let rowNo = 0;
   let rowHidden = false;
   let cells: string[] = [];
+  // Non-empty cells right of the header (kept, so the row's check can say so).
+  let extra: string[] = [];
   let col = 0;
   let cType = '';
   let cStyle = 0;
@@ -519,11 +585,36 @@ export async function* readXlsxBatches(path: string, label: string, onHeader: (m
     }
   };
 
+  const setHeader = (rec: string[], line: number) => {
+    // A header cell merged across columns names each of them: "Notes", "Notes (2)", ...
+    for (const m of merges) {
+      if (m.r1 > line || m.r2 < line || m.c2 <= m.c1 || m.c2 > 16_384) continue;
+      const name = rec[m.c1 - 1] ?? '';
+      if (name === '') continue;
+      for (let c = m.c1 + 1; c <= m.c2; c++) if (!rec[c - 1]) rec[c - 1] = `${name} (${c - m.c1 + 1})`;
+    }
+    for (let i = 0; i < rec.length; i++) rec[i] ??= '';
+    header = rec;
+    headerLine = line;
+    if (!probe) onHeader({ delimiter: ',', bom: false, header, headerLine: line, sheet: sheet.name });
+  };
+  const pushRow = (line: number, rec: string[], isHidden: boolean) => {
+    if (isHidden) hidden++;
+    row++;
+    out.push({ row, line, cells: rec });
+  };
+  /** No row looked like a header: the first is taken (its mapping says what is missing), the others are rows. */
+  const headerIsFirst = () => {
+    if (probe) throw new NoTable();
+    const [first, ...rest] = above.splice(0);
+    setHeader(first.cells, first.line);
+    for (const r of rest) pushRow(r.line, r.cells, r.hidden);
+  };
+
   const endRow = () => {
-    // Trailing empty cells are not columns.
+    // Trailing empty cells are not columns (only non-empty cells are set).
     let end = cells.length;
-    while (end > 0 && (cells[end - 1] === undefined || cells[end - 1] === '')) end--;
-    const own = end > 0;
+    const own = end > 0 || extra.length > 0;
     const line = rowNo;
     if (own && header) {
       for (const [c, f] of fills) {
@@ -536,125 +627,151 @@ export async function* readXlsxBatches(path: string, label: string, onHeader: (m
     }
     // Rows are as wide as the header (a CSV row has every delimiter; a sheet row stops at its last cell).
     if (header && end < header.length) end = header.length;
+    if (header) {
+      cellBudget -= end;
+      if (cellBudget < 0) {
+        throw new UsageError(`${label} is refused: ${where} has more than ${MAX_SHEET_CELLS.toLocaleString('en-US')} cells in its rows, which no participant list needs.`, 'save only the columns and rows of people, or save it as "CSV UTF-8"');
+      }
+    }
     for (let i = 0; i < end; i++) if (cells[i] === undefined) cells[i] = '';
-    const rec = cells.slice(0, end);
+    const rec = end === cells.length ? cells : cells.slice(0, end);
+    if (extra.length) rec.push(...extra);
     cells = [];
+    extra = [];
     if (!own) return;
-    if (!header) {
-      // A title above the header: one cell, merged across columns.
-      const named = rec.map((c, i) => (c !== '' ? i : -1)).filter((i) => i >= 0);
-      const m = named.length === 1 ? mergeAt.get(`${line}:${named[0] + 1}`) : undefined;
-      if (m && m.c2 > m.c1 && m.r1 === line) {
-        titles++;
-        return;
-      }
-      // A header cell merged across columns names each of them: "Notes", "Notes (2)", ...
-      for (const m of merges) {
-        if (m.r1 > line || m.r2 < line || m.c2 <= m.c1) continue;
-        const name = rec[m.c1 - 1] ?? '';
-        if (name === '') continue;
-        for (let c = m.c1 + 1; c <= m.c2; c++) if (!rec[c - 1]) rec[c - 1] = `${name} (${c - m.c1 + 1})`;
-        for (let i = 0; i < rec.length; i++) rec[i] ??= '';
-      }
-      header = rec;
-      onHeader({ delimiter: ',', bom: false, header });
+    if (header) return pushRow(line, rec, rowHidden);
+    if (headerRow !== undefined) {
+      if (line < headerRow) above.push({ line, cells: rec, hidden: rowHidden });
+      else if (line > headerRow) throw new UsageError(`--header-row ${headerRow}: row ${headerRow} of ${where} is empty.`, `the first row with cells after it is ${line}`);
+      else setHeader(rec, line);
       return;
     }
-    if (rowHidden) hidden++;
-    row++;
-    out.push({ row, line, cells: rec });
+    if (isHeader) {
+      if (isHeader(rec)) return setHeader(rec, line);
+      above.push({ line, cells: rec, hidden: rowHidden });
+      if (above.length >= PREAMBLE_RECORDS) headerIsFirst();
+      return;
+    }
+    // Without a test for the header: a title (one cell merged across columns) is skipped, the next row is the header.
+    const named = rec.map((c, i) => (c !== '' ? i : -1)).filter((i) => i >= 0);
+    const m = named.length === 1 ? mergeAt.get(`${line}:${named[0] + 1}`) : undefined;
+    if (m && m.c2 > m.c1 && m.r1 === line) above.push({ line, cells: rec, hidden: rowHidden });
+    else setHeader(rec, line);
   };
 
-  const parser = new SaxesParser();
-  const on = {
-      open: (t: SaxesTagPlain) => {
-        switch (localName(t.name)) {
-          case 'row':
-            rowNo = t.attributes.r ? Number(t.attributes.r) : rowNo + 1;
-            rowHidden = t.attributes.hidden === '1' || t.attributes.hidden === 'true';
-            cells = [];
-            col = 0;
-            break;
-          case 'c':
-            col = t.attributes.r ? decodeRef(t.attributes.r).col : col + 1;
-            cType = t.attributes.t ?? 'n';
-            cStyle = t.attributes.s ? Number(t.attributes.s) : 0;
-            hasFormula = false;
-            value = undefined;
-            break;
-          case 'f':
-            hasFormula = true;
-            break;
-          case 'v':
-            capture = 'v';
-            value = '';
-            break;
-          case 'is':
-            capture = 'is';
-            value = '';
-            break;
-          case 'rPh':
-            inPh++;
-            break;
-          default:
-            break;
+  const parser = xmlParser();
+  parser.on('opentag', (t: SaxesTagPlain) => {
+    switch (localName(t.name)) {
+      case 'row':
+        rowNo = t.attributes.r ? Number(t.attributes.r) : rowNo + 1;
+        if (++rowsSeen > MAX_SHEET_ROWS || rowNo > MAX_SHEET_ROWS) {
+          throw new UsageError(`${label} is refused: ${where} has more than ${NUM_ROWS} rows (Excel's own limit).`, 'save only the rows of people, or save it as "CSV UTF-8"');
         }
-      },
-      text: (s: string) => {
-        if (capture === 'v' || (capture === 'is' && inPh === 0)) value += s;
-      },
-      close: (name: string) => {
-        switch (localName(name)) {
-          case 'v':
-          case 'is':
-            capture = undefined;
-            break;
-          case 'rPh':
-            inPh--;
-            break;
-          case 'c': {
-            if (col < 1 || col > 16_384) break;
-            // A copy: the parser's text is a slice of its 64 KB chunk, and a kept
-            // cell (an email in the duplicate check) would keep the whole chunk.
-            const read = cellText().trim();
-            const text = read === '' ? read : ` ${read}`.slice(1);
-            cells[col - 1] = text;
-            const m = mergeAt.get(`${rowNo}:${col}`);
-            if (m && m.r2 > m.r1 && text !== '' && header) fills.set(col, { value: text, until: m.r2 });
-            break;
-          }
-          case 'row':
-            endRow();
-            break;
-          default:
-            break;
-        }
-      },
-    };
-  parser.on('opentag', on.open);
-  parser.on('closetag', (t) => on.close(t.name));
-  parser.on('text', on.text);
-  parser.on('cdata', on.text);
+        rowHidden = t.attributes.hidden === '1' || t.attributes.hidden === 'true';
+        cells = [];
+        extra = [];
+        col = 0;
+        break;
+      case 'c':
+        col = t.attributes.r ? decodeRef(t.attributes.r).col : col + 1;
+        cType = t.attributes.t ?? 'n';
+        cStyle = t.attributes.s ? Number(t.attributes.s) : 0;
+        hasFormula = false;
+        value = undefined;
+        break;
+      case 'f':
+        hasFormula = true;
+        break;
+      case 'v':
+        capture = 'v';
+        value = '';
+        break;
+      case 'is':
+        capture = 'is';
+        value = '';
+        break;
+      case 'rPh':
+        inPh++;
+        break;
+      default:
+        break;
+    }
+  });
+  const onText = (s: string) => {
+    if (capture === 'v' || (capture === 'is' && inPh === 0)) value += s;
+  };
+  parser.on('text', onText);
+  parser.on('cdata', onText);
+  parser.on('closetag', (t) => {
+    switch (localName(t.name)) {
+      case 'v':
+      case 'is':
+        capture = undefined;
+        break;
+      case 'rPh':
+        inPh--;
+        break;
+      case 'c': {
+        if (col < 1 || col > 16_384) break;
+        // A copy: the parser's text is a slice of its 64 KB chunk, and a kept
+        // cell (an email in the duplicate check) would keep the whole chunk.
+        const read = cellText().trim();
+        if (read === '') break;
+        const text = ` ${read}`.slice(1);
+        if (header && col > header.length) extra.push(text);
+        else cells[col - 1] = text;
+        const m = mergeAt.get(`${rowNo}:${col}`);
+        if (m && m.r2 > m.r1 && header && col <= header.length) fills.set(col, { value: text, until: m.r2 });
+        break;
+      }
+      case 'row':
+        endRow();
+        break;
+      default:
+        break;
+    }
+  });
   const decoder = new TextDecoder('utf-8');
+  // Only the XML's own errors are "not valid XML"; the header's check and the bounds speak for themselves.
   const feed = (text: string) => {
     try {
       parser.write(text);
     } catch (err) {
-      throw notWorkbook(label, `sheet "${sheet.name}" is not valid XML (${(err as Error).message.replace(/\s+/g, ' ').slice(0, 120)})`);
+      if (err instanceof XmlError) throw notWorkbook(label, `${where} is not valid XML (${short(err)})`);
+      throw err;
     }
   };
-  for await (const chunk of entry.stream()) {
-    feed(decoder.decode(chunk as Buffer, { stream: true }));
+  const chunks = entry.stream()[Symbol.asyncIterator]();
+  try {
+  for (;;) {
+    let next: IteratorResult<unknown>;
+    try {
+      next = await chunks.next();
+    } catch (err) {
+      throw err instanceof JobfitError ? err : new PartFailure(entry.path, err);
+    }
+    if (next.done) break;
+    feed(decoder.decode(next.value as Buffer, { stream: true }));
+    if (probe && header) return;
     if (out.length) {
       yield out;
       out = [];
     }
   }
+  } finally {
+    await chunks.return?.();
+  }
   feed(decoder.decode());
   try {
     parser.close();
   } catch (err) {
-    throw notWorkbook(label, `sheet "${sheet.name}" ends early (${(err as Error).message.replace(/\s+/g, ' ').slice(0, 120)})`);
+    if (err instanceof XmlError) throw notWorkbook(label, `${where} ends early (${short(err)})`);
+    throw err;
+  }
+  if (!header && above.length) headerIsFirst();
+  if (probe) {
+    if (!header) throw new NoTable();
+    return;
   }
   if (out.length) yield out;
   out = [];
@@ -662,10 +779,13 @@ export async function* readXlsxBatches(path: string, label: string, onHeader: (m
     const others = wb.sheets.length > 1 ? `; it has other sheets: choose one with --sheet (${sheetList(wb.sheets)})` : '';
     throw new UsageError(`${label} is empty: ${where} has no header row${others}.`, 'the first row must name the columns, e.g. First Name | Last Name | Email');
   }
-  if (titles) opts.note?.(`${label}: ${titles === 1 ? 'a title row' : `${titles} title rows`} above the header skipped (one cell merged across columns).`);
+  if (above.length) {
+    const first = above[0].cells.filter((c) => c !== '').join(' ').slice(0, 60);
+    const n = above.length;
+    opts.note?.(`${label}: ${n === 1 ? 'a title row' : `${n} title rows`} above the header skipped (the header is row ${headerLine} of ${where}; row ${above[0].line}: "${first}").`);
+  }
   if (hidden) opts.note?.(`${label}: ${hidden} hidden row${hidden === 1 ? ' was' : 's were'} read like the others (unhide them in the sheet to check, or delete them).`);
   if (noCachedValue) {
     opts.note?.(`${label}: ${noCachedValue} formula cell${noCachedValue === 1 ? ' has' : 's have'} no saved value and ${noCachedValue === 1 ? 'was' : 'were'} read as empty (open and save the workbook in Excel to compute them).`);
   }
 }
-

@@ -14,7 +14,7 @@ import { flagOf } from '../kit/parse.js';
 const text = (f: string, description: string) => flag(z.string().optional(), { flag: f, description });
 const bulk = (f: string, description: string) => flag(z.boolean().optional(), { flag: f, description });
 
-const BULK_ONLY = ['sheet', 'out', 'dryRun', 'resume', 'retryFailed', 'errors', 'skipInvalid', 'concurrency', 'map'] as const;
+const BULK_ONLY = ['sheet', 'headerRow', 'nameOrder', 'out', 'dryRun', 'resume', 'retryFailed', 'errors', 'skipInvalid', 'concurrency', 'map'] as const;
 const SINGLE_ONLY = ['firstName', 'lastName', 'email', 'phone', 'customId', 'personId', 'refText'] as const;
 
 const InviteOptions = z
@@ -35,6 +35,19 @@ const InviteOptions = z
     csv: text('--csv <file|->', 'bulk: invite every row of a CSV file or an .xlsx workbook (- for standard input)'),
     file: text('--file <file|->', 'bulk: the same as --csv (a CSV or an .xlsx workbook, told apart by content)'),
     sheet: text('--sheet <name|n>', "bulk: the workbook's sheet to read, by name or number (default: the first visible sheet)"),
+    headerRow: flag(
+      z
+        .string()
+        .regex(/^\d+$/, 'must be a line number')
+        .transform(Number)
+        .refine((n) => n >= 1, 'must be a line number from 1')
+        .optional(),
+      { flag: '--header-row <n>', description: 'bulk: the line (sheet row) of the header (default: the first row with an email and a name column)' },
+    ),
+    nameOrder: flag(z.enum(['first-last', 'last-first']).optional(), {
+      flag: '--name-order <order>',
+      description: 'bulk: how a one-cell name without a comma is split: first-last (default) or last-first',
+    }),
     out: text('--out <file>', 'bulk: results file, CSV or .xlsx by its name (default: FILE.results.csv, or .results.xlsx for a workbook, beside the input)'),
     dryRun: bulk('--dry-run', 'bulk: validate every row and report; send nothing'),
     resume: bulk('--resume', 'bulk: continue an interrupted run (from the journal beside --out)'),
@@ -166,6 +179,8 @@ async function runBulk(o: InviteOptions, ctx: Context): Promise<void> {
   const bulkOpts = {
     csv: o.csv!,
     sheet: o.sheet,
+    headerRow: o.headerRow,
+    nameOrder: o.nameOrder,
     out: o.out,
     dryRun: o.dryRun,
     resume: o.resume,
