@@ -14,6 +14,10 @@ export interface MappingReport {
   columns: Array<{ column: string; field: Field | null; note?: string }>;
   /** Distinct team, template and assessment cells and what they became. */
   values: Array<{ field: Field; cell: string; read: string }>;
+  /** How one-cell names were split: the count and a few examples. */
+  names?: { split: number; examples: Array<{ cell: string; first: string; last: string }> };
+  /** Cells read in a way worth saying: several addresses, another column for anonymous cells, letters lost to a code page. */
+  notes: string[];
 }
 
 export function describeMapping(m: ColumnMapping, validator: RowValidator, account: AccountData): MappingReport {
@@ -22,7 +26,12 @@ export function describeMapping(m: ColumnMapping, validator: RowValidator, accou
   const columns = m.header.map((h, i) => {
     const field = fieldOf.get(i) ?? null;
     const like = m.resembles.get(i);
-    const note = like ? `looks like ${like} but is not read as it; --map "${h.trim()}=${like}" to use it` : undefined;
+    const alternateOf = (Object.entries(m.alternates) as Array<[Field, number[]]>).find(([, is]) => is.includes(i))?.[0];
+    const note = like
+      ? `looks like ${like} but is not read as it; --map "${h.trim()}=${like}" to use it`
+      : alternateOf
+        ? `read as ${alternateOf} where "${m.header[m.index[alternateOf]!].trim()}" is empty or anonymous`
+        : undefined;
     return note ? { column: h, field, note } : { column: h, field };
   });
   const name = (field: Field, id: number): string => {
@@ -39,7 +48,22 @@ export function describeMapping(m: ColumnMapping, validator: RowValidator, accou
     const text = read.ok ? (Array.isArray(read.value) ? read.value.map((id) => name(field, id)).join(', ') : name(field, read.value)) : `not read: ${read.reason}`;
     values.push({ field, cell: raw, read: text });
   }
-  return { columns, values };
+  const st = validator.stats;
+  const rows = (n: number) => `${NUM.format(n)} row${n === 1 ? '' : 's'}`;
+  const notes: string[] = [];
+  if (st.severalEmails) notes.push(`${rows(st.severalEmails)} had several email addresses in one cell: the first valid one is used, the cell is kept whole in the results.`);
+  if (st.severalPhones) notes.push(`${rows(st.severalPhones)} had several phone numbers in one cell: the first valid one is used, the cell is kept whole in the results.`);
+  for (const [f, n] of st.fromAlternate) {
+    const from = m.header[m.index[f]!]?.trim();
+    notes.push(`${rows(n)}: ${f} read from another column, as "${from}" is empty or anonymous there.`);
+  }
+  if (st.damaged) {
+    notes.push(
+      `${rows(st.damaged)} have a name with "?" or "\uFFFD" where a letter should be (${st.damagedExamples.map((e) => `"${e}"`).join(', ')}): the file was saved in a code page without those letters; save it again as "CSV UTF-8".`,
+    );
+  }
+  const names = st.split ? { split: st.split, examples: st.splitExamples } : undefined;
+  return names ? { columns, values, names, notes } : { columns, values, notes };
 }
 
 /** The mapping as text: one line per column, then one per distinct value read. */
@@ -54,6 +78,11 @@ export function formatMapping(r: MappingReport): string {
     lines.push('Values:');
     for (const v of r.values) lines.push(`  ${v.field} "${v.cell}" → ${v.read}`);
   }
+  if (r.names) {
+    lines.push(`Names: ${NUM.format(r.names.split)} split from one cell (--name-order last-first reads them the other way), e.g.`);
+    for (const e of r.names.examples) lines.push(`  "${e.cell}" → first "${e.first}", last "${e.last}"`);
+  }
+  for (const n of r.notes) lines.push(`Note: ${n}`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -85,7 +114,8 @@ export function formatReport(
     const groups = new Map<string, InvalidRowLike[]>();
     for (const r of s.invalidRows) {
       for (const e of r.errors) {
-        const k = `${e.field}: ${e.reason}`;
+        // "Duplicate email in the file (first on row 12)" is one reason, whatever the row.
+        const k = `${e.field}: ${e.reason.replace(/\s*\(first on row [\d,]+\)/, '')}`;
         const g = groups.get(k);
         if (g) g.push(r);
         else groups.set(k, [r]);

@@ -181,7 +181,7 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
     const record = (rec: CsvRecord, o: Outcome) => {
       counts[o.status]++;
       results.put(rec.row, fitCells(rec.cells, width, delimiter), o);
-      if (o.status !== 'not_sent' && o.status !== 'unknown') progress?.tick({ error: o.status === 'failed' || o.status === 'invalid' });
+      if (o.status !== 'not_sent' && o.status !== 'unknown') progress?.tick({ error: o.status === 'failed', invalid: o.status === 'invalid' });
     };
 
     const pace = new Pace(concurrency);

@@ -4,6 +4,7 @@
  * loaded from the account; without one, a usage error naming the missing flags.
  * The row goes through the same validator as a CSV row (validate.ts).
  */
+import { assessmentRule } from '../api/index.js';
 import { UsageError } from '../core/errors.js';
 import { noPromptReason } from '../core/prompter.js';
 import type { Prompter, Session } from '../core/session.js';
@@ -70,7 +71,8 @@ async function promptMissing(o: SingleOptions, a: AccountData, p: Prompter): Pro
     const chosen = await p.checkbox(
       'Assessments (Prescreen goes alone)',
       ids.map(([id, name]) => ({ name: `${name} (${id})`, value: id, checked: defaults.has(id) })),
-      { required: true },
+      // The service's rule, at once: not after more prompts, losing what was typed.
+      { required: true, validate: (picked) => assessmentRule(picked) ?? true },
     );
     o.assessments = chosen.join(',');
   }

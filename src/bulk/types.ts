@@ -55,7 +55,7 @@ export interface BulkSender extends BulkApi {
 }
 
 export interface ProgressLike {
-  tick(opts?: { error?: boolean; n?: number }): void;
+  tick(opts?: { error?: boolean; invalid?: boolean; n?: number }): void;
   setTotal(total: number): void;
   stop(): void;
 }

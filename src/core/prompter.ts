@@ -85,10 +85,16 @@ export function createPrompter(io: IOStreams): Prompter {
       const { select } = await lib();
       return guard(() => select<T>({ message, choices, default: opts.default, pageSize: 12 }, context()));
     },
-    async checkbox<T>(message: string, choices: Array<{ name: string; value: T; checked?: boolean }>, opts: { required?: boolean } & FlagHint = {}) {
+    async checkbox<T>(
+      message: string,
+      choices: Array<{ name: string; value: T; checked?: boolean }>,
+      opts: { required?: boolean; validate?: (values: T[]) => true | string } & FlagHint = {},
+    ) {
       if (!io.canPrompt) cannotPrompt(io, message, opts);
       const { checkbox } = await lib();
-      return guard(() => checkbox<T>({ message, choices, required: opts.required, pageSize: 12 }, context()));
+      const check = opts.validate;
+      const validate = check ? (picked: ReadonlyArray<{ value: T }>) => check(picked.map((c) => c.value)) : undefined;
+      return guard(() => checkbox<T>({ message, choices, required: opts.required, validate, pageSize: 12 }, context()));
     },
   };
 }

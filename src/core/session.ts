@@ -45,5 +45,10 @@ export interface Prompter {
   password(message: string, opts?: { validate?: (value: string) => true | string } & FlagHint): Promise<string>;
   confirm(message: string, opts?: { default?: boolean } & FlagHint): Promise<boolean>;
   select<T>(message: string, choices: Array<{ name: string; value: T; description?: string }>, opts?: { default?: T } & FlagHint): Promise<T>;
-  checkbox<T>(message: string, choices: Array<{ name: string; value: T; checked?: boolean }>, opts?: { required?: boolean } & FlagHint): Promise<T[]>;
+  /** `validate` refuses a choice at once (the prompt stays, with the reason), before anything else is asked. */
+  checkbox<T>(
+    message: string,
+    choices: Array<{ name: string; value: T; checked?: boolean }>,
+    opts?: { required?: boolean; validate?: (values: T[]) => true | string } & FlagHint,
+  ): Promise<T[]>;
 }

@@ -21,8 +21,8 @@ export interface ProgressOptions {
 }
 
 export interface Progress {
-  /** Counts finished items (default 1); `error: true` counts them as failed. */
-  tick(opts?: { error?: boolean; n?: number }): void;
+  /** Counts finished items (default 1); `error: true` counts them as failed, `invalid: true` as invalid (not sent, not failed). */
+  tick(opts?: { error?: boolean; invalid?: boolean; n?: number }): void;
   setTotal(total: number): void;
   /** Removes nothing: stops redrawing and leaves the last state on screen. Idempotent. */
   stop(): void;
@@ -54,6 +54,7 @@ export function createProgress(ctx: Pick<Session, 'io' | 'globals'>, opts: Progr
   let total = opts.total;
   let done = 0;
   let errors = 0;
+  let invalid = 0;
   let stopped = false;
   const showBar = ctx.io.stderrIsTTY && !ctx.globals.quiet;
   const c = chalkFor(ctx.io.colorStderr);
@@ -67,7 +68,7 @@ export function createProgress(ctx: Pick<Session, 'io' | 'globals'>, opts: Progr
     count: NUM.format(done),
     of: NUM.format(total ?? 0),
     rate: NUM.format(Math.round(rate())),
-    errors: errors ? c.red(`${NUM.format(errors)} failed`) : '0 failed',
+    errors: `${errors ? c.red(`${NUM.format(errors)} failed`) : '0 failed'}${invalid ? `, ${NUM.format(invalid)} invalid` : ''}`,
   });
 
   let bar: cliProgress.SingleBar | undefined;
@@ -96,6 +97,7 @@ export function createProgress(ctx: Pick<Session, 'io' | 'globals'>, opts: Progr
       const n = o.n ?? 1;
       done += n;
       if (o.error) errors += n;
+      else if (o.invalid) invalid += n;
       bar?.update(done, payload());
     },
     setTotal(t) {
@@ -114,8 +116,9 @@ export function createProgress(ctx: Pick<Session, 'io' | 'globals'>, opts: Progr
       const noun = opts.noun ?? 'items';
       const elapsed = clock() - started;
       const of = total !== undefined && total !== done ? ` of ${NUM.format(total)}` : '';
-      const ok = done - errors;
-      return `${NUM.format(done)}${of} ${noun}: ${NUM.format(ok)} done, ${NUM.format(errors)} failed, in ${formatDuration(elapsed)} (${NUM.format(Math.round(rate()))}/s)`;
+      const ok = done - errors - invalid;
+      const skipped = invalid ? `, ${NUM.format(invalid)} invalid` : '';
+      return `${NUM.format(done)}${of} ${noun}: ${NUM.format(ok)} done, ${NUM.format(errors)} failed${skipped}, in ${formatDuration(elapsed)} (${NUM.format(Math.round(rate()))}/s)`;
     },
     finish() {
       self.stop();

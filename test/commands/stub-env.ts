@@ -76,7 +76,12 @@ export function scriptedPrompter(answers: Array<[RegExp, unknown]>): Prompter & 
     password: async (m) => next(m) as string,
     confirm: async (m) => next(m) as boolean,
     select: async <T>(m: string) => next(m) as T,
-    checkbox: async <T>(m: string) => next(m) as T[],
+    // A choice the prompt's validate refuses is asked again, as on a terminal.
+    checkbox: async <T>(m: string, _c: unknown, opts?: { validate?: (v: T[]) => true | string }) => {
+      let v = next(m) as T[];
+      while (opts?.validate && opts.validate(v) !== true) v = next(m) as T[];
+      return v;
+    },
   };
 }
 
