@@ -95,7 +95,7 @@ const ALIASES: Record<Field, string[]> = {
  * an alias. "Hiring Manager Email" keeps "hiring manager" and is not read.
  */
 const QUALIFIERS = new Set([
-  'candidate', 'candidates', 'applicant', 'applicants', 'participant', 'participants', 'prospect', 'contact', 'talent', 'person',
+  'candidate', 'candidates', 'applicant', 'applicants', 'participant', 'participants', 'prospect', 'contact', 'talent', 'person', 'employee',
   'your', 'my', 'the', 'what', 'is', 'please', 'enter', 'all', 'primary', 'preferred', 'main', 'work', 'business', 'personal',
   'private', 'home', 'other', 'current', 'default', 'address', 'addresses', 'number', 'numbers', 'no', 'nr', 'list', 'value',
   'kandidat', 'kandidaten', 'kandidatin', 'bewerber', 'bewerberin', 'bewerbers', 'des', 'der', 'die', 'ihre', 'ihr', 'adresse',
