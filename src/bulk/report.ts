@@ -24,13 +24,13 @@ export function describeMapping(m: ColumnMapping, validator: RowValidator, accou
   const fieldOf = new Map<number, Field>();
   for (const [f, i] of Object.entries(m.index) as Array<[Field, number]>) fieldOf.set(i, f);
   const columns = m.header.map((h, i) => {
-    const field = fieldOf.get(i) ?? null;
-    const like = m.resembles.get(i);
     const alternateOf = (Object.entries(m.alternates) as Array<[Field, number[]]>).find(([, is]) => is.includes(i))?.[0];
+    const field = fieldOf.get(i) ?? alternateOf ?? null;
+    const like = m.resembles.get(i);
     const note = like
       ? `looks like ${like} but is not read as it; --map "${h.trim()}=${like}" to use it`
       : alternateOf
-        ? `read as ${alternateOf} where "${m.header[m.index[alternateOf]!].trim()}" is empty or anonymous`
+        ? `where "${m.header[m.index[alternateOf]!].trim()}" is empty or anonymous`
         : undefined;
     return note ? { column: h, field, note } : { column: h, field };
   });
@@ -72,7 +72,7 @@ export function formatMapping(r: MappingReport): string {
   const width = Math.min(30, Math.max(...r.columns.map((c) => c.column.length + 2)));
   for (const c of r.columns) {
     const col = `"${c.column}"`.padEnd(width);
-    lines.push(`  ${col} → ${c.field ?? `carried through untouched${c.note ? ` (${c.note})` : ''}`}`);
+    lines.push(`  ${col} → ${c.field ?? 'carried through untouched'}${c.note ? ` (${c.note})` : ''}`);
   }
   if (r.values.length) {
     lines.push('Values:');

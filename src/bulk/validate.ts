@@ -72,8 +72,8 @@ function manyValues(cell: string, separators: RegExp): string[] {
   return s.split(separators).map((x) => x.trim()).filter(Boolean);
 }
 
-/** "Ann <ann@x.com>", "mailto:ann@x.com" → the address. */
-const bareAddress = (s: string) => s.replace(/^.*<([^>]*)>.*$/, '$1').replace(/^mailto:/i, '').trim();
+/** "Ann <ann@x.com>" → the address. */
+const bareAddress = (s: string) => s.replace(/^.*<([^>]*)>.*$/, '$1').trim();
 
 /** The addresses of an email cell (comma, semicolon, whitespace or a JSON list), the first valid one first. */
 export function emailsOf(cell: string): { pick: string; count: number } {

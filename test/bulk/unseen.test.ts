@@ -244,10 +244,15 @@ describe('more shapes', () => {
     expectRefused(await dryRun(f('sep-only.csv', 'sep=;\n')), /is empty: there is no header line/);
   });
 
-  it('a title line above the header is named, with the fix', async () => {
+  it('a title line above the header is skipped and named; a file with no header at all names its first line', async () => {
     const p = join(h.dir, 'title.csv');
     writeFileSync(p, 'Candidate export 2024-05-01,,\nFirst Name,Last Name,Email\nA,B,ab.title@example.com\n');
-    expectRefused(await dryRun(p), /its header is: "Candidate export 2024-05-01", "", ""\)\.\nHint: the first line must be the header \(remove any title line above it\)/);
+    const r = await dryRun(p);
+    expectAllValid(r, 1);
+    expect(r.stderr).toContain('the header is on line 2; the line above it skipped (line 1: "Candidate export 2024-05-01")');
+    const none = join(h.dir, 'no-header.csv');
+    writeFileSync(none, 'Candidate export 2024-05-01,,\nA,B,ab.title@example.com\n');
+    expectRefused(await dryRun(none), /its header is: "Candidate export 2024-05-01", "", ""\)\.\nHint: the header must name the columns/);
   });
 
   it('cells spreadsheets damage: a phone in scientific notation, a non-breaking space around an email, mailto:', async () => {
