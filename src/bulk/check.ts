@@ -122,6 +122,13 @@ export async function validatePass(path: string, label: string, opts: BulkOption
     if (!r.channels.email && !r.channels.sms) channels.none++;
   }
   if (!v) throw new UsageError(`${label} is empty: there is no header line.`);
+  const damaged = v.validator.stats;
+  // The dry run lists it with the mapping; a real run says it here, before sending.
+  if (damaged.damaged && !opts.dryRun) {
+    deps.ctx.warn(
+      safeText(`${damaged.damaged} row${damaged.damaged === 1 ? ' has a name' : 's have names'} with "?" or "\uFFFD" where a letter should be (${damaged.damagedExamples.map((e) => `"${e}"`).join(', ')}): the file was saved in a code page without those letters; save it again as "CSV UTF-8".`),
+    );
+  }
   v.rows = rows;
   v.invalidCount = invalidCount;
   v.kept = kept;

@@ -104,4 +104,27 @@ describe('prompts on a terminal', () => {
       p.kill();
     }
   }, 40_000);
+
+  it('refuses Prescreen with other assessments at the prompt itself, keeping what was typed', async () => {
+    const p = spawnJobfitPty(['invite', '--first-name', 'Pre', '--last-name', 'Screen', '--email', 'pre.screen.pty@example.com', '--created-by', INVITER, '--team', 'Retail Stores'], {
+      env: { ...env, JOBFIT_CONFIG_DIR: join(dir, 'cfg-pty-prescreen'), NO_COLOR: '1' },
+    });
+    try {
+      await p.expect('Prescreen');
+      // Dana's defaults are checked; Prescreen (the first choice) is added to them.
+      p.send(keys.space);
+      p.send(keys.enter);
+      await p.expect('Choose either Prescreen or other assessments, but not both.');
+      // The same prompt, still open: take Prescreen off again and go on.
+      p.send(keys.space);
+      p.send(keys.enter);
+      await p.expect('Invitation email template');
+      p.send(keys.enter);
+      const end = await p.wait(20_000);
+      expect(end.code, end.output).toBe(0);
+      expect(end.output).toContain('pre.screen.pty@example.com');
+    } finally {
+      p.kill();
+    }
+  }, 40_000);
 });
