@@ -2,7 +2,7 @@
  * The run function with a fake context and an in-memory service: the live
  * guard, Ctrl-C (finish in flight, write down, resume), and slowing down on 429.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import { BadRequestError, RateLimitError } from '../../src/client/errors.js';
 import { finishBulk, runBulkInvite, summaryLine } from '../../src/bulk/run.js';
 import type { BulkDeps, BulkSender } from '../../src/bulk/types.js';
 import { ExitCode, JobfitError } from '../../src/core/errors.js';
+import { createProgress } from '../../src/format/progress.js';
 import { memoryIO } from '../helpers/io.js';
 import { INVITER, writePeople } from './helpers/data.js';
 
@@ -291,6 +292,19 @@ describe('after the run', () => {
     const s = await runBulkInvite({ csv: join(dir, 'p.csv'), out, createdBy: INVITER }, deps(api, { local: true }).d);
     expect(s).toMatchObject({ created: 1, exists: 0, failed: 1 });
     expect(readFileSync(out, 'utf8').split('\n')[1]).toContain(',1,failed,,,"Another team in this account already has an invitation with email p1.conflict@example.com: invitation 99 on team Graduate Programme (14)');
+  });
+
+  it('the progress counts invalid rows apart, not as failed', async () => {
+    const api = new FakeService();
+    const csv = join(dir, 'inv.csv');
+    writeFileSync(csv, 'First Name,Last Name,Email\nA,One,a.one.progress@example.com\nB,Two,not-an-email\nC,Three,c.three.progress@example.com\n');
+    const { d } = deps(api, { local: true });
+    const m = memoryIO({ tty: false });
+    let bar: ReturnType<typeof createProgress> | undefined;
+    d.progress = (total) => (bar = createProgress({ io: m.io, globals: { color: false, quiet: false, verbose: false } }, { total, noun: 'rows' }));
+    await runBulkInvite({ csv, out: join(dir, 'inv.results.csv'), createdBy: INVITER, skipInvalid: true }, d);
+    expect(bar!.summary()).toMatch(/^3 rows: 2 done, 0 failed, 1 invalid, in /);
+    expect(bar!.errors).toBe(0);
   });
 
   it('without a terminal, a progress line comes on stderr every few seconds', async () => {

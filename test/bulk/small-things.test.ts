@@ -1,0 +1,65 @@
+/**
+ * The small things of issue 25's run: a --map naming an absent header,
+ * duplicates as one group, letters lost to a code page, --header-row and
+ * --name-order, cells of several values carried whole to the results.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { expectAllValid, INVITER, readResults, useBulkStub } from './harness.js';
+
+const { h, invite, send } = useBulkStub('jobfit-bulk-small-');
+const file = (name: string, text: string) => {
+  const p = join(h.dir, name);
+  writeFileSync(p, text);
+  return p;
+};
+const dryRun = (p: string, more: string[] = []) => invite(['--csv', p, '--created-by', INVITER, '--dry-run', ...more]);
+
+describe('small things', () => {
+  it('a --map naming a header that is not there: exit 2, naming it and the header', async () => {
+    const p = file('map.csv', 'First Name,Last Name,Email\nA,B,a.b.map@example.com\n');
+    const r = await dryRun(p, ['--map', 'Cand Mail=email']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--map "Cand Mail=email": the file has no column "Cand Mail" (its header is: "First Name", "Last Name", "Email")');
+  });
+
+  it('90 duplicates of one email are one group, not "90 other reasons"', async () => {
+    const lines = ['First Name,Last Name,Email', 'First,Person,same.dup@example.com'];
+    for (let i = 0; i < 90; i++) lines.push(`Copy${i},Person,same.dup@example.com`);
+    const r = await dryRun(file('dups.csv', `${lines.join('\n')}\n`));
+    expect(r.code).toBe(3);
+    expect(r.stdout).toContain('90 × email: Duplicate email in the file\n');
+    expect(r.stdout).not.toContain('other reasons');
+  });
+
+  it('a letter lost to a code page ("?ukasz") is flagged, in the dry run and the real run', async () => {
+    const p = file('codepage.csv', 'First Name,Last Name,Email\n?ukasz,Nowak,lukasz.nowak.cp@example.com\nAnna,Mu?oz,anna.munoz.cp@example.com\nBo,Lee,bo.lee.cp@example.com\n');
+    const r = await dryRun(p);
+    expectAllValid(r, 3);
+    expect(r.stdout).toContain('Note: 2 rows have a name with "?" or "\uFFFD" where a letter should be ("?ukasz Nowak", "Anna Mu?oz")');
+    const { r: real } = await send(p, 'codepage');
+    expect(real.stderr).toContain('2 rows have names with "?" or "\uFFFD" where a letter should be');
+  });
+
+  it('--header-row says the header line; --name-order last-first splits the other way', async () => {
+    const p = file('order.csv', 'Report,,\nName,Email,Note\nNguyen Van An,an.nguyen.order@example.com,x\n');
+    const r = await dryRun(p, ['--header-row', '2', '--name-order', 'last-first']);
+    expectAllValid(r, 1);
+    expect(r.stdout).toContain('"Nguyen Van An" → first "Van An", last "Nguyen"');
+    const bad = await dryRun(p, ['--header-row', '9']);
+    expect(bad.code).toBe(2);
+  });
+
+  it('a cell of several addresses: the first valid one is invited, the cell is carried whole', async () => {
+    const p = file('several.csv', 'Full name,Email,Phone\nAda Byron,"bad@, ada.byron.sev@example.com; ada@home.example","+1 415 555 0100 / +1 212 555 0101"\n');
+    const dry = await dryRun(p);
+    expectAllValid(dry, 1);
+    expect(dry.stdout).toContain('1 row had several email addresses in one cell');
+    expect(dry.stdout).toContain('1 row had several phone numbers in one cell');
+    const { out } = await send(p, 'several');
+    const lines = readResults(out);
+    expect(lines[1]).toContain('"bad@, ada.byron.sev@example.com; ada@home.example"');
+    expect(lines[1]).toContain(',created,');
+  });
+});
