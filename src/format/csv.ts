@@ -78,7 +78,8 @@ export function cellsFor(record: Record<string, Cell>, header: string[]): Cell[]
  */
 export function toCsv(items: unknown[], opts: { columns?: string[]; fields?: string[] } = {}): string {
   const records = items.map((it) => csvRecord(it, opts.fields));
-  const header = opts.columns ?? unionKeys(records, opts.fields);
+  // An empty list with --fields still says what its columns would have been.
+  const header = opts.columns ?? (records.length === 0 && opts.fields ? opts.fields : unionKeys(records, opts.fields));
   let out = csvLine(header);
   for (const r of records) out += csvLine(cellsFor(r, header));
   return out;
