@@ -56,6 +56,21 @@ describe('--fields: a fixed list per command', () => {
       expect(bad.stderr).toMatch(/Unknown field for --fields/);
       expect(bad.stderr).not.toMatch(/127\.0\.0\.1:9/);
     }
+    // Exports: the CSV's columns and the API object's names; an unknown one before any request.
+    for (const args of [
+      ['scorecard', '2001', '--sp', 'x', '--fields', 'think-rread'],
+      ['job-fit', '--all', '--fields', 'rnak'],
+    ]) {
+      const bad = await runCli([...args, '-o', 'csv'], { env: nowhere });
+      expect(bad.code, `${args.join(' ')}: ${bad.stderr}`).toBe(2);
+      expect(bad.stderr).toMatch(/Unknown field for --fields/);
+    }
+    const long = await cli(['job-fit', '--all', '--fields', 'test_taker_id,rank', '-o', 'csv']);
+    expect(long.code, long.stderr).toBe(0);
+    expect(long.stdout.split('\n')[0]).toBe('test_taker_id,rank');
+    const objects = await cli(['job-fit', '--all', '--fields', 'test_taker_id,riasec_profile', '-o', 'ndjson']);
+    expect(objects.code, objects.stderr).toBe(0);
+    expect(Object.keys(JSON.parse(objects.stdout.split('\n')[0]))).toEqual(['test_taker_id', 'riasec_profile']);
     // Fields of the schema the stub's rows may lack are still names (a strict server leaves them out).
     const ok = await cli(['test-takers', 'list', '--fields', 'id,created_at', '-o', 'json']);
     expect(ok.code, ok.stderr).toBe(0);
