@@ -142,6 +142,7 @@ describe('the packed package, imported by name', () => {
     expect(r.team.listed).toBe(r.team.total);
     expect(r.takers.total).toBeGreaterThan(50);
     expect(r.takers).toEqual({ listed: r.takers.total, distinct: r.takers.total, total: r.takers.total });
+    expect(r.iterated).toEqual({ distinct: r.takers.total, same: true });
     expect(r.profiles.total).toBeGreaterThan(50);
     expect(r.profiles).toEqual({ listed: r.profiles.total, distinct: r.profiles.total, total: r.profiles.total, url: 'string' });
     // The error classes work across the package boundary (instanceof).
