@@ -178,8 +178,11 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
     let sent = 0;
     const width = v.meta.header.length;
     const delimiter = v.meta.delimiter;
+    // Where the assessment links point (the command says when nothing serves them there).
+    let linkOrigin: string | undefined;
     const record = (rec: CsvRecord, o: Outcome) => {
       counts[o.status]++;
+      if (linkOrigin === undefined && o.url && URL.canParse(o.url)) linkOrigin = new URL(o.url).origin;
       results.put(rec.row, fitCells(rec.cells, width, delimiter), o);
       if (o.status !== 'not_sent' && o.status !== 'unknown') progress?.tick({ error: o.status === 'failed', invalid: o.status === 'invalid' });
     };
@@ -341,6 +344,7 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
       results: out,
       journal: journalPath,
       interrupted: interrupted && !fatal,
+      linkOrigin,
     };
     if (fatal) {
       if (isFileError(fatal)) {

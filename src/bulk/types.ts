@@ -101,4 +101,6 @@ export interface BulkSummary {
   mapping: MappingReport;
   /** Where --errors wrote the invalid rows. */
   errorsFile?: string;
+  /** The origin of the assessment links the run got (the first one seen). */
+  linkOrigin?: string;
 }

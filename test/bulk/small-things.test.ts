@@ -6,6 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
 import { expectAllValid, INVITER, readResults, useBulkStub } from './harness.js';
 
 const { h, invite, send } = useBulkStub('jobfit-bulk-small-');
@@ -61,5 +62,17 @@ describe('small things', () => {
     const lines = readResults(out);
     expect(lines[1]).toContain('"bad@, ada.byron.sev@example.com; ada@home.example"');
     expect(lines[1]).toContain(',created,');
+  });
+
+  it('links that point at a stub that is not serving are named; a serving stub\'s are not', async () => {
+    const p = file('links.csv', 'First Name,Last Name,Email\nLi,Nk,li.nk.links@example.com\n');
+    // The embedded stub (nothing configured) stops when the command ends; its
+    // links point at the address a `jobfit stub serve` keeps, where nothing serves.
+    const embedded = await runCli(['invite', '--csv', p, '--created-by', INVITER, '--out', join(h.dir, 'links-embedded.results.csv')]);
+    expect(embedded.code, embedded.stderr).toBe(0);
+    expect(embedded.stderr).toMatch(/Warning: The assessment links in the results point at (the embedded stub \(http:\/\/127\.0\.0\.1:\d+\), which stops when this command ends|http:\/\/127\.0\.0\.1:\d+, where no stub is serving now)/);
+    // The stub of this file serves its links.
+    const { r } = await send(p, 'links-served');
+    expect(r.stderr).not.toContain('assessment links in the results point at');
   });
 });

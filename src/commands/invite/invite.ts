@@ -110,6 +110,27 @@ async function profileDefaults(ctx: Context): Promise<{ createdBy?: string; team
   }
 }
 
+/**
+ * When the results' assessment links point at a stub that is not serving
+ * them (the embedded stub, which stops with this command, or a local stub
+ * that does not answer), the sentence that says so; undefined otherwise.
+ * A real service's links are never probed.
+ */
+async function deadLinks(origin: string | undefined, baseUrl: string | undefined, embedded: boolean): Promise<string | undefined> {
+  if (!origin || !baseUrl || !URL.canParse(baseUrl)) return undefined;
+  const fix = 'start one with `jobfit stub serve` (it keeps its address) and open them while it runs';
+  if (embedded && new URL(baseUrl).origin === origin) {
+    return `The assessment links in the results point at the embedded stub (${origin}), which stops when this command ends: nobody can open them; ${fix}.`;
+  }
+  if (!isLocal(origin, embedded)) return undefined;
+  try {
+    await fetch(`${origin}/v2/healthcheck`, { signal: AbortSignal.timeout(1500) });
+    return undefined;
+  } catch {
+    return `The assessment links in the results point at ${origin}, where no stub is serving now: nobody can open them until it is; ${fix}.`;
+  }
+}
+
 function isLocal(baseUrl: string, embedded: boolean): boolean {
   if (embedded) return true;
   try {
@@ -223,6 +244,8 @@ async function runBulk(o: InviteOptions, ctx: Context): Promise<void> {
     return;
   }
   if (!ctx.globals.quiet || summary.interrupted) ctx.io.stderr.write(`${summaryLine(summary)}\nResults: ${summary.results}\n`);
+  const dead = await deadLinks(summary.linkOrigin, conn?.baseUrl, Boolean(conn?.embedded));
+  if (dead) ctx.warn(safeText(dead));
   if (fmt === 'json' || fmt === 'ndjson') {
     const { invalidRows: _omit, mapping: _mapping, ...counts } = summary;
     ctx.io.stdout.write(fmt === 'json' ? `${JSON.stringify(counts, null, 2)}\n` : `${JSON.stringify(counts)}\n`);
