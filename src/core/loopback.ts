@@ -20,3 +20,12 @@ export function hostNameOf(hostHeader: string): string {
   const colon = h.indexOf(':');
   return colon < 0 ? h : h.slice(0, colon);
 }
+
+/**
+ * Where a jobfit stub answers `{"instance": "<id>"}`, the random id it took
+ * when it started (not a route of the service: the reference has no such
+ * path). `jobfit stub serve` records the id beside the config, so the CLI can
+ * tell our stub from any other server on this machine (a proxy, a tunnel, an
+ * independent server) by something only that process knows.
+ */
+export const STUB_INSTANCE_PATH = '/_jobfit/stub-instance';

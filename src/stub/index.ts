@@ -67,6 +67,8 @@ export interface RunningStub {
   /** The address and port really bound, e.g. `0.0.0.0:4010` (every interface). */
   bound: string;
   keys: StubKeys[];
+  /** The random id this server answers at STUB_INSTANCE_PATH (core/loopback.ts): what tells it from any other server. */
+  instance: string;
   store: SeededStore;
   close(): Promise<void>;
 }
@@ -119,6 +121,7 @@ export async function startStub(opts: StartStubOptions): Promise<RunningStub> {
     url: `${l.origin}/v2`,
     origin: l.origin,
     bound: l.bound,
+    instance: l.instance,
     keys: stubKeys(store),
     store,
     close: async () => {
