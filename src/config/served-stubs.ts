@@ -15,7 +15,7 @@ import { join, resolve } from 'node:path';
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../core/files.js';
 import { configDir } from './paths.js';
 import { processAlive } from '../core/lock.js';
-import { isLoopbackHost, STUB_INSTANCE_PATH } from '../core/loopback.js';
+import { isLoopbackHost, loopbackAlias, STUB_INSTANCE_PATH, stubInProcess } from '../core/loopback.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -31,8 +31,6 @@ export interface ServedStub {
 }
 
 const dirOf = (env: Env) => join(configDir(env), 'served-stubs');
-/** `http://localhost:4010` and `http://[::1]:4010` name the same stub as `http://127.0.0.1:4010`. */
-const loopbackAlias = (o: string) => o.replace('//localhost:', '//127.0.0.1:').replace('//[::1]:', '//127.0.0.1:');
 const fileOf = (env: Env, origin: string) => join(dirOf(env), `${origin.replace(/^https?:\/\//, '').replace(/[^A-Za-z0-9.-]+/g, '_')}.json`);
 
 
@@ -91,18 +89,6 @@ export function servedStubAt(env: Env, baseUrl: string): ServedStub | undefined 
   return servedStubs(env).find((s) => loopbackAlias(s.origin) === loopbackAlias(origin));
 }
 
-/** Stubs started in this process (the library's startStub): origin → instance. */
-const inProcess = new Map<string, string>();
-
-/** Notes a stub started in this process; returns the function that forgets it. */
-export function noteStubInProcess(origin: string, instance: string): () => void {
-  const key = loopbackAlias(origin);
-  inProcess.set(key, instance);
-  return () => {
-    if (inProcess.get(key) === instance) inProcess.delete(key);
-  };
-}
-
 /** How long a stub on this machine has to say who it is. */
 const ASK_MS = 5_000;
 
@@ -139,7 +125,7 @@ export async function isOurStub(env: Env, baseUrl: string, embedded = false): Pr
   }
   if (u.protocol !== 'http:' || !isLoopbackHost(u.hostname) || !/^\/v2\/?$/.test(u.pathname)) return false;
   const known = new Set<string>();
-  const own = inProcess.get(loopbackAlias(u.origin));
+  const own = stubInProcess(u.origin);
   if (own) known.add(own);
   const served = servedStubAt(env, baseUrl)?.instance;
   if (served) known.add(served);

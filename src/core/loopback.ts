@@ -29,3 +29,23 @@ export function hostNameOf(hostHeader: string): string {
  * independent server) by something only that process knows.
  */
 export const STUB_INSTANCE_PATH = '/_jobfit/stub-instance';
+
+/** `http://localhost:4010` and `http://[::1]:4010` name the same server as `http://127.0.0.1:4010`. */
+export const loopbackAlias = (origin: string) => origin.replace('//localhost:', '//127.0.0.1:').replace('//[::1]:', '//127.0.0.1:');
+
+/** Stubs started in this process (startStub: the embedded stub, the library's): origin → instance. */
+const inProcess = new Map<string, string>();
+
+/** Notes a stub started in this process; returns the function that forgets it. */
+export function noteStubInProcess(origin: string, instance: string): () => void {
+  const key = loopbackAlias(origin);
+  inProcess.set(key, instance);
+  return () => {
+    if (inProcess.get(key) === instance) inProcess.delete(key);
+  };
+}
+
+/** The instance of the stub this process started at `origin`, if any. */
+export function stubInProcess(origin: string): string | undefined {
+  return inProcess.get(loopbackAlias(origin));
+}

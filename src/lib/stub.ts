@@ -48,15 +48,11 @@ export async function startStub(opts: StubOptions = {}): Promise<Stub> {
     throw err;
   }
   const stub = running;
-  // bulkInvite in this process knows it for our stub (config/served-stubs.ts, isOurStub).
-  const { noteStubInProcess } = await import('../config/served-stubs.js');
-  const forget = noteStubInProcess(stub.origin, stub.instance);
   let closed: Promise<void> | undefined;
   return {
     url: stub.url,
     keys: stub.keys.map((k) => ({ account_id: k.account_id, display_name: k.display_name, live_key: k.live_key, test_key: k.test_key })),
     close() {
-      forget();
       closed ??= stub.close().finally(() => {
         if (own) rmSync(own, { recursive: true, force: true });
       });

@@ -8,6 +8,7 @@ import { FaultInjector, type FaultSpec } from './faults.js';
 import { originOf } from './lifecycle.js';
 import { participantPages } from './page.js';
 import { listen } from './server.js';
+import { noteStubInProcess } from '../core/loopback.js';
 import { type SeededStore, openStore } from './seeded-store.js';
 import type { Store } from './store.js';
 
@@ -117,6 +118,8 @@ export async function startStub(opts: StartStubOptions): Promise<RunningStub> {
       store.noteDiskCondition(disk.condition);
     }
   }
+  // Bulk invite in this process knows it for our stub (config/served-stubs.ts, isOurStub).
+  const forget = noteStubInProcess(l.origin, l.instance);
   return {
     url: `${l.origin}/v2`,
     origin: l.origin,
@@ -125,6 +128,7 @@ export async function startStub(opts: StartStubOptions): Promise<RunningStub> {
     keys: stubKeys(store),
     store,
     close: async () => {
+      forget();
       await l.close();
       store.close();
     },
