@@ -107,6 +107,11 @@ function joinParsed(origin: string, basePath: string, path: string, query?: Reco
   return new URL(`${origin}${basePath}${p.startsWith('/') ? p : `/${p}`}${search ? `?${search}` : ''}`);
 }
 
+/** The stop of a request by the run's signal: its reason when it names the signal (core/io.ts), else Ctrl-C's. */
+function interrupted(signal: AbortSignal | undefined): CancelError {
+  return signal?.reason instanceof CancelError ? signal.reason : new CancelError('Interrupted.');
+}
+
 export class HttpClient {
   readonly baseUrl: string;
   /** The base URL's origin and path (without a trailing slash), parsed on the first request. */
@@ -230,7 +235,7 @@ export class HttpClient {
         raw = res.body;
         status = res.status;
       } catch (err) {
-        if (isAbort(err, signal)) throw new CancelError('Interrupted.');
+        if (isAbort(err, signal)) throw interrupted(signal);
         code = errorCode(err) ?? 'UNKNOWN';
         cause = err;
         if (code === 'JOBFIT_TOO_LARGE') {
@@ -283,7 +288,7 @@ export class HttpClient {
             await this.sleep(decision.delayMs, signal ? AbortSignal.any([signal, this.breaker.signal]) : this.breaker.signal);
           } catch (err) {
             if (this.breaker.isOpen && !signal?.aborted) throw this.gone();
-            if (isAbort(err, signal)) throw new CancelError('Interrupted.');
+            if (isAbort(err, signal)) throw interrupted(signal);
             throw err;
           }
           if (decision.waited) rateLimitWaits++;
