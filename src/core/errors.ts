@@ -23,8 +23,9 @@ export const EXIT_CODES_HELP = `Exit codes:
   2    usage error or invalid input (bad flags, unreadable or invalid file)
   3    partial failure in a bulk run (some rows or items failed or were invalid)
   4    authentication (no key, a key the service does not accept, mode mismatch)
+  129  the terminal closed (SIGHUP): as 130
   130  interrupted (Ctrl-C); work already done is kept
-  129, 143  stopped by SIGHUP (terminal closed) or SIGTERM: the same as 130`;
+  143  terminated (SIGTERM): as 130`;
 
 /** Base class: a message for the user, an optional hint, and an exit code. */
 export class JobfitError extends Error {

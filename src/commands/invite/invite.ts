@@ -224,7 +224,7 @@ export default defineCommand({
     'jobfit --live invite --csv people.csv --yes --concurrency 16',
     '# CSV columns (forgiving names): First Name, Last Name, Email, Phone, Team, Assessments, Template, Send Via, Custom ID, Person ID, Ref Text, Created By',
     '# Results: the input columns + row, status (created|exists|invalid|failed|not_sent|unknown), invitation_id, assessment_url, error',
-    '# Exit: 0 all created or existing, 3 some invalid or failed, 2 unusable input or flags, 1 stopped (service gone, disk full: resumable), 130 interrupted (resumable)',
+    '# Exit: 0 all created or existing, 3 some invalid or failed, 2 unusable input or flags, 1 stopped (service gone, disk full: resumable), 130 interrupted (resumable; 143 SIGTERM, 129 SIGHUP)',
   ],
   run,
 });
