@@ -131,9 +131,12 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
       }
       if (!again && journal.begin) refuseAnotherInputsResults(journal.begin, opts, out, journalPath);
       if (!again && journal.begin && !journal.ended) {
+        // It is continued with its own input, which may not be this run's.
+        const theirs = journal.begin.input;
+        const own = theirs === '-' ? opts.csv === '-' : opts.csv !== '-' && resolve(opts.csv) === theirs;
         throw new UsageError(
-          `An earlier run into ${out} did not finish (journal ${journalPath}); nothing was sent.`,
-          `continue it with: ${resumeCommand(opts, out)}\n      or choose another --out to start over (rows already sent then come back as "exists")`,
+          `An earlier run${own ? '' : ` of ${theirs === '-' ? 'standard input' : theirs}`} into ${out} did not finish (journal ${journalPath}); nothing was sent.`,
+          `continue it with: ${resumeCommand(own ? opts : { ...opts, csv: theirs }, out)}\n      or choose another --out to start over (rows already sent then come back as "exists")`,
         );
       }
       if (!again) journal = { done: new Map(), inFlight: new Map(), ended: false };

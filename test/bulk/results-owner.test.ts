@@ -5,7 +5,7 @@
  * the way out, and leaves the results and the journal as they were. The same
  * file run again replaces its own results.
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { INVITER, useBulkStub } from './harness.js';
@@ -77,5 +77,21 @@ describe('a results file of another input', () => {
     const r = await invite(['--csv', b, '--out', out, '--created-by', INVITER]);
     expect(r.code, r.stderr).toBe(0);
     expect(created(out)).toBe(2);
+  });
+
+  it('an unfinished run of another input is named, and its resume command is of that input', async () => {
+    const a = join(h.dir, 'unfinished-a.csv');
+    const b = join(h.dir, 'unfinished-b.csv');
+    writePeople(a, 2, 'unfa');
+    writePeople(b, 2, 'unfb');
+    const out = join(h.dir, 'unfinished.results.csv');
+    const journal = `${out}.journal.ndjson`;
+    // As a run of a killed before it wrote its results leaves it.
+    const header = readFileSync(a, 'utf8').split('\n')[0].split(',');
+    writeFileSync(journal, `${JSON.stringify({ t: 'begin', v: 1, input: a, header, rows: 2, at: '2026-01-01T00:00:00.000Z' })}\n`, { mode: 0o600 });
+    const r = await invite(['--csv', b, '--out', out, '--created-by', INVITER]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`Error: An earlier run of ${a} into ${out} did not finish`);
+    expect(r.stderr).toContain(`continue it with: jobfit invite --csv ${a} --out ${out} --resume`);
   });
 });
