@@ -107,6 +107,11 @@ export function createProcessIO(): IOStreams {
     process.exit(STOP_SIGNALS[sig]);
   };
   for (const sig of Object.keys(STOP_SIGNALS) as StopSignal[]) process.prependListener(sig, onSignal);
+  // stderr is where a failure would be told. When it fails itself (the terminal
+  // closed: EIO, a little before SIGHUP arrives; a closed pipe: EPIPE) there is
+  // no one to tell, and the run must still finish its files and its exit code
+  // rather than die of an unhandled 'error' event.
+  process.stderr.on('error', () => {});
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     // `jobfit ... | head` closes the pipe early: that is not an error.
     if (err.code === 'EPIPE') process.exit(0);
