@@ -129,3 +129,31 @@ it.each([
     await slow.stop();
   }
 }, 60_000);
+
+it('the terminal closed (a real hangup: SIGHUP, and stderr failing with EIO) during a bulk run at a terminal: exit 129, the results hold the rows sent; the resume leaves exactly N', async () => {
+  const tag = 'hangup';
+  const csv = join(dir, `${tag}.csv`);
+  const out = join(dir, `${tag}.results.csv`);
+  const journal = `${out}.journal.ndjson`;
+  writePeople(csv, N, tag);
+  const args = ['invite', '--csv', csv, '--out', out, '--concurrency', '1'];
+  const py = spawnSync('python3', [join(import.meta.dirname, 'helpers/hangup.py'), journal, '"t":"done"', '100', process.execPath, BIN, ...args], {
+    env: env(stub),
+    encoding: 'utf8',
+    timeout: 90_000,
+  });
+  expect(py.status, py.stderr).toBe(0);
+  const r = JSON.parse(py.stdout) as { exit: number; closed: boolean };
+  expect(r.closed, 'the run ended before the terminal closed').toBe(true);
+  expect(r.exit).toBe(129);
+  const done = count(journal, /"t":"done"/g);
+  const lines = readFileSync(out, 'utf8').trimEnd().split('\n');
+  expect(lines).toHaveLength(N + 1);
+  expect(lines.filter((l) => l.includes(',created,')).length).toBe(done);
+  expect(await countInvitations(stub.dataDir, tag)).toEqual({ total: done, distinct: done });
+
+  const again = start(stub, [...args, '--resume']);
+  const r2 = await again.ended;
+  expect(r2.code, r2.stderr).toBe(0);
+  expect(await countInvitations(stub.dataDir, tag)).toEqual({ total: N, distinct: N });
+}, 120_000);
