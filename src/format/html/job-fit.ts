@@ -8,9 +8,8 @@
  * field may be missing and the section still renders.
  */
 import { byRank, type JobFitReportView } from '../jobfit-report.js';
-import { BLUES, esc, fmt, metaList, pageHead, safeHref, starsHtml } from './page.js';
-
-export { PAGE_TAIL as JOB_FIT_PAGE_TAIL } from './page.js';
+import type { ListWriter, OutputCtx } from '../output.js';
+import { BLUES, esc, fmt, metaList, PAGE_TAIL, pageHead, safeHref, starsHtml } from './page.js';
 
 type Named = NonNullable<JobFitReportView['career_interests_profile']>[number];
 type WithFacets = NonNullable<JobFitReportView['career_interests']>[number];
@@ -119,7 +118,7 @@ function occupations(r: JobFitReportView): string {
 }
 
 /** One candidate's section (the report as received; read leniently). */
-export function jobFitSectionHtml(report: unknown): string {
+function jobFitSectionHtml(report: unknown): string {
   const r = (report ?? {}) as JobFitReportView & { scorecard_url?: string | null };
   const name = [r.first_name, r.last_name].filter(Boolean).join(' ') || '(no name)';
   const href = safeHref(r.scorecard_url);
@@ -140,8 +139,8 @@ export function jobFitSectionHtml(report: unknown): string {
 }
 
 /** The page's start, before the first section. */
-export function jobFitPageHead(o: { count: number; generatedAt: Date; source: string; mode?: string }): string {
-  const title = o.count === 1 ? 'Job-fit report' : `Job-fit reports (${fmt(o.count)} candidates)`;
+function jobFitPageHead(o: { count?: number; generatedAt: Date; source: string; mode?: string }): string {
+  const title = o.count === 1 ? 'Job-fit report' : o.count === undefined ? 'Job-fit reports' : `Job-fit reports (${fmt(o.count)} candidates)`;
   return (
     pageHead(title) +
     `<header><h1>${esc(title)}</h1>${metaList([
@@ -150,4 +149,57 @@ export function jobFitPageHead(o: { count: number; generatedAt: Date; source: st
       ['Mode', o.mode],
     ])}<p class="note">Facet ranges: Low / Medium / High (interests), Less / Moderately / More Pronounced (traits), drawn as one to three filled squares.</p></header>\n`
   );
+}
+
+/**
+ * `job-fit … -o html` for many ids: a ListWriter that writes the page's start
+ * at once, each report's section as it arrives (memory stays flat at any
+ * count), and the end (with the ids whose report was not ready) on end().
+ * On a terminal the sections wait for end(), so a progress bar on stderr
+ * never interleaves with them.
+ */
+export function createJobFitHtmlWriter(
+  ctx: OutputCtx,
+  head: Parameters<typeof jobFitPageHead>[0],
+  notReady: () => readonly number[],
+): ListWriter {
+  const out = ctx.io.stdout;
+  const held: string[] | undefined = ctx.io.stdoutIsTTY ? [] : undefined;
+  let count = 0;
+  let full = false;
+  const put = (s: string): boolean => {
+    if (held) {
+      held.push(s);
+      return true;
+    }
+    const ok = out.write(s);
+    full ||= !ok;
+    return ok;
+  };
+  put(jobFitPageHead(head));
+  return {
+    format: 'html',
+    get count() {
+      return count;
+    },
+    write(item) {
+      count++;
+      return put(jobFitSectionHtml(item));
+    },
+    drained() {
+      const stream = out as { once?: (event: string, cb: () => void) => void };
+      if (!full || typeof stream.once !== 'function') return Promise.resolve();
+      full = false;
+      return new Promise<void>((resolve) => stream.once?.('drain', resolve));
+    },
+    end() {
+      const later = notReady();
+      if (later.length > 0) {
+        put(`<section class="later"><h2>Not available yet</h2><p>No job-fit report yet (Personality and Career Interests not both complete) for test taker${later.length === 1 ? '' : 's'} ${later.map((id) => esc(id)).join(', ')}.</p></section>\n`);
+      }
+      if (count === 0 && later.length === 0) put('<p>No reports.</p>\n');
+      put(PAGE_TAIL);
+      if (held) out.write(held.join(''));
+    },
+  };
 }
