@@ -91,7 +91,7 @@ function rankedTable(g: GroupPageData, top: number | 'all'): string {
       const band = bandOf(c.five_star_score);
       return (
         `<tr><td class="n">${i + 1}</td><td>${href ? `<a href="${href}" rel="noopener noreferrer">${name}</a>` : name}</td>` +
-        `<td class="n">${c.test_taker_id}</td><td class="n">${c.job_fit_percentage === null ? '–' : `${esc(c.job_fit_percentage)}%`}</td>` +
+        `<td class="n">${c.test_taker_id}</td><td class="n">${c.job_fit_percentage === null ? '–' : `${c.job_fit_percentage.toFixed(1)}%`}</td>` +
         `<td>${starsHtml(c.five_star_score)}</td><td><span class="band ${band.cls}">${band.name}</span></td><td>${esc(c.riasec_profile ?? '–')}</td></tr>`
       );
     })
