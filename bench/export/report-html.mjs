@@ -47,7 +47,6 @@ runJobfit(bin, ['stub', 'seed', '--test-takers', String(N), '--teams', '3', '--d
 const s = await serveStub(bin, dir, baseEnv);
 const runs = { json: [], html: [] };
 const sizes = {};
-let ok = true;
 try {
   for (let i = 0; i < RUNS; i++) {
     for (const format of ['json', 'html']) {
@@ -70,7 +69,7 @@ const slower = summary.html.medianCpuMs / summary.json.medianCpuMs - 1;
 const slowerWall = summary.html.medianMs / summary.json.medianMs - 1;
 const moreRss = summary.html.medianRssMb / summary.json.medianRssMb - 1;
 const goals = { size: summary.html.bytes <= 2 * 1024 * 1024, speed: slower <= 0.1, memory: moreRss <= 0.1 };
-ok = goals.size && goals.speed && goals.memory;
+const ok = goals.size && goals.speed && goals.memory;
 const result = { testTakers: N, runs: RUNS, ...summary, htmlCpuAboveBy: Number(slower.toFixed(3)), htmlWallAboveBy: Number(slowerWall.toFixed(3)), htmlRssAboveBy: Number(moreRss.toFixed(3)), goals };
 if (asJson) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
 else {

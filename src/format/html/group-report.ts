@@ -5,8 +5,23 @@
  * job fit (the top N, or all) linked to their scorecards; totals across
  * groups first. Each chart has a table beside it that says the same.
  */
-import type { GroupStats } from '../../export/group-report.js';
 import { BIN_LABELS, BLUES, bandOf, esc, fmt, hbarSvg, histogramSvg, metaList, PAGE_TAIL, pageHead, pct, safeHref, starsHtml } from './page.js';
+
+/**
+ * The statistics of one group as the page reads them: GroupStats of
+ * src/export/group-report.ts (format/ may not import export/; this is the
+ * part of it the page draws).
+ */
+export interface GroupStats {
+  key: string | number | null;
+  name: string;
+  invited: number;
+  accepted: number;
+  completed: number;
+  stars: Record<'1' | '2' | '3' | '4' | '5', number>;
+  median_job_fit_percentage: number | null;
+  top_riasec: ReadonlyArray<{ code: string; count: number }>;
+}
 
 export interface RankedCandidate {
   test_taker_id: number;

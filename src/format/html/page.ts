@@ -43,11 +43,6 @@ export const BLUES = ['#c6dbef', '#9ecae1', '#6baed6', '#2171b5', '#08306b'] as 
 export const MARK = '#d95f02';
 const INK = '#1a1a1a';
 
-/** Text colour readable on a fill of the blue scale. */
-export function inkOn(fill: string): string {
-  return fill === BLUES[3] || fill === BLUES[4] ? '#ffffff' : INK;
-}
-
 export const fmt = (n: number): string => NUM.format(n);
 
 /** 42 of 80 → "53%" ("–" for 0 of 0). */
