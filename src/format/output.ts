@@ -21,7 +21,7 @@
 import type { Session } from '../core/session.js';
 import type { OutputFormat } from '../core/session.js';
 import { UsageError } from '../core/errors.js';
-import { chalkFor } from './color.js';
+import { colorsFor } from './color.js';
 import { type Cell, CONSTANT_FIELDS, flattenRecord, keysOutside, getPath, isPlainObject, project, unionKeys, validateFields } from './fields.js';
 import type { ColumnSpec, TableOptions } from './table.js';
 import { NUM } from './number.js';
@@ -74,7 +74,7 @@ export function resolveFormat(ctx: OutputCtx, allowed: readonly OutputFormat[] =
 }
 
 function tableOptions(ctx: OutputCtx): TableOptions {
-  return { tty: ctx.io.stdoutIsTTY, width: ctx.io.columns, color: chalkFor(ctx.io.colorStdout), now: ctx.io.now() };
+  return { tty: ctx.io.stdoutIsTTY, width: ctx.io.columns, color: colorsFor(ctx.io.colorStdout), now: ctx.io.now() };
 }
 
 function fieldsOf(ctx: OutputCtx): string[] | undefined {
@@ -245,7 +245,7 @@ export function capNotice(o: { count: number; total?: number; noun?: string; nar
  * script must hear about.
  */
 function writeCapNotice(ctx: OutputCtx, o: Parameters<typeof capNotice>[0]): void {
-  const c = chalkFor(ctx.io.colorStderr);
+  const c = colorsFor(ctx.io.colorStderr);
   ctx.io.stderr.write(`${c.yellow(capNotice(o))}\n`);
 }
 
