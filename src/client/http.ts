@@ -24,7 +24,9 @@ import { DEFAULT_TIMEOUTS, describeNetworkError, errorCode, exchange, header, ty
  * reason (what the caller passed to `controller.abort(reason)`, or the
  * signal's own AbortError), so a program can tell its own stop from Ctrl-C.
  */
+/** The run was stopped: the signal's own CancelError when it carries one (which signal), else one that keeps the abort's reason as its cause. */
 function interrupted(signal: AbortSignal | undefined, err: unknown): CancelError {
+  if (signal?.reason instanceof CancelError) return signal.reason;
   return new CancelError('Interrupted.', undefined, { cause: signal?.aborted ? signal.reason : err });
 }
 
@@ -116,6 +118,7 @@ function joinParsed(origin: string, basePath: string, path: string, query?: Reco
   return new URL(`${origin}${basePath}${p.startsWith('/') ? p : `/${p}`}${search ? `?${search}` : ''}`);
 }
 
+/** The stop of a request by the run's signal: its reason when it names the signal (core/io.ts), else Ctrl-C's. */
 export class HttpClient {
   readonly baseUrl: string;
   /** The base URL's origin and path (without a trailing slash), parsed on the first request. */

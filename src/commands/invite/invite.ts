@@ -5,6 +5,7 @@
  */
 import * as z from 'zod';
 import { UsageError } from '../../core/errors.js';
+import { isLoopbackHost } from '../../core/loopback.js';
 import { safeJson } from '../../format/sanitize.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
@@ -122,22 +123,12 @@ async function deadLinks(origin: string | undefined, baseUrl: string | undefined
   if (embedded && new URL(baseUrl).origin === origin) {
     return `The assessment links in the results point at the embedded stub (${origin}), which stops when this command ends: nobody can open them; ${fix}.`;
   }
-  if (!isLocal(origin, embedded)) return undefined;
+  if (!embedded && !isLoopbackHost(new URL(origin).hostname)) return undefined;
   try {
     await fetch(`${origin}/v2/healthcheck`, { signal: AbortSignal.timeout(1500) });
     return undefined;
   } catch {
     return `The assessment links in the results point at ${origin}, where no stub is serving now: nobody can open them until it is; ${fix}.`;
-  }
-}
-
-function isLocal(baseUrl: string, embedded: boolean): boolean {
-  if (embedded) return true;
-  try {
-    const h = new URL(baseUrl).hostname.toLowerCase().replace(/^\[|\]$/g, '');
-    return h === 'localhost' || h === '::1' || /^127\./.test(h) || h.endsWith('.localhost');
-  } catch {
-    return false;
   }
 }
 
@@ -182,11 +173,12 @@ async function runSingle(o: InviteOptions, ctx: Context): Promise<void> {
 }
 
 async function runBulk(o: InviteOptions, ctx: Context): Promise<void> {
-  const [{ runBulkInvite, formatMapping, formatReport, summaryLine, finishBulk }, { createProgress }, v8, { safeText }] = await Promise.all([
+  const [{ runBulkInvite, formatMapping, formatReport, summaryLine, finishBulk }, { createProgress }, v8, { safeText }, { isOurStub }] = await Promise.all([
     import('../../bulk/run.js'),
     import('../../format/progress.js'),
     import('node:v8'),
     import('../../format/sanitize.js'),
+    import('../../config/served-stubs.js'),
   ]);
   // A bulk run streams: its live data is small, but V8 lets the heap grow far
   // past it before collecting, which set the peak of a 100,000-row dry run.
@@ -221,7 +213,7 @@ async function runBulk(o: InviteOptions, ctx: Context): Promise<void> {
   const summary = await runBulkInvite(bulkOpts, {
     ctx,
     api: client as never,
-    target: { baseUrl: conn?.baseUrl ?? '', mode: conn?.mode, local: isLocal(conn?.baseUrl ?? '', Boolean(conn?.embedded)) },
+    target: { baseUrl: conn?.baseUrl ?? '', mode: conn?.mode, local: await isOurStub(ctx.io.env, conn?.baseUrl ?? '', Boolean(conn?.embedded)) },
     confirm: async (message) => (await ctx.prompter()).confirm(message, { default: false }),
     progress: (total) => createProgress(ctx, { total, label: 'Inviting', noun: 'rows' }),
     profileDefaults: await profileDefaults(ctx),
@@ -271,7 +263,7 @@ export default defineCommand({
     'jobfit --live invite --csv people.csv --yes --concurrency 16',
     '# CSV columns (forgiving names): First Name, Last Name, Email, Phone, Team, Assessments, Template, Send Via, Custom ID, Person ID, Ref Text, Created By',
     '# Results: the input columns + row, status (created|exists|invalid|failed|not_sent|unknown), invitation_id, assessment_url, error',
-    '# Exit: 0 all created or existing, 3 some invalid or failed, 2 unusable input or flags, 1 stopped (service gone, disk full: resumable), 130 interrupted (resumable)',
+    '# Exit: 0 all created or existing, 3 some invalid or failed, 2 unusable input or flags, 1 stopped (service gone, disk full: resumable), 130 interrupted (resumable; 143 SIGTERM, 129 SIGHUP)',
   ],
   run,
 });
