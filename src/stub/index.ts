@@ -26,6 +26,7 @@ export {
   listEventDeliveries,
   resendEvent,
   setWebhookSettings,
+  secretNotice,
   signingSecret,
   startDeliveryLoop,
   WebhookSettingsError,
