@@ -388,8 +388,6 @@ export function requeueForListener(store: Store, accountId: number, url: string,
     .all<{ url: string }>('SELECT url FROM webhook_listeners WHERE account_id = ? AND url != ?', accountId, url)
     .map((r) => r.url)
     .filter((u) => listenerGone(store, u));
-  // Events held for an earlier listener on this very URL (the same --port) are due again too.
-  gone.push(url);
   return store.write(() => {
     let n = 0;
     for (const old of gone) {
@@ -404,6 +402,13 @@ export function requeueForListener(store: Store, accountId: number, url: string,
         now,
       ).changes;
     }
+    // Events held for an earlier listener on this very URL (the same --port) are due again too.
+    n += store.run(
+      `UPDATE webhook_queue SET next_attempt_at = ?, reason = NULL WHERE account_id = ? AND url = ? AND state = 'pending' AND next_attempt_at IS NULL`,
+      now,
+      accountId,
+      url,
+    ).changes;
     return n;
   });
 }
