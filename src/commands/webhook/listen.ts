@@ -192,8 +192,9 @@ Against the local stub (the embedded one, a \`jobfit stub serve\` on this machin
 that the profile or JOBFIT_BASE_URL points at, or --data DIR), the account's
 webhook endpoint points at this listener and delivery is switched on (for the
 account and, unless --only-enabled-teams, for every team) while it runs; the
-previous settings come back when it stops. Failed deliveries are retried while
-it runs.
+previous settings come back when it stops (Ctrl-C, SIGTERM, SIGHUP, an
+error). Failed deliveries are retried while it runs; events held for a
+listener that was killed come to this one.
 
 Each event is shown once, even when delivered twice: ids are remembered for
 10 minutes (twice the signature tolerance), up to 100,000. Only JSON
