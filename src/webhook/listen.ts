@@ -191,11 +191,6 @@ export async function listen(session: SyncSession, o: ListenerOptions): Promise<
   // Whatever ends the process from here on (a crash, process.exit, a second Ctrl-C), the sender is put back.
   const onExit = () => link?.restoreNow();
   process.on('exit', onExit);
-  // SIGTERM and SIGHUP end the listener as Ctrl-C does (a service manager, a closed terminal).
-  const stopped = new AbortController();
-  const onSignal = () => stopped.abort();
-  process.on('SIGTERM', onSignal);
-  process.on('SIGHUP', onSignal);
   let unforwarded: Unforwarded[] = [];
   try {
     link = await o.link?.(receiver.url);
@@ -209,14 +204,12 @@ export async function listen(session: SyncSession, o: ListenerOptions): Promise<
     if (o.events) session.info(`Showing only: ${[...o.events].join(', ')}`);
     session.info('Press Ctrl-C to stop.');
 
+    // Ctrl-C, SIGTERM and SIGHUP all abort the session's signal (core/io.ts).
     await new Promise<void>((resolve) => {
-      if (session.io.signal.aborted || stopped.signal.aborted) resolve();
-      session.io.signal.addEventListener('abort', () => resolve(), { once: true });
-      stopped.signal.addEventListener('abort', () => resolve(), { once: true });
+      if (session.io.signal.aborted) resolve();
+      else session.io.signal.addEventListener('abort', () => resolve(), { once: true });
     });
   } finally {
-    process.off('SIGTERM', onSignal);
-    process.off('SIGHUP', onSignal);
     try {
       unforwarded = await receiver.close();
       await sync?.close();
