@@ -382,6 +382,10 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
         refuse(res, 401, 'signature', `Refused a delivery whose signature does not verify (${r.reason})`, 'signature not verified');
         return;
       }
+      if (r.scheme === 'legacy' && !noted.has('legacy')) {
+        noted.add('legacy');
+        note('A delivery was signed only with jobfit-signature, which goes in 0.2.0: the sender should send webhook-signature (Standard Webhooks)');
+      }
       if (h.id !== undefined && h.id !== event.id) {
         refuse(res, 401, 'id-header', 'Refused a signed delivery whose webhook-id is not the event id', 'webhook-id does not match the event');
         return;

@@ -154,11 +154,18 @@ describe('the 5-minute tolerance, both ways', () => {
       expect(m.stdout()).toBe('');
       expect(await post(signDelivery(secret, { id: 'evt_tol', timestamp: t, body }))).toBe(200);
       await until(() => m.stdout().includes('evt_tol'), 'the verified event');
+      // Until 0.2.0, a delivery signed only the earlier way is taken, with a note.
+      const older = body.replace('evt_tol', 'evt_old');
+      const legacy = signDelivery(secret, { id: 'evt_old', timestamp: t, body: older })['jobfit-signature'];
+      expect(await post({ 'jobfit-signature': legacy })).toBe(401); // the body posted is evt_tol's: it does not match
+      expect(await fetch(url, { method: 'POST', body: older, headers: { 'content-type': 'application/json', 'jobfit-signature': legacy } }).then((r) => r.status)).toBe(200);
+      await until(() => m.stdout().includes('evt_old'), 'the event signed the earlier way');
     } finally {
       ac.abort();
       expect(await done).toBe(0);
       dir.remove();
     }
     expect(m.stderr()).toMatch(/Refused a delivery whose signature does not verify \(the signature is valid but was made 360 s ahead of this clock/);
+    expect(m.stderr()).toMatch(/signed only with jobfit-signature, which goes in 0\.2\.0/);
   });
 });
