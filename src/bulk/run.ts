@@ -161,14 +161,24 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
     if (opts.retryFailed) ctx.info(`Retrying: ${NUM.format(Math.max(0, sendable))} rows failed or were not sent in the earlier run.`);
     await guardLive(opts, deps, account, v, Math.max(0, sendable));
 
-    const jw = new JournalWriter(journalPath);
-    let results: ResultsWriter;
+    // The results file first: refused (a planted file, a link), it leaves nothing behind, no journal either.
+    let jwRef: JournalWriter | undefined;
+    const results: ResultsWriter = createResultsWriter(out, v.meta.header, v.meta.delimiter, v.meta.bom, (row, col, text) => jwRef?.cell(row, col, text));
+    let jw: JournalWriter;
+    try {
+      jw = new JournalWriter(journalPath);
+    } catch (err) {
+      await results.close(false);
+      throw err;
+    }
+    jwRef = jw;
     try {
       if (again) jw.resume(ctx.io.now().toISOString());
       else jw.begin({ input: opts.csv === '-' ? '-' : resolve(opts.csv), header: v.meta.header, rows: v.rows, at: ctx.io.now().toISOString() });
-      results = createResultsWriter(out, v.meta.header, v.meta.delimiter, v.meta.bom, (row, col, text) => jw.cell(row, col, text));
     } catch (err) {
-      jw.close();
+      await results.close(false);
+      if (again) jw.close();
+      else jw.remove();
       throw writeFailure(err, jw.path, opts, out, 0);
     }
     const progress = deps.progress?.(v.rows);

@@ -31,6 +31,11 @@ export interface IOStreams {
   readonly columns: number;
   /** Ctrl-C arrives here; long-running commands subscribe and finish cleanly. */
   readonly signal: AbortSignal;
+  /**
+   * The first error writing stdout (a full disk behind `> FILE`), once one
+   * happened: the run then cannot end with exit 0 (cli/main.ts says so).
+   */
+  stdoutError?(): NodeJS.ErrnoException | undefined;
 }
 
 
@@ -82,11 +87,14 @@ export function createProcessIO(): IOStreams {
     interrupted = true;
     ac.abort(new Error('interrupted'));
   });
+  let stdoutFailed: NodeJS.ErrnoException | undefined;
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     // `jobfit ... | head` closes the pipe early: that is not an error.
     if (err.code === 'EPIPE') process.exit(0);
+    // Any other (ENOSPC, EIO, EFBIG): kept, and the run ends non-zero naming it.
+    stdoutFailed ??= err;
   });
-  return createIO({
+  const io = createIO({
     stdout: process.stdout,
     stderr: process.stderr,
     get stdin() {
@@ -97,4 +105,6 @@ export function createProcessIO(): IOStreams {
     signal: ac.signal,
     noColor: process.argv.includes('--no-color'),
   });
+  io.stdoutError = () => stdoutFailed;
+  return io;
 }

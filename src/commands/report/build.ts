@@ -69,10 +69,18 @@ export async function run(opts: ReportOptions, ctx: Context): Promise<void> {
   const o = { ...opts, team: await idOfName(client, 'team', opts.team) };
   const started = performance.now();
   const target = openTarget(ctx, o.out, 'groups');
-  const format = resolveFormat(target.ctx);
+  let format: ReturnType<typeof resolveFormat>;
+  let sink: ReturnType<typeof createErrorSink>;
+  try {
+    format = resolveFormat(target.ctx);
+    sink = createErrorSink(ctx, o.errors, 'test taker');
+  } catch (err) {
+    // Refused before it began: --out leaves nothing behind.
+    target.discard();
+    throw err;
+  }
   const report = new GroupReport(o.groupBy);
   const feed = new IdFeed<number>();
-  const sink = createErrorSink(ctx, o.errors, 'test taker');
   const progress = createProgress(ctx, { label: 'Scorecards', noun: 'test takers' });
   // Every invitation ends in the report: not accepted yet, or its test taker's scorecard counted, or failed.
   const tally = new Tally('invitations', 'counted with their scorecard');
@@ -131,7 +139,12 @@ export async function run(opts: ReportOptions, ctx: Context): Promise<void> {
   } catch (err) {
     error = err;
   }
-  await sink.close({ stopped: error !== undefined });
+  try {
+    await sink.close({ stopped: error !== undefined });
+  } catch (err) {
+    // The --errors file could not be written: the run cannot pass for a finished one.
+    error ??= err;
+  }
   let writer: ListWriter | undefined;
   if (error === undefined) {
     const out = target.ctx;
