@@ -20,7 +20,7 @@ import { JobfitError, UsageError } from '../core/errors.js';
 import { acquireLock } from '../core/lock.js';
 import { limiter } from '../core/pool.js';
 import { NUM } from '../format/number.js';
-import { safeText } from '../format/sanitize.js';
+import { safeLine, safeText } from '../format/sanitize.js';
 import { loadAccountData } from './account.js';
 import { checkResumable, checkRow, validatePass, writeErrorsFile, fitCells } from './check.js';
 import { checkWritablePath, fileErrorCause, isFileError } from './files.js';
@@ -358,7 +358,7 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
         throw writeFailure(fatal, file, opts, out, sent);
       }
       if (fatal instanceof JobfitError) {
-        ctx.io.stderr.write(`${summaryLine(summary)}\nStopped. Results: ${out} (journal ${journalPath}). Resume with:\n  ${resumeCommand(opts, out)}\n`);
+        ctx.io.stderr.write(`${summaryLine(summary)}\nStopped. Results: ${safeLine(out)} (journal ${safeLine(journalPath)}). Resume with:\n  ${resumeCommand(opts, out)}\n`);
       }
       throw fatal;
     }

@@ -11,6 +11,7 @@ import { createProcessIO } from '../core/io.js';
 import { fileErrorCause } from '../core/files.js';
 import { readlinkSync } from 'node:fs';
 import { forPerson } from '../format/person-text.js';
+import { safeText } from '../format/sanitize.js';
 import { VERSION } from './version.js';
 
 /** Options of the root program that take a value (to find the command name in argv). */
@@ -54,7 +55,8 @@ function buildProgram(io: IOStreams): Command {
     .showHelpAfterError('(add --help for usage)')
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
-      writeErr: (s) => io.stderr.write(s),
+      // commander quotes what was typed ("unknown command", "invalid -o"): a stranger's text, sanitised.
+      writeErr: (s) => io.stderr.write(safeText(s)),
       outputError: (s, write) => write(s),
     })
     .exitOverride()
