@@ -28,6 +28,10 @@ let cli: BuiltCli;
 
 beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'jobfit-write-errors-'));
+  cli = buildCli();
+  // About the probe's 2,209 invitations: many 64 KB writes, with requests between them.
+  const seeded = cli.run(['stub', 'seed', '--test-takers', '2000', '--data', join(tmp, 'stub')]);
+  expect(seeded.code, seeded.stderr).toBe(0);
   stub = await startStub({ dataDir: join(tmp, 'stub'), port: 0, host: '127.0.0.1' });
   const origin = new URL(stub.url).origin;
   // Forwards to the stub; every list says it holds one item more than it does.
@@ -49,7 +53,6 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => liar.listen(0, '127.0.0.1', r));
   liarUrl = `http://127.0.0.1:${(liar.address() as AddressInfo).port}/v2`;
-  cli = buildCli();
 }, 120_000);
 
 afterAll(async () => {
@@ -59,10 +62,15 @@ afterAll(async () => {
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
-/** The built CLI with stdout to `stdout` ('pipe', or a file descriptor). */
+/**
+ * The built CLI with stdout to `stdout`: 'pipe' (a real pipe(2), as a shell's
+ * `|` makes, through `| cat`: node's own stdio pipes are socket pairs), or a
+ * file descriptor. The code is the CLI's own, not cat's.
+ */
 function runTo(args: string[], baseUrl: string, stdout: 'pipe' | number) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [cli.bin, ...args], {
+    const [cmd, argv] = stdout === 'pipe' ? ['bash', ['-c', '"$0" "$@" | cat; exit "${PIPESTATUS[0]}"', process.execPath, cli.bin, ...args]] : [process.execPath, [cli.bin, ...args]];
+    const child = spawn(cmd as string, argv as string[], {
       env: { PATH: process.env.PATH ?? '', HOME: join(cli.dir, 'home'), NO_COLOR: '1', JOBFIT_BASE_URL: baseUrl, JOBFIT_API_KEY: stub.keys[0].live_key, JOBFIT_MAX_RETRIES: '0' },
       stdio: ['ignore', stdout, 'pipe'],
     });

@@ -195,7 +195,7 @@ describe('3. a config file owned by another user is never trusted', () => {
     const theirs = JSON.stringify({ current_profile: 'x', profiles: { x: { base_url: catcherUrl } } });
     writeFileSync(file, theirs);
     chownSync(file, NOBODY!.uid, NOBODY!.gid);
-    const r = await runCli(['config', 'set', 'api_key', 'sk_live_abcdefabcdefabcdef1234', '--profile', 'x'], { configDir });
+    const r = await runCli(['config', 'set', 'test_key', 'sk_test_abcdefabcdefabcdef1234', '--profile', 'x'], { configDir });
     expect(r.code, r.stderr).toBe(2);
     expect(readFileSync(file, 'utf8')).toBe(theirs);
   });
