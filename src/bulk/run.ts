@@ -162,16 +162,15 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
     await guardLive(opts, deps, account, v, Math.max(0, sendable));
 
     // The results file first: refused (a planted file, a link), it leaves nothing behind, no journal either.
-    let jwRef: JournalWriter | undefined;
-    const results: ResultsWriter = createResultsWriter(out, v.meta.header, v.meta.delimiter, v.meta.bom, (row, col, text) => jwRef?.cell(row, col, text));
+    // (A neutralised cell is first reported by put(), after the journal is open.)
     let jw: JournalWriter;
+    const results: ResultsWriter = createResultsWriter(out, v.meta.header, v.meta.delimiter, v.meta.bom, (row, col, text) => jw.cell(row, col, text));
     try {
       jw = new JournalWriter(journalPath);
     } catch (err) {
       await results.close(false);
       throw err;
     }
-    jwRef = jw;
     try {
       if (again) jw.resume(ctx.io.now().toISOString());
       else jw.begin({ input: opts.csv === '-' ? '-' : resolve(opts.csv), header: v.meta.header, rows: v.rows, at: ctx.io.now().toISOString() });
