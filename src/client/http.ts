@@ -19,6 +19,15 @@ import { checkMode, checkShape, DEFAULT_MAX_BODY_BYTES, type ExpectedShape, pars
 import { classifyNetworkError, DEFAULT_RETRY, decideRetry, isNonIdempotent, type RetryOptions } from './retry.js';
 import { DEFAULT_TIMEOUTS, describeNetworkError, errorCode, exchange, header, type Headers, isAbort, makeDispatcher, sizeText, type Timeouts } from './transport.js';
 
+/**
+ * The error of an aborted call: a CancelError whose `cause` is the abort's
+ * reason (what the caller passed to `controller.abort(reason)`, or the
+ * signal's own AbortError), so a program can tell its own stop from Ctrl-C.
+ */
+function interrupted(signal: AbortSignal | undefined, err: unknown): CancelError {
+  return new CancelError('Interrupted.', undefined, { cause: signal?.aborted ? signal.reason : err });
+}
+
 export type { ExpectedShape } from './response.js';
 export type { Headers, Timeouts } from './transport.js';
 
@@ -230,7 +239,7 @@ export class HttpClient {
         raw = res.body;
         status = res.status;
       } catch (err) {
-        if (isAbort(err, signal)) throw new CancelError('Interrupted.');
+        if (isAbort(err, signal)) throw interrupted(signal, err);
         code = errorCode(err) ?? 'UNKNOWN';
         cause = err;
         if (code === 'JOBFIT_TOO_LARGE') {
@@ -283,7 +292,7 @@ export class HttpClient {
             await this.sleep(decision.delayMs, signal ? AbortSignal.any([signal, this.breaker.signal]) : this.breaker.signal);
           } catch (err) {
             if (this.breaker.isOpen && !signal?.aborted) throw this.gone();
-            if (isAbort(err, signal)) throw new CancelError('Interrupted.');
+            if (isAbort(err, signal)) throw interrupted(signal, err);
             throw err;
           }
           if (decision.waited) rateLimitWaits++;

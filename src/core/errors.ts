@@ -56,8 +56,9 @@ export class PartialFailureError extends JobfitError {
 
 /** The user cancelled (Ctrl-C or declined a confirmation). */
 export class CancelError extends JobfitError {
-  constructor(message = 'Cancelled.', exitCode: ExitCodeValue = ExitCode.INTERRUPTED) {
-    super(message, { exitCode });
+  /** `cause`: why it was cancelled, e.g. the reason an AbortSignal was aborted with. */
+  constructor(message = 'Cancelled.', exitCode: ExitCodeValue = ExitCode.INTERRUPTED, opts: { cause?: unknown } = {}) {
+    super(message, { exitCode, cause: opts.cause });
   }
 }
 
