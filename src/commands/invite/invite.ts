@@ -6,7 +6,7 @@
 import * as z from 'zod';
 import { UsageError } from '../../core/errors.js';
 import { isLoopbackHost } from '../../core/loopback.js';
-import { safeJson } from '../../format/sanitize.js';
+import { safeJson, safeLine } from '../../format/sanitize.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { collect, flag } from '../kit/flags.js';
@@ -235,7 +235,7 @@ async function runBulk(o: InviteOptions, ctx: Context): Promise<void> {
     }
     return;
   }
-  if (!ctx.globals.quiet || summary.interrupted) ctx.io.stderr.write(`${summaryLine(summary)}\nResults: ${summary.results}\n`);
+  if (!ctx.globals.quiet || summary.interrupted) ctx.io.stderr.write(`${summaryLine(summary)}\nResults: ${safeLine(summary.results ?? '')}\n`);
   const dead = await deadLinks(summary.linkOrigin, conn?.baseUrl, Boolean(conn?.embedded));
   if (dead) ctx.warn(safeText(dead));
   if (fmt === 'json' || fmt === 'ndjson') {
