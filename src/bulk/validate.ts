@@ -51,7 +51,7 @@ export interface CellStats {
 
 /** "anonymous" as Microsoft Forms (and others) write it in an anonymous form's Name and Email columns. */
 const ANONYMOUS = /^(anonymous|anonym|anonyme|an[oó]nim[oa]|anoniem)$/i;
-const LOOKS_LIKE_EMAIL = /^[^\s@<>,;"]+@[^\s@<>,;"]+\.[^\s@<>,;"]+$/;
+const LOOKS_LIKE_EMAIL = /^[^\s@<>,;"\p{C}]+@[^\s@<>,;"\p{C}]+\.[^\s@<>,;"\p{C}]+$/u;
 
 /** The values of a cell that may hold several: a JSON list, or separated by `separators`. */
 function manyValues(cell: string, separators: RegExp): string[] {
@@ -75,24 +75,28 @@ function manyValues(cell: string, separators: RegExp): string[] {
 /** "Ann <ann@x.com>" → the address. */
 const bareAddress = (s: string) => s.replace(/^.*<([^>]*)>.*$/, '$1').trim();
 
-/** The addresses of an email cell (comma, semicolon, whitespace or a JSON list), the first valid one first. */
+/**
+ * The addresses of an email cell (comma, semicolon, whitespace or a JSON
+ * list): the first valid one, and how many there were. A cell with no valid
+ * address is given whole, so its error shows it as written.
+ */
 export function emailsOf(cell: string): { pick: string; count: number } {
   const words = manyValues(cell, /[,;\s]+/).map(bareAddress).filter(Boolean);
+  const valid = words.filter((w) => LOOKS_LIKE_EMAIL.test(w));
+  if (valid.length === 0) return { pick: cell.trim(), count: words.length ? 1 : 0 };
   // "Ann Smith <ann@x.com>" is one address: the words without an @ are names.
-  const withAt = words.filter((w) => w.includes('@'));
-  const all = withAt.length ? withAt : words;
-  if (all.length <= 1) return { pick: all[0] ?? cell.trim(), count: all.length };
-  return { pick: all.find((a) => LOOKS_LIKE_EMAIL.test(a)) ?? all[0], count: all.length };
+  return { pick: valid[0], count: Math.max(1, words.filter((w) => w.includes('@')).length) };
 }
 
 /** "+1 415 555 0100 (Mobile)", "Mobile: 020 7946 0958" → the number. */
 const barePhone = (s: string) => s.replace(/\([^)]*[A-Za-z][^)]*\)/g, '').replace(/^[A-Za-z][A-Za-z ]*:\s*/, '').trim();
 
-/** The numbers of a phone cell (semicolon, comma, slash, bar, new line or a JSON list), the first readable one first. */
+/** The numbers of a phone cell (semicolon, comma, slash, bar, new line or a JSON list): the first readable one, and how many; none readable: the cell whole. */
 export function phonesOf(cell: string, country: CountryCode | undefined): { pick: string; count: number } {
   const all = manyValues(cell, /[;,|/\n]+|\s+or\s+/i).map(barePhone).filter(Boolean);
   if (all.length <= 1) return { pick: all[0] ?? cell.trim(), count: all.length };
-  return { pick: all.find((p) => toE164(p, country)) ?? all[0], count: all.length };
+  const readable = all.find((p) => toE164(p, country));
+  return readable ? { pick: readable, count: all.length } : { pick: cell.trim(), count: 1 };
 }
 
 /** A letter lost to a code page: "?ukasz", "Mu?oz", "J�rgen". */

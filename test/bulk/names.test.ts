@@ -147,6 +147,8 @@ describe('cells of several values', () => {
     ['a@x.example; b@y.example', 'a@x.example', 2],
     ['not-an-address b@y.example', 'b@y.example', 1],
     ['bad@ b@y.example', 'b@y.example', 2],
+    ['not an address', 'not an address', 1],
+    ['ana\u001b]0;x y\u0007\u202eevil@example.com', 'ana\u001b]0;x y\u0007\u202eevil@example.com', 1],
     ['["a@x.example", "b@y.example"]', 'a@x.example', 2],
     ['Ann Smith <ann@x.example>', 'ann@x.example', 1],
   ])('email %j → %j (%d)', (cell, pick, count) => {
@@ -159,6 +161,7 @@ describe('cells of several values', () => {
     ['12;+1 415 555 0132', '+1 415 555 0132', 2],
     ['+1 415 555 0132 (Mobile) / +1 212 555 0101 (Work)', '+1 415 555 0132', 2],
     ['["+1 415 555 0132"]', '+1 415 555 0132', 1],
+    ['12; 34', '12; 34', 1],
   ])('phone %j → %j (%d)', (cell, pick, count) => {
     expect(phonesOf(cell, undefined)).toEqual({ pick, count });
   });
