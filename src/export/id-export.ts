@@ -91,6 +91,7 @@ export async function runIdExport<R>(ctx: Session, o: IdExportOptions<R>): Promi
       tally,
       listed: listing?.items ?? o.source.feed.count,
       totalCount: listing?.total,
+      created: listing?.created,
       elapsedMs: performance.now() - started,
       stopProgress: () => progress.stop(),
       rerun: o.rerun,

@@ -11,7 +11,7 @@ import type { Session } from '../../core/session.js';
 import { type BulkResult, IdFeed, bulkFetch, createErrorSink, throwIfFailed } from '../../export/bulk-fetch.js';
 import { type FetchPage, listAll } from '../../export/complete-list.js';
 import { finishExport, isServiceGone } from '../../export/finish.js';
-import { type GroupStats, GroupReport, type InvitationLike, REPORT_CSV_COLUMNS, reportCsvRow } from '../../export/group-report.js';
+import { type GroupStats, GroupReport, type InvitationLike, REPORT_CSV_COLUMNS, reportCsvRow, takerIdOf } from '../../export/group-report.js';
 import { checkScoreProfile } from '../../export/score-profile.js';
 import { Tally } from '../../export/tally.js';
 import { openTarget } from '../../export/target.js';
@@ -85,7 +85,8 @@ export async function run(opts: ReportOptions, ctx: Context): Promise<void> {
     (inv) => {
       invitations++;
       report.addInvitation(inv);
-      if (typeof inv.test_taker_id === 'number') feed.push(inv.test_taker_id);
+      const taker = takerIdOf(inv);
+      if (taker !== null) feed.push(taker);
       else tally.skip('not accepted yet');
     },
     {
@@ -156,6 +157,7 @@ export async function run(opts: ReportOptions, ctx: Context): Promise<void> {
       tally,
       listed: listed?.items ?? invitations,
       totalCount: listed?.total,
+      created: listed?.created,
       elapsedMs: performance.now() - started,
       stopProgress: () => progress.stop(),
       rerun: 'jobfit report',
