@@ -11,7 +11,7 @@
  * throws it at once for every request once the breaker is open, so a run
  * against a service that is really gone still ends in seconds.
  */
-import { NetworkError, RateLimitError, ServerError, ServiceGoneError } from '../client/errors.js';
+import { NetworkError, ProtocolError, RateLimitError, ServerError, ServiceGoneError } from '../client/errors.js';
 import { backoffDelay, classifyNetworkError } from '../client/retry.js';
 
 /** Times a GET is asked again after the client gave it up. */
@@ -29,7 +29,14 @@ export function isTransient(err: unknown): boolean {
   return false;
 }
 
+/** A 2xx answer whose body was not JSON (an HTML page, half a JSON body): asked again like a 502 once the service has answered well. */
+export function isGarbled(err: unknown): boolean {
+  return err instanceof ProtocolError && err.garbled;
+}
+
 export interface AskAgainOptions {
+  /** Another cause that is transient here (see isGarbled). */
+  alsoTransient?: (err: unknown) => boolean;
   /** Ctrl-C: stop waiting and give up with the last error. */
   signal?: AbortSignal;
   /** The run is ending for another reason: stop waiting likewise. */
@@ -48,7 +55,7 @@ export async function askAgain<T>(get: () => Promise<T>, opts: AskAgainOptions =
     try {
       return await get();
     } catch (err) {
-      if (tries >= EXPORT_RETRIES || !isTransient(err)) throw err;
+      if (tries >= EXPORT_RETRIES || !(isTransient(err) || opts.alsoTransient?.(err))) throw err;
       // Made only when needed: most GETs never fail.
       stop ??= AbortSignal.any([opts.signal, opts.wake].filter((s): s is AbortSignal => s !== undefined));
       if (stop.aborted) throw err;

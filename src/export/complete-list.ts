@@ -26,7 +26,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import { JobfitError } from '../core/errors.js';
-import { askAgain } from './ask-again.js';
+import { askAgain, isGarbled } from './ask-again.js';
 import { limiter } from '../core/pool.js';
 import { LIST_CAP_FILTERED } from '../api/limits.js';
 import { readId } from '../api/ids.js';
@@ -83,11 +83,25 @@ const FALLBACK_LOCAL = `${FALLBACK_DOMAIN}+!#$%&'*/=?^\`{|}~"`;
 
 /**
  * A list request that still fails for a transient cause after the client's
- * own retries (a 429, a dropped connection, a 502/503/504) is asked again
+ * own retries (a 429, a dropped connection, a 502/503/504, a page that is
+ * not JSON after the list answered well once) is asked again
  * (ask-again.ts): a busy or flaky service must not make a complete list fail.
  */
 export function patient<T>(fetchPage: FetchPage<T>, signal?: AbortSignal): FetchPage<T> {
-  return (q, s) => askAgain(() => fetchPage(q, s), { signal });
+  // A list page that comes back as an HTML page or half a JSON body is asked
+  // again like a 502, once the list has answered well at least once (a base
+  // URL that is not the service fails at once, on its first answer).
+  let answered = false;
+  const alsoTransient = (err: unknown) => answered && isGarbled(err);
+  return (q, s) =>
+    askAgain(
+      async () => {
+        const page = await fetchPage(q, s);
+        answered = true;
+        return page;
+      },
+      { signal, alsoTransient },
+    );
 }
 
 /** The fewest requests that can return `total` items. */

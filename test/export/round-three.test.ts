@@ -133,3 +133,29 @@ describe('finding 5: invitations created while test takers are exported', () => 
     expect(r.stderr).toMatch(/\(total_count 400; \d+ created during the run\)/);
   });
 });
+
+describe('finding 12: a bad list page is asked again like a 502', () => {
+  for (const [what, body, type] of [
+    ['an HTML page', '<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>', 'text/html'],
+    ['half a JSON body', '{"mode":"live","object":"list","total_count":400,"has_more":true,"data":[{"object":"invitation_li', 'application/json'],
+  ] as const) {
+    it(`${what} on one list page: the export is exact, exit 0`, async () => {
+      server = await startFaultServer();
+      const s = server;
+      seed(s, 400);
+      let bad = 0;
+      s.faults.push((req, res) => {
+        // The third list request, once: a 200 with a body that is not the list.
+        if (req.path !== '/invitations' || req.nth !== 3) return false;
+        bad++;
+        res.writeHead(200, { 'content-type': type });
+        res.end(body);
+        return true;
+      });
+      const r = await runCli(['invitations', 'list', '--all', '-o', 'ndjson'], { env: faultEnv(s) });
+      expect(bad).toBe(1);
+      expect(r.code, r.stderr).toBe(0);
+      expect(new Set(lines(r.stdout).map((x) => x.id)).size).toBe(400);
+    }, 30_000);
+  }
+});

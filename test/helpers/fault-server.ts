@@ -152,8 +152,8 @@ export async function startFaultServer(o: { idsAsStrings?: boolean; minimal?: bo
   });
   const invitation = (i: Inv) => ({
     mode: 'live',
-    object: 'invitation',
     ...invItem(i),
+    object: 'invitation',
     invited_by_user: null,
     send_via_email: true,
     phone: null,
