@@ -159,3 +159,32 @@ describe('finding 12: a bad list page is asked again like a 502', () => {
     }, 30_000);
   }
 });
+
+describe('finding 11: a very long Retry-After on a few requests', () => {
+  it('does not stall the run: the other ids go on, the waiting ones come back, and what waits is said', async () => {
+    server = await startFaultServer();
+    const s = server;
+    seed(s, 200, { accepted: 200 });
+    const slow = new Set(s.invitations.filter((_, i) => i % 20 === 0).map((i) => String(i.test_taker_id)));
+    const asked = new Map<string, number>();
+    const times: number[] = [];
+    const started = Date.now();
+    s.faults.push(async (req, res) => {
+      if (!req.path.endsWith('/scorecard')) return false;
+      const id = req.path.split('/')[2];
+      const n = (asked.get(id) ?? 0) + 1;
+      asked.set(id, n);
+      // One id in twenty: 429 with a day's Retry-After, the first time it is asked.
+      if (slow.has(id) && n === 1) return send(res, 429, { error: 'Too many requests' }, { 'retry-after': '86400' });
+      await new Promise((r) => setTimeout(r, 40));
+      if (!slow.has(id)) times.push(Date.now() - started);
+      return false;
+    });
+    const r = await runCli(['scorecard', '--all', '--sp', 'sales-rep', '-o', 'ndjson'], { env: faultEnv(s) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(lines(r.stdout)).toHaveLength(200);
+    // The 190 others were all fetched within a few seconds, not behind the waiting ones.
+    expect(Math.max(...times)).toBeLessThan(4000);
+    expect(r.stderr).toMatch(/\d+ test takers? waits? on the service's Retry-After \(it asked for up to 86400 s\): each is asked again within 10 s/);
+  }, 60_000);
+});

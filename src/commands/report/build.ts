@@ -8,7 +8,7 @@
 import * as z from 'zod';
 import type { ListFilter } from '../../client/client.js';
 import type { Session } from '../../core/session.js';
-import { type BulkResult, IdFeed, bulkFetch, createErrorSink, throwIfFailed } from '../../export/bulk-fetch.js';
+import { type BulkResult, IdFeed, bulkFetch, createErrorSink, throwIfFailed, waitingNotice } from '../../export/bulk-fetch.js';
 import { type FetchPage, listAll } from '../../export/complete-list.js';
 import { finishExport, isServiceGone } from '../../export/finish.js';
 import { type GroupStats, GroupReport, type InvitationLike, REPORT_CSV_COLUMNS, reportCsvRow, takerIdOf } from '../../export/group-report.js';
@@ -115,6 +115,7 @@ export async function run(opts: ReportOptions, ctx: Context): Promise<void> {
       concurrency: o.concurrency,
       signal: ctx.io.signal,
       stopWhen: isServiceGone,
+      onWaiting: waitingNotice(ctx, 'test taker'),
       onSettled: (out) => progress.tick({ error: out.kind === 'failed' }),
       onResult: (id, out) => {
         if (out.kind === 'ok') {
