@@ -116,3 +116,21 @@ describe('finding 7: --resume with a shortened CSV', () => {
     expect(s.invitations).toHaveLength(sent);
   });
 });
+
+describe('finding 12: the duplicate check of a 1,000,000-row dry run in flat memory', () => {
+  it('EmailIndex finds every repeat, through its growth, and nothing else', async () => {
+    const { EmailIndex } = await import('../../src/bulk/email-index.js');
+    const ix = new EmailIndex();
+    const n = 200_000;
+    for (let i = 0; i < n; i++) {
+      const e = `p${i}@x${i % 97}.example`;
+      expect(ix.get(e)).toBeUndefined();
+      ix.set(e, i);
+    }
+    for (let i = 0; i < n; i += 997) expect(ix.get(`p${i}@x${i % 97}.example`)).toBe(i);
+    ix.set('p5@x5.example', 12345);
+    expect(ix.get('p5@x5.example')).toBe(5);
+    expect(ix.get('nobody@x.example')).toBeUndefined();
+    // The peak memory of the whole dry run is measured by bench/invite/dry-run-memory.mjs (/usr/bin/time -v).
+  });
+});
