@@ -23,6 +23,13 @@
  * Completeness is checked, not assumed: the number of distinct ids must equal
  * the `total_count` of the unfiltered query, or the export fails and says
  * which cells it could not finish.
+ *
+ * Under churn (docs/exports.md, "Lists that change while they are read"):
+ * answers list the newest first, so an answer's newest created_at dates its
+ * count. A cell is done only when the items seen in it that existed when it
+ * was counted add up to its total, and the final check counts only the items
+ * that existed at the first answer; items created since are delivered and
+ * reported (`created`), never standing in for an old item not fetched.
  */
 import { setMaxListeners } from 'node:events';
 import { JobfitError } from '../core/errors.js';
