@@ -5,6 +5,7 @@
  * file is small, the --errors file, and the check that a resume is of the
  * same file.
  */
+import { EmailIndex } from './email-index.js';
 import { resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import type { AccountData } from './account.js';
@@ -25,7 +26,7 @@ export interface Validated {
   rows: number;
   invalid: InvalidRow[];
   invalidCount: number;
-  firstRowOfEmail: Map<string, number>;
+  firstRowOfEmail: EmailIndex;
   teams: Map<number, number>;
   channels: { email: number; sms: number; none: number };
   /**
@@ -86,7 +87,7 @@ export async function validatePass(path: string, label: string, opts: BulkOption
   let rows = 0;
   const teams = new Map<number, number>();
   const channels = { email: 0, sms: 0, none: 0 };
-  const firstRowOfEmail = new Map<string, number>();
+  const firstRowOfEmail = new EmailIndex();
   const batches = readInputBatches(path, label, (meta) => {
     const mapping = mapHeader(meta.header, maps, { haveInviter: Boolean(defaults.created_by) });
     v = { meta, mapping, validator: new RowValidator(mapping, account, defaults), rows: 0, invalid, invalidCount: 0, firstRowOfEmail, teams, channels };

@@ -62,7 +62,7 @@ export function summaryLine(s: BulkSummary): string {
   return `${NUM.format(s.rows)} rows: ${parts.join(', ')}${resumed} in ${s.seconds.toFixed(1)}s (${NUM.format(s.sent)} sent, ${NUM.format(rate)} rows/s).`;
 }
 
-/** Maps a finished run to the exit: 0 all created/exists, 3 some invalid/failed, 130 interrupted (143, 129: SIGTERM, SIGHUP; cli/main.ts). */
+/** Maps a finished run to the exit: 0 all created/exists, 3 some invalid/failed or without a known outcome, 130 interrupted (143, 129: SIGTERM, SIGHUP; cli/main.ts). */
 export function finishBulk(s: BulkSummary, opts: BulkOptions, ctx: BulkDeps['ctx']): void {
   if (s.interrupted) {
     const reason: unknown = ctx.io.signal.reason;
@@ -77,6 +77,13 @@ export function finishBulk(s: BulkSummary, opts: BulkOptions, ctx: BulkDeps['ctx
     throw new PartialFailureError(
       `${NUM.format(s.invalid + s.failed)} of ${NUM.format(s.rows)} rows were not invited (${NUM.format(s.invalid)} invalid, ${NUM.format(s.failed)} failed).`,
       s.results ? `see the status and error columns of ${s.results}${retry}` : undefined,
+    );
+  }
+  if (s.notSent > 0) {
+    // A row answered 201 without an id that no lookup found yet: made, but not known; never exit 0 on it.
+    throw new PartialFailureError(
+      `${NUM.format(s.notSent)} of ${NUM.format(s.rows)} rows have no known outcome (${NUM.format(s.unknown)} unanswered or answered without an invitation id).`,
+      s.results ? `settle them with: ${resumeCommand(opts, s.results)} (it looks them up by email, it never sends twice)` : undefined,
     );
   }
 }

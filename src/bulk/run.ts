@@ -211,6 +211,8 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
     const counts: Record<RowStatus, number> = { created: 0, exists: 0, invalid: 0, failed: 0, not_sent: 0, unknown: 0 };
     let resumed = 0;
     let sent = 0;
+    /** Rows the earlier run sent that are past the end of the file now (a shortened CSV): kept in the results. */
+    let lost = 0;
     const width = v.meta.header.length;
     const delimiter = v.meta.delimiter;
     // Where the assessment links point (the command says when nothing serves them there).
@@ -286,7 +288,8 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
           record(rec, { status: 'invalid', error: r.errors.map((e) => `${e.field}: ${e.reason}`).join('; ') });
           continue;
         }
-        if (done && done.status !== 'failed') {
+        // An earlier run's row left "unknown" (a 201 without an id) is looked up again below, never sent again.
+        if (done && done.status !== 'failed' && done.status !== 'unknown') {
           resumed++;
           record(rec, done);
           continue;
@@ -314,10 +317,13 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
         const body = r.body as unknown as Record<string, unknown>;
         const ask: RowAsk = { email: r.email, first: String(body.first_name ?? ''), last: String(body.last_name ?? ''), teamId: r.teamId };
         const wasInFlight = prior.inFlight.has(rec.row);
-        let journalled = wasInFlight;
+        const answered = done?.status === 'unknown' ? done : undefined;
+        let journalled = wasInFlight || answered !== undefined;
         const task = (async () => {
           let o: Outcome | undefined;
-          if (wasInFlight) o = await resolveInFlight(api, ask, hard.signal);
+          if (wasInFlight || answered) o = await resolveInFlight(api, ask, hard.signal);
+          // The service answered 201 for it: made, never sent again, still unknown when not found.
+          if (!o && answered) o = answered;
           if (!o) {
             // No request leaves without its "send" line on disk (a full disk stops the run here).
             jw.sending([{ row: rec.row, email: r.email }]);
@@ -341,6 +347,7 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
         inflight.add(task);
       }
       await Promise.all(inflight);
+      if (!stopping) lost = keepLostRows(prior, v, results, width);
     } catch (err) {
       fatal ??= err;
       await Promise.all(inflight);
@@ -348,7 +355,7 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
       if (ticker) clearInterval(ticker);
       ctx.io.signal.removeEventListener('abort', onAbort);
       progress?.stop();
-      const complete = !interrupted && !fatal && counts.not_sent + counts.unknown === 0 && results.written === v.rows;
+      const complete = !interrupted && !fatal && counts.not_sent + counts.unknown === 0 && results.written === v.rows + lost;
       try {
         await results.close(!results.failed);
       } catch (err) {
@@ -381,6 +388,11 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
       interrupted: interrupted && !fatal,
       linkOrigin,
     };
+    if (lost > 0) {
+      ctx.warn(
+        `${label} has ${NUM.format(v.rows)} rows, fewer than the earlier run's ${NUM.format(prior.begin?.rows ?? v.rows + lost)}: the results of the ${NUM.format(lost)} row${lost === 1 ? '' : 's'} it sent past the end are kept at the end of ${out} (their email, status and invitation id; the other cells are no longer in the file).`,
+      );
+    }
     if (fatal) {
       if (isFileError(fatal)) {
         const file = jw.failed ? jw.path : results.failed ? out : ((fatal as NodeJS.ErrnoException).path ?? out);
@@ -396,6 +408,32 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
     lock?.release();
     cleanup();
   }
+}
+
+/**
+ * A --resume of a file that lost rows at its end: the rows the earlier run
+ * sent (or was sending) past the new end keep their results, after the
+ * file's own rows, with the email the journal has; never dropped without a
+ * word. Returns how many were kept.
+ */
+function keepLostRows(prior: JournalState, v: Awaited<ReturnType<typeof validatePass>>, results: ResultsWriter, width: number): number {
+  const past = new Set<number>();
+  for (const row of prior.done.keys()) if (row > v.rows) past.add(row);
+  for (const row of prior.inFlight.keys()) if (row > v.rows) past.add(row);
+  const emailCol = v.mapping.index.email;
+  let next = v.rows + 1;
+  for (const row of [...past].sort((a, b) => a - b)) {
+    const done = prior.done.get(row);
+    const email = done?.email ?? prior.inFlight.get(row) ?? '';
+    const cells: string[] = Array(width).fill('');
+    if (emailCol !== undefined && emailCol < width) cells[emailCol] = email;
+    const o: Outcome = done
+      ? { status: done.status, id: done.id, url: done.url, error: done.error }
+      : { status: 'unknown', error: `sent by the earlier run as row ${row}, which is no longer in the file; check with \`jobfit invitations list --email ${email}\`` };
+    // The row number is the earlier run's, so the line says which row it was.
+    results.put(next++, cells, { ...o, error: o.error ?? `row ${row} of the earlier run, no longer in the file` });
+  }
+  return past.size;
 }
 
 export type { Outcome, RowStatus };

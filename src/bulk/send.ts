@@ -6,6 +6,7 @@
  */
 import type { InvitationListItem } from '../api/index.js';
 import { MSG } from '../api/messages.js';
+import { readId } from '../api/ids.js';
 import { ServiceGoneError } from '../client/errors.js';
 import { type BulkApi, findInvitationByEmail } from './account.js';
 import type { Outcome } from './journal.js';
@@ -74,7 +75,15 @@ export async function sendRow(api: BulkSender, body: Record<string, unknown>, as
     try {
       const r = await api.createInvitationDetailed(body as never, signal);
       pace.ok();
-      return { status: 'created', id: r.invitation.id, url: r.invitation.assessment_url };
+      const raw = (r.invitation as { id?: unknown } | null)?.id;
+      if (raw === undefined || raw === null || raw === '') {
+        // A 201 without an id: the invitation was made, but which one is
+        // unknown. Resolved by the email, as a dropped POST is; never sent again.
+        const found = await lookUp(api, email, signal);
+        if (found && isOwn(found, ask)) return { status: 'created', id: readId(found.id, `id of the invitation for ${email}`), url: found.assessment_url };
+        return { ...UNANSWERED, error: NO_ID };
+      }
+      return { status: 'created', id: readId(raw, `id of the invitation created for ${email}`), url: r.invitation.assessment_url };
     } catch (err) {
       const failure = classifyRowError(err);
       const d = decideRowRetry(failure, attempt, random);
@@ -123,4 +132,5 @@ export async function resolveInFlight(api: BulkApi, ask: RowAsk, signal: AbortSi
 }
 
 export const NOT_SENT: Outcome = { status: 'not_sent', error: 'not sent: the run stopped first (--resume sends it)' };
+const NO_ID = 'the service answered 201 without an invitation id, and looking the email up did not find it yet (--resume looks it up again, it never sends twice)';
 export const UNANSWERED: Outcome = { status: 'unknown', error: 'sent, but no answer came before the run stopped (--resume looks it up by email, it never sends twice)' };

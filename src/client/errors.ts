@@ -252,12 +252,15 @@ export function errorFromResponse(init: ApiErrorInit): ApiError {
  */
 export class ProtocolError extends JobfitError {
   readonly status?: number;
-  constructor(message: string, opts: { status?: number; hint?: string; cause?: unknown } = {}) {
+  /** The body was not JSON at all (an HTML page, plain text, empty, or cut short): a page that may come right when asked again. */
+  readonly garbled: boolean;
+  constructor(message: string, opts: { status?: number; hint?: string; cause?: unknown; garbled?: boolean } = {}) {
     super(message, {
       hint: opts.hint ?? 'check the base URL (it should be the root of the v2 API); a proxy or portal may be answering instead of the service',
       cause: opts.cause,
     });
     this.status = opts.status;
+    this.garbled = opts.garbled ?? false;
   }
 }
 

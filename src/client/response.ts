@@ -141,7 +141,7 @@ export function checkShape(expect: ExpectedShape, data: unknown, kind: BodyKind,
   if (!what) return;
   // A write answered 2xx was accepted: what it did is unknown, not undone.
   const hint = isNonIdempotent(method) ? `the ${method} was accepted (HTTP ${status}) and may have been done; check before sending it again` : undefined;
-  throw new ProtocolError(`${answered} with ${what}.`, { status, hint });
+  throw new ProtocolError(`${answered} with ${what}.`, { status, hint, garbled: kind !== 'json' });
 }
 
 /** Every keyed answer carries `mode`; one that disagrees with the key means the wrong server or key. A missing mode is let through. */

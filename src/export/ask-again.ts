@@ -11,14 +11,19 @@
  * throws it at once for every request once the breaker is open, so a run
  * against a service that is really gone still ends in seconds.
  */
-import { NetworkError, RateLimitError, ServerError, ServiceGoneError } from '../client/errors.js';
+import { NetworkError, ProtocolError, RateLimitError, ServerError, ServiceGoneError } from '../client/errors.js';
 import { backoffDelay, classifyNetworkError } from '../client/retry.js';
 
 /** Times a GET is asked again after the client gave it up. */
 export const EXPORT_RETRIES = 4;
 /** The export's own backoff: 1 s, 2 s, 4 s, 8 s (jittered), or the server's Retry-After (at most 10 s). */
 const BACKOFF = { initialDelayMs: 1000, maxDelayMs: 8000 };
-const MAX_RETRY_AFTER_MS = 10_000;
+export const MAX_RETRY_AFTER_MS = 10_000;
+
+/** A 429 whose Retry-After is longer than the export waits for in one go (10 s): the caller may park the id instead. */
+export function isLongRetryAfter(err: unknown): boolean {
+  return err instanceof RateLimitError && err.retryAfterSeconds !== undefined && err.retryAfterSeconds * 1000 > MAX_RETRY_AFTER_MS;
+}
 
 /** 429, 502/503/504, or a connection lost after the request went out. */
 export function isTransient(err: unknown): boolean {
@@ -29,7 +34,16 @@ export function isTransient(err: unknown): boolean {
   return false;
 }
 
+/** A 2xx answer whose body was not JSON (an HTML page, half a JSON body): asked again like a 502 once the service has answered well. */
+export function isGarbled(err: unknown): boolean {
+  return err instanceof ProtocolError && err.garbled;
+}
+
 export interface AskAgainOptions {
+  /** An error not to wait for here: thrown at once, for the caller to deal with (see isLongRetryAfter). */
+  giveUp?: (err: unknown) => boolean;
+  /** Another cause that is transient here (see isGarbled). */
+  alsoTransient?: (err: unknown) => boolean;
   /** Ctrl-C: stop waiting and give up with the last error. */
   signal?: AbortSignal;
   /** The run is ending for another reason: stop waiting likewise. */
@@ -48,7 +62,7 @@ export async function askAgain<T>(get: () => Promise<T>, opts: AskAgainOptions =
     try {
       return await get();
     } catch (err) {
-      if (tries >= EXPORT_RETRIES || !isTransient(err)) throw err;
+      if (tries >= EXPORT_RETRIES || opts.giveUp?.(err) || !(isTransient(err) || opts.alsoTransient?.(err))) throw err;
       // Made only when needed: most GETs never fail.
       stop ??= AbortSignal.any([opts.signal, opts.wake].filter((s): s is AbortSignal => s !== undefined));
       if (stop.aborted) throw err;

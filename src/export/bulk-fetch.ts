@@ -14,7 +14,7 @@ import { setMaxListeners } from 'node:events';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { createPrivateOutput, fileErrorCause } from '../core/files.js';
 import { safeText } from '../format/sanitize.js';
-import { askAgain } from './ask-again.js';
+import { askAgain, EXPORT_RETRIES, isLongRetryAfter, MAX_RETRY_AFTER_MS } from './ask-again.js';
 import type { Session } from '../core/session.js';
 import { JobfitError, PartialFailureError, UsageError } from '../core/errors.js';
 import { limiter } from '../core/pool.js';
@@ -102,6 +102,11 @@ export interface BulkOptions<I, R> {
    * once every earlier outcome has been delivered.
    */
   stopWhen?: (error: unknown) => boolean;
+  /**
+   * Ids set aside on a long Retry-After (a 429 asking for more than 10 s):
+   * called with how many wait now, and the longest Retry-After asked (s).
+   */
+  onWaiting?: (waiting: number, retryAfterSeconds: number) => void;
 }
 
 export interface BulkResult {
@@ -163,7 +168,40 @@ export async function bulkFetch<I, R>(
   // Wakes the ids waiting to be asked again when the run stops for another reason.
   const ending = new AbortController();
   setMaxListeners(Math.max(64, max * 4), ending.signal);
-  const attempt = async (id: I): Promise<Outcome<R>> => {
+  /**
+   * A long Retry-After on one id does not hold its slot: the id is set aside
+   * (parked) for at most 10 s while the others go on, then asked again, up to
+   * EXPORT_RETRIES times; the pool is not slowed down for it.
+   */
+  let waiting = 0;
+  let longest = 0;
+  const park = async (err: unknown, slot: Slot): Promise<void> => {
+    const ra = (err as { retryAfterSeconds?: number }).retryAfterSeconds ?? 0;
+    longest = Math.max(longest, ra);
+    slot.release();
+    waiting++;
+    opts.onWaiting?.(waiting, longest);
+    try {
+      await sleepUnless(Math.min(MAX_RETRY_AFTER_MS, ra * 1000), ending.signal, opts.signal);
+    } finally {
+      waiting--;
+      opts.onWaiting?.(waiting, longest);
+    }
+    slot.release = await pool.acquire();
+  };
+  const attempt = async (id: I, slot: Slot): Promise<Outcome<R>> => {
+    for (let parked = 0; ; parked++) {
+      try {
+        return await attemptOnce(id, parked < EXPORT_RETRIES);
+      } catch (err) {
+        if (!(err instanceof Parked)) throw err;
+        if (opts.signal?.aborted) throw opts.signal.reason ?? err.error;
+        if (stop) throw new Stop(stop.error);
+        await park(err.error, slot);
+      }
+    }
+  };
+  const attemptOnce = async (id: I, mayPark: boolean): Promise<Outcome<R>> => {
     try {
       const value = await askAgain(
         () => {
@@ -173,6 +211,7 @@ export async function bulkFetch<I, R>(
         {
           signal: opts.signal,
           wake: ending.signal,
+          giveUp: (err) => mayPark && isLongRetryAfter(err),
           onRetry: (err) => {
             // The client's own waits ran out on a 429: slow the whole pool down too.
             if (isRateLimit(err)) {
@@ -185,6 +224,7 @@ export async function bulkFetch<I, R>(
       return { kind: 'ok', value };
     } catch (err) {
       if (isAbort(err, opts.signal)) throw err;
+      if (mayPark && isLongRetryAfter(err) && !stop) throw new Parked(err);
       if (stop) throw new Stop(stop.error);
       if (opts.stopWhen?.(err)) {
         ending.abort();
@@ -204,10 +244,10 @@ export async function bulkFetch<I, R>(
   });
   let inFlight = 0;
   let allSettled: (() => void) | undefined;
-  const settle = async (next: { id: I; index: number }): Promise<void> => {
+  const settle = async (next: { id: I; index: number }, slot: Slot): Promise<void> => {
     let outcome: Outcome<R>;
     try {
-      outcome = await attempt(next.id);
+      outcome = await attempt(next.id, slot);
     } catch (err) {
       if (!(err instanceof Stop)) throw err;
       stop ??= { error: err.error };
@@ -243,13 +283,14 @@ export async function bulkFetch<I, R>(
         throw opts.signal.reason ?? new Error('aborted');
       }
       inFlight++;
+      const slot: Slot = { release };
       const done = () => {
         // After a 429's cool-down, the pool recovers its concurrency as requests finish.
         if (pool.limit < max && Date.now() > coolUntil) pool.limit = Math.min(max, pool.limit * 2);
-        release();
+        slot.release();
         if (--inFlight === 0) allSettled?.();
       };
-      settle(next).then(done, (err: unknown) => {
+      settle(next, slot).then(done, (err: unknown) => {
         fatal = true;
         fail(err);
         done();
@@ -268,9 +309,52 @@ export async function bulkFetch<I, R>(
   return result;
 }
 
+/** The pool slot an id holds; replaced when a parked id takes a slot again. */
+interface Slot {
+  release: () => void;
+}
+
+/** An id to set aside on a long Retry-After, out of attemptOnce(). */
+class Parked {
+  constructor(readonly error: unknown) {}
+}
+
+/** Waits `ms`, or less when either signal aborts. */
+function sleepUnless(ms: number, ...signals: Array<AbortSignal | undefined>): Promise<void> {
+  return new Promise((resolve) => {
+    const live = signals.filter((s): s is AbortSignal => s !== undefined);
+    const done = () => {
+      clearTimeout(timer);
+      for (const s of live) s.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    for (const s of live) {
+      if (s.aborted) return done();
+      s.addEventListener('abort', done, { once: true });
+    }
+  });
+}
+
 /** Carries an error that ends the run out of attempt(). */
 class Stop {
   constructor(readonly error: unknown) {}
+}
+
+/**
+ * Says what is waiting on a long Retry-After (bulkFetch's onWaiting): a line
+ * when ids are first set aside, then at most one every 10 s while some wait.
+ */
+export function waitingNotice(ctx: Session, noun: string): (waiting: number, retryAfterSeconds: number) => void {
+  let last = 0;
+  return (waiting, ra) => {
+    const now = Date.now();
+    if (waiting === 0 || now - last < 10_000) return;
+    last = now;
+    ctx.info(
+      `${waiting} ${noun}${waiting === 1 ? ' waits' : 's wait'} on the service's Retry-After (it asked for up to ${Math.round(ra)} s): each is asked again within ${MAX_RETRY_AFTER_MS / 1000} s, up to ${EXPORT_RETRIES} times, while the others go on.`,
+    );
+  };
 }
 
 /** The one-line text of an error for a report. */

@@ -23,12 +23,20 @@
  * Completeness is checked, not assumed: the number of distinct ids must equal
  * the `total_count` of the unfiltered query, or the export fails and says
  * which cells it could not finish.
+ *
+ * Under churn (docs/exports.md, "Lists that change while they are read"):
+ * answers list the newest first, so an answer's newest created_at dates its
+ * count. A cell is done only when the items seen in it that existed when it
+ * was counted add up to its total, and the final check counts only the items
+ * that existed at the first answer; items created since are delivered and
+ * reported (`created`), never standing in for an old item not fetched.
  */
 import { setMaxListeners } from 'node:events';
 import { JobfitError } from '../core/errors.js';
-import { askAgain } from './ask-again.js';
+import { askAgain, isGarbled } from './ask-again.js';
 import { limiter } from '../core/pool.js';
 import { LIST_CAP_FILTERED } from '../api/limits.js';
+import { readId } from '../api/ids.js';
 
 export interface ListEnvelopeLike<T> {
   total_count?: number;
@@ -53,8 +61,6 @@ export interface ListAllOptions<T> {
   signal?: AbortSignal;
   /** Called after every request (for a -v trace or a progress line). */
   onRequest?: (query: ListQuery, answer: { total: number; returned: number; hasMore: boolean }) => void;
-  /** The id that makes an item distinct (default `item.id`). */
-  idOf?: (item: T) => string | number;
   /** The email the filter matches (default `item.email`). */
   emailOf?: (item: T) => string | null | undefined;
   /** Plural noun for messages ("test takers"). */
@@ -70,6 +76,12 @@ export interface ListAllResult {
   total: number;
   /** The fewest requests any method could need: ceil(total / 150), at least 1. */
   minimum: number;
+  /**
+   * Items among `items` created after the first answer (newer than its newest
+   * item): delivered, but not part of `total`, so `items - created` is what
+   * must equal `total`.
+   */
+  created: number;
 }
 
 /** Characters an email may hold, beyond those seen in the data (lower case: the filter ignores case). */
@@ -78,11 +90,25 @@ const FALLBACK_LOCAL = `${FALLBACK_DOMAIN}+!#$%&'*/=?^\`{|}~"`;
 
 /**
  * A list request that still fails for a transient cause after the client's
- * own retries (a 429, a dropped connection, a 502/503/504) is asked again
+ * own retries (a 429, a dropped connection, a 502/503/504, a page that is
+ * not JSON after the list answered well once) is asked again
  * (ask-again.ts): a busy or flaky service must not make a complete list fail.
  */
 export function patient<T>(fetchPage: FetchPage<T>, signal?: AbortSignal): FetchPage<T> {
-  return (q, s) => askAgain(() => fetchPage(q, s), { signal });
+  // A list page that comes back as an HTML page or half a JSON body is asked
+  // again like a 502, once the list has answered well at least once (a base
+  // URL that is not the service fails at once, on its first answer).
+  let answered = false;
+  const alsoTransient = (err: unknown) => answered && isGarbled(err);
+  return (q, s) =>
+    askAgain(
+      async () => {
+        const page = await fetchPage(q, s);
+        answered = true;
+        return page;
+      },
+      { signal, alsoTransient },
+    );
 }
 
 /** The fewest requests that can return `total` items. */
@@ -104,12 +130,18 @@ interface Active {
   pattern: string;
   /** The cell's total_count. */
   total: number;
+  /** created_at (ms) of the newest item of the answer that gave `total`; +Infinity when it cannot be told. */
+  newest: number;
   /** Items seen so far that lie in the cell (kept up to date by take()). */
   members: Seen[];
+  /** Members that existed when `total` was counted (created at or before `newest`): what may add up to `total`. */
+  counted: number;
 }
 
 interface Seen {
   id: string;
+  /** created_at in ms (NaN when the item has none). */
+  at: number;
   /** Lower-cased email, or '' when the item has none. */
   email: string;
   local: string;
@@ -134,7 +166,7 @@ export async function listAll<T>(
   onItem: (item: T) => void | Promise<void>,
   opts: ListAllOptions<T> = {},
 ): Promise<ListAllResult> {
-  const idOf = opts.idOf ?? ((it: T) => (it as { id: string | number }).id);
+  const idOf = (it: T) => String(readId(it !== null && typeof it === 'object' ? (it as { id?: unknown }).id : it, `id of an item of the list of ${noun}`));
   const emailOf = opts.emailOf ?? ((it: T) => (it as { email?: string | null }).email);
   const noun = opts.noun ?? 'items';
   fetchPage = patient(fetchPage, opts.signal);
@@ -164,17 +196,15 @@ export async function listAll<T>(
 
   function take(items: T[]): void {
     for (const item of items) {
-      const rawId = idOf(item);
-      if (rawId === undefined || rawId === null) continue;
-      const id = String(rawId);
+      const id = idOf(item);
       if (seen.has(id)) continue;
       const email = (emailOf(item) ?? '').toLowerCase();
       const { local, domain } = splitEmail(email);
-      const entry: Seen = { id, email, local, domain };
+      const entry: Seen = { id, at: createdAt(item), email, local, domain };
       seen.set(id, entry);
       for (const ch of local) bump(charFreq.local, ch);
       for (const ch of domain) bump(charFreq.domain, ch);
-      for (const a of active) if (email.includes(a.pattern)) a.members.push(entry);
+      for (const a of active) if (email.includes(a.pattern)) join(a, entry);
       delivery = delivery.then(async () => {
         if (deliveryError !== undefined) return;
         try {
@@ -186,17 +216,17 @@ export async function listAll<T>(
     }
   }
 
-  async function query(email: string | undefined): Promise<{ total: number; hasMore: boolean }> {
+  async function query(email: string | undefined): Promise<{ total: number; hasMore: boolean; newest: number }> {
     if (signal?.aborted) throw signal.reason ?? new Error('aborted');
     const q: ListQuery = { ...cleanBase };
     if (email !== undefined) q.email = email;
     const env = await slot(() => {
       if (requests >= budget) {
-        const open = [...active].filter((a) => a.members.length < a.total);
+        const open = [...active].filter((a) => a.counted < a.total);
         // The narrowest open group says most about where the answers stop adding up.
         const narrowest = open.sort((a, b) => b.pattern.length - a.pattern.length)[0];
         const where = narrowest
-          ? ` Not completed: ${open.length} group${open.length === 1 ? '' : 's'}, the narrowest emails matching "${narrowest.pattern.slice(0, 60)}" (${narrowest.members.length} of ${narrowest.total} found).`
+          ? ` Not completed: ${open.length} group${open.length === 1 ? '' : 's'}, the narrowest emails matching "${narrowest.pattern.slice(0, 60)}" (${narrowest.counted} of ${narrowest.total} found).`
           : '';
         throw new JobfitError(`Gave up on the complete list of ${noun} after ${requests} requests (${seen.size} of ${total0} found): the service's answers do not add up (it keeps reporting more than it returns).${where}`, {
           hint: 'narrow the list with --team or --custom-id, or check that the base URL points at the service',
@@ -211,7 +241,7 @@ export async function listAll<T>(
     const hasMore = env.has_more === true || env.data.length < total;
     take(env.data);
     opts.onRequest?.(q, { total, returned: env.data.length, hasMore });
-    return { total, hasMore };
+    return { total, hasMore, newest: newestOf(env.data) };
   }
 
   const matches = (it: Seen, c: Cell) => it.email.includes(patternOf(c));
@@ -321,10 +351,10 @@ export async function listAll<T>(
    * Finishes cell `c`, whose total is known and exceeds what one answer held.
    * `tried` lists the sides already exhausted for this cell.
    */
-  async function refine(c: Cell, total: number, tried: Side[] = [], parent?: Active): Promise<void> {
+  async function refine(c: Cell, total: number, newest: number, tried: Side[] = [], parent?: Active): Promise<void> {
     const pool = parent ? parent.members : seen.values();
-    const cell: Active = { cell: c, pattern: patternOf(c), total, members: [] };
-    for (const it of pool) if (matches(it, c)) cell.members.push(it);
+    const cell: Active = { cell: c, pattern: patternOf(c), total, newest, members: [], counted: 0 };
+    for (const it of pool) if (matches(it, c)) join(cell, it);
     active.add(cell);
     try {
       await refineActive(cell, total, tried);
@@ -335,11 +365,13 @@ export async function listAll<T>(
 
   async function refineActive(cell: Active, total: number, tried: Side[]): Promise<void> {
     const c = cell.cell;
-    const done = () => cell.members.length >= total;
+    // Only items that existed when the cell was counted may add up to its
+    // total: one created since must not stand in for an old one never fetched.
+    const done = () => cell.counted >= total;
     if (done()) return;
     const sides = (['local', 'domain'] as Side[]).filter((s) => !tried.includes(s));
     if (sides.length === 0) {
-      unfinished.push({ pattern: cell.pattern, missing: total - cell.members.length });
+      unfinished.push({ pattern: cell.pattern, missing: total - cell.counted });
       return;
     }
     const n = cell.members.length || 1;
@@ -367,7 +399,7 @@ export async function listAll<T>(
         const cc = side === 'domain' ? { s: c.s, p: c.p + ext } : { s: ext + c.s, p: c.p };
         const r = await query(patternOf(cc));
         if (r.total === total) {
-          if (r.hasMore) await refine(cc, r.total, [], cell);
+          if (r.hasMore) await refine(cc, r.total, r.newest, [], cell);
           if (done()) return;
         }
       }
@@ -377,7 +409,7 @@ export async function listAll<T>(
       queried.add(ch);
       const cc = child(c, side, ch);
       const r = await query(patternOf(cc));
-      if (r.hasMore) await refine(cc, r.total, [], cell);
+      if (r.hasMore) await refine(cc, r.total, r.newest, [], cell);
     };
 
     // 1. Every character seen at this position, at once.
@@ -414,6 +446,8 @@ export async function listAll<T>(
   const first = await query(undefined);
   const total = first.total;
   total0 = total;
+  // What the first answer counted: items created after it are not in `total`.
+  const newest0 = first.newest;
   // A few times what a real list needs (the search stays within 5x on realistic data),
   // plus room to probe the whole alphabet on both sides of one cell.
   budget = 8 * minimumRequests(total) + 128;
@@ -423,16 +457,20 @@ export async function listAll<T>(
     const root: Cell = { s: '', p: '' };
     if (total <= LIST_CAP_FILTERED && !cleanBase.custom_id) {
       const r = await query('@');
-      if (r.hasMore) await refine(root, r.total);
+      if (r.hasMore) await refine(root, r.total, r.newest);
     } else {
-      await refine(root, total);
+      await refine(root, total, newest0);
     }
   }
   await delivery;
   if (deliveryError !== undefined) throw deliveryError;
 
-  const found = seen.size;
-  const result: ListAllResult = { items: found, requests, total, minimum: minimumRequests(total) };
+  let created = 0;
+  for (const it of seen.values()) if (it.at > newest0) created++;
+  // Items created during the run are delivered, and reported, but only those
+  // that existed at the first answer must add up to its total_count.
+  const found = seen.size - created;
+  const result: ListAllResult = { items: seen.size, requests, total, minimum: minimumRequests(total), created };
   if (found !== total) {
     const where = unfinished.length
       ? ` Unreachable: ${unfinished
@@ -450,6 +488,36 @@ export async function listAll<T>(
     });
   }
   return result;
+}
+
+/** Adds `it` to the members of `cell`, counting it when it existed when the cell was counted. */
+function join(cell: Active, it: Seen): void {
+  cell.members.push(it);
+  if (!(it.at > cell.newest)) cell.counted++;
+}
+
+/** An item's created_at in ms, NaN when it has none. */
+export function createdAt(item: unknown): number {
+  const v = item !== null && typeof item === 'object' ? (item as { created_at?: unknown }).created_at : undefined;
+  return typeof v === 'string' ? Date.parse(v) : Number.NaN;
+}
+
+/**
+ * The newest created_at of an answer, which lists newest first: every item
+ * of the filter that existed then is at most this old, and an item newer than
+ * it was created afterwards. +Infinity (nothing can be told) when an item has
+ * no created_at or the answer is not newest first.
+ */
+export function newestOf(data: unknown[]): number {
+  let prev = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  for (const it of data) {
+    const at = createdAt(it);
+    if (!Number.isFinite(at) || at > prev) return Number.POSITIVE_INFINITY;
+    prev = at;
+    if (at > max) max = at;
+  }
+  return data.length === 0 ? Number.POSITIVE_INFINITY : max;
 }
 
 function bump(m: Map<string, number>, k: string): void {

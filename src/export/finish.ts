@@ -24,6 +24,8 @@ export interface FinishOptions {
   listed: number;
   /** The service's total_count, for --all. */
   totalCount?: number;
+  /** Items among `listed` created during the run, after the service counted (--all). */
+  created?: number;
   /** ms since the run started (performance clock of the caller). */
   elapsedMs?: number;
   /** Stops the progress bar before anything is printed. */
@@ -42,7 +44,7 @@ export async function finishExport(ctx: Session, o: FinishOptions, error?: unkno
   let err = error;
   if (err === undefined) {
     try {
-      o.tally.check(o.listed, o.totalCount);
+      o.tally.check(o.listed, o.totalCount, o.created);
     } catch (e) {
       err = e;
     }
@@ -50,11 +52,11 @@ export async function finishExport(ctx: Session, o: FinishOptions, error?: unkno
   if (err === undefined) {
     await o.target.commit(o.writer);
     // One item asked for by id needs no summary; every longer run gets one.
-    if (o.listed !== 1 || o.totalCount !== undefined) ctx.info(o.tally.line({ listed: o.listed, totalCount: o.totalCount, elapsedMs: o.elapsedMs }));
+    if (o.listed !== 1 || o.totalCount !== undefined) ctx.info(o.tally.line({ listed: o.listed, totalCount: o.totalCount, created: o.created, elapsedMs: o.elapsedMs }));
     return;
   }
   const notDone = Math.max(0, o.listed - o.tally.accounted);
-  const line = o.tally.line({ listed: o.listed, totalCount: o.totalCount, elapsedMs: o.elapsedMs, notDone });
+  const line = o.tally.line({ listed: o.listed, totalCount: o.totalCount, created: o.created, elapsedMs: o.elapsedMs, notDone });
   // Said even with --quiet: an export that stopped short must never pass for a finished one.
   ctx.io.stderr.write(`Stopped after ${line.charAt(0).toLowerCase()}${line.slice(1)}\n`);
   const why = err instanceof Error && err.message ? err.message : String(err);

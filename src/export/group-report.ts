@@ -13,6 +13,8 @@
  *   (ties broken alphabetically), at most three.
  */
 
+import { readId } from '../api/ids.js';
+
 export type GroupBy = 'team' | 'custom_id';
 
 export interface GroupStats {
@@ -27,11 +29,22 @@ export interface GroupStats {
   top_riasec: Array<{ code: string; count: number }>;
 }
 
+/** As the service sends it: ids may come as numbers or as numeric strings (readId). */
 export interface InvitationLike {
-  id: number;
-  test_taker_id?: number | null;
+  id: number | string;
+  test_taker_id?: number | string | null;
   custom_id?: string | null;
-  team?: { id: number; display_name?: string } | null;
+  team?: { id: number | string; display_name?: string } | null;
+}
+
+/**
+ * The test taker id of an invitation: null when nobody accepted it yet, else
+ * the id read as the reference's integer (a number or a numeric string); any
+ * other value throws rather than passing for "not accepted".
+ */
+export function takerIdOf(inv: InvitationLike): number | null {
+  const v = inv.test_taker_id;
+  return v === null || v === undefined ? null : readId(v, `test_taker_id of invitation ${String(inv.id).slice(0, 20)}`);
 }
 
 export interface ScorecardLike {
@@ -67,8 +80,9 @@ export class GroupReport {
   constructor(readonly groupBy: GroupBy) {}
 
   private groupOf(inv: InvitationLike): Acc {
-    const key = this.groupBy === 'team' ? (inv.team?.id ?? null) : (inv.custom_id ?? null);
-    const name = this.groupBy === 'team' ? (inv.team?.display_name ?? `team ${inv.team?.id ?? '?'}`) : (inv.custom_id ?? '(no custom_id)');
+    const teamId = inv.team?.id === undefined || inv.team?.id === null ? null : readId(inv.team.id, `team id of invitation ${String(inv.id).slice(0, 20)}`);
+    const key = this.groupBy === 'team' ? teamId : (inv.custom_id ?? null);
+    const name = this.groupBy === 'team' ? (inv.team?.display_name ?? `team ${teamId ?? '?'}`) : (inv.custom_id ?? '(no custom_id)');
     const k = JSON.stringify(key);
     let g = this.groups.get(k);
     if (!g) {
@@ -80,10 +94,11 @@ export class GroupReport {
 
   addInvitation(inv: InvitationLike): void {
     const g = this.groupOf(inv);
+    const taker = takerIdOf(inv);
     g.invited++;
-    if (typeof inv.test_taker_id === 'number') {
+    if (taker !== null) {
       g.accepted++;
-      this.takerGroup.set(inv.test_taker_id, JSON.stringify(g.key));
+      this.takerGroup.set(taker, JSON.stringify(g.key));
     }
   }
 

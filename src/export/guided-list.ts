@@ -22,7 +22,8 @@
 import { JobfitError } from '../core/errors.js';
 import { NUM } from '../format/number.js';
 import { LIST_CAP_FILTERED } from '../api/limits.js';
-import { type BaseFilter, type FetchPage, type ListAllOptions, type ListAllResult, type ListQuery, listAll, minimumRequests, patient } from './complete-list.js';
+import { readId } from '../api/ids.js';
+import { type BaseFilter, createdAt, type FetchPage, type ListAllOptions, type ListAllResult, type ListQuery, listAll, minimumRequests, newestOf, patient } from './complete-list.js';
 
 interface Known {
   local: string;
@@ -102,7 +103,7 @@ export interface TestTakerLike {
 export interface InvitationLike {
   id: number | string;
   email?: string | null;
-  test_taker_id?: number | null;
+  test_taker_id?: number | string | null;
 }
 
 export interface CompleteTakersOptions<T> extends Omit<ListAllOptions<T>, 'idOf' | 'emailOf' | 'noun'> {
@@ -150,6 +151,10 @@ export async function listTestTakersComplete<T extends TestTakerLike>(
 
   const first = await ask({ ...clean });
   const total = first.total;
+  // Test takers created after the first answer (an invitation accepted during
+  // the run) are delivered, but are not part of its total_count.
+  const newest0 = newestOf(first.data);
+  let created = 0;
   const seen = new Set<string>();
   const guide = new Map<string, string>();
   const emailOf = (it: T): string | undefined => (typeof it.email === 'string' && it.email.includes('@') ? it.email : guide.get(String(it.id)));
@@ -157,10 +162,10 @@ export async function listTestTakersComplete<T extends TestTakerLike>(
   let deliveryError: unknown;
   const take = (items: T[]) => {
     for (const it of items) {
-      if (it === null || typeof it !== 'object' || it.id === undefined || it.id === null) continue;
-      const id = String(it.id);
+      const id = String(readId(it !== null && typeof it === 'object' ? it.id : it, `id of an item of the list of ${noun}`));
       if (seen.has(id)) continue;
       seen.add(id);
+      if (createdAt(it) > newest0) created++;
       delivery = delivery.then(async () => {
         if (deliveryError !== undefined) return;
         try {
@@ -174,7 +179,7 @@ export async function listTestTakersComplete<T extends TestTakerLike>(
   const settle = async (): Promise<ListAllResult> => {
     await delivery;
     if (deliveryError !== undefined) throw deliveryError;
-    return { items: seen.size, requests, total, minimum: minimumRequests(total) };
+    return { items: seen.size, requests, total, minimum: minimumRequests(total), created };
   };
 
   // Every item of the first answer carries an email: the adaptive search needs nothing else.
@@ -182,7 +187,7 @@ export async function listTestTakersComplete<T extends TestTakerLike>(
     if (!first.hasMore) {
       take(first.data);
       const r = await settle();
-      if (r.items !== total) throw new JobfitError(`The service listed ${NUM.format(r.items)} distinct ${noun} but reports ${NUM.format(total)}; the list is not complete.`);
+      if (r.items - r.created !== total) throw new JobfitError(`The service listed ${NUM.format(r.items)} distinct ${noun} but reports ${NUM.format(total)}; the list is not complete.`);
       return r;
     }
     const r = await listAll(fetchTakers, clean, (it) => onItem(it, emailOf(it)), { ...opts, noun });
@@ -194,7 +199,8 @@ export async function listTestTakersComplete<T extends TestTakerLike>(
     fetchInvitations,
     clean,
     (inv) => {
-      if (inv.test_taker_id !== null && inv.test_taker_id !== undefined && typeof inv.email === 'string') guide.set(String(inv.test_taker_id), inv.email);
+      // Invitations created during the run have no test taker yet: a guide, not a count, so they change nothing here.
+      if (inv.test_taker_id !== null && inv.test_taker_id !== undefined && typeof inv.email === 'string') guide.set(String(readId(inv.test_taker_id, `test_taker_id of invitation ${String(inv.id).slice(0, 20)}`)), inv.email);
     },
     { signal, concurrency: opts.concurrency, onRequest: opts.onRequest, noun: 'invitations' },
   );
@@ -218,7 +224,7 @@ export async function listTestTakersComplete<T extends TestTakerLike>(
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, opts.concurrency ?? 8) }, worker));
-  if (seen.size === total) return settle();
+  if (seen.size - created === total) return settle();
 
   // The invitations and the test takers disagree somewhere: search what is left.
   const r = await listAll(fetchTakers, clean, (it) => take([it]), {
@@ -235,6 +241,6 @@ export async function listTestTakersComplete<T extends TestTakerLike>(
   });
   requests += r.requests;
   const out = await settle();
-  if (out.items !== total) throw new JobfitError(`Found ${NUM.format(out.items)} of ${NUM.format(total)} ${noun}; the list is not complete.`);
+  if (out.items - out.created !== total) throw new JobfitError(`Found ${NUM.format(out.items)} of ${NUM.format(total)} ${noun}; the list is not complete.`);
   return out;
 }

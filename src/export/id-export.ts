@@ -8,7 +8,7 @@
 import type { Session } from '../core/session.js';
 import type { ListWriter } from '../format/output.js';
 import { createProgress } from '../format/progress.js';
-import { type BulkResult, bulkFetch, createErrorSink } from './bulk-fetch.js';
+import { type BulkResult, bulkFetch, createErrorSink, waitingNotice } from './bulk-fetch.js';
 import { finishExport, isServiceGone } from './finish.js';
 import type { IdSource } from './ids.js';
 import { Tally } from './tally.js';
@@ -67,6 +67,7 @@ export async function runIdExport<R>(ctx: Session, o: IdExportOptions<R>): Promi
       signal: ctx.io.signal,
       skipWhen: o.skipWhen,
       stopWhen: isServiceGone,
+      onWaiting: waitingNotice(ctx, 'test taker'),
       onSettled: (out) => progress.tick({ error: out.kind === 'failed' }),
       onResult: (id, out) => {
         if (out.kind === 'failed') {
@@ -103,6 +104,7 @@ export async function runIdExport<R>(ctx: Session, o: IdExportOptions<R>): Promi
       tally,
       listed: listing?.items ?? o.source.feed.count,
       totalCount: listing?.total,
+      created: listing?.created,
       elapsedMs: performance.now() - started,
       stopProgress: () => progress.stop(),
       rerun: o.rerun,

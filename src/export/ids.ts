@@ -6,6 +6,7 @@
 import type { JobfitClient, ListFilter } from '../client/client.js';
 import type { Session } from '../core/session.js';
 import { UsageError } from '../core/errors.js';
+import { readId } from '../api/ids.js';
 import { readInput } from '../core/input.js';
 import { NUM } from '../format/number.js';
 import { IdFeed, parseIdLines } from './bulk-fetch.js';
@@ -133,7 +134,7 @@ export async function idSource(ctx: Session, client: JobfitClient, o: IdSourceOp
   if (o.customId !== undefined) base.custom_id = o.customId;
   const fetchTakers = ((q: ListFilter, signal?: AbortSignal) => client.listTestTakers(q, signal)) as FetchPage<TestTakerLike>;
   const fetchInvitations = ((q: ListFilter, signal?: AbortSignal) => client.listInvitations(q, signal)) as FetchPage<InvitationLike>;
-  const done = listTestTakersComplete(fetchTakers, fetchInvitations, { team_id: base.team_id, custom_id: base.custom_id }, (t) => feed.push(Number(t.id)), {
+  const done = listTestTakersComplete(fetchTakers, fetchInvitations, { team_id: base.team_id, custom_id: base.custom_id }, (t) => feed.push(readId(t.id, 'test taker id')), {
     signal: ctx.io.signal,
     idsOnly: true,
     onRequest: (q, a) => ctx.debug(`  --all: ${JSON.stringify(q)} → ${a.returned} of ${a.total}${a.hasMore ? ' (capped)' : ''}`),

@@ -12,6 +12,7 @@ import { setMaxListeners } from 'node:events';
 import type { JobfitClient, ListFilter } from '../client/client.js';
 import type { Session } from '../core/session.js';
 import { JobfitError } from '../core/errors.js';
+import { readId } from '../api/ids.js';
 import { IdFeed, bulkFetch } from './bulk-fetch.js';
 import { type BaseFilter, type FetchPage, type ListAllResult, type ListQuery, listAll } from './complete-list.js';
 import { finishExport, isServiceGone } from './finish.js';
@@ -50,6 +51,8 @@ interface Envelope {
 export interface Listed {
   listed: number;
   totalCount?: number;
+  /** Items among `listed` created during the run (not in totalCount). */
+  created?: number;
   requests: number;
 }
 
@@ -115,6 +118,7 @@ export async function listEverything(ctx: Session, client: JobfitClient, o: List
       tally,
       listed: found?.listed ?? seenSoFar,
       totalCount: found?.totalCount,
+      created: found?.created,
       elapsedMs: performance.now() - started,
       rerun: `jobfit ${o.resource === 'profiles' ? 'profiles' : o.resource} list --all`,
     },
@@ -164,7 +168,7 @@ async function allPeople(client: JobfitClient, resource: 'invitations' | 'test-t
       { signal, concurrency, onRequest },
     );
   }
-  return { listed: r.items, totalCount: r.total, requests: requests + r.requests };
+  return { listed: r.items, totalCount: r.total, created: r.created, requests: requests + r.requests };
 }
 
 /**
@@ -194,7 +198,7 @@ async function allProfiles(client: JobfitClient, write: (it: Item) => void, o: F
     ((q: ListFilter, s?: AbortSignal) => client.listTestTakers(q, s)) as FetchPage<TestTakerLike>,
     ((q: ListFilter, s?: AbortSignal) => client.listInvitations(q, s)) as FetchPage<InvitationLike>,
     {},
-    (t) => feed.push(Number(t.id)),
+    (t) => feed.push(readId(t.id, 'test taker id')),
     { signal, concurrency, idsOnly: true, onRequest },
   ).then(
     (r) => {

@@ -51,8 +51,9 @@ export class Tally {
    * The one summary line. `listed`: items the run had to work through;
    * `totalCount`: the service's total_count for --all; `elapsedMs`: for the pace.
    */
-  line(o: { listed: number; totalCount?: number; elapsedMs?: number; notDone?: number }): string {
-    const of = o.totalCount !== undefined ? ` (total_count ${NUM.format(o.totalCount)})` : '';
+  line(o: { listed: number; totalCount?: number; created?: number; elapsedMs?: number; notDone?: number }): string {
+    const made = o.created ? `; ${NUM.format(o.created)} created during the run` : '';
+    const of = o.totalCount !== undefined ? ` (total_count ${NUM.format(o.totalCount)}${made})` : '';
     const notDone = o.notDone ? `, ${NUM.format(o.notDone)} not done` : '';
     const pace =
       o.elapsedMs !== undefined
@@ -63,9 +64,10 @@ export class Tally {
 
   /**
    * Throws (exit 1) naming what is missing when the outcomes do not add up to
-   * `listed`, or `listed` to the service's total_count.
+   * `listed`, or `listed` to the service's total_count. `created`: items
+   * among `listed` created after the service counted (not in its total_count).
    */
-  check(listed: number, totalCount?: number): void {
+  check(listed: number, totalCount?: number, created = 0): void {
     if (this.accounted !== listed) {
       const gap = listed - this.accounted;
       throw new JobfitError(
@@ -75,8 +77,9 @@ export class Tally {
         { hint: 'run it again; if it persists, report it with the output of -v' },
       );
     }
-    if (totalCount !== undefined && listed !== totalCount) {
-      throw new JobfitError(`The list found ${NUM.format(listed)} ${this.noun} but the service reports ${NUM.format(totalCount)}; the export is incomplete.`, {
+    if (totalCount !== undefined && listed - created !== totalCount) {
+      const made = created ? ` (and ${NUM.format(created)} created during the run)` : '';
+      throw new JobfitError(`The list found ${NUM.format(listed - created)} ${this.noun}${made} but the service reports ${NUM.format(totalCount)}; the export is incomplete.`, {
         hint: 'run it again; the list may have changed during the export',
       });
     }

@@ -28,7 +28,7 @@ describe('listAll (partition search on an in-memory list with the service rules)
     const list = items(Array.from({ length: 30 }, (_, i) => `p${i}@x.org`));
     const { got, result } = await collect(list);
     expectExactlyOnce(got, list);
-    expect(result).toEqual({ items: 30, requests: 1, total: 30, minimum: 1 });
+    expect(result).toEqual({ items: 30, requests: 1, total: 30, minimum: 1, created: 0 });
   });
 
   it('two requests between 51 and 150 (the "@" filter raises the cap)', async () => {

@@ -8,10 +8,10 @@
 import * as z from 'zod';
 import type { ListFilter } from '../../client/client.js';
 import type { Session } from '../../core/session.js';
-import { type BulkResult, IdFeed, bulkFetch, createErrorSink, throwIfFailed } from '../../export/bulk-fetch.js';
+import { type BulkResult, IdFeed, bulkFetch, createErrorSink, throwIfFailed, waitingNotice } from '../../export/bulk-fetch.js';
 import { type FetchPage, listAll } from '../../export/complete-list.js';
 import { finishExport, isServiceGone } from '../../export/finish.js';
-import { type GroupStats, GroupReport, groupId, type InvitationLike, REPORT_CSV_COLUMNS, reportCsvRow } from '../../export/group-report.js';
+import { type GroupStats, GroupReport, groupId, type InvitationLike, REPORT_CSV_COLUMNS, reportCsvRow, takerIdOf } from '../../export/group-report.js';
 import { checkScoreProfile } from '../../export/score-profile.js';
 import { Tally } from '../../export/tally.js';
 import { openTarget } from '../../export/target.js';
@@ -116,7 +116,8 @@ export async function run(opts: ReportOptions, ctx: Context): Promise<void> {
       invitations++;
       report.addInvitation(inv);
       if (ranking && accounts.size < 5 && inv.account) accounts.add(inv.account.display_name ? `${inv.account.display_name} (${inv.account.id})` : String(inv.account.id));
-      if (typeof inv.test_taker_id === 'number') feed.push(inv.test_taker_id);
+      const taker = takerIdOf(inv);
+      if (taker !== null) feed.push(taker);
       else tally.skip('not accepted yet');
     },
     {
@@ -145,6 +146,7 @@ export async function run(opts: ReportOptions, ctx: Context): Promise<void> {
       concurrency: o.concurrency,
       signal: ctx.io.signal,
       stopWhen: isServiceGone,
+      onWaiting: waitingNotice(ctx, 'test taker'),
       onSettled: (out) => progress.tick({ error: out.kind === 'failed' }),
       onResult: (id, out) => {
         if (out.kind === 'ok') {
@@ -212,6 +214,7 @@ export async function run(opts: ReportOptions, ctx: Context): Promise<void> {
       tally,
       listed: listed?.items ?? invitations,
       totalCount: listed?.total,
+      created: listed?.created,
       elapsedMs: performance.now() - started,
       stopProgress: () => progress.stop(),
       rerun: 'jobfit report',
