@@ -97,8 +97,10 @@ export class SqliteStore implements SyncStore, Writer {
       db.pragma('journal_mode = WAL');
       // WAL + NORMAL: a killed process loses nothing committed; only a power cut can lose the last commits.
       db.pragma('synchronous = NORMAL');
+      // Off while migrations rebuild tables (better-sqlite3 turns it on by default), on for every run after;
+      // outside any transaction (SQLite ignores the pragma inside one).
+      db.pragma('foreign_keys = OFF');
       s.migrate(created);
-      // Outside any transaction (SQLite ignores it inside one), after the migrations (which rebuild tables).
       db.pragma('foreign_keys = ON');
     } catch (err) {
       db.close();
