@@ -101,7 +101,7 @@ export class PostgresStore implements SyncStore {
     try {
       return await this.client.query<R>(text as string, values);
     } catch (err) {
-      throw connectionLost(err) ? new DatabaseGoneError(`PostgreSQL went away (${this.label}: ${(err as Error).message})`, { cause: err }) : err;
+      throw connectionLost(err) ? new DatabaseGoneError(`PostgreSQL went away (${this.label}: ${(err as Error).message}).`, { cause: err }) : err;
     }
   }
 
