@@ -125,6 +125,17 @@ export function faultsSuite(backend: Backend): void {
       for (const [t, c] of [['scorecards', 'fitscore_raw'], ['scorecards', 'job_fit_percentage'], ['job_fit_occupations', 'job_fit_percentage']]) {
         expect([t, c, type(t, c)]).toEqual([t, c, backend.name === 'postgres' ? 'numeric' : 'NUMERIC']);
       }
+      // The sweep (issue 27's "must show"): no timestamp, flag or JSON column anywhere is text or an integer.
+      const ts = backend.name === 'postgres' ? 'timestamp with time zone' : 'TIMESTAMPTZ';
+      const flag = backend.name === 'postgres' ? 'boolean' : 'BOOLEAN';
+      const json = backend.name === 'postgres' ? 'jsonb' : 'JSON';
+      const wrong = cols.filter(
+        (c) =>
+          (/_at$/.test(c.column) && c.type !== ts) ||
+          (/^send_|^full_sync$/.test(c.column) && c.type !== flag) ||
+          ((c.column === 'raw' || c.column === 'requests_by_kind') && c.type !== json),
+      );
+      expect(wrong).toEqual([]);
       const keys = (await schemaForeignKeys(db)).map((k) => `${k.table}.${k.column} -> ${k.references}`).sort();
       expect(keys).toEqual(
         [

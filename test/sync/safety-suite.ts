@@ -102,7 +102,7 @@ export function safetySuite(backend: Backend): void {
       const before = sqlite ? sha(db) : '';
       const res = await runCli(['sync', '--db', db], { env: env.env });
       expect(res.code).toBe(2);
-      expect(res.stderr).toMatch(/ was written by a newer jobfit \(database schema 99; this jobfit knows up to 1\); nothing was changed\./);
+      expect(res.stderr).toMatch(/ was written by a newer jobfit \(database schema 99; this jobfit knows up to 2\); nothing was changed\./);
       if (sqlite) expect(sha(db)).toBe(before);
       await exec(db, `UPDATE sync_meta SET value = '1' WHERE key = 'schema_version'`);
       expect(await count(db, 'invitations')).toBe(rows);
