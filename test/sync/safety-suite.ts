@@ -98,13 +98,14 @@ export function safetySuite(backend: Backend): void {
       const db = await backend.target(env, 'newer');
       expect((await runCli(['sync', '--db', db], { env: env.env })).code).toBe(0);
       const rows = await count(db, 'invitations');
+      const version = (await query<{ value: string }>(db, `SELECT value FROM sync_meta WHERE key = 'schema_version'`))[0].value;
       await exec(db, `UPDATE sync_meta SET value = '99' WHERE key = 'schema_version'`);
       const before = sqlite ? sha(db) : '';
       const res = await runCli(['sync', '--db', db], { env: env.env });
       expect(res.code).toBe(2);
       expect(res.stderr).toMatch(/ was written by a newer jobfit \(database schema 99; this jobfit knows up to 2\); nothing was changed\./);
       if (sqlite) expect(sha(db)).toBe(before);
-      await exec(db, `UPDATE sync_meta SET value = '1' WHERE key = 'schema_version'`);
+      await exec(db, `UPDATE sync_meta SET value = '${version}' WHERE key = 'schema_version'`);
       expect(await count(db, 'invitations')).toBe(rows);
       expect(await count(db, 'sync_runs')).toBe(1);
     }, 30_000);
