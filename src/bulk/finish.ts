@@ -3,7 +3,7 @@
  * the command that resumes it, and a write failure as one sentence.
  */
 import { existsSync } from 'node:fs';
-import { ExitCode, JobfitError, PartialFailureError, SilentError } from '../core/errors.js';
+import { ExitCode, InterruptError, JobfitError, PartialFailureError, SilentError } from '../core/errors.js';
 import { NUM } from '../format/number.js';
 import { fileErrorCause } from './files.js';
 import { type BulkDeps, type BulkOptions, type BulkSummary, DEFAULT_CONCURRENCY } from './types.js';
@@ -48,11 +48,13 @@ export function summaryLine(s: BulkSummary): string {
   return `${NUM.format(s.rows)} rows: ${parts.join(', ')}${resumed} in ${s.seconds.toFixed(1)}s (${NUM.format(s.sent)} sent, ${NUM.format(rate)} rows/s).`;
 }
 
-/** Maps a finished run to the exit: 0 all created/exists, 3 some invalid/failed, 130 interrupted. */
+/** Maps a finished run to the exit: 0 all created/exists, 3 some invalid/failed, 130 interrupted (143, 129: SIGTERM, SIGHUP; cli/main.ts). */
 export function finishBulk(s: BulkSummary, opts: BulkOptions, ctx: BulkDeps['ctx']): void {
   if (s.interrupted) {
+    const reason: unknown = ctx.io.signal.reason;
+    const by = reason instanceof InterruptError && reason.signal !== 'SIGINT' ? ` (${reason.signal})` : '';
     ctx.io.stderr.write(
-      `Interrupted: the rows in flight were finished; ${NUM.format(s.notSent)} rows were not sent. Everything is in ${s.results}.\nResume with:\n  ${resumeCommand(opts, s.results!)}\n`,
+      `Interrupted${by}: the rows in flight were finished; ${NUM.format(s.notSent)} rows were not sent. Everything is in ${s.results}.\nResume with:\n  ${resumeCommand(opts, s.results!)}\n`,
     );
     throw new SilentError(ExitCode.INTERRUPTED);
   }

@@ -1,8 +1,9 @@
 /**
  * The live guard of bulk invite: before a run sends real invitations, a
  * summary of what is about to happen (account, teams, channels) and a
- * confirmation on a terminal, or --yes; the local stub and test mode only
- * say where the run goes.
+ * confirmation on a terminal, or --yes; our own stub (proven by its instance,
+ * config/served-stubs.ts) and a test key only say where the run goes. Any
+ * other server is the real service, on loopback too (a proxy, a tunnel).
  */
 import { CancelError, ExitCode, UsageError } from '../core/errors.js';
 import { NUM } from '../format/number.js';
@@ -25,7 +26,8 @@ export async function guardLive(opts: BulkOptions, deps: BulkDeps, account: Acco
     ctx.info(`Sending to the local stub at ${target.baseUrl}: no real email or SMS goes out.`);
     return;
   }
-  if (target.mode !== 'live') {
+  // A key whose mode is not known is taken for live: never claim "sends nothing" on a guess.
+  if (target.mode === 'test') {
     ctx.info(`Test mode (${target.baseUrl}): the service stores nothing and sends nothing.`);
     return;
   }

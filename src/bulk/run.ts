@@ -26,7 +26,7 @@ import { checkResumable, checkRow, validatePass, writeErrorsFile, fitCells } fro
 import { checkWritablePath, fileErrorCause, isFileError } from './files.js';
 import { resumeCommand, summaryLine, writeFailure } from './finish.js';
 import { readInputBatches } from './input.js';
-import { journalPathFor, type JournalState, JournalWriter, type Outcome, readJournal, type RowStatus } from './journal.js';
+import { type JournalBegin, journalPathFor, type JournalState, JournalWriter, type Outcome, readJournal, type RowStatus } from './journal.js';
 import { guardLive } from './live-guard.js';
 import type { CsvRecord } from './reader.js';
 import { describeMapping, formatReport } from './report.js';
@@ -55,6 +55,28 @@ async function spoolStdin(ctx: BulkDeps['ctx']): Promise<{ path: string; cleanup
 // What the invite command needs, in one import.
 export { formatMapping, formatReport } from './report.js';
 export { finishBulk, summaryLine } from './finish.js';
+
+/**
+ * A new run into results that belong to another input is refused (exit 2),
+ * never a silent replacement: the journal's `begin` names the input of the
+ * run that wrote them. Standard input cannot be told apart from another
+ * standard input, so a second `--csv -` run into the same results is refused
+ * too. The same file run again replaces its own results (rows already sent
+ * come back as "exists").
+ */
+function refuseAnotherInputsResults(begin: JournalBegin, opts: BulkOptions, out: string, journalPath: string): void {
+  const input = opts.csv === '-' ? '-' : resolve(opts.csv);
+  if (input !== '-' && begin.input === input) return;
+  // The results file is gone: there is nothing to replace (the journal keeps its history).
+  if (!existsSync(out)) return;
+  const theirs = begin.input === '-' ? 'standard input' : begin.input;
+  const ours = input === '-' ? 'standard input' : input;
+  const same = input === '-' && begin.input === '-' ? ' (one standard input cannot be told from another)' : '';
+  throw new UsageError(
+    `${out} holds the results of ${theirs}${begin.at ? ` (run ${begin.at})` : ''}${same}; a run of ${ours} into it would replace them. Nothing was sent.`,
+    `give this run its own --out, or move ${out} and ${journalPath} away first`,
+  );
+}
 
 /** How often a run without a terminal says where it is (stderr). */
 export const PROGRESS_LINE_MS = 5_000;
@@ -107,10 +129,14 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
       if (again && !journal.begin) {
         throw new UsageError(`Nothing to ${opts.resume ? 'resume' : 'retry'}: there is no journal at ${journalPath}.`, 'run without --resume to start');
       }
+      if (!again && journal.begin) refuseAnotherInputsResults(journal.begin, opts, out, journalPath);
       if (!again && journal.begin && !journal.ended) {
+        // It is continued with its own input, which may not be this run's.
+        const theirs = journal.begin.input;
+        const own = theirs === '-' ? opts.csv === '-' : opts.csv !== '-' && resolve(opts.csv) === theirs;
         throw new UsageError(
-          `An earlier run into ${out} did not finish (journal ${journalPath}); nothing was sent.`,
-          `continue it with: ${resumeCommand(opts, out)}\n      or choose another --out to start over (rows already sent then come back as "exists")`,
+          `An earlier run${own ? '' : ` of ${theirs === '-' ? 'standard input' : theirs}`} into ${out} did not finish (journal ${journalPath}); nothing was sent.`,
+          `continue it with: ${resumeCommand(own ? opts : { ...opts, csv: theirs }, out)}\n      or choose another --out to start over (rows already sent then come back as "exists")`,
         );
       }
       if (!again) journal = { done: new Map(), inFlight: new Map(), ended: false };

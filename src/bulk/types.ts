@@ -41,7 +41,7 @@ export interface BulkOptions {
 export interface BulkTarget {
   baseUrl: string;
   mode?: 'live' | 'test';
-  /** The embedded stub or a server on this machine: nothing reaches a real person. */
+  /** Our own stub, proven (config/served-stubs.ts, isOurStub): nothing reaches a real person. Any other server is the real service. */
   local: boolean;
 }
 

@@ -4,7 +4,7 @@ import type { ConfigStore } from '../config/store.js';
 import type { ConnectionInfo, Context } from '../commands/kit/context.js';
 import type { GlobalOptions, Prompter } from '../core/session.js';
 import type { IOStreams } from '../core/io.js';
-import { UsageError } from '../core/errors.js';
+import { AuthError, UsageError } from '../core/errors.js';
 import { forPerson } from '../format/person-text.js';
 import { announceMode } from '../commands/kit/mode-line.js';
 import { Command } from 'commander';
@@ -29,6 +29,18 @@ export interface ContextDeps {
   clientOptions?: Partial<HttpClientOptions>;
   /** A prompter that answers from a script (tests); else the real one on a terminal. */
   prompter?: Prompter;
+}
+
+/** A profile's key kept in the OS keyring (at most 3 s); a keyring that cannot give it is an AuthError saying what to do. */
+async function keyFromKeyring(env: Record<string, string | undefined>, ref: { profile: string; mode: 'live' | 'test'; masked: string }): Promise<string> {
+  const { readKeyringKey, keyringEntryText } = await import('../config/keyring.js');
+  const got = await readKeyringKey(env, ref.profile, ref.mode);
+  const hint = `unlock the keyring and run the command again, run \`jobfit login --profile ${ref.profile}\` again (add --insecure-storage to keep the key in the config file), or set JOBFIT_API_KEY`;
+  if (!got.ok) {
+    throw new AuthError(`The ${ref.mode} key of profile "${ref.profile}" (${ref.masked}) is kept in the ${keyringEntryText(ref.profile, ref.mode)}, which did not give it: ${got.reason}.`, hint);
+  }
+  if (!got.value) throw new AuthError(`The ${ref.mode} key of profile "${ref.profile}" (${ref.masked}) is no longer in the ${keyringEntryText(ref.profile, ref.mode)}.`, hint);
+  return got.value;
 }
 
 export function createContext(io: IOStreams, globals: GlobalOptions, deps: ContextDeps = {}): Context {
@@ -76,7 +88,7 @@ export function createContext(io: IOStreams, globals: GlobalOptions, deps: Conte
       connection = { baseUrl, mode, maskedKey: maskKey(apiKey), source: 'embedded-stub', embedded: true, profileName: resolution.profileName, account: `${account.display_name} (${account.account_id})` };
     } else {
       baseUrl = resolution.baseUrl;
-      apiKey = resolution.apiKey;
+      apiKey = resolution.keyring ? await keyFromKeyring(io.env, resolution.keyring) : resolution.apiKey;
       mode = resolution.mode;
       connection = {
         // Safe to print: a password in the URL never is.
@@ -86,6 +98,7 @@ export function createContext(io: IOStreams, globals: GlobalOptions, deps: Conte
         source: resolution.source,
         profileName: resolution.profileName,
         embedded: false,
+        keyInKeyring: resolution.keyring !== undefined,
       };
     }
     if (apiKey && modeOfKey(apiKey) === 'test' && URL.canParse(baseUrl)) {

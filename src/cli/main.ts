@@ -6,7 +6,7 @@ import type { Context } from '../commands/kit/context.js';
 import type { GlobalOptions, OutputFormat } from '../core/session.js';
 import type { IOStreams } from '../core/io.js';
 import { createContext } from './create-context.js';
-import { AuthError, ExitCode, JobfitError } from '../core/errors.js';
+import { AuthError, ExitCode, interruptedExit, JobfitError } from '../core/errors.js';
 import { createProcessIO } from '../core/io.js';
 import { forPerson } from '../format/person-text.js';
 import { VERSION } from './version.js';
@@ -109,7 +109,8 @@ export async function run(argv: string[], io: IOStreams): Promise<number> {
     await program.parseAsync(argv, { from: 'user' });
     return ExitCode.OK;
   } catch (err) {
-    return reportError(keyRefused(err, contexts), io, verbose);
+    // Stopped by SIGTERM or SIGHUP: 143 or 129, as a shell reports a process the signal ended.
+    return interruptedExit(reportError(keyRefused(err, contexts), io, verbose), io.signal);
   } finally {
     // Keep-alive sockets and the embedded stub would hold the process open.
     for (const ctx of contexts) await ctx.close();

@@ -9,7 +9,7 @@
 import type { CreateInvitationBody, ListQuery, UpdateInvitationBody } from '../api/requests.js';
 import type { RouteName, RouteResponse, ROUTES } from '../api/routes.js';
 import type { z } from 'zod';
-import { UnknownOutcomeError } from './errors.js';
+import { ProtocolError, UnknownOutcomeError } from './errors.js';
 import type { ExpectedShape, HttpClient, HttpResponse, QueryValue } from './http.js';
 
 type RouteTable = typeof ROUTES;
@@ -77,6 +77,22 @@ function fillPath(path: string, params: Record<string, string | number> = {}): s
   });
 }
 
+/**
+ * The account of an answer of GET /accounts, in either shape the reference
+ * allows: the account object itself, or a list envelope holding it (the key
+ * is linked to exactly one account). The envelope's `mode` is kept when the
+ * item has none.
+ */
+export function accountOf<A>(answer: A): A {
+  const a = answer as { object?: unknown; data?: unknown; mode?: unknown };
+  if (a === null || typeof a !== 'object' || a.object !== 'list' || !Array.isArray(a.data)) return answer;
+  const first = a.data[0] as Record<string, unknown> | undefined;
+  if (first === null || typeof first !== 'object') {
+    throw new ProtocolError('The service answered GET /accounts with a list that holds no account.');
+  }
+  return (first.mode === undefined && a.mode !== undefined ? { mode: a.mode, ...first } : first) as A;
+}
+
 function describeIssues(issues: z.core.$ZodIssue[]): string {
   const shown = issues.slice(0, 3).map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`);
   const more = issues.length > 3 ? ` and ${issues.length - 3} more` : '';
@@ -138,8 +154,9 @@ export class JobfitClient {
   healthcheck() {
     return this.call('healthcheck');
   }
-  getAccount() {
-    return this.call('getAccount');
+  /** The key's account, whether the service answers the object or a list envelope holding it (accountOf). */
+  async getAccount() {
+    return accountOf(await this.call('getAccount'));
   }
   listUsers() {
     return this.call('listUsers');

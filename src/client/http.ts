@@ -19,6 +19,17 @@ import { checkMode, checkShape, DEFAULT_MAX_BODY_BYTES, type ExpectedShape, pars
 import { classifyNetworkError, DEFAULT_RETRY, decideRetry, isNonIdempotent, type RetryOptions } from './retry.js';
 import { DEFAULT_TIMEOUTS, describeNetworkError, errorCode, exchange, header, type Headers, isAbort, makeDispatcher, sizeText, type Timeouts } from './transport.js';
 
+/**
+ * The error of an aborted call: a CancelError whose `cause` is the abort's
+ * reason (what the caller passed to `controller.abort(reason)`, or the
+ * signal's own AbortError), so a program can tell its own stop from Ctrl-C.
+ */
+/** The run was stopped: the signal's own CancelError when it carries one (which signal), else one that keeps the abort's reason as its cause. */
+function interrupted(signal: AbortSignal | undefined, err: unknown): CancelError {
+  if (signal?.reason instanceof CancelError) return signal.reason;
+  return new CancelError('Interrupted.', undefined, { cause: signal?.aborted ? signal.reason : err });
+}
+
 export type { ExpectedShape } from './response.js';
 export type { Headers, Timeouts } from './transport.js';
 
@@ -107,6 +118,7 @@ function joinParsed(origin: string, basePath: string, path: string, query?: Reco
   return new URL(`${origin}${basePath}${p.startsWith('/') ? p : `/${p}`}${search ? `?${search}` : ''}`);
 }
 
+/** The stop of a request by the run's signal: its reason when it names the signal (core/io.ts), else Ctrl-C's. */
 export class HttpClient {
   readonly baseUrl: string;
   /** The base URL's origin and path (without a trailing slash), parsed on the first request. */
@@ -230,7 +242,7 @@ export class HttpClient {
         raw = res.body;
         status = res.status;
       } catch (err) {
-        if (isAbort(err, signal)) throw new CancelError('Interrupted.');
+        if (isAbort(err, signal)) throw interrupted(signal, err);
         code = errorCode(err) ?? 'UNKNOWN';
         cause = err;
         if (code === 'JOBFIT_TOO_LARGE') {
@@ -283,7 +295,7 @@ export class HttpClient {
             await this.sleep(decision.delayMs, signal ? AbortSignal.any([signal, this.breaker.signal]) : this.breaker.signal);
           } catch (err) {
             if (this.breaker.isOpen && !signal?.aborted) throw this.gone();
-            if (isAbort(err, signal)) throw new CancelError('Interrupted.');
+            if (isAbort(err, signal)) throw interrupted(signal, err);
             throw err;
           }
           if (decision.waited) rateLimitWaits++;

@@ -33,8 +33,9 @@ const OUTPUT_HELP = `Output:
   -o xlsx    an Excel workbook, one sheet: bold frozen header, filter, numbers
              as numbers, timestamps as dates (UTC), URLs as links, no formula
              ever; with --out FILE or into a pipe (refused to a terminal)
-  --fields a,b.c   only these fields (dotted names for nested ones); an unknown
-             name is a usage error listing the valid ones
+  --fields a,b.c   only these fields (dotted names for nested ones), from the
+             fixed list of the command's output; an unknown name is a usage
+             error listing the valid ones, before any request
 
 stdout carries only data. Notices, warnings, progress, prompts and the mode line
 go to stderr. A list cut by the service's cap (has_more) is announced on stderr

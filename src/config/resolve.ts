@@ -21,6 +21,8 @@ export interface ResolvedConnection {
   /** Where the key came from. */
   source: ConnectionSource;
   profileName?: string;
+  /** The profile's key is in the OS keyring: the caller reads it (apiKey is then absent). */
+  keyring?: { profile: string; mode: Mode; masked: string };
 }
 
 export interface EmbeddedConnection {
@@ -77,18 +79,31 @@ function requireProfile(config: ConfigView, name: string): Profile {
  * login) is settings for the embedded stub, not a half-made connection.
  */
 export function profileConnects(p: Profile): boolean {
-  return Boolean(p.base_url || p.live_key || p.test_key);
+  return Boolean(p.base_url || hasKey(p, 'live') || hasKey(p, 'test'));
 }
 
-function keyOfProfile(p: Profile, name: string, wanted?: Mode): { key: string; mode: Mode } {
+/** The profile's key of a mode, from the file or (masked) from the keyring marker. */
+export function storedKey(p: Profile, mode: Mode): { key: string; where: 'file' } | { masked: string; where: 'keyring' } | undefined {
+  const plain = mode === 'live' ? p.live_key : p.test_key;
+  if (plain) return { key: plain, where: 'file' };
+  const masked = p.keyring && typeof p.keyring === 'object' ? p.keyring[mode] : undefined;
+  return typeof masked === 'string' && masked ? { masked, where: 'keyring' } : undefined;
+}
+
+function hasKey(p: Profile, mode: Mode): boolean {
+  return storedKey(p, mode) !== undefined;
+}
+
+function keyOfProfile(p: Profile, name: string, wanted?: Mode): { key?: string; masked: string; mode: Mode; inKeyring: boolean } {
   // Live is the default everywhere else; a profile with only a test key means test.
-  const mode: Mode = wanted ?? p.default_mode ?? (p.test_key && !p.live_key ? 'test' : 'live');
-  const key = mode === 'live' ? p.live_key : p.test_key;
-  if (!key) {
-    const what = p.live_key || p.test_key ? `no ${mode} key` : 'no API key';
+  const mode: Mode = wanted ?? p.default_mode ?? (hasKey(p, 'test') && !hasKey(p, 'live') ? 'test' : 'live');
+  const stored = storedKey(p, mode);
+  if (!stored) {
+    const what = hasKey(p, 'live') || hasKey(p, 'test') ? `no ${mode} key` : 'no API key';
     throw new AuthError(`Profile "${name}" has ${what}.`, `run \`jobfit login --profile ${name}\` or \`jobfit config set ${mode}_key ...\``);
   }
-  return { key, mode };
+  if (stored.where === 'keyring') return { masked: stored.masked, mode, inKeyring: true };
+  return { key: stored.key, masked: maskKey(stored.key), mode, inKeyring: false };
 }
 
 function checkKeyMode(key: string, wanted: Mode | undefined, where: string): Mode {
@@ -120,12 +135,13 @@ export function resolveConnection(input: ResolveInput): Resolution {
   }
 
   if (profile && name && (profileConnects(profile) || flagBase || envBase)) {
-    const { key, mode } = keyOfProfile(profile, name, globals.mode);
-    checkKeyMode(key, mode, `profile "${name}"`);
+    const { key, masked, mode, inKeyring } = keyOfProfile(profile, name, globals.mode);
+    if (key) checkKeyMode(key, mode, `profile "${name}"`);
     const baseUrl = flagBase ?? envBase ?? profile.base_url;
     if (!baseUrl) {
       throw new UsageError(`Profile "${name}" has no base URL.`, `run \`jobfit config set base_url https://host/v2 --profile ${name}\``);
     }
+    if (inKeyring) return { baseUrl, mode, source: `profile:${name}`, profileName: name, keyring: { profile: name, mode, masked } };
     return { baseUrl, apiKey: key, mode, source: `profile:${name}`, profileName: name };
   }
 

@@ -24,6 +24,8 @@ export interface ConfigEntry {
   key: string;
   /** As shown to a person: keys masked, lists comma-joined. */
   value: string;
+  /** For an API key: where it is kept, `OS keyring` or the config file's path. */
+  stored_in?: string;
 }
 
 export interface ConfigStoreOptions {
@@ -296,7 +298,12 @@ export class ConfigStore {
       for (const spec of CONFIG_KEYS) {
         if (spec.scope !== 'profile') continue;
         const v = getPath(p as Record<string, unknown>, spec.name);
-        if (v !== undefined) out.push({ profile: name, key: spec.name, value: display(spec.name, v) });
+        if (v !== undefined) out.push({ profile: name, key: spec.name, value: display(spec.name, v), ...(spec.secret ? { stored_in: this.path } : {}) });
+        else if (spec.secret) {
+          // A key in the OS keyring: the file holds its masked form only.
+          const masked = p.keyring?.[spec.name === 'live_key' ? 'live' : 'test'];
+          if (typeof masked === 'string') out.push({ profile: name, key: spec.name, value: masked, stored_in: 'OS keyring' });
+        }
       }
     }
     return out;

@@ -12,6 +12,12 @@ export interface Profile {
   base_url?: string;
   live_key?: string;
   test_key?: string;
+  /**
+   * Keys kept in the OS keyring, by mode: the file holds only their masked form
+   * (`sk_live_…a1b2`), and the key lives under service `jobfit`, account
+   * `<profile>/<mode>` (config/keyring.ts). A plain key above wins over it.
+   */
+  keyring?: Partial<Record<Mode, string>>;
   default_mode?: Mode;
   invite_defaults?: InviteDefaults;
 }

@@ -9,7 +9,11 @@ export const ExitCode = {
   USAGE: 2,
   PARTIAL: 3,
   AUTH: 4,
+  /** SIGHUP (the terminal closed): 128 + 1. */
+  HANGUP: 129,
   INTERRUPTED: 130,
+  /** SIGTERM (kill, a service manager, a CI timeout): 128 + 15. */
+  TERMINATED: 143,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
@@ -19,7 +23,9 @@ export const EXIT_CODES_HELP = `Exit codes:
   2    usage error or invalid input (bad flags, unreadable or invalid file)
   3    partial failure in a bulk run (some rows or items failed or were invalid)
   4    authentication (no key, a key the service does not accept, mode mismatch)
-  130  interrupted (Ctrl-C); work already done is kept`;
+  129  the terminal closed (SIGHUP): as 130
+  130  interrupted (Ctrl-C); work already done is kept
+  143  terminated (SIGTERM): as 130`;
 
 /** Base class: a message for the user, an optional hint, and an exit code. */
 export class JobfitError extends Error {
@@ -56,9 +62,28 @@ export class PartialFailureError extends JobfitError {
 
 /** The user cancelled (Ctrl-C or declined a confirmation). */
 export class CancelError extends JobfitError {
-  constructor(message = 'Cancelled.', exitCode: ExitCodeValue = ExitCode.INTERRUPTED) {
-    super(message, { exitCode });
+  /** `cause`: why it was cancelled, e.g. the reason an AbortSignal was aborted with. */
+  constructor(message = 'Cancelled.', exitCode: ExitCodeValue = ExitCode.INTERRUPTED, opts: { cause?: unknown } = {}) {
+    super(message, { exitCode, cause: opts.cause });
   }
+}
+
+/** The signals that stop a run as Ctrl-C does, and the exit each ends with (128 + the signal's number). */
+export const STOP_SIGNALS = { SIGINT: ExitCode.INTERRUPTED, SIGTERM: ExitCode.TERMINATED, SIGHUP: ExitCode.HANGUP } as const;
+export type StopSignal = keyof typeof STOP_SIGNALS;
+
+/** The reason of the I/O's signal when SIGINT, SIGTERM or SIGHUP stopped the run. */
+export class InterruptError extends CancelError {
+  readonly signal: StopSignal;
+  constructor(signal: StopSignal) {
+    super(signal === 'SIGINT' ? 'Interrupted.' : `Interrupted (${signal}).`, STOP_SIGNALS[signal]);
+    this.signal = signal;
+  }
+}
+
+/** The exit of a run that ended as interrupted (130): 143 or 129 when SIGTERM or SIGHUP stopped it. */
+export function interruptedExit(code: number, signal: AbortSignal): number {
+  return code === ExitCode.INTERRUPTED && signal.reason instanceof InterruptError ? signal.reason.exitCode : code;
 }
 
 /** Already reported to the user; main() only sets the exit code. */

@@ -4,6 +4,7 @@
  */
 import type { Readable } from 'node:stream';
 import { isatty } from 'node:tty';
+import { InterruptError, STOP_SIGNALS, type StopSignal } from './errors.js';
 
 export interface OutStream {
   write(chunk: string): boolean;
@@ -29,7 +30,10 @@ export interface IOStreams {
   readonly canPrompt: boolean;
   /** Terminal width for tables (80 when unknown). */
   readonly columns: number;
-  /** Ctrl-C arrives here; long-running commands subscribe and finish cleanly. */
+  /**
+   * Ctrl-C (and SIGTERM, SIGHUP) arrives here, with an InterruptError as its
+   * reason; long-running commands subscribe and finish cleanly.
+   */
   readonly signal: AbortSignal;
 }
 
@@ -73,15 +77,41 @@ export function createIO(o: IOOptions): IOStreams {
   };
 }
 
-/** The real process streams. Ctrl-C aborts the signal once; a second Ctrl-C exits at once. */
+/**
+ * The real process streams. SIGINT (Ctrl-C), SIGTERM and SIGHUP (the terminal
+ * closed) abort the signal once, alike; a second one exits at once.
+ *
+ * conf (through atomically's when-exit) listens to the same signals and
+ * re-raises the first it sees with process.kill, after its own clean-up: that
+ * echo is not a second Ctrl-C. Our listener goes first (prepended), so when
+ * another listener is there at the first signal, one repeat of that signal is
+ * taken for its echo. (Otherwise a run with a config file ended at once on
+ * Ctrl-C, without its results file, summary or resume command.)
+ */
 export function createProcessIO(): IOStreams {
   const ac = new AbortController();
-  let interrupted = false;
-  process.on('SIGINT', () => {
-    if (interrupted) process.exit(130);
-    interrupted = true;
-    ac.abort(new Error('interrupted'));
-  });
+  let first: StopSignal | undefined;
+  let echo = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    const sig = signal as StopSignal;
+    if (first === undefined) {
+      first = sig;
+      echo = process.listenerCount(sig) > 1;
+      ac.abort(new InterruptError(sig));
+      return;
+    }
+    if (echo && sig === first) {
+      echo = false;
+      return;
+    }
+    process.exit(STOP_SIGNALS[sig]);
+  };
+  for (const sig of Object.keys(STOP_SIGNALS) as StopSignal[]) process.prependListener(sig, onSignal);
+  // stderr is where a failure would be told. When it fails itself (the terminal
+  // closed: EIO, a little before SIGHUP arrives; a closed pipe: EPIPE) there is
+  // no one to tell, and the run must still finish its files and its exit code
+  // rather than die of an unhandled 'error' event.
+  process.stderr.on('error', () => {});
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     // `jobfit ... | head` closes the pipe early: that is not an error.
     if (err.code === 'EPIPE') process.exit(0);

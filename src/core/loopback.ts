@@ -20,3 +20,32 @@ export function hostNameOf(hostHeader: string): string {
   const colon = h.indexOf(':');
   return colon < 0 ? h : h.slice(0, colon);
 }
+
+/**
+ * Where a jobfit stub answers `{"instance": "<id>"}`, the random id it took
+ * when it started (not a route of the service: the reference has no such
+ * path). `jobfit stub serve` records the id beside the config, so the CLI can
+ * tell our stub from any other server on this machine (a proxy, a tunnel, an
+ * independent server) by something only that process knows.
+ */
+export const STUB_INSTANCE_PATH = '/_jobfit/stub-instance';
+
+/** `http://localhost:4010` and `http://[::1]:4010` name the same server as `http://127.0.0.1:4010`. */
+export const loopbackAlias = (origin: string) => origin.replace('//localhost:', '//127.0.0.1:').replace('//[::1]:', '//127.0.0.1:');
+
+/** Stubs started in this process (startStub: the embedded stub, the library's): origin → instance. */
+const inProcess = new Map<string, string>();
+
+/** Notes a stub started in this process; returns the function that forgets it. */
+export function noteStubInProcess(origin: string, instance: string): () => void {
+  const key = loopbackAlias(origin);
+  inProcess.set(key, instance);
+  return () => {
+    if (inProcess.get(key) === instance) inProcess.delete(key);
+  };
+}
+
+/** The instance of the stub this process started at `origin`, if any. */
+export function stubInProcess(origin: string): string | undefined {
+  return inProcess.get(loopbackAlias(origin));
+}

@@ -7,6 +7,7 @@ import type { JobfitClient, ListFilter } from '../client/client.js';
 import type { Session } from '../core/session.js';
 import { UsageError } from '../core/errors.js';
 import { readInput } from '../core/input.js';
+import { NUM } from '../format/number.js';
 import { IdFeed, parseIdLines } from './bulk-fetch.js';
 import type { FetchPage, ListAllResult } from './complete-list.js';
 import { type InvitationLike, listTestTakersComplete, type TestTakerLike } from './guided-list.js';
@@ -83,6 +84,16 @@ async function parseIdList(text: string, where: string): Promise<number[]> {
 }
 
 /**
+ * Each id once, in the order first seen, and how many repeats were left out:
+ * a long-form export (`job-fit -o csv`, 15 lines per person) names every
+ * person many times, and each must make one report, not fifteen.
+ */
+export function firstSeen(ids: readonly number[]): { ids: number[]; repeats: number } {
+  const unique = [...new Set(ids)];
+  return { ids: unique, repeats: ids.length - unique.length };
+}
+
+/**
  * The id when exactly one was given on the command line (and no file to write):
  * one id is one answer, its failure the command's (exit 1, not a partial 3),
  * and its JSON the object itself, not a list of one.
@@ -104,10 +115,16 @@ export function checkIdSource(o: IdSourceOptions): void {
 
 export async function idSource(ctx: Session, client: JobfitClient, o: IdSourceOptions): Promise<IdSource> {
   checkIdSource(o);
-  if (o.ids.length > 0) return { feed: IdFeed.of(o.ids.map(Number)), done: Promise.resolve(undefined) };
+  if (o.ids.length > 0) {
+    const { ids, repeats } = firstSeen(o.ids.map(Number));
+    if (repeats > 0) ctx.info(`Skipped ${NUM.format(repeats)} repeated test taker id${repeats === 1 ? '' : 's'} of the arguments: each id is read once.`);
+    return { feed: IdFeed.of(ids), done: Promise.resolve(undefined) };
+  }
   if (o.idsFrom !== undefined) {
-    const ids = await parseIdList(await readInput(ctx.io, o.idsFrom), o.idsFrom === '-' ? 'stdin' : o.idsFrom);
-    if (ids.length === 0) throw new UsageError(`No test taker ids in ${o.idsFrom === '-' ? 'stdin' : o.idsFrom}.`);
+    const where = o.idsFrom === '-' ? 'stdin' : o.idsFrom;
+    const { ids, repeats } = firstSeen(await parseIdList(await readInput(ctx.io, o.idsFrom), where));
+    if (ids.length === 0) throw new UsageError(`No test taker ids in ${where}.`);
+    if (repeats > 0) ctx.info(`Read ${NUM.format(ids.length)} test taker id${ids.length === 1 ? '' : 's'} from ${where}; skipped ${NUM.format(repeats)} repeat${repeats === 1 ? '' : 's'} (each id is read once, in the order first seen).`);
     return { feed: IdFeed.of(ids), done: Promise.resolve(undefined) };
   }
   const feed = new IdFeed<number>();

@@ -32,6 +32,8 @@ export interface ListEverythingOptions {
   out?: string;
   /** A fixed CSV header, for items that do not all carry every field. */
   csvColumns?: string[];
+  /** What --fields may name (the item's schema: src/api/fields.ts); checked before the first request. */
+  fieldNames?: readonly string[];
   /** The key's mode, for the JSON envelope. */
   mode?: 'live' | 'test';
 }
@@ -86,7 +88,7 @@ export async function listEverything(ctx: Session, client: JobfitClient, o: List
   let seenSoFar = 0;
   let error: unknown;
   try {
-    writer = await createListWriter(target.ctx, { columns: o.columns, csvColumns: o.csvColumns, envelope: { mode: o.mode }, noun: o.noun });
+    writer = await createListWriter(target.ctx, { columns: o.columns, csvColumns: o.csvColumns, fieldNames: o.fieldNames, envelope: { mode: o.mode }, noun: o.noun });
     const w = writer;
     const write = (it: Item) => {
       seenSoFar++;

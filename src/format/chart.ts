@@ -2,7 +2,7 @@
  * Horizontal bars in unicode blocks, with eighth-block precision so that close
  * values (a 91.4% and a 91.1% fit) still differ on screen.
  */
-import { type ChalkInstance, chalkFor } from './color.js';
+import { type Colors, colorsFor } from './color.js';
 
 const EIGHTHS = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
 
@@ -30,8 +30,8 @@ export interface ChartRow {
 export interface ChartOptions {
   /** Total width of each line. */
   width: number;
-  /** Colour allowed (io.colorStdout), or a chalk instance. */
-  color?: boolean | ChalkInstance;
+  /** Colour allowed (io.colorStdout), or a painter from colorsFor. */
+  color?: boolean | Colors;
   /** Scale: the value that fills a bar (default: the largest value). */
   max?: number;
   /** Adds each value's share of this total ("12  40%"); default the sum of values. */
@@ -48,7 +48,7 @@ export interface ChartOptions {
  */
 export function renderBarChart(rows: ChartRow[], opts: ChartOptions): string {
   if (rows.length === 0) return '';
-  const c = typeof opts.color === 'object' ? opts.color : chalkFor(Boolean(opts.color));
+  const c = typeof opts.color === 'object' ? opts.color : colorsFor(Boolean(opts.color));
   const labelW = Math.max(...rows.map((r) => [...r.label].length));
   const countW = Math.max(...rows.map((r) => String(r.value).length));
   const total = opts.total ?? rows.reduce((a, r) => a + r.value, 0);

@@ -1,12 +1,21 @@
-import { Chalk, type ChalkInstance } from 'chalk';
+import { styleText } from 'node:util';
 
 /**
- * A chalk instance for one stream (pass io.colorStdout or io.colorStderr):
- * level 0 writes no escape codes at all. Never chalk's global instance, whose
- * level follows process.stdout and not the stream we write to.
+ * The few styles we draw with, for one stream (pass io.colorStdout or
+ * io.colorStderr). Built on node:util styleText with validateStream off: the
+ * caller has already decided whether its stream takes colour (NO_COLOR,
+ * FORCE_COLOR, a TTY), so a disabled painter writes no escape codes at all.
  */
-export function chalkFor(enabled: boolean): ChalkInstance {
-  return new Chalk({ level: enabled ? 1 : 0 });
-}
+const STYLES = ['bold', 'dim', 'red', 'green', 'yellow', 'cyan'] as const;
+type Style = (typeof STYLES)[number];
 
-export type { ChalkInstance };
+export type Colors = Record<Style, (text: string) => string>;
+
+const plain: Colors = Object.fromEntries(STYLES.map((s) => [s, (t: string) => t])) as Colors;
+const styled: Colors = Object.fromEntries(
+  STYLES.map((s) => [s, (t: string) => styleText(s, t, { validateStream: false })]),
+) as Colors;
+
+export function colorsFor(enabled: boolean): Colors {
+  return enabled ? styled : plain;
+}

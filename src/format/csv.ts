@@ -4,13 +4,19 @@
  *
  * Spreadsheets run a cell that starts with `=`, `+`, `-`, `@`, a tab or a
  * carriage return as a formula (CSV injection). Following OWASP, such a *string*
- * cell gets a leading single quote `'`. That includes E.164 phone numbers
- * (`+14155550100` becomes `'+14155550100`): some spreadsheets evaluate them,
- * and the quote is what tells a spreadsheet to keep the text. Actual numbers
- * from the API (JSON numbers, e.g. a negative score) are written as numbers and
- * never changed.
+ * cell gets a leading single quote `'`. A spreadsheet opening a CSV shows that
+ * quote, though, so a phone is written another way: an E.164 number
+ * (`+14155550100`, the service's form) is written in its international form,
+ * the groups separated by spaces (`+1 415 555 0100`). It holds nothing but
+ * its `+`, digits and spaces, so no formula can hide in it; with its spaces no
+ * spreadsheet reads it as a number (which drops the `+`, and shows 12 digits
+ * as 4.47E+11); LibreOffice shows it as text, as written
+ * (test/format/csv-libreoffice.test.ts); every phone parser reads it back.
+ * Actual numbers from the API (JSON numbers, e.g. a negative score) are
+ * written as numbers and never changed.
  */
 import { stringify } from 'csv-stringify/sync';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { type Cell, flattenRecord, project, unionKeys } from './fields.js';
 
 const FORMULA_START = /^[=+\-@\t\r]/;
@@ -20,8 +26,20 @@ export function looksLikeFormula(s: string): boolean {
   return FORMULA_START.test(s);
 }
 
+const E164 = /^\+[1-9]\d{6,14}$/;
+
+/** An E.164 phone as `+1 415 555 0100` (any separator of its format a space); undefined for anything else. */
+function spacedPhone(s: string): string | undefined {
+  if (!E164.test(s)) return undefined;
+  const phone = parsePhoneNumberFromString(s);
+  if (!phone?.isPossible()) return undefined;
+  const spaced = phone.formatInternational().replace(/[^\d+]+/g, ' ').trim();
+  return /^\+\d+( \d+)+$/.test(spaced) ? spaced : undefined;
+}
+
+/** A cell as a spreadsheet may open it: a phone spaced, other formula-like text behind a `'` (see the top). */
 export function neutraliseCell(cell: Cell): Cell {
-  if (typeof cell === 'string' && looksLikeFormula(cell)) return `'${cell}`;
+  if (typeof cell === 'string' && looksLikeFormula(cell)) return spacedPhone(cell) ?? `'${cell}`;
   return cell;
 }
 
@@ -60,7 +78,8 @@ export function cellsFor(record: Record<string, Cell>, header: string[]): Cell[]
  */
 export function toCsv(items: unknown[], opts: { columns?: string[]; fields?: string[] } = {}): string {
   const records = items.map((it) => csvRecord(it, opts.fields));
-  const header = opts.columns ?? unionKeys(records, opts.fields);
+  // An empty list with --fields still says what its columns would have been.
+  const header = opts.columns ?? (records.length === 0 && opts.fields ? opts.fields : unionKeys(records, opts.fields));
   let out = csvLine(header);
   for (const r of records) out += csvLine(cellsFor(r, header));
   return out;

@@ -71,23 +71,34 @@ export function project(value: unknown, paths: string[]): unknown {
 }
 
 /**
- * Checks --fields names against what the data offers. A name under a parent
- * that is null in the sample (an `invited_by_user` not yet set) is accepted:
- * the sample cannot tell, and rejecting it would make valid scripts flaky.
+ * Checks --fields names. With `fixed` (the command's list, from the schema of
+ * its output: src/api/fields.ts) against that list and `extra` only, whatever
+ * the data; `a.*` in it admits every name under `a`. Without it, against what
+ * the data offers: a name under a parent that is null in the sample (an
+ * `invited_by_user` not yet set) is accepted, since the sample cannot tell.
  */
-export function validateFields(fields: string[], sample: unknown[], extra: Iterable<string> = []): void {
+export function validateFields(fields: string[], sample: unknown[], extra: Iterable<string> = [], fixed?: readonly string[]): void {
   const valid = new Set<string>(extra);
   const nullParents = new Set<string>();
-  for (const item of sample) {
-    for (const p of pathsOf(item)) {
-      valid.add(p);
-      if (getPath(item, p) === null) nullParents.add(p);
+  const open = new Set<string>();
+  if (fixed) {
+    for (const f of fixed) {
+      if (f.endsWith('.*')) open.add(f.slice(0, -2));
+      valid.add(f);
+    }
+  } else {
+    for (const item of sample) {
+      for (const p of pathsOf(item)) {
+        valid.add(p);
+        if (getPath(item, p) === null) nullParents.add(p);
+      }
     }
   }
   // With nothing to look at (an empty list and no declared fields) there is nothing to check against.
   if (valid.size === 0) return;
   const unknown = fields.filter((f) => {
     if (valid.has(f)) return false;
+    for (const o of open) if (f.startsWith(`${o}.`)) return false;
     const segs = f.split('.');
     for (let i = 1; i < segs.length; i++) if (nullParents.has(segs.slice(0, i).join('.'))) return false;
     return true;

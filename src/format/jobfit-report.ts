@@ -8,7 +8,7 @@
  */
 import type { OutputCtx } from './output.js';
 import { bar, stars } from './chart.js';
-import { type ChalkInstance, chalkFor } from './color.js';
+import { type Colors, colorsFor } from './color.js';
 import { safeDeep } from './sanitize.js';
 
 interface Named {
@@ -89,7 +89,7 @@ export function byRank<T extends { rank?: number | null }>(xs: T[] | null | unde
   return [...(xs ?? [])].sort((a, b) => (a.rank ?? 99) - (b.rank ?? 99));
 }
 
-function header(r: JobFitReportView, c: ChalkInstance, width: number): string[] {
+function header(r: JobFitReportView, c: Colors, width: number): string[] {
   const name = [r.first_name, r.last_name].filter(Boolean).join(' ') || '(no name)';
   const email = r.email ? cut(`  <${r.email}>`, Math.max(0, width - name.length)) : '';
   const lines = [`${c.bold(name)}${email}`];
@@ -105,13 +105,13 @@ function header(r: JobFitReportView, c: ChalkInstance, width: number): string[] 
 }
 
 /** "  1. Name  description", the description cut to the width (colour added after cutting). */
-function described(prefix: string, name: string, description: string | null | undefined, c: ChalkInstance, width: number): string {
+function described(prefix: string, name: string, description: string | null | undefined, c: Colors, width: number): string {
   const room = width - [...prefix].length - [...name].length - 2;
   const desc = description && room > 3 ? `  ${c.dim(cut(description, room))}` : '';
   return `${prefix}${c.cyan(name)}${desc}`;
 }
 
-function interests(r: JobFitReportView, c: ChalkInstance, width: number): string[] {
+function interests(r: JobFitReportView, c: Colors, width: number): string[] {
   const top = byRank(r.career_interests_profile).slice(0, 3);
   if (top.length === 0) return [];
   const out = ['', c.bold('Top career interests')];
@@ -128,7 +128,7 @@ function interests(r: JobFitReportView, c: ChalkInstance, width: number): string
   return out;
 }
 
-function traits(r: JobFitReportView, c: ChalkInstance, width: number): string[] {
+function traits(r: JobFitReportView, c: Colors, width: number): string[] {
   const top = byRank(r.personality_traits_profile).slice(0, 5);
   if (top.length === 0) return [];
   const out = ['', c.bold('Top personality traits')];
@@ -147,7 +147,7 @@ function traits(r: JobFitReportView, c: ChalkInstance, width: number): string[] 
   return out;
 }
 
-function jobFamilies(r: JobFitReportView, c: ChalkInstance, width: number): string[] {
+function jobFamilies(r: JobFitReportView, c: Colors, width: number): string[] {
   const rows = byRank(r.top_fit_occupations).slice(0, 15);
   if (rows.length === 0) return [];
   const rankW = 3;
@@ -184,10 +184,10 @@ function jobFamilies(r: JobFitReportView, c: ChalkInstance, width: number): stri
 export function renderJobFitReport(report: unknown, opts: ReportOptions): string {
   // Every name and description is the service's text: made safe before layout.
   const r = safeDeep(report ?? {}) as JobFitReportView;
-  const c = chalkFor(opts.color);
+  const c = colorsFor(opts.color);
   const width = Math.max(40, opts.width);
   const lines = [...header(r, c, width)];
-  if (r.riasec_profile) lines.push('', `RIASEC code  ${c.bold.cyan(r.riasec_profile)}`);
+  if (r.riasec_profile) lines.push('', `RIASEC code  ${c.bold(c.cyan(r.riasec_profile))}`);
   lines.push(...interests(r, c, width), ...traits(r, c, width), ...jobFamilies(r, c, width));
   return `${lines.join('\n')}\n`;
 }

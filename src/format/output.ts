@@ -21,7 +21,7 @@
 import type { Session } from '../core/session.js';
 import type { OutputFormat } from '../core/session.js';
 import { UsageError } from '../core/errors.js';
-import { chalkFor } from './color.js';
+import { colorsFor } from './color.js';
 import { type Cell, CONSTANT_FIELDS, flattenRecord, keysOutside, getPath, isPlainObject, project, unionKeys, validateFields } from './fields.js';
 import type { ColumnSpec, TableOptions } from './table.js';
 import { NUM } from './number.js';
@@ -74,7 +74,7 @@ export function resolveFormat(ctx: OutputCtx, allowed: readonly OutputFormat[] =
 }
 
 function tableOptions(ctx: OutputCtx): TableOptions {
-  return { tty: ctx.io.stdoutIsTTY, width: ctx.io.columns, color: chalkFor(ctx.io.colorStdout), now: ctx.io.now() };
+  return { tty: ctx.io.stdoutIsTTY, width: ctx.io.columns, color: colorsFor(ctx.io.colorStdout), now: ctx.io.now() };
 }
 
 function fieldsOf(ctx: OutputCtx): string[] | undefined {
@@ -117,11 +117,36 @@ function json(v: unknown): string {
   return `${jsonText(v, 2)}\n`;
 }
 
-export interface PrintObjectOptions {
-  /** Rows of the table view (label = header); all fields when absent. */
+/** What --fields may name: the command's fixed list (and its columns), or else what the data offers. */
+interface FieldsOptions {
+  /** Table columns: their keys are valid names too. */
   columns?: ColumnSpec[];
-  /** Field names valid for --fields besides those present in the object. */
-  knownFields?: string[];
+  /** Field names valid for --fields besides those present in the data. */
+  knownFields?: readonly string[];
+  /**
+   * The command's fixed list of --fields names, from the schema of its output
+   * (`fieldNames`, src/api/fields.ts): checked against it alone, whatever the
+   * service returned (an empty list included).
+   */
+  fieldNames?: readonly string[];
+}
+
+/**
+ * Checks --fields (when given) against the command's fixed list: a command
+ * calls it before its first request, so a misspelt name costs no request.
+ */
+export function checkFields(ctx: OutputCtx, opts: FieldsOptions): void {
+  const fields = fieldsOf(ctx);
+  if (fields && opts.fieldNames) validateFields(fields, [], [...(opts.columns ?? []).map((c) => c.key), ...(opts.knownFields ?? [])], opts.fieldNames);
+}
+
+function checkFieldsOn(ctx: OutputCtx, sample: unknown[], opts: FieldsOptions): void {
+  const fields = fieldsOf(ctx);
+  if (!fields) return;
+  validateFields(fields, sample, [...(opts.columns ?? []).map((c) => c.key), ...(opts.knownFields ?? [])], opts.fieldNames);
+}
+
+export interface PrintObjectOptions extends FieldsOptions {
   allowed?: readonly OutputFormat[];
 }
 
@@ -129,7 +154,7 @@ export interface PrintObjectOptions {
 export async function printObject(ctx: OutputCtx, obj: unknown, opts: PrintObjectOptions = {}): Promise<void> {
   const format = resolveFormat(ctx, opts.allowed);
   const fields = fieldsOf(ctx);
-  if (fields) validateFields(fields, [obj], [...(opts.columns ?? []).map((c) => c.key), ...(opts.knownFields ?? [])]);
+  checkFieldsOn(ctx, [obj], opts);
   const out = ctx.io.stdout;
   switch (format) {
     case 'json':
@@ -170,13 +195,11 @@ export async function printObject(ctx: OutputCtx, obj: unknown, opts: PrintObjec
   }
 }
 
-export interface PrintListOptions {
+export interface PrintListOptions extends FieldsOptions {
   /** Table columns (the command's choice for a terminal). */
   columns: ColumnSpec[];
   /** Fixed CSV header (flattened names); the union of the items' keys when absent. */
   csvColumns?: string[];
-  /** Field names valid for --fields besides those present in the items. */
-  knownFields?: string[];
   /** Plural noun for notices ("invitations"). */
   noun?: string;
   /** Announce a list cut by the service's cap on stderr (default true). */
@@ -195,7 +218,7 @@ export async function printList(ctx: OutputCtx, envelopeOrItems: ListEnvelope | 
   const envelope = isListEnvelope(envelopeOrItems) ? envelopeOrItems : undefined;
   const items = envelope ? envelope.data : (envelopeOrItems as unknown[]);
   const fields = fieldsOf(ctx);
-  if (fields) validateFields(fields, items.slice(0, 50), [...opts.columns.map((c) => c.key), ...(opts.knownFields ?? [])]);
+  checkFieldsOn(ctx, items.slice(0, 50), opts);
   const shown = fields ? items.map((it) => project(it, fields)) : items;
   const out = ctx.io.stdout;
   switch (format) {
@@ -245,15 +268,14 @@ export function capNotice(o: { count: number; total?: number; noun?: string; nar
  * script must hear about.
  */
 function writeCapNotice(ctx: OutputCtx, o: Parameters<typeof capNotice>[0]): void {
-  const c = chalkFor(ctx.io.colorStderr);
+  const c = colorsFor(ctx.io.colorStderr);
   ctx.io.stderr.write(`${c.yellow(capNotice(o))}\n`);
 }
 
-export interface ListWriterOptions {
+export interface ListWriterOptions extends FieldsOptions {
   columns: ColumnSpec[];
   /** Fixed CSV header; without it the first item's keys fix the header. */
   csvColumns?: string[];
-  knownFields?: string[];
   /** JSON as a list envelope with this mode (the items of an API list, e.g. `--all`); a JSON array when absent. */
   envelope?: { mode?: string };
   allowed?: readonly OutputFormat[];
@@ -303,7 +325,7 @@ async function createXlsxListWriter(ctx: OutputCtx, opts: ListWriterOptions): Pr
     },
     write(item: unknown): boolean {
       if (ending) throw new Error('list writer already ended');
-      if (count === 0 && fields) validateFields(fields, [item], [...opts.columns.map((c) => c.key), ...(opts.knownFields ?? [])]);
+      if (count === 0 && !opts.fieldNames) checkFieldsOn(ctx, [item], opts);
       list.write(item);
       count++;
       return true;
@@ -327,6 +349,8 @@ async function createXlsxListWriter(ctx: OutputCtx, opts: ListWriterOptions): Pr
  */
 export async function createListWriter(ctx: OutputCtx, opts: ListWriterOptions): Promise<ListWriter> {
   const format = resolveFormat(ctx, opts.allowed);
+  // A fixed list is checked before any item (an empty list included); otherwise on the first item.
+  checkFields(ctx, opts);
   if (format === 'xlsx') return createXlsxListWriter(ctx, opts);
   const { cellsFor, csvLine, csvRecord } = format === 'csv' ? await loadCsv() : ({} as Awaited<ReturnType<typeof loadCsv>>);
   const { renderTable } = format === 'table' ? await loadTable() : ({} as Awaited<ReturnType<typeof loadTable>>);
@@ -384,9 +408,7 @@ export async function createListWriter(ctx: OutputCtx, opts: ListWriterOptions):
     },
     write(item: unknown): boolean {
       if (ended) throw new Error('list writer already ended');
-      if (count === 0 && fields) {
-        validateFields(fields, [item], [...opts.columns.map((c) => c.key), ...(opts.knownFields ?? [])]);
-      }
+      if (count === 0 && !opts.fieldNames) checkFieldsOn(ctx, [item], opts);
       const shown = fields ? project(item, fields) : item;
       switch (format) {
         case 'json': {

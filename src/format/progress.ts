@@ -6,7 +6,7 @@
 import type cliProgress from 'cli-progress';
 import { createRequire } from 'node:module';
 import type { Session } from '../core/session.js';
-import { chalkFor } from './color.js';
+import { colorsFor } from './color.js';
 import { NUM } from './number.js';
 
 export interface ProgressOptions {
@@ -56,7 +56,7 @@ export function createProgress(ctx: Pick<Session, 'io' | 'globals'>, opts: Progr
   let errors = 0;
   let stopped = false;
   const showBar = ctx.io.stderrIsTTY && !ctx.globals.quiet;
-  const c = chalkFor(ctx.io.colorStderr);
+  const c = colorsFor(ctx.io.colorStderr);
 
   const rate = () => {
     const secs = (clock() - started) / 1000;

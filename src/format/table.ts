@@ -4,7 +4,7 @@
  * file): full values and full ISO dates, no colour, so nothing is lost.
  */
 import Table from 'cli-table3';
-import type { ChalkInstance } from './color.js';
+import type { Colors } from './color.js';
 import { getPath, isPlainObject } from './fields.js';
 import { safeLine, safeText } from './sanitize.js';
 
@@ -22,7 +22,7 @@ export interface TableOptions {
   /** Terminal output: short dates, truncation to `width`. */
   tty: boolean;
   width: number;
-  color: ChalkInstance;
+  color: Colors;
   now: Date;
 }
 

@@ -3,7 +3,11 @@
  * writer) so that memory stays flat however many rows are written.
  *
  * A real sheet: a bold header row, frozen, with an autofilter over the rows;
- * column widths from the header and the first rows. Cells typed by their
+ * column widths from the header and the first rows. The filter is also the
+ * sheet-local `_xlnm._FilterDatabase` defined name, as Excel writes it:
+ * LibreOffice shows the filter buttons only with it (exceljs does not write
+ * it, its issue #2778). Every font we set is named (Calibri 11, exceljs's
+ * default body font), so the header is not left to the reader's default. Cells typed by their
  * value, never by guessing from text:
  * - numbers from the API (scores, percentages, stars) are numbers; an id
  *   column's integers are shown without separators or decimals;
@@ -37,6 +41,20 @@ const NOT_XML = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-
 const DATE_TIME_FORMAT = 'yyyy-mm-dd hh:mm:ss';
 const DATE_FORMAT = 'yyyy-mm-dd';
 const ID_FORMAT = '0';
+/** The body font of an exceljs workbook (its styles.xml default); every font we set starts from it. */
+const FONT = { name: 'Calibri', family: 2, size: 11 } as const;
+
+/** A1-style column letters of a 1-based column number. */
+function columnLetters(n: number): string {
+  let out = '';
+  for (let i = n; i > 0; i = Math.floor((i - 1) / 26)) out = String.fromCharCode(65 + ((i - 1) % 26)) + out;
+  return out;
+}
+
+/** The absolute reference of a range of a sheet, as a defined name holds it: 'Name'!$A$1:$F$11. */
+function sheetRange(sheet: string, cols: number, rows: number): string {
+  return `'${sheet.replaceAll("'", "''")}'!$A$1:$${columnLetters(cols)}$${rows}`;
+}
 
 
 /** A sheet name Excel accepts: at most 31 characters, none of []:*?/\ . */
@@ -87,6 +105,13 @@ function displayWidth(c: ExcelCell): number {
   return w;
 }
 
+/** A defined name as exceljs's workbook writer renders it (`localSheetId`: the 0-based sheet it belongs to). */
+interface DefinedName {
+  name: string;
+  localSheetId?: number;
+  ranges: string[];
+}
+
 interface WorksheetLike {
   addRow(values: unknown[]): { commit(): void; font?: unknown; getCell(i: number): { numFmt?: string; font?: unknown } };
   getColumn(i: number): { width?: number };
@@ -105,6 +130,7 @@ export class XlsxSheet {
   constructor(
     private readonly ws: WorksheetLike,
     readonly header: string[],
+    private readonly onFilter: (cols: number, rows: number) => void = () => {},
   ) {}
 
   add(cells: Array<Cell | boolean | null | undefined>): void {
@@ -130,7 +156,7 @@ export class XlsxSheet {
       this.ws.getColumn(i + 1).width = Math.min(60, Math.max(8, w));
     });
     const head = this.ws.addRow(this.header);
-    head.font = { bold: true };
+    head.font = { ...FONT, bold: true };
     head.commit();
     for (const r of this.sample) this.put(r);
     this.sample = [];
@@ -140,7 +166,7 @@ export class XlsxSheet {
     const r = this.ws.addRow(row.map((c) => c.value));
     row.forEach((c, i) => {
       if (c.numFmt) r.getCell(i + 1).numFmt = c.numFmt;
-      else if (c.link) r.getCell(i + 1).font = { color: { argb: 'FF0563C1' }, underline: true };
+      else if (c.link) r.getCell(i + 1).font = { ...FONT, color: { argb: 'FF0563C1' }, underline: true };
     });
     r.commit();
   }
@@ -149,6 +175,7 @@ export class XlsxSheet {
     this.start();
     if (this.header.length > 0) {
       this.ws.autoFilter = { from: { row: 1, column: 1 }, to: { row: this.rows + 1, column: this.header.length } };
+      this.onFilter(this.header.length, this.rows + 1);
     }
     this.ws.commit();
   }
@@ -159,15 +186,27 @@ export class XlsxBook {
   private readonly names = new Set<string>();
   private readonly done: Promise<void>;
   private failed?: Error;
+  private sheets = 0;
+  /** The `_xlnm._FilterDatabase` name of each sheet with a filter. */
+  private readonly filterNames: DefinedName[] = [];
 
   private constructor(
     private readonly wb: {
       addWorksheet(name: string, opts: unknown): WorksheetLike;
       commit(): Promise<void>;
+      definedNames: { model: DefinedName[] };
     },
     pass: PassThrough,
     out: { write(chunk: string): boolean },
   ) {
+    // exceljs writes xl/workbook.xml from `definedNames.model` when the workbook is committed, after the
+    // sheets; its DefinedNames cannot hold a sheet-local name, so the filters' names are added to what it reads.
+    const names = wb.definedNames;
+    const theirs = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(names), 'model')?.get;
+    Object.defineProperty(names, 'model', {
+      configurable: true,
+      get: () => [...((theirs?.call(names) as DefinedName[] | undefined) ?? []), ...this.filterNames],
+    });
     const sink = out as unknown as { write(b: Buffer): boolean; once?: (e: string, cb: () => void) => void };
     this.done = new Promise<void>((resolve, reject) => {
       pass.on('data', (chunk: Buffer) => {
@@ -194,10 +233,14 @@ export class XlsxBook {
   }
 
   addSheet(name: string, header: string[]): XlsxSheet {
-    const ws = this.wb.addWorksheet(sheetName(name, this.names), {
+    const title = sheetName(name, this.names);
+    const ws = this.wb.addWorksheet(title, {
       views: [{ state: 'frozen', xSplit: 0, ySplit: 1, topLeftCell: 'A2', activeCell: 'A2' }],
     });
-    return new XlsxSheet(ws, header);
+    const localSheetId = this.sheets++;
+    return new XlsxSheet(ws, header, (cols, rows) => {
+      this.filterNames.push({ name: '_xlnm._FilterDatabase', localSheetId, ranges: [sheetRange(title, cols, rows)] });
+    });
   }
 
   /** Writes what is left and waits until the last byte has reached `out`. */

@@ -5,7 +5,7 @@
  * The CLI never loads this file (its bundle starts at src/cli/entry.ts).
  */
 export { createClient, type ClientOptions } from './client.js';
-export { listAll, type ListResource, type ListFilters, type ListOptions, type ResourceItem } from './list.js';
+export { iterate, listAll, type ListResource, type ListFilters, type ListOptions, type ResourceItem } from './list.js';
 export {
   bulkInvite,
   BulkInviteStoppedError,

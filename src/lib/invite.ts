@@ -11,7 +11,6 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { JobfitClient } from '../client/index.js';
-import { isLoopbackHost } from '../core/loopback.js';
 import { createIO } from '../core/io.js';
 import { JobfitError, UsageError } from '../core/errors.js';
 import type { Session } from '../core/session.js';
@@ -133,12 +132,13 @@ export async function bulkInvite<R extends { readonly [K in keyof R]: InviteCell
   if (!Array.isArray(rowsGiven)) throw new TypeError('bulkInvite: rows must be an array of objects.');
   const rows = rowsGiven as readonly InviteRow[];
   // The pipeline is loaded on the first call: a program that only lists pays nothing for it.
-  const [{ runBulkInvite }, { DEFAULT_CONCURRENCY, MAX_CONCURRENCY }, { stringify }, { readCsv }, { looksLikeFormula }] = await Promise.all([
+  const [{ runBulkInvite }, { DEFAULT_CONCURRENCY, MAX_CONCURRENCY }, { stringify }, { readCsv }, { looksLikeFormula }, { isOurStub }] = await Promise.all([
     import('../bulk/run.js'),
     import('../bulk/types.js'),
     import('csv-stringify/sync'),
     import('../bulk/reader.js'),
     import('../format/csv.js'),
+    import('../config/served-stubs.js'),
   ]);
   /** The results file neutralises cells a spreadsheet would run ('=…'); our columns are read back as written. */
   const asWritten = (c: string) => (c.startsWith("'") && looksLikeFormula(c.slice(1)) ? c.slice(1) : c);
@@ -202,7 +202,8 @@ export async function bulkInvite<R extends { readonly [K in keyof R]: InviteCell
     const deps: BulkDeps = {
       ctx: session(opts.signal),
       api: client as never,
-      target: { baseUrl, mode: client.http.keyMode, local: URL.canParse(baseUrl) && isLoopbackHost(new URL(baseUrl).hostname) },
+      // Our stub only when it proves it (a stub of this process, or a `stub serve` noted in the config).
+      target: { baseUrl, mode: client.http.keyMode, local: await isOurStub(process.env, baseUrl) },
       progress: () => ({
         tick: (t) => {
           done += t?.n ?? 1;

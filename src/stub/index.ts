@@ -8,6 +8,7 @@ import { FaultInjector, type FaultSpec } from './faults.js';
 import { originOf } from './lifecycle.js';
 import { participantPages } from './page.js';
 import { listen } from './server.js';
+import { noteStubInProcess } from '../core/loopback.js';
 import { type SeededStore, openStore } from './seeded-store.js';
 import type { Store } from './store.js';
 
@@ -67,6 +68,8 @@ export interface RunningStub {
   /** The address and port really bound, e.g. `0.0.0.0:4010` (every interface). */
   bound: string;
   keys: StubKeys[];
+  /** The random id this server answers at STUB_INSTANCE_PATH (core/loopback.ts): what tells it from any other server. */
+  instance: string;
   store: SeededStore;
   close(): Promise<void>;
 }
@@ -115,13 +118,17 @@ export async function startStub(opts: StartStubOptions): Promise<RunningStub> {
       store.noteDiskCondition(disk.condition);
     }
   }
+  // Bulk invite in this process knows it for our stub (config/served-stubs.ts, isOurStub).
+  const forget = noteStubInProcess(l.origin, l.instance);
   return {
     url: `${l.origin}/v2`,
     origin: l.origin,
     bound: l.bound,
+    instance: l.instance,
     keys: stubKeys(store),
     store,
     close: async () => {
+      forget();
       await l.close();
       store.close();
     },

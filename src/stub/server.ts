@@ -2,11 +2,12 @@
  * The stub's HTTP server on node:http. startStub() in index.ts is the public
  * entry; this only binds the app to a port.
  */
+import { randomUUID } from 'node:crypto';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type AppOptions, createApp } from './app.js';
 import { MAX_BODY, tooLarge } from './http/body.js';
-import { hostNameOf, isLoopbackHost } from '../core/loopback.js';
+import { hostNameOf, isLoopbackHost, STUB_INSTANCE_PATH } from '../core/loopback.js';
 import { error, writeReply } from './http/reply.js';
 import type { FaultInjector } from './faults.js';
 import type { Store } from './store.js';
@@ -27,6 +28,8 @@ export interface Listening {
   origin: string;
   /** The address and port really bound (`0.0.0.0:4010`, `[::1]:4010`), which the origin may not show. */
   bound: string;
+  /** This server's random id, answered at STUB_INSTANCE_PATH (core/loopback.ts). */
+  instance: string;
   close(): Promise<void>;
 }
 
@@ -41,10 +44,16 @@ export async function listen(opts: ListenOptions): Promise<Listening> {
   // are public: it is refused before any route runs. (An HTTP/1.0 request
   // without a Host header is let through, as curl --http1.0 sends one anyway.)
   const loopbackOnly = isLoopbackHost(host);
+  const instance = randomUUID();
   const guarded = (req: IncomingMessage, res: ServerResponse) => {
     const hostHeader = req.headers.host;
     if (loopbackOnly && hostHeader !== undefined && !isLoopbackHost(hostNameOf(hostHeader))) {
       writeReply(res, error(403, FOREIGN_HOST));
+      return;
+    }
+    // Who this server is (never faulted): the CLI checks it against what `stub serve` recorded.
+    if (req.url === STUB_INSTANCE_PATH && req.method === 'GET') {
+      writeReply(res, { status: 200, json: { instance }, headers: { 'cache-control': 'no-store' } });
       return;
     }
     app(req, res);
@@ -74,6 +83,7 @@ export async function listen(opts: ListenOptions): Promise<Listening> {
     server,
     origin,
     bound: `${shownHost}:${addr.port}`,
+    instance,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

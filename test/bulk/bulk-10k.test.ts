@@ -43,13 +43,14 @@ async function runOnce(stub: StubProcess, tag: string, extra: string[]) {
   const started = Date.now();
   const r = await runCli(['invite', '--csv', csv, '--out', out, '--created-by', INVITER, ...extra], {
     env: { JOBFIT_BASE_URL: stub.url, JOBFIT_API_KEY: stub.liveKey },
+    configDir: join(dir, 'config'),
   });
   return { r, out, ms: Date.now() - started };
 }
 
 describe('10,000 rows', () => {
   it('without faults: exactly 10,000 invitations, none twice, 10,000 result lines', async () => {
-    const stub = await startStubProcess();
+    const stub = await startStubProcess({ configDir: join(dir, 'config') });
     try {
       const { r, out, ms } = await runOnce(stub, 'clean', ['--concurrency', '16']);
       expect(r.code, r.stderr).toBe(0);
@@ -65,7 +66,7 @@ describe('10,000 rows', () => {
   }, 60_000);
 
   it('with 429, 5xx and drops after commit: the same exact outcome', async () => {
-    const stub = await startStubProcess({ faults: '429=0.02,5xx=0.03,drop=0.02,latency=1,seed=42,retry-after=0' });
+    const stub = await startStubProcess({ faults: '429=0.02,5xx=0.03,drop=0.02,latency=1,seed=42,retry-after=0', configDir: join(dir, 'config') });
     try {
       const { r, out, ms } = await runOnce(stub, 'faulty', ['--concurrency', '32']);
       expect(r.code, r.stderr).toBe(0);

@@ -34,7 +34,7 @@ beforeAll(async () => {
   if (!TMPFS) return;
   if (!existsSync(join(ROOT, 'dist/main.js'))) execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'ignore' });
   dir = mkdtempSync(join(tmpdir(), 'jobfit-bulk-disk-'));
-  stub = await startStubProcess();
+  stub = await startStubProcess({ configDir: join(dir, 'config') });
 }, 120_000);
 afterAll(async () => {
   await stub?.stop();

@@ -21,7 +21,7 @@ beforeAll(async () => {
   if (!existsSync(join(ROOT, 'dist/main.js'))) execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'ignore' });
   dir = mkdtempSync(join(tmpdir(), 'jobfit-bulk-resume-'));
   // Drops after commit too: rows in flight at the kill include some the client was already recovering.
-  stub = await startStubProcess({ faults: 'drop=0.01,latency=1,seed=7' });
+  stub = await startStubProcess({ faults: 'drop=0.01,latency=1,seed=7', configDir: join(dir, 'config') });
 }, 120_000);
 afterAll(async () => {
   await stub?.stop();

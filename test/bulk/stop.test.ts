@@ -28,7 +28,7 @@ afterAll(async () => {
 });
 
 async function stub(opts: { faults?: string; dataDir?: string } = {}): Promise<StubProcess> {
-  const s = await startStubProcess(opts);
+  const s = await startStubProcess({ ...opts, configDir: join(dir, 'config') });
   stubs.push(s);
   return s;
 }

@@ -183,7 +183,7 @@ describe('help', () => {
 
   it('help exit-codes lists every code', async () => {
     const r = await runCli(['help', 'exit-codes']);
-    for (const code of ['0', '1', '2', '3', '4', '130']) expect(r.stdout).toMatch(new RegExp(`^  ${code}\\s`, 'm'));
+    for (const code of ['0', '1', '2', '3', '4', '129', '130', '143']) expect(r.stdout).toMatch(new RegExp(`^  ${code}\\s`, 'm'));
   });
 
   it('jobfit help teams is jobfit teams --help', async () => {

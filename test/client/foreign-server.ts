@@ -28,6 +28,8 @@ export interface ForeignServer {
 }
 
 export const KEY = 'sk_live_foreignforeign1234a1b2';
+/** The one user of its account (the inviter of a bulk invite). */
+export const FOREIGN_INVITER = 'rea.cruiter@acme.example';
 
 export function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
@@ -99,6 +101,23 @@ export async function startForeignServer(): Promise<ForeignServer> {
         next_cursor: null,
         data: [{ object: 'team_list_item', id: 1, display_name: 'Team A', users_count: 2, invitations_count: 0, test_takers_count: 0, region: 'eu' }],
       });
+    }
+    // What a bulk invite reads before its first row: the account, its users, templates and catalog.
+    if (req.method === 'GET' && u.pathname === '/v2/accounts') {
+      return json(res, 200, { mode: 'live', object: 'account', id: 1, display_name: 'Acme', webhook_endpoint: null, webhooks_enabled: false });
+    }
+    if (req.method === 'GET' && u.pathname === '/v2/users') {
+      const personality = { id: 6, display_name: 'Personality Traits', short_name: 'Personality' };
+      const user = { object: 'user', id: 7, first_name: 'Rea', last_name: 'Cruiter', email: FOREIGN_INVITER, default_team: { id: 1, display_name: 'Team A' }, default_assessments: [personality], default_invitation_email_template: { id: 30, display_name: 'Welcome' }, default_congrats_email_template: null, default_scheduling_link: null };
+      return json(res, 200, { mode: 'live', object: 'list', total_count: 1, has_more: false, data: [user] });
+    }
+    if (req.method === 'GET' && u.pathname === '/v2/email-templates') {
+      const data = [{ object: 'email_template', id: 30, display_name: 'Welcome', template_type: 'invitation', teams: [{ id: 1, display_name: 'Team A' }] }];
+      return json(res, 200, { mode: 'live', object: 'list', total_count: 1, has_more: false, data });
+    }
+    if (req.method === 'GET' && u.pathname === '/v2/assessments') {
+      const data = [{ object: 'assessment', id: 6, display_name: 'Personality Traits', short_name: 'Personality' }];
+      return json(res, 200, { mode: 'live', object: 'list', total_count: 1, has_more: false, data });
     }
     if (req.method === 'POST' && u.pathname === '/v2/invitations') return json(res, 201, createInvitation(state, body));
     if (req.method === 'GET' && u.pathname === '/v2/invitations') {

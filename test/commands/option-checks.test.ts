@@ -30,9 +30,11 @@ describe('checks across options, before anything is fetched', () => {
     expect([bad.code, bad.stderr]).toEqual([2, 'Error: Test taker id must be a positive integer: "20x1".\n']);
   });
 
-  it('profiles list --out without --all, sync --watch too short', async () => {
-    const out = await runCli(['profiles', 'list', '--out', 'p.csv']);
-    expect([out.code, out.stderr]).toEqual([2, 'Error: --out goes with --all.\n']);
+  it('profiles list --fields outside its schema, sync --watch too short', async () => {
+    // --out goes with every list now (test/commands/list-options.test.ts); --fields is checked before the stub starts.
+    const fields = await runCli(['profiles', 'list', '--fields', 'nope']);
+    expect([fields.code, fields.stdout]).toEqual([2, '']);
+    expect(fields.stderr).toMatch(/^Error: Unknown field for --fields: "nope"\.\nHint: Available fields: .*career_navigation_url/);
     const watch = await runCli(['sync', '--db', 'x.sqlite', '--watch', '5s']);
     expect([watch.code, watch.stderr]).toEqual([2, 'Error: --watch: the interval must be at least 10 seconds.\n']);
   });

@@ -48,7 +48,7 @@ describe(`${WRITERS} parallel config writers`, () => {
             cli.runAsync(['logout', '--profile', 'gone1'], { env }),
             cli.runAsync(['logout', '--profile', 'gone2'], { env }),
             cli.runAsync(['config', 'unset', 'default_mode', '--profile', 'kept'], { env }),
-            ...Array.from({ length: LOGINS }, (_, i) => cli.runAsync(['login', '--profile', `login${i}`, '--base-url', stub.url], { env, input: stub.test })),
+            ...Array.from({ length: LOGINS }, (_, i) => cli.runAsync(['login', '--profile', `login${i}`, '--base-url', stub.url, '--insecure-storage'], { env, input: stub.test })),
           ];
           const results = await Promise.all(runs);
           for (const r of results) {

@@ -115,9 +115,9 @@ describe('ConfigStore', () => {
     expect(text).not.toContain(LIVE);
     expect(text).not.toContain(TEST);
     expect(list).toContainEqual({ key: 'current_profile', value: 'default' });
-    expect(list).toContainEqual({ profile: 'default', key: 'live_key', value: 'sk_live_…a1b2' });
-    expect(list).toContainEqual({ profile: 'staging', key: 'test_key', value: 'sk_test_…c3d4' });
-    expect(store.list('staging')).toEqual([{ profile: 'staging', key: 'test_key', value: 'sk_test_…c3d4' }]);
+    expect(list).toContainEqual({ profile: 'default', key: 'live_key', value: 'sk_live_…a1b2', stored_in: store.path });
+    expect(list).toContainEqual({ profile: 'staging', key: 'test_key', value: 'sk_test_…c3d4', stored_in: store.path });
+    expect(store.list('staging')).toEqual([{ profile: 'staging', key: 'test_key', value: 'sk_test_…c3d4', stored_in: store.path }]);
 
     expect(store.unset('invite_defaults.team_id')).toBe(true);
     expect(store.unset('invite_defaults.team_id')).toBe(false);

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStub } from '../../src/stub/index.js';
-import { type BuiltCli, buildCli, ROOT } from './built.js';
+import { type BuiltCli, buildCli } from './built.js';
 
 let cli: BuiltCli;
 let configDir: string;
@@ -24,8 +24,6 @@ afterAll(() => {
   if (configDir) rmSync(configDir, { recursive: true, force: true });
 });
 
-const has = (cmd: string) => existsSync(join(ROOT, 'src/commands', cmd, 'index.ts'));
-
 describe('a new user, no configuration', () => {
   it('--version and --help', () => {
     const v = cli.run(['--version'], { env });
@@ -39,6 +37,22 @@ describe('a new user, no configuration', () => {
     expect(existsSync(join(cli.dir, 'dist/root-help.txt'))).toBe(true);
     expect(cli.run(['help'], { env }).stdout).toBe(h.stdout);
     expect(cli.run(['-h'], { env }).stdout).toBe(h.stdout);
+  });
+
+  it(`the first command on a fresh HOME exits cleanly on node ${process.versions.node}`, () => {
+    // On Node 24 with better-sqlite3 12, this first run (the embedded stub seeding its
+    // database) aborted with exit 134 in Statement::~Statement: see docs/runtimes.md.
+    for (let i = 0; i < 3; i++) {
+      const home = mkdtempSync(join(tmpdir(), 'jobfit-home-'));
+      try {
+        const r = cli.run(['teams', '-o', 'json'], { env: { HOME: home } });
+        expect(r.stderr).not.toContain('Assertion failed');
+        expect(r.code, r.stderr).toBe(0);
+        expect(JSON.parse(r.stdout).data.length).toBeGreaterThan(0);
+      } finally {
+        rmSync(home, { recursive: true, force: true });
+      }
+    }
   });
 
   it('jobfit teams: the embedded stub, said once on stderr', () => {
@@ -57,7 +71,7 @@ describe('a new user, no configuration', () => {
   let invitationId: number | undefined;
   const email = `ada.lovelace.${Date.now()}@example.com`;
 
-  it.runIf(has('invite'))('jobfit invite, then invitations list shows it', () => {
+  it('jobfit invite, then invitations list shows it', () => {
     const users = JSON.parse(cli.run(['users', '-o', 'json'], { env }).stdout);
     const inviter = users.data.find((u: { default_team: unknown }) => u.default_team)?.email;
     const inv = cli.run(['invite', '--first-name', 'Ada', '--last-name', 'Lovelace', '--email', email, '--created-by', inviter, '--send-via', 'none', '-o', 'json'], { env });
@@ -74,7 +88,7 @@ describe('a new user, no configuration', () => {
 
   let testTakerId: number | undefined;
 
-  it.runIf(has('invite'))('jobfit stub accept and stub complete', () => {
+  it('jobfit stub accept and stub complete', () => {
     expect(invitationId).toBeDefined();
     const acc = cli.run(['stub', 'accept', String(invitationId), '-o', 'json'], { env });
     expect(acc.code, acc.stderr).toBe(0);
@@ -86,7 +100,7 @@ describe('a new user, no configuration', () => {
     expect(tt.assigned_assessments.every((a: { completed_at: unknown }) => a.completed_at)).toBe(true);
   });
 
-  it.runIf(has('invite') && has('scorecard'))('jobfit scorecard ID --sp', () => {
+  it('jobfit scorecard ID --sp', () => {
     expect(testTakerId).toBeDefined();
     const sp = JSON.parse(cli.run(['score-profiles', '-o', 'json'], { env }).stdout).data[0].short_name;
     const r = cli.run(['scorecard', String(testTakerId), '--sp', sp, '-o', 'json'], { env });

@@ -206,12 +206,12 @@ describe('README: Connecting to the real service (a stub in another process)', (
     expect(r.screen).toMatch(/EMAIL/);
   });
 
-  it('jobfit --live invite --csv people.csv --out results.csv', async () => {
+  it('jobfit --live invite --csv people.csv --out people-results.csv', async () => {
     copyFileSync(join(ROOT, 'fixtures/csv/sample.csv'), join(cli.dir, 'people.csv'));
     // The inviter from the profile's invite defaults, as the section recommends.
     const set = await atTerminal(['config', 'set', 'invite_defaults.created_by', DANA]);
     expect(set.code, set.screen).toBe(0);
-    const r = await atTerminal(['--live', 'invite', '--csv', 'people.csv', '--out', 'results.csv']);
+    const r = await atTerminal(['--live', 'invite', '--csv', 'people.csv', '--out', 'people-results.csv']);
     expect(r.code, r.screen).toBe(0);
     expect(r.screen).toMatch(/^\[live mode\] profile default/m);
     // A stub on this machine: nothing real goes out, so it does not ask; the real service would.

@@ -1,8 +1,8 @@
 /**
  * `-o xlsx` read back by another program (openpyxl): the same columns as
  * `-o csv`, numbers as numbers, timestamps as dates, ids as integers, links,
- * text that looks like a formula kept as text, a bold frozen header and a
- * filter; refused to a terminal, allowed to a pipe; 10,000 rows.
+ * text that looks like a formula kept as text, a bold frozen header (its font
+ * named) and a filter that is also the sheet's `_xlnm._FilterDatabase` name; refused to a terminal, allowed to a pipe; 10,000 rows.
  */
 import { execFile } from 'node:child_process';
 import { createWriteStream, readFileSync, writeFileSync } from 'node:fs';
@@ -27,7 +27,9 @@ function expectRealSheet(s: ReadSheet, rows: number, cols: number) {
   expect(s.rows).toHaveLength(rows + 1);
   expect(s.rows[0]).toHaveLength(cols);
   expect(s.filter).toMatch(new RegExp(`^A1:[A-Z]+${rows + 1}$`));
-  expect(s.rows[0].every((c) => c.bold && c.t === 's')).toBe(true);
+  expect(s.rows[0].every((c) => c.bold && c.t === 's' && c.font === 'Calibri')).toBe(true);
+  // The filter is also the sheet's _xlnm._FilterDatabase name: LibreOffice shows it only then (exceljs #2778).
+  expect(s.filterName).toBe(`'${s.title.replaceAll("'", "''")}'!$A$1:$${s.filter!.split(':')[1].replace(/(\d+)$/, '$$$1')}`);
   expect(Object.values(s.widths).some((w) => w !== null && w >= 8)).toBe(true);
   expect(s.rows.flat().filter((c) => c.t === 'f')).toEqual([]);
 }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { renderKeyValue, renderTable } from '../../src/format/table.js';
-import { chalkFor } from '../../src/format/color.js';
+import { colorsFor } from '../../src/format/color.js';
 import { safeDeep, safeJson, safeLine, safeText } from '../../src/format/sanitize.js';
 
-const opts = { tty: true, width: 40, color: chalkFor(false), now: new Date('2026-01-02T00:00:00Z') };
+const opts = { tty: true, width: 40, color: colorsFor(false), now: new Date('2026-01-02T00:00:00Z') };
 
 describe('the sanitiser', () => {
   it('shows C0 (but newline and tab), DEL, C1 and bidi controls as escapes and keeps the rest', () => {

@@ -31,6 +31,8 @@ export interface ReadCell {
   t: string;
   fmt: string;
   bold: boolean;
+  /** The font's name (null when the cell's font has none). */
+  font: string | null;
   link: string | null;
 }
 
@@ -38,6 +40,8 @@ export interface ReadSheet {
   title: string;
   freeze: string | null;
   filter: string | null;
+  /** The sheet's `_xlnm._FilterDatabase` defined name, as written in xl/workbook.xml (null: none). */
+  filterName: string | null;
   widths: Record<string, number | null>;
   rows: ReadCell[][];
 }
@@ -46,19 +50,26 @@ export interface ReadSheet {
 export function readWorkbook(path: string, maxRows = 1_000_000): ReadSheet[] {
   const out = py(
     `
+import zipfile, re, html
+book = zipfile.ZipFile(sys.argv[1]).read("xl/workbook.xml").decode()
+filters = {}
+for attrs, ref in re.findall(r'<definedName([^>]*)>([^<]*)</definedName>', book):
+    if 'name="_xlnm._FilterDatabase"' in attrs:
+        m = re.search(r'localSheetId="(\\d+)"', attrs)
+        filters[int(m.group(1)) if m else None] = html.unescape(ref)
 wb = openpyxl.load_workbook(sys.argv[1], read_only=False)
 res = []
-for ws in wb.worksheets:
+for i, ws in enumerate(wb.worksheets):
     rows = []
     for row in ws.iter_rows(max_row=min(ws.max_row, int(sys.argv[2]))):
         cells = []
         for c in row:
             v = c.value
             if isinstance(v, (datetime.datetime, datetime.date)): v = v.isoformat()
-            cells.append({"v": v, "t": c.data_type, "fmt": c.number_format, "bold": bool(c.font and c.font.b), "link": c.hyperlink.target if c.hyperlink else None})
+            cells.append({"v": v, "t": c.data_type, "fmt": c.number_format, "bold": bool(c.font and c.font.b), "font": c.font.name if c.font else None, "link": c.hyperlink.target if c.hyperlink else None})
         rows.append(cells)
     widths = {k: d.width for k, d in ws.column_dimensions.items()}
-    res.append({"title": ws.title, "freeze": ws.freeze_panes, "filter": ws.auto_filter.ref, "widths": widths, "rows": rows})
+    res.append({"title": ws.title, "freeze": ws.freeze_panes, "filter": ws.auto_filter.ref, "filterName": filters.get(i), "widths": widths, "rows": rows})
 print(json.dumps(res))
 `,
     [path, String(maxRows)],

@@ -3,7 +3,7 @@
  * prompt, type, press keys. Used for `login` and `invite` prompts, where only a
  * real terminal shows raw mode, masking and Ctrl-C behaviour.
  */
-import { spawn as ptySpawn } from 'node-pty';
+import { spawn as ptySpawn } from '@lydell/node-pty';
 
 export const keys = {
   enter: '\r',

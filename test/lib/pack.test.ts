@@ -6,15 +6,18 @@
  *
  * Offline and quick: the temporary project's lockfile is the repository's
  * (its runtime packages, the versions `npm ci` put in npm's cache), so the
- * install reads npm's cache, not the registry; better-sqlite3 is installed
- * without its install script and gets the repository's compiled addon.
- * Needs dist/ built (test/global-setup.ts builds it).
+ * install reads npm's cache, not the registry. Every install here runs with
+ * --ignore-scripts: nothing needs one (better-sqlite3 13 ships its binaries).
+ * Then the tarball installed globally (`npm install -g`, into a prefix of its
+ * own) and `jobfit` run from that prefix's bin/ with a fresh HOME, on the Node
+ * running this test. Needs dist/ built (test/global-setup.ts builds it).
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,6 +35,7 @@ interface LockEntry {
 
 let dir: string;
 let tsc: { code: number; output: string };
+let tarballPath: string;
 
 /** The consumer project: package.json and a lockfile of the tarball plus the repository's runtime packages. */
 function writeProject(tarball: string): void {
@@ -77,9 +81,8 @@ beforeAll(async () => {
   const packed = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
   const tarball = (JSON.parse(packed.stdout) as Array<{ filename: string }>)[0].filename;
   writeProject(tarball);
+  tarballPath = join(dir, tarball);
   await run('npm', ['ci', ...NPM_FLAGS], { cwd: dir, timeout: 90_000 });
-  // The native addon, as the repository's `npm ci` compiled it (same version: same lockfile).
-  cpSync(join(ROOT, 'node_modules/better-sqlite3/build'), join(dir, 'node_modules/better-sqlite3/build'), { recursive: true });
   tsc = await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', dir, '--listFiles'], { cwd: dir, timeout: 90_000 }).then(
     (r) => ({ code: 0, output: r.stdout + r.stderr }),
     (err: { code?: number; killed?: boolean; stdout?: string; stderr?: string }) => ({
@@ -89,9 +92,10 @@ beforeAll(async () => {
   );
 }, 200_000);
 
-afterAll(() => {
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+afterAll(async () => {
+  // Two installed trees (the project's and the global prefix): large enough to take a while on a loaded machine.
+  if (dir) await rm(dir, { recursive: true, force: true });
+}, 120_000);
 
 describe('the packed package, imported by name', () => {
   it('holds the library, its declarations and the CLI, and not the sources or tests', () => {
@@ -138,10 +142,25 @@ describe('the packed package, imported by name', () => {
     expect(r.team.listed).toBe(r.team.total);
     expect(r.takers.total).toBeGreaterThan(50);
     expect(r.takers).toEqual({ listed: r.takers.total, distinct: r.takers.total, total: r.takers.total });
+    expect(r.iterated).toEqual({ distinct: r.takers.total, same: true });
     expect(r.profiles.total).toBeGreaterThan(50);
     expect(r.profiles).toEqual({ listed: r.profiles.total, distinct: r.profiles.total, total: r.profiles.total, url: 'string' });
     // The error classes work across the package boundary (instanceof).
     expect(r.invalidRows).toEqual([1]);
     expect(r.authFailed).toBe(true);
   }, 70_000);
+
+  it(`a global install (npm install -g of the tarball) puts a working jobfit on the PATH, on node ${process.versions.node}`, async () => {
+    const prefix = join(dir, 'global');
+    const home = join(dir, 'home');
+    mkdirSync(home, { recursive: true });
+    // The Node running this test first on the PATH: `#!/usr/bin/env node` in bin/jobfit.js finds it.
+    const env = { PATH: [dirname(process.execPath), join(prefix, 'bin'), process.env.PATH ?? ''].join(delimiter), HOME: home, NO_COLOR: '1' };
+    await run('npm', ['install', '-g', '--prefix', prefix, ...NPM_FLAGS, tarballPath], { cwd: dir, timeout: 120_000, env: { ...process.env, npm_config_prefix: prefix } });
+    const version = await run('jobfit', ['--version'], { cwd: home, env, timeout: 30_000 });
+    expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
+    const teams = await run('jobfit', ['teams', '-o', 'json'], { cwd: home, env, timeout: 60_000 });
+    expect(JSON.parse(teams.stdout).data.length).toBeGreaterThan(0);
+    expect(teams.stderr).toContain('embedded local stub');
+  }, 200_000);
 });

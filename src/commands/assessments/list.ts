@@ -1,3 +1,4 @@
+import { Assessment } from '../../api/schemas.js';
 import { simpleList } from '../kit/simple-list.js';
 
 const command = simpleList({
@@ -8,6 +9,7 @@ const command = simpleList({
     { key: 'display_name', header: 'NAME' },
     { key: 'short_name', header: 'SHORT NAME' },
   ],
+  item: Assessment,
   fetch: (c) => c.listAssessments(),
   examples: ['jobfit assessments', 'jobfit assessments -o csv'],
 });

@@ -1,18 +1,23 @@
 import type { Context } from '../kit/context.js';
-import { printObject } from '../../format/output.js';
+import { fieldNames } from '../../api/fields.js';
+import { Healthcheck } from '../../api/schemas.js';
+import { checkFields, printObject } from '../../format/output.js';
 import { defineCommand } from '../kit/define.js';
 
 /** GET /healthcheck: needs no key, so it also checks a base URL before `login`. */
 export async function run(_opts: Record<string, never>, ctx: Context): Promise<void> {
-  const client = await ctx.client();
-  const health = await client.healthcheck();
-  await printObject(ctx, health, {
+  const fields = {
     columns: [
       { key: 'status', header: 'STATUS' },
       { key: 'version', header: 'VERSION' },
       { key: 'timestamp', header: 'TIMESTAMP' },
     ],
-  });
+    fieldNames: fieldNames(Healthcheck),
+  };
+  checkFields(ctx, fields);
+  const client = await ctx.client();
+  const health = await client.healthcheck();
+  await printObject(ctx, health, fields);
 }
 
 export default defineCommand({

@@ -1,5 +1,7 @@
 /** invitations get ID: GET /invitations/:id. */
-import { type ColumnSpec, printObject } from '../../format/output.js';
+import { fieldNames } from '../../api/fields.js';
+import { Invitation } from '../../api/schemas.js';
+import { type ColumnSpec, checkFields, printObject } from '../../format/output.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { IdOptions } from '../kit/options.js';
@@ -31,10 +33,14 @@ export const OBJECT_ROWS: ColumnSpec[] = [
   { key: 'mode', header: 'MODE' },
 ];
 
+/** What --fields may name in an invitation (get, update). */
+export const INVITATION_FIELDS = { columns: OBJECT_ROWS, fieldNames: fieldNames(Invitation) };
+
 export async function run(opts: IdOptions, ctx: Context): Promise<void> {
+  checkFields(ctx, INVITATION_FIELDS);
   const client = await ctx.client();
   const invitation = await client.getInvitation(opts.id, ctx.io.signal);
-  await printObject(ctx, invitation, { columns: OBJECT_ROWS });
+  await printObject(ctx, invitation, INVITATION_FIELDS);
   await noteParticipantLinks(ctx, [invitation]);
 }
 

@@ -2,7 +2,7 @@
 import * as z from 'zod';
 import type { UpdateInvitationBody } from '../../api/requests.js';
 import { UsageError } from '../../core/errors.js';
-import { printObject } from '../../format/output.js';
+import { checkFields, printObject } from '../../format/output.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { flag } from '../kit/flags.js';
@@ -10,7 +10,7 @@ import { intId } from '../kit/options.js';
 import { parseAssessments } from '../kit/assessments.js';
 import { idOfName, nameOrId } from '../kit/names.js';
 import { noteParticipantLinks } from '../kit/participant-links.js';
-import { OBJECT_ROWS } from './get.js';
+import { INVITATION_FIELDS } from './get.js';
 
 const text = (what: string) => z.string().trim().min(1, `${what} must not be empty`);
 
@@ -65,6 +65,7 @@ export async function run(opts: UpdateOptions, ctx: Context): Promise<void> {
   if (Object.keys(updateBody({ ...opts, template: opts.template === undefined ? undefined : 0, congratsTemplate: opts.congratsTemplate === undefined ? undefined : 0 })).length === 0) {
     throw new UsageError('Nothing to update: give at least one field flag.', 'see `jobfit invitations update --help` for the flags');
   }
+  checkFields(ctx, INVITATION_FIELDS);
   const client = await ctx.client();
   // Names, as `invite` takes them, or ids.
   const body = updateBody({
@@ -74,7 +75,7 @@ export async function run(opts: UpdateOptions, ctx: Context): Promise<void> {
   });
   const invitation = await client.updateInvitation(opts.id, body, ctx.io.signal);
   ctx.info(`Updated invitation ${opts.id} (${Object.keys(body).join(', ')}).`);
-  await printObject(ctx, invitation, { columns: OBJECT_ROWS });
+  await printObject(ctx, invitation, INVITATION_FIELDS);
   await noteParticipantLinks(ctx, [invitation]);
 }
 

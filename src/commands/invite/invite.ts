@@ -97,16 +97,6 @@ async function profileDefaults(ctx: Context): Promise<{ createdBy?: string; team
   }
 }
 
-function isLocal(baseUrl: string, embedded: boolean): boolean {
-  if (embedded) return true;
-  try {
-    const h = new URL(baseUrl).hostname.toLowerCase().replace(/^\[|\]$/g, '');
-    return h === 'localhost' || h === '::1' || /^127\./.test(h) || h.endsWith('.localhost');
-  } catch {
-    return false;
-  }
-}
-
 export async function run(opts: InviteOptions, ctx: Context): Promise<void> {
   if (ctx.globals.output === 'xlsx') {
     throw new UsageError('invite prints a summary, not a list: -o xlsx does not apply.', 'for the results as a workbook: --out results.xlsx');
@@ -148,11 +138,12 @@ async function runSingle(o: InviteOptions, ctx: Context): Promise<void> {
 }
 
 async function runBulk(o: InviteOptions, ctx: Context): Promise<void> {
-  const [{ runBulkInvite, formatMapping, formatReport, summaryLine, finishBulk }, { createProgress }, v8, { safeText }] = await Promise.all([
+  const [{ runBulkInvite, formatMapping, formatReport, summaryLine, finishBulk }, { createProgress }, v8, { safeText }, { isOurStub }] = await Promise.all([
     import('../../bulk/run.js'),
     import('../../format/progress.js'),
     import('node:v8'),
     import('../../format/sanitize.js'),
+    import('../../config/served-stubs.js'),
   ]);
   // A bulk run streams: its live data is small, but V8 lets the heap grow far
   // past it before collecting, which set the peak of a 100,000-row dry run.
@@ -185,7 +176,7 @@ async function runBulk(o: InviteOptions, ctx: Context): Promise<void> {
   const summary = await runBulkInvite(bulkOpts, {
     ctx,
     api: client as never,
-    target: { baseUrl: conn?.baseUrl ?? '', mode: conn?.mode, local: isLocal(conn?.baseUrl ?? '', Boolean(conn?.embedded)) },
+    target: { baseUrl: conn?.baseUrl ?? '', mode: conn?.mode, local: await isOurStub(ctx.io.env, conn?.baseUrl ?? '', Boolean(conn?.embedded)) },
     confirm: async (message) => (await ctx.prompter()).confirm(message, { default: false }),
     progress: (total) => createProgress(ctx, { total, label: 'Inviting', noun: 'rows' }),
     profileDefaults: await profileDefaults(ctx),
@@ -233,7 +224,7 @@ export default defineCommand({
     'jobfit --live invite --csv people.csv --yes --concurrency 16',
     '# CSV columns (forgiving names): First Name, Last Name, Email, Phone, Team, Assessments, Template, Send Via, Custom ID, Person ID, Ref Text, Created By',
     '# Results: the input columns + row, status (created|exists|invalid|failed|not_sent|unknown), invitation_id, assessment_url, error',
-    '# Exit: 0 all created or existing, 3 some invalid or failed, 2 unusable input or flags, 1 stopped (service gone, disk full: resumable), 130 interrupted (resumable)',
+    '# Exit: 0 all created or existing, 3 some invalid or failed, 2 unusable input or flags, 1 stopped (service gone, disk full: resumable), 130 interrupted (resumable; 143 SIGTERM, 129 SIGHUP)',
   ],
   run,
 });

@@ -8,6 +8,8 @@
  * a failure: those test takers are listed on stderr (and in --errors FILE).
  */
 import * as z from 'zod';
+import { fieldNames } from '../../api/fields.js';
+import { JobFitReport } from '../../api/schemas.js';
 import { JobfitError } from '../../core/errors.js';
 import { errorText, throwIfFailed } from '../../export/bulk-fetch.js';
 import { runIdExport } from '../../export/id-export.js';
@@ -15,7 +17,7 @@ import { idSource, singleId } from '../../export/ids.js';
 import { openTarget } from '../../export/target.js';
 import { JOB_FIT_CSV_COLUMNS, jobFitLongRows } from '../../export/job-fit-rows.js';
 import { printJobFitReports } from '../../format/jobfit-report.js';
-import { type ColumnSpec, createListWriter, printList, printObject, resolveFormat } from '../../format/output.js';
+import { type ColumnSpec, checkFields, createListWriter, printList, printObject, resolveFormat } from '../../format/output.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { checkIdSources, exportFlags } from '../kit/export-options.js';
@@ -39,6 +41,9 @@ const TABLE_COLUMNS: ColumnSpec[] = JOB_FIT_CSV_COLUMNS.map((k) => ({
   header: k.replace(/^job_family_|^job_fit_/, '').replace(/_/g, ' ').toUpperCase(),
   align: k === 'job_family_name' || k === 'job_family_number' ? undefined : ('right' as const),
 }));
+
+/** --fields: the long form's columns (CSV, xlsx, the table) and the report's names (JSON, NDJSON). */
+const FIELDS = { columns: TABLE_COLUMNS, fieldNames: [...JOB_FIT_CSV_COLUMNS, ...fieldNames(JobFitReport)] };
 
 /**
  * A 400 from the job-fit route for a test taker that exists means "not ready"
@@ -64,11 +69,12 @@ async function runOne(id: number, ctx: Context): Promise<void> {
   }
   const format = resolveFormat(ctx);
   if (format === 'table') return printJobFitReports(ctx, [report]);
-  if (format === 'csv') return printList(ctx, jobFitLongRows(report), { columns: TABLE_COLUMNS, csvColumns: [...JOB_FIT_CSV_COLUMNS], knownFields: [...JOB_FIT_CSV_COLUMNS], noun: 'job families', capNotice: false });
-  return printObject(ctx, report);
+  if (format === 'csv') return printList(ctx, jobFitLongRows(report), { ...FIELDS, csvColumns: [...JOB_FIT_CSV_COLUMNS], noun: 'job families', capNotice: false });
+  return printObject(ctx, report, FIELDS);
 }
 
 export async function run(o: JobFitOptions, ctx: Context): Promise<void> {
+  checkFields(ctx, FIELDS);
   const one = singleId(o);
   if (one !== undefined) return runOne(one, ctx);
   const client = await ctx.client();
@@ -90,7 +96,7 @@ export async function run(o: JobFitOptions, ctx: Context): Promise<void> {
     skipWhen: notReadyReason,
     async openWriter() {
       if (render) return undefined;
-      const w = await createListWriter(target.ctx, { columns: TABLE_COLUMNS, csvColumns: [...JOB_FIT_CSV_COLUMNS], knownFields: [...JOB_FIT_CSV_COLUMNS], noun: 'job families' });
+      const w = await createListWriter(target.ctx, { ...FIELDS, csvColumns: [...JOB_FIT_CSV_COLUMNS], noun: 'job families' });
       long = w.format === 'csv' || w.format === 'xlsx' || w.format === 'table';
       return w;
     },

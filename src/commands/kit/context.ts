@@ -42,5 +42,7 @@ export interface ConnectionInfo {
   embedded: boolean;
   /** The embedded stub's account, e.g. `Northwind Talent (1)` (for the mode line). */
   account?: string;
+  /** A profile's key was read from the OS keyring (not the config file). */
+  keyInKeyring?: boolean;
 }
 

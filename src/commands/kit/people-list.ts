@@ -4,11 +4,13 @@
  */
 import * as z from 'zod';
 import type { Context } from './context.js';
+import { fieldNames } from '../../api/fields.js';
 import { LIST_CAP, LIST_CAP_FILTERED } from '../../api/limits.js';
+import { InvitationListItem, TestTakerListItem } from '../../api/schemas.js';
 import type { ListFilter } from '../../client/client.js';
-import { type ColumnSpec, printList } from '../../format/output.js';
-import { UsageError } from '../../core/errors.js';
+import { type ColumnSpec, checkFields } from '../../format/output.js';
 import { listEverything } from '../../export/list-everything.js';
+import { outFlag, printPage } from './list-out.js';
 import { idOfName, nameOrId } from './names.js';
 import { flag } from './flags.js';
 import { maxText } from './options.js';
@@ -18,7 +20,7 @@ export const ListOptions = z.object({
   customId: flag(maxText('the custom id filter', 50).optional(), { flag: '--custom-id <text>', description: 'custom_id contains this text (case-insensitive, max 50)' }),
   email: flag(maxText('the email filter', 255).optional(), { flag: '--email <text>', description: 'email contains this text (case-insensitive, max 255)' }),
   all: flag(z.boolean().default(false), { flag: '--all', description: `every match, not only the first page the service returns (${LIST_CAP}, or ${LIST_CAP_FILTERED} with a filter)` }),
-  out: flag(z.string().min(1).optional(), { flag: '--out <file>', description: 'with --all: write to FILE, only once the list is complete (a failed run leaves FILE as it was)' }),
+  out: outFlag('the list (the page, or with --all every match)'),
 });
 export type ListOptions = z.output<typeof ListOptions>;
 
@@ -53,13 +55,15 @@ export async function runPeopleList(
   columns: ColumnSpec[],
   noun: string,
 ): Promise<void> {
+  // --fields names come from the list item's schema: checked before the first request, whatever it returns.
+  const names = fieldNames(resource === 'invitations' ? InvitationListItem : TestTakerListItem);
+  checkFields(ctx, { columns, fieldNames: names });
   const client = await ctx.client();
   const filter = filterOf({ ...opts, team: await idOfName(client, 'team', opts.team) });
-  if (opts.out !== undefined && !opts.all) throw new UsageError('--out goes with --all.');
   if (opts.all) {
-    await listEverything(ctx, client, { resource, filter, columns, noun, out: opts.out, mode: ctx.connection?.mode });
+    await listEverything(ctx, client, { resource, filter, columns, noun, out: opts.out, fieldNames: names, mode: ctx.connection?.mode });
     return;
   }
-  const list = await (resource === 'invitations' ? client.listInvitations(filter, ctx.io.signal) : client.listTestTakers(filter, ctx.io.signal));
-  await printList(ctx, list, { columns, noun });
+  const fetch = () => (resource === 'invitations' ? client.listInvitations(filter, ctx.io.signal) : client.listTestTakers(filter, ctx.io.signal));
+  await printPage(ctx, opts.out, fetch, { columns, fieldNames: names, noun });
 }

@@ -1,28 +1,39 @@
 /**
- * The read commands that take no options of their own (teams, users, ...):
- * call one client method, hand the list to the output helper.
+ * The read commands of one route without filters (teams, users, ...): call
+ * one client method, hand the list to the output helper (or `--out FILE`).
+ * `--fields` takes the names of the route's list item (`item`), checked
+ * before the request.
  */
+import * as z from 'zod';
+import { fieldNames } from '../../api/fields.js';
 import type { JobfitClient } from '../../client/client.js';
-import { type ColumnSpec, type ListEnvelope, printList } from '../../format/output.js';
+import { type ColumnSpec, checkFields } from '../../format/output.js';
 import { type CommandDef, defineCommand } from './define.js';
+import { outFlag, printPage } from './list-out.js';
 
 export interface SimpleListSpec {
   description: string;
   noun: string;
   columns: ColumnSpec[];
+  /** The schema of one item of the list: what --fields may name. */
+  item: z.ZodType;
   fetch(client: JobfitClient): Promise<unknown>;
   examples: string[];
 }
 
-export function simpleList(spec: SimpleListSpec): CommandDef<undefined> {
+const SimpleListOptions = z.object({ out: outFlag('the list') });
+
+export function simpleList(spec: SimpleListSpec): CommandDef<typeof SimpleListOptions> {
   return defineCommand({
     description: spec.description,
+    options: SimpleListOptions,
     examples: spec.examples,
-    async run(_opts, ctx) {
+    async run(opts, ctx) {
+      const fields = { columns: spec.columns, fieldNames: fieldNames(spec.item) };
+      checkFields(ctx, fields);
       const client = await ctx.client();
-      const list = (await spec.fetch(client)) as ListEnvelope;
       // These routes have no filters, so there is nothing to narrow a cut list by.
-      await printList(ctx, list, { columns: spec.columns, noun: spec.noun, narrowFlags: [] });
+      await printPage(ctx, opts?.out, () => spec.fetch(client), { ...fields, noun: spec.noun, narrowFlags: [] });
     },
   });
 }

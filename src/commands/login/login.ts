@@ -16,6 +16,7 @@ import { AuthError, JobfitError, UsageError } from '../../core/errors.js';
 import { forPerson } from '../../format/person-text.js';
 import { noPromptReason } from '../../core/prompter.js';
 import { normalizeBaseUrl } from '../../config/keys.js';
+import { storedKey } from '../../config/resolve.js';
 import { maskKey, modeOfKey } from '../../config/mask.js';
 import type { Mode, Profile } from '../../config/types.js';
 import { readInput } from '../../core/input.js';
@@ -24,6 +25,10 @@ const LoginFlags = z.object({
   defaultMode: flag(z.enum(['live', 'test'], { error: 'must be live or test' }).optional(), {
     flag: '--default-mode <mode>',
     description: 'live or test: the key used without --live/--test',
+  }),
+  insecureStorage: flag(z.boolean().optional(), {
+    flag: '--insecure-storage',
+    description: 'keep the keys in the config file (owner-only) instead of the OS keyring',
   }),
 });
 /** The profile and the base URL are the global --profile and --base-url. */
@@ -73,6 +78,9 @@ export const verifyKey: VerifyKey = async (ctx, baseUrl, key) => {
     await client.close();
   }
 };
+
+/** Stands for a key the keyring keeps and the person did not type again. */
+const KEPT = '\u0000kept-in-keyring';
 
 function describe(a: AccountSummary): string {
   return `account ${String(a.display_name)} (id ${String(a.id)})`;
@@ -133,11 +141,57 @@ export async function run(opts: LoginOptions, ctx: Context, verify: VerifyKey = 
   else await unattended(opts, ctx, verify, envKey, check);
 }
 
-async function save(ctx: Context, name: string, patch: Partial<Profile>): Promise<void> {
+/**
+ * Saves the profile. Its keys (the ones given now, and any the file still holds
+ * in plain text) go to the OS keyring, and the file keeps only their masked
+ * form; when no keyring answers, or with --insecure-storage, they stay in the
+ * owner-only file, and one warning says which file and why.
+ */
+async function save(ctx: Context, name: string, patch: Partial<Profile>, insecure: boolean | undefined): Promise<void> {
   const store = await ctx.config();
+  const existing = store.getProfile(name) ?? {};
+  const keys: Partial<Record<Mode, string>> = {};
+  for (const mode of ['live', 'test'] as const) {
+    const field = mode === 'live' ? 'live_key' : 'test_key';
+    const key = patch[field] ?? existing[field];
+    if (key) keys[mode] = key;
+  }
+  const placed = { ...patch, keyring: { ...(existing.keyring ?? {}) } };
+  const inFile: Mode[] = [];
+  let reason: string | undefined;
+  if (!insecure) {
+    const { writeKeyringKey } = await import('../../config/keyring.js');
+    for (const mode of ['live', 'test'] as const) {
+      const key = keys[mode];
+      if (!key) continue;
+      // Once one call has failed, the others would wait the same 3 seconds for the same answer.
+      const put = reason === undefined ? await writeKeyringKey(ctx.io.env, name, mode, key) : { ok: false as const, reason };
+      if (put.ok) {
+        placed.keyring[mode] = maskKey(key);
+        placed[mode === 'live' ? 'live_key' : 'test_key'] = undefined;
+      } else {
+        reason = put.reason;
+        inFile.push(mode);
+      }
+    }
+  }
+  for (const mode of ['live', 'test'] as const) {
+    // A key kept in the file now: no stale keyring marker beside it.
+    if (keys[mode] && (insecure || inFile.includes(mode))) {
+      placed[mode === 'live' ? 'live_key' : 'test_key'] = keys[mode];
+      delete placed.keyring[mode];
+    }
+  }
+  const saved = { ...placed, keyring: Object.keys(placed.keyring).length ? placed.keyring : undefined };
   // One locked read-modify-write: a `config set` or another login at the same moment is kept.
-  store.updateProfile(name, patch, { makeCurrent: true });
-  ctx.info(`Saved profile "${name}" in ${store.path} (readable by you only); it is now the current profile.`);
+  store.updateProfile(name, saved, { makeCurrent: true });
+  const kept = Object.keys(saved.keyring ?? {}).length ? ', its keys in the OS keyring' : '';
+  ctx.info(`Saved profile "${name}" in ${store.path} (readable by you only)${kept}; it is now the current profile.`);
+  if (reason !== undefined) {
+    ctx.warn(`no OS keyring answered (${reason}), so the ${inFile.join(' and ')} key${inFile.length > 1 ? 's are' : ' is'} kept in ${store.path} (readable by you only).`);
+  } else if (insecure && Object.keys(keys).length) {
+    ctx.info('The keys are kept in the config file, as --insecure-storage asks.');
+  }
 }
 
 async function unattended(opts: LoginOptions, ctx: Context, verify: VerifyKey, envKey: string | undefined, check: CheckBaseUrl): Promise<void> {
@@ -166,11 +220,16 @@ async function unattended(opts: LoginOptions, ctx: Context, verify: VerifyKey, e
   }
   const account = await verify(ctx, baseUrl, key);
   ctx.info(`The ${mode} key ${maskKey(key)} from ${from} belongs to ${describe(account)}.`);
-  await save(ctx, name, {
-    base_url: baseUrl,
-    [mode === 'live' ? 'live_key' : 'test_key']: key,
-    default_mode: opts.defaultMode ?? existing?.default_mode ?? mode,
-  });
+  await save(
+    ctx,
+    name,
+    {
+      base_url: baseUrl,
+      [mode === 'live' ? 'live_key' : 'test_key']: key,
+      default_mode: opts.defaultMode ?? existing?.default_mode ?? mode,
+    },
+    opts.insecureStorage,
+  );
 }
 
 /** A `stub serve` running on this machine, offered when nothing else is known. */
@@ -206,8 +265,8 @@ async function interactive(opts: LoginOptions, ctx: Context, verify: VerifyKey, 
   const keys: Partial<Record<Mode, string>> = {};
   const accounts: Partial<Record<Mode, AccountSummary>> = {};
   for (const mode of ['live', 'test'] as const) {
-    const had = mode === 'live' ? existing.live_key : existing.test_key;
-    const keep = had ? `, empty keeps ${maskKey(had)}` : ', empty to skip';
+    const had = storedKey(existing, mode);
+    const keep = had ? `, empty keeps ${had.where === 'file' ? maskKey(had.key) : had.masked}` : ', empty to skip';
     for (let attempt = 1; ; attempt++) {
       const typed = (
         await prompter.password(`${mode === 'live' ? 'Live' : 'Test'} key (sk_${mode}_…${keep})`, {
@@ -227,8 +286,8 @@ async function interactive(opts: LoginOptions, ctx: Context, verify: VerifyKey, 
       }
     }
   }
-  const liveKey = keys.live ?? existing.live_key;
-  const testKey = keys.test ?? existing.test_key;
+  const liveKey = keys.live ?? (storedKey(existing, 'live') ? (existing.live_key ?? KEPT) : undefined);
+  const testKey = keys.test ?? (storedKey(existing, 'test') ? (existing.test_key ?? KEPT) : undefined);
   if (!liveKey && !testKey) throw new UsageError('No key was given: a profile needs a live key, a test key or both.');
   if (accounts.live && accounts.test && accounts.live.id !== accounts.test.id) {
     ctx.warn(`the live key belongs to ${describe(accounts.live)} but the test key to ${describe(accounts.test)}.`);
@@ -246,7 +305,9 @@ async function interactive(opts: LoginOptions, ctx: Context, verify: VerifyKey, 
   } else if (!(defaultMode === 'live' ? liveKey : testKey)) {
     defaultMode = liveKey ? 'live' : 'test';
   }
-  await save(ctx, name, { base_url: baseUrl, live_key: liveKey, test_key: testKey, default_mode: defaultMode });
+  // A key already in the keyring and not typed again stays there as it is.
+  const fresh = (k: string | undefined) => (k === KEPT ? undefined : k);
+  await save(ctx, name, { base_url: baseUrl, live_key: fresh(liveKey), test_key: fresh(testKey), default_mode: defaultMode }, opts.insecureStorage);
 }
 
 export default defineCommand({

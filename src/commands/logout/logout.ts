@@ -18,10 +18,26 @@ export async function run(opts: LogoutOptions, ctx: Context): Promise<void> {
   if (!name) {
     throw new UsageError('No profile to log out of: none is configured.', 'see `jobfit config list`');
   }
-  if (!store.deleteProfile(name)) {
+  const profile = store.getProfile(name);
+  if (!profile) {
     const names = store.profileNames();
     throw new UsageError(`No profile named "${name}".`, names.length ? `known profiles: ${names.join(', ')}` : 'no profiles are configured');
   }
+  // What login put in the OS keyring goes too; an entry that cannot be removed is named, with the way to remove it.
+  const inKeyring = (['live', 'test'] as const).filter((m) => profile.keyring?.[m]);
+  if (inKeyring.length) {
+    const { deleteKeyringKey, keyringAccount, KEYRING_SERVICE } = await import('../../config/keyring.js');
+    for (const mode of inKeyring) {
+      const gone = await deleteKeyringKey(ctx.io.env, name, mode);
+      if (gone.ok) ctx.info(`Removed the ${mode} key from the OS keyring.`);
+      else {
+        ctx.warn(
+          `the ${mode} key could not be removed from the OS keyring (${gone.reason}); remove the entry service ${KEYRING_SERVICE}, account ${keyringAccount(name, mode)} by hand (on Linux: secret-tool clear service ${KEYRING_SERVICE} username ${keyringAccount(name, mode)}).`,
+        );
+      }
+    }
+  }
+  store.deleteProfile(name);
   const now = store.currentProfileName();
   ctx.info(`Logged out: profile "${name}" and its keys were removed from ${store.path}.`);
   if (now) ctx.info(`The current profile is now "${now}".`);

@@ -2,7 +2,9 @@
 import * as z from 'zod';
 import { NotFoundError } from '../../client/errors.js';
 import { JobfitError } from '../../core/errors.js';
-import { type ColumnSpec, printObject } from '../../format/output.js';
+import { fieldNames } from '../../api/fields.js';
+import { CareerNavigationProfile } from '../../api/schemas.js';
+import { type ColumnSpec, checkFields, printObject } from '../../format/output.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 
@@ -22,10 +24,12 @@ const GetOptions = z.object({ id: z.string().trim().min(1, 'the profile id must 
 type GetOptions = z.output<typeof GetOptions>;
 
 export async function run(opts: GetOptions, ctx: Context): Promise<void> {
+  const fields = { columns: OBJECT_ROWS, fieldNames: fieldNames(CareerNavigationProfile) };
+  checkFields(ctx, fields);
   const client = await ctx.client();
   try {
     const profile = await client.getCareerNavigationProfile(opts.id, ctx.io.signal);
-    await printObject(ctx, profile, { columns: OBJECT_ROWS });
+    await printObject(ctx, profile, fields);
   } catch (err) {
     // The service answers an unknown profile with 404 and a null body: say what that means.
     if (err instanceof NotFoundError) {

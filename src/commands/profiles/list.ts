@@ -1,9 +1,12 @@
 /** profiles list: GET /career-navigation-profiles, one page or every profile with --all. */
 import * as z from 'zod';
-import { type ColumnSpec, printList } from '../../format/output.js';
+import { fieldNames } from '../../api/fields.js';
+import { CareerNavigationProfileListItem } from '../../api/schemas.js';
+import { type ColumnSpec, checkFields } from '../../format/output.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { flag } from '../kit/flags.js';
+import { outFlag, printPage } from '../kit/list-out.js';
 import { listEverything } from '../../export/list-everything.js';
 
 const LIST_COLUMNS: ColumnSpec[] = [
@@ -15,27 +18,23 @@ const LIST_COLUMNS: ColumnSpec[] = [
   { key: 'career_navigation_url', header: 'URL' },
 ];
 
-const ListOptions = z
-  .object({
-    all: flag(z.boolean().default(false), { flag: '--all', description: 'every profile, not only the first page the service returns' }),
-    out: flag(z.string().min(1).optional(), {
-      flag: '--out <file>',
-      description: 'with --all: write to FILE, only once the list is complete (a failed run leaves FILE as it was)',
-    }),
-  })
-  .refine((o) => o.out === undefined || o.all, '--out goes with --all.');
+const ListOptions = z.object({
+  all: flag(z.boolean().default(false), { flag: '--all', description: 'every profile, not only the first page the service returns' }),
+  out: outFlag('the list (the page, or with --all every profile)'),
+});
 type ListOptions = z.output<typeof ListOptions>;
 
 export async function run(opts: ListOptions, ctx: Context): Promise<void> {
+  const names = fieldNames(CareerNavigationProfileListItem);
+  checkFields(ctx, { columns: LIST_COLUMNS, fieldNames: names });
   const client = await ctx.client();
   if (opts.all) {
     // created_at is absent from items found through the test takers: the header is fixed, not taken from the first item.
     const csvColumns = ['id', 'test_taker_id', 'custom_id', 'person_id', 'career_navigation_url', 'created_at'];
-    await listEverything(ctx, client, { resource: 'profiles', columns: LIST_COLUMNS, csvColumns, noun: 'career navigation profiles', out: opts.out, mode: ctx.connection?.mode });
+    await listEverything(ctx, client, { resource: 'profiles', columns: LIST_COLUMNS, csvColumns, fieldNames: names, noun: 'career navigation profiles', out: opts.out, mode: ctx.connection?.mode });
     return;
   }
-  const list = await client.listCareerNavigationProfiles();
-  await printList(ctx, list, { columns: LIST_COLUMNS, noun: 'career navigation profiles', narrowFlags: [] });
+  await printPage(ctx, opts.out, () => client.listCareerNavigationProfiles(), { columns: LIST_COLUMNS, fieldNames: names, noun: 'career navigation profiles', narrowFlags: [] });
 }
 
 export default defineCommand({

@@ -15,7 +15,7 @@ import { type GroupStats, GroupReport, type InvitationLike, REPORT_CSV_COLUMNS, 
 import { checkScoreProfile } from '../../export/score-profile.js';
 import { Tally } from '../../export/tally.js';
 import { openTarget } from '../../export/target.js';
-import { chalkFor } from '../../format/color.js';
+import { colorsFor } from '../../format/color.js';
 import { NUM } from '../../format/number.js';
 import { type ColumnSpec, createListWriter, type ListWriter, jsonText, resolveFormat } from '../../format/output.js';
 import { createProgress } from '../../format/progress.js';
@@ -40,7 +40,7 @@ type ReportOptions = z.output<typeof ReportOptions>;
 
 async function renderGroups(ctx: Session, sp: string, groups: GroupStats[], total: GroupStats): Promise<string> {
   const { renderBarChart, stars } = await import('../../format/chart.js');
-  const c = chalkFor(ctx.io.colorStdout);
+  const c = colorsFor(ctx.io.colorStdout);
   const blocks = [...groups, ...(groups.length > 1 ? [{ ...total, name: 'All groups' }] : [])].map((g) => {
     // Group names and keys are team names and custom ids: a stranger's text.
     const head = `${c.bold(safeLine(g.name))}${g.key !== null && g.name !== String(g.key) && g.name !== 'All groups' ? c.dim(` (${safeLine(String(g.key))})`) : ''}`;

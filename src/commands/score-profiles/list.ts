@@ -1,3 +1,4 @@
+import { ScoreProfile } from '../../api/schemas.js';
 import { simpleList } from '../kit/simple-list.js';
 
 const command = simpleList({
@@ -9,6 +10,7 @@ const command = simpleList({
     { key: 'display_name', header: 'NAME' },
     { key: 'riasec_profile', header: 'RIASEC' },
   ],
+  item: ScoreProfile,
   fetch: (c) => c.listScoreProfiles(),
   examples: ['jobfit score-profiles', 'jobfit score-profiles -o json | jq -r ".data[].short_name"'],
 });

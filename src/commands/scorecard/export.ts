@@ -6,13 +6,15 @@
  * have results are written; the others are counted on stderr.
  */
 import * as z from 'zod';
+import { fieldNames } from '../../api/fields.js';
+import { Scorecard } from '../../api/schemas.js';
 import { throwIfFailed } from '../../export/bulk-fetch.js';
 import { runIdExport } from '../../export/id-export.js';
 import { idSource, singleId } from '../../export/ids.js';
 import { checkScoreProfile } from '../../export/score-profile.js';
 import { hasResults, scorecardColumns, scorecardRow } from '../../export/scorecard-rows.js';
 import { openTarget } from '../../export/target.js';
-import { type ColumnSpec, createListWriter, printList, printObject, resolveFormat } from '../../format/output.js';
+import { type ColumnSpec, checkFields, createListWriter, printList, printObject, resolveFormat } from '../../format/output.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { flag } from '../kit/flags.js';
@@ -47,15 +49,18 @@ const TABLE_COLUMNS: ColumnSpec[] = [
 ];
 
 export async function run(o: ScorecardOptions, ctx: Context): Promise<void> {
+  // --fields: the CSV's columns (CSV, xlsx, the table) and the scorecard object's names (JSON, NDJSON).
+  const fields = { columns: TABLE_COLUMNS, fieldNames: [...scorecardColumns(), ...fieldNames(Scorecard)] };
+  checkFields(ctx, fields);
   const client = await ctx.client();
   await checkScoreProfile(client, o.sp, ctx.connection?.mode);
   const one = singleId(o);
   if (one !== undefined) {
     const card = await client.getScorecard(one, o.sp, ctx.io.signal);
     const format = resolveFormat(ctx);
-    if (format === 'json' || format === 'ndjson') return printObject(ctx, card);
+    if (format === 'json' || format === 'ndjson') return printObject(ctx, card, fields);
     const columns = scorecardColumns();
-    return printList(ctx, [scorecardRow(card)], { columns: TABLE_COLUMNS, csvColumns: columns, knownFields: columns, noun: 'scorecards', capNotice: false });
+    return printList(ctx, [scorecardRow(card)], { ...fields, csvColumns: columns, noun: 'scorecards', capNotice: false });
   }
   const source = await idSource(ctx, client, { ...o, team: await idOfName(client, 'team', o.team) });
   const columns = scorecardColumns();
@@ -71,7 +76,7 @@ export async function run(o: ScorecardOptions, ctx: Context): Promise<void> {
     rerun: 'jobfit scorecard',
     fetch: (id, signal) => client.getScorecard(id, o.sp, signal),
     async openWriter() {
-      const writer = await createListWriter(target.ctx, { columns: TABLE_COLUMNS, csvColumns: columns, knownFields: columns, noun: 'scorecards', flatItems: true });
+      const writer = await createListWriter(target.ctx, { ...fields, csvColumns: columns, noun: 'scorecards', flatItems: true });
       // CSV, xlsx and the table get the flat row (flatItems); JSON and NDJSON the API's object.
       flat = writer.format === 'csv' || writer.format === 'xlsx' || writer.format === 'table';
       return writer;

@@ -48,9 +48,10 @@ export async function run(opts: ServeOptions, ctx: Context): Promise<void> {
     throw err;
   }
   const loop = startDeliveryLoop(stub.store);
-  // `login` offers this stub as its base URL, and `webhook listen` finds its data from the URL.
+  // `login` offers this stub as its base URL, `webhook listen` finds its data from the URL, and
+  // bulk invite knows it for our stub by its instance (config/served-stubs.ts, isOurStub).
   const { noteServedStub } = await import('../../config/served-stubs.js');
-  const unnote = noteServedStub(ctx.io.env, stub.origin, dir);
+  const unnote = noteServedStub(ctx.io.env, stub.origin, dir, stub.instance);
   const out = ctx.io.stdout;
   const boundHost = stub.bound.slice(0, stub.bound.lastIndexOf(':')).replace(/^\[|\]$/g, '');
   const everywhere = boundHost === '0.0.0.0' || boundHost === '::';

@@ -1,3 +1,4 @@
+import { TeamListItem } from '../../api/schemas.js';
 import { simpleList } from '../kit/simple-list.js';
 
 const command = simpleList({
@@ -10,6 +11,7 @@ const command = simpleList({
     { key: 'invitations_count', header: 'INVITATIONS', align: 'right' },
     { key: 'test_takers_count', header: 'TEST TAKERS', align: 'right' },
   ],
+  item: TeamListItem,
   fetch: (c) => c.listTeams(),
   examples: ['jobfit teams', 'jobfit teams -o json | jq ".data[].id"', 'jobfit teams --fields id,display_name -o csv'],
 });

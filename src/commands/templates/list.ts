@@ -1,3 +1,4 @@
+import { EmailTemplate } from '../../api/schemas.js';
 import { simpleList } from '../kit/simple-list.js';
 
 const command = simpleList({
@@ -9,6 +10,7 @@ const command = simpleList({
     { key: 'template_type', header: 'TYPE' },
     { key: 'teams', header: 'TEAMS' },
   ],
+  item: EmailTemplate,
   fetch: (c) => c.listEmailTemplates(),
   examples: ['jobfit templates', 'jobfit templates -o json | jq ".data[] | select(.template_type == \\"invitation\\")"'],
 });

@@ -1,5 +1,7 @@
 /** test-takers get ID: GET /test-takers/:id. */
-import { type ColumnSpec, printObject } from '../../format/output.js';
+import { fieldNames } from '../../api/fields.js';
+import { TestTaker } from '../../api/schemas.js';
+import { type ColumnSpec, checkFields, printObject } from '../../format/output.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { IdOptions } from '../kit/options.js';
@@ -24,9 +26,11 @@ const OBJECT_ROWS: ColumnSpec[] = [
 ];
 
 export async function run(opts: IdOptions, ctx: Context): Promise<void> {
+  const fields = { columns: OBJECT_ROWS, fieldNames: fieldNames(TestTaker) };
+  checkFields(ctx, fields);
   const client = await ctx.client();
   const tt = await client.getTestTaker(opts.id, ctx.io.signal);
-  await printObject(ctx, tt, { columns: OBJECT_ROWS });
+  await printObject(ctx, tt, fields);
 }
 
 export default defineCommand({

@@ -1,3 +1,4 @@
+import { User } from '../../api/schemas.js';
 import { simpleList } from '../kit/simple-list.js';
 
 /**
@@ -26,6 +27,7 @@ const command = simpleList({
     // Tables only: JSON and CSV keep the service's fields as they are.
     { key: 'default_invitation_email_template', header: 'LACKS (INVITE NEEDS)', format: (_v, row) => lackedDefaults(row) },
   ],
+  item: User,
   fetch: (c) => c.listUsers(),
   examples: ['jobfit users', 'jobfit users -o json | jq -r ".data[].email"', 'jobfit users --fields email,default_team.id -o csv'],
 });

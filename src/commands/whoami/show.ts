@@ -1,4 +1,5 @@
 import type { Context } from '../kit/context.js';
+import { keyringEntryText } from '../../config/keyring.js';
 import { configFilePath } from '../../config/paths.js';
 import { printObject } from '../../format/output.js';
 import { defineCommand } from '../kit/define.js';
@@ -20,6 +21,11 @@ const SOURCE_TEXT: Record<string, string> = {
   'embedded-stub': 'embedded stub (no service configured)',
 };
 
+function profileSource(profile: string, c: { keyInKeyring?: boolean; mode?: 'live' | 'test' }, file: string): string {
+  if (c.keyInKeyring) return `profile "${profile}" in the ${keyringEntryText(profile, c.mode ?? 'live')}`;
+  return `profile "${profile}" in ${file}`;
+}
+
 export async function run(_opts: Record<string, never>, ctx: Context): Promise<void> {
   const client = await ctx.client();
   const account = (await client.getAccount()) as { id?: unknown; display_name?: unknown; mode?: unknown };
@@ -29,7 +35,7 @@ export async function run(_opts: Record<string, never>, ctx: Context): Promise<v
     mode: (typeof account.mode === 'string' ? account.mode : c.mode) ?? null,
     base_url: c.baseUrl,
     key: c.maskedKey,
-    key_source: SOURCE_TEXT[c.source] ?? (c.source.startsWith('profile:') ? `profile "${c.source.slice(8)}" in ${configFilePath(ctx.io.env)}` : c.source),
+    key_source: SOURCE_TEXT[c.source] ?? (c.source.startsWith('profile:') ? profileSource(c.source.slice(8), c, configFilePath(ctx.io.env)) : c.source),
     profile: c.profileName ?? null,
     embedded_stub: c.embedded,
   };

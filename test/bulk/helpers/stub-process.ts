@@ -18,10 +18,11 @@ export interface StubProcess {
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 
-export async function startStubProcess(opts: { faults?: string; dataDir?: string } = {}): Promise<StubProcess> {
+/** configDir: the JOBFIT_CONFIG_DIR of the runs against it, where it notes itself as `stub serve` does (so they know it for our stub). */
+export async function startStubProcess(opts: { faults?: string; dataDir?: string; configDir?: string } = {}): Promise<StubProcess> {
   const own = opts.dataDir === undefined;
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'jobfit-stub-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test/bulk/helpers/stub-child.ts'), dataDir, opts.faults ?? ''], {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test/bulk/helpers/stub-child.ts'), dataDir, opts.faults ?? '', opts.configDir ?? ''], {
     cwd: ROOT,
     stdio: ['pipe', 'pipe', 'inherit'],
   });

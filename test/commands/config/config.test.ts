@@ -35,7 +35,7 @@ describe('config', () => {
     expect(JSON.parse(l.stdout())).toEqual(
       expect.arrayContaining([
         { profile: 'work', key: 'base_url', value: 'https://api.example.com/v2' },
-        { profile: 'work', key: 'test_key', value: 'sk_test_…1234' },
+        { profile: 'work', key: 'test_key', value: 'sk_test_…1234', stored_in: expect.stringMatching(/config\.json$/) },
       ]),
     );
     await configUnset.run({ key: 'base_url' }, c({ globals: { profile: 'work' } }).ctx);
