@@ -8,6 +8,7 @@
  */
 import { resolve } from 'node:path';
 import type { SyncSession } from './run.js';
+import { readId } from '../api/ids.js';
 import { errorText } from '../export/bulk-fetch.js';
 import { isPostgresUrl, openSyncStore } from './open.js';
 import { SyncLockedError } from './store.js';
@@ -25,7 +26,15 @@ export interface EventSync {
 const DEBOUNCE_MS = 300;
 const BUSY_RETRY_MS = 5000;
 
-const idOf = (v: unknown): number | undefined => (typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? v : undefined);
+/** An id as a number or a numeric string (src/api/ids.ts); anything else names nobody. */
+const idOf = (v: unknown): number | undefined => {
+  try {
+    const id = readId(v);
+    return id > 0 ? id : undefined;
+  } catch {
+    return undefined;
+  }
+};
 
 /** Which invitation (or, failing that, test taker) an event is about. */
 export function personOf(e: unknown): { invitationId?: number; testTakerId?: number } {

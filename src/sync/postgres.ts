@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
 import type pg from 'pg';
 import { JobfitError, UsageError } from '../core/errors.js';
-import { MIRROR_TABLES, SCHEMA_VERSION, migrations } from './schema.js';
+import { MIRROR_TABLES, SCHEMA_VERSION, migration } from './schema.js';
 import {
   HEARTBEAT_MS,
   type LockHolder,
@@ -15,11 +15,11 @@ import {
   type SyncMeta,
   type SyncStore,
   type Writer,
+  DatabaseGoneError,
   checkLockHolder,
   newerSchemaError,
 } from './store.js';
 
-const MIGRATIONS = migrations('postgres');
 /** Any constant: serialises migrations of one database across processes. */
 const MIGRATION_LOCK = 74_201_317;
 
@@ -43,6 +43,13 @@ export function redactUrl(url: string): string {
 
 type Queryable = Pick<pg.Client, 'query'>;
 
+/** SQLSTATE classes and socket errors that mean the server or the connection went away, not the statement failed. */
+function connectionLost(err: unknown): boolean {
+  const code = String((err as { code?: unknown } | null)?.code ?? '');
+  if (/^(08|57P)/.test(code) || ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH'].includes(code)) return true;
+  return /Connection terminated|connection error|not queryable|Client was closed/i.test((err as Error | null)?.message ?? '');
+}
+
 export class PostgresStore implements SyncStore {
   readonly label: string;
   private readonly client: pg.Client;
@@ -58,12 +65,19 @@ export class PostgresStore implements SyncStore {
   static async open(url: string): Promise<PostgresStore> {
     const label = redactUrl(url);
     const { Client, types } = loadPg();
-    // BIGINT ids come back as numbers (ids stay far below 2^53), not strings.
-    const parseInt8 = (v: string) => Number(v);
+    // Values read back as SQLite gives them, so a row reads the same on both backends: BIGINT ids and
+    // NUMERIC scores as numbers (ids stay far below 2^53), JSONB as its text, TIMESTAMPTZ as ISO 8601 in UTC.
+    const parseDate = types.getTypeParser(1184) as (v: string) => Date;
+    const parsers: Record<number, (v: string) => unknown> = {
+      20: Number,
+      1700: Number,
+      3802: (v) => v,
+      1184: (v) => parseDate(v).toISOString(),
+    };
     const client = new Client({
       connectionString: url,
       connectionTimeoutMillis: 10_000,
-      types: { getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid === 20 ? parseInt8 : types.getTypeParser(oid, format)) } as pg.CustomTypesConfig,
+      types: { getTypeParser: (oid: number, format?: 'text' | 'binary') => parsers[oid] ?? types.getTypeParser(oid, format) } as pg.CustomTypesConfig,
     });
     // A dropped connection is reported by the query that needed it.
     client.on('error', () => {});
@@ -80,6 +94,15 @@ export class PostgresStore implements SyncStore {
       throw err;
     }
     return s;
+  }
+
+  /** A query of the run; a connection the server dropped is DatabaseGoneError. */
+  private async q<R extends pg.QueryResultRow = Record<string, unknown>>(text: string | pg.QueryConfig, values?: unknown[]): Promise<pg.QueryResult<R>> {
+    try {
+      return await this.client.query<R>(text as string, values);
+    } catch (err) {
+      throw connectionLost(err) ? new DatabaseGoneError(`PostgreSQL went away (${this.label}: ${(err as Error).message}).`, { cause: err }) : err;
+    }
   }
 
   private async tables(q: Queryable = this.client): Promise<string[]> {
@@ -106,17 +129,17 @@ export class PostgresStore implements SyncStore {
         // Another run may have migrated while we waited.
         if ((await this.version(this.client)) > v) return;
         if (v === 0) await this.client.query('CREATE TABLE IF NOT EXISTS sync_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
-        await this.client.query(MIGRATIONS[v]);
+        await this.client.query(migration('postgres', v, { columnsOf: () => [] }));
         await this.client.query(`INSERT INTO sync_meta (key, value) VALUES ('schema_version', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`, [String(v + 1)]);
       });
     }
   }
 
   private async inTransaction<T>(fn: () => Promise<T>): Promise<T> {
-    await this.client.query('BEGIN');
+    await this.q('BEGIN');
     try {
       const out = await fn();
-      await this.client.query('COMMIT');
+      await this.q('COMMIT');
       return out;
     } catch (err) {
       await this.client.query('ROLLBACK').catch(() => {});
@@ -128,16 +151,16 @@ export class PostgresStore implements SyncStore {
     const me = { pid: process.pid, host: hostname() };
     await this.inTransaction(async () => {
       // The row is created once and then locked: two runs cannot both pass the check.
-      await this.client.query(`INSERT INTO sync_lock (id, pid, host, started_at, heartbeat_at) VALUES (1, 0, '', '', '') ON CONFLICT (id) DO NOTHING`);
-      const r = await this.client.query<LockHolder>('SELECT pid, host, started_at, heartbeat_at FROM sync_lock WHERE id = 1 FOR UPDATE');
+      await this.q(`INSERT INTO sync_lock (id, pid, host, started_at, heartbeat_at) VALUES (1, 0, '', 'epoch', 'epoch') ON CONFLICT (id) DO NOTHING`);
+      const r = await this.q<LockHolder>('SELECT pid, host, started_at, heartbeat_at FROM sync_lock WHERE id = 1 FOR UPDATE');
       const held = r.rows[0] && r.rows[0].pid !== 0 ? r.rows[0] : undefined;
       checkLockHolder(this.label, held, me, now().getTime());
       const at = now().toISOString();
-      await this.client.query('UPDATE sync_lock SET pid = $1, host = $2, started_at = $3, heartbeat_at = $3 WHERE id = 1', [me.pid, me.host, at]);
+      await this.q('UPDATE sync_lock SET pid = $1, host = $2, started_at = $3, heartbeat_at = $3 WHERE id = 1', [me.pid, me.host, at]);
     });
     this.lockHeld = true;
     this.heartbeat = setInterval(() => {
-      this.client.query('UPDATE sync_lock SET heartbeat_at = $1 WHERE id = 1 AND pid = $2 AND host = $3', [now().toISOString(), me.pid, me.host]).catch(() => {});
+      this.q('UPDATE sync_lock SET heartbeat_at = $1 WHERE id = 1 AND pid = $2 AND host = $3', [now().toISOString(), me.pid, me.host]).catch(() => {});
     }, HEARTBEAT_MS);
     this.heartbeat.unref();
   }
@@ -147,7 +170,7 @@ export class PostgresStore implements SyncStore {
     this.heartbeat = undefined;
     if (!this.lockHeld) return;
     this.lockHeld = false;
-    await this.client.query(`UPDATE sync_lock SET pid = 0, host = '' WHERE id = 1 AND pid = $1 AND host = $2`, [process.pid, hostname()]).catch(() => {});
+    await this.q(`UPDATE sync_lock SET pid = 0, host = '' WHERE id = 1 AND pid = $1 AND host = $2`, [process.pid, hostname()]).catch(() => {});
   }
 
   async close(): Promise<void> {
@@ -156,12 +179,12 @@ export class PostgresStore implements SyncStore {
   }
 
   async meta(): Promise<SyncMeta> {
-    const r = await this.client.query<{ key: string; value: string }>('SELECT key, value FROM sync_meta');
+    const r = await this.q<{ key: string; value: string }>('SELECT key, value FROM sync_meta');
     return Object.fromEntries(r.rows.map((x) => [x.key, x.value])) as SyncMeta;
   }
 
   async setMeta(key: keyof SyncMeta, value: string): Promise<void> {
-    await this.client.query('INSERT INTO sync_meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value', [key, value]);
+    await this.q('INSERT INTO sync_meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value', [key, value]);
   }
 
   private readonly writer: Writer = {
@@ -181,14 +204,18 @@ export class PostgresStore implements SyncStore {
         };
         this.upserts.set(table, u);
       }
-      const r = await this.client.query<{ inserted: boolean }>({ name: `upsert_${table}`, text: u.sql, values: u.cols.map((c) => row[c]) });
+      const r = await this.q<{ inserted: boolean }>({ name: `upsert_${table}`, text: u.sql, values: u.cols.map((c) => row[c]) });
       if (r.rows.length === 0) return;
       if (r.rows[0].inserted) counts.inserted++;
       else counts.updated++;
     },
     prune: async (table, parentKey, parent, key, keep, counts) => {
-      const r = await this.client.query(`DELETE FROM ${table} WHERE ${parentKey} = $1 AND NOT (${key} = ANY($2::bigint[]))`, [parent, keep]);
+      const r = await this.q(`DELETE FROM ${table} WHERE ${parentKey} = $1 AND NOT (${key} = ANY($2::bigint[]))`, [parent, keep]);
       counts.updated += r.rowCount ?? 0;
+    },
+    setGone: async (table, ids, at, counts) => {
+      const r = await this.q(`UPDATE ${table} SET gone_at = $1 WHERE id = ANY($2::bigint[]) AND gone_at IS ${at === null ? 'NOT ' : ''}NULL`, [at, ids]);
+      if (at !== null) counts.gone += r.rowCount ?? 0;
     },
   };
 
@@ -197,18 +224,18 @@ export class PostgresStore implements SyncStore {
   }
 
   async all<T>(sql: string): Promise<T[]> {
-    return (await this.client.query(sql)).rows as T[];
+    return (await this.q(sql)).rows as T[];
   }
 
   async startRun(startedAt: string, full: boolean): Promise<number> {
-    const r = await this.client.query<{ id: number }>(`INSERT INTO sync_runs (started_at, status, full_sync) VALUES ($1, 'running', $2) RETURNING id`, [startedAt, full ? 1 : 0]);
+    const r = await this.q<{ id: number }>(`INSERT INTO sync_runs (started_at, status, full_sync) VALUES ($1, 'running', $2) RETURNING id`, [startedAt, full ? 1 : 0]);
     return r.rows[0].id;
   }
 
   async finishRun(id: number, r: RunRecord): Promise<void> {
-    await this.client.query(
-      `UPDATE sync_runs SET finished_at = $1, status = $2, requests = $3, requests_by_kind = $4, rows_inserted = $5, rows_updated = $6, errors = $7, message = $8 WHERE id = $9`,
-      [r.finishedAt, r.status, r.requests, JSON.stringify(r.byKind), r.inserted, r.updated, r.errors, r.message ?? null, id],
+    await this.q(
+      `UPDATE sync_runs SET finished_at = $1, status = $2, requests = $3, requests_by_kind = $4, rows_inserted = $5, rows_updated = $6, rows_gone = $7, errors = $8, message = $9 WHERE id = $10`,
+      [r.finishedAt, r.status, r.requests, JSON.stringify(r.byKind), r.inserted, r.updated, r.gone, r.errors, r.message ?? null, id],
     );
   }
 
@@ -216,7 +243,7 @@ export class PostgresStore implements SyncStore {
     const out: string[] = [];
     for (const t of MIRROR_TABLES) {
       out.push(`# ${t.name}`);
-      for (const row of (await this.client.query(`SELECT * FROM ${t.name} ORDER BY ${t.key}`)).rows) out.push(JSON.stringify(row));
+      for (const row of (await this.q(`SELECT * FROM ${t.name} ORDER BY ${t.key}`)).rows) out.push(JSON.stringify(row));
     }
     return `${out.join('\n')}\n`;
   }

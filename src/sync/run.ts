@@ -22,7 +22,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { Session } from '../core/session.js';
-import { UsageError } from '../core/errors.js';
+import { JobfitError, UsageError } from '../core/errors.js';
+import { readId } from '../api/ids.js';
 import type { JobfitClient } from '../client/client.js';
 import { AuthenticationError, ServiceGoneError } from '../client/errors.js';
 import { createErrorSink, errorText } from '../export/bulk-fetch.js';
@@ -30,7 +31,7 @@ import { type FetchPage, listAll } from '../export/complete-list.js';
 import { scoreEntries } from '../export/scorecard-rows.js';
 import { TEST_ID } from '../api/catalog.js';
 import type { Progress } from '../format/progress.js';
-import { type Counts, type Row, type SyncStore, type Writer, checkOwner } from './store.js';
+import { type Counts, DatabaseGoneError, type Row, type SyncStore, type Writer, checkOwner } from './store.js';
 import { SCORE_COLUMNS, scoreColumn } from './schema.js';
 import { limiter } from '../core/pool.js';
 
@@ -58,6 +59,8 @@ export interface SyncReport {
   byKind: Record<string, number>;
   inserted: number;
   updated: number;
+  /** Rows marked gone this run (the service no longer lists them). */
+  gone: number;
   errors: number;
   invitations: number;
   testTakers: number;
@@ -68,6 +71,7 @@ export interface SyncReport {
 
 /** Where a run stands, for the summary of a run that stops early. */
 export interface SyncProgress {
+  /** People whose rows are committed. */
   done: number;
   total: number;
 }
@@ -75,7 +79,9 @@ export interface SyncProgress {
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const bool = (v: unknown): number | null => (typeof v === 'boolean' ? (v ? 1 : 0) : null);
-const refId = (v: unknown): number | null => num((v as Json | null)?.id);
+/** An id that may be absent (null); present, it is an integer or a numeric string, or an error (src/api/ids.ts). */
+const optId = (v: unknown): number | null => (v === null || v === undefined ? null : readId(v));
+const refId = (v: unknown): number | null => optId((v as Json | null)?.id);
 const obj = (v: unknown): Json => (v && typeof v === 'object' ? (v as Json) : {});
 
 function hash(v: unknown): string {
@@ -96,8 +102,21 @@ export function listHash(i: Json): string {
   ].map((v) => v ?? null));
 }
 
+/** What a sync keeps of an invitation list item: its id, what the list says of it, its test taker and team. */
+interface Listed {
+  id: number;
+  listHash: string;
+  takerId: number | null;
+  teamId: number | null;
+}
+
+function listed(item: Json): Listed {
+  return { id: readId(item.id), listHash: listHash(item), takerId: optId(item.test_taker_id), teamId: refId(item.team) };
+}
+
 interface StoredTestTaker {
   id: number;
+  gone_at: string | null;
   list_hash: string;
   basis: string;
   completed_tests: string;
@@ -128,7 +147,7 @@ export async function syncOnce(ctx: SyncSession, client: JobfitClient, db: SyncS
   const started = ctx.io.now();
   const signal = ctx.io.signal;
   const byKind: Record<string, number> = {};
-  const counts: Counts = { inserted: 0, updated: 0 };
+  const counts: Counts = { inserted: 0, updated: 0, gone: 0 };
   const skipped: Record<string, number> = {};
   const skip = (reason: string, n = 1) => {
     skipped[reason] = (skipped[reason] ?? 0) + n;
@@ -143,7 +162,7 @@ export async function syncOnce(ctx: SyncSession, client: JobfitClient, db: SyncS
       try {
         return await fn();
       } catch (err) {
-        if (err instanceof ServiceGoneError || err instanceof AuthenticationError || signal.aborted) stop ??= signal.aborted ? (signal.reason ?? err) : err;
+        if (err instanceof ServiceGoneError || err instanceof AuthenticationError || err instanceof DatabaseGoneError || signal.aborted) stop ??= signal.aborted ? (signal.reason ?? err) : err;
         throw err;
       }
     });
@@ -152,9 +171,20 @@ export async function syncOnce(ctx: SyncSession, client: JobfitClient, db: SyncS
   // One sink (one --errors file): "Error: sync of test taker 500160 (scorecard sales-rep): ...".
   const sink = createErrorSink(ctx, o.errors, 'sync of');
   const position: SyncProgress = { done: 0, total: 0 };
+  /** A row built from what the service sent; one it cannot be built from (an id that is not one) is an item error. */
+  const rowOr = (build: () => Row, what: string, id: unknown): Row | undefined => {
+    try {
+      return build();
+    } catch (err) {
+      errors++;
+      sink.failed(`${what} ${typeof id === 'string' || typeof id === 'number' ? id : JSON.stringify(id) ?? '(no id)'}`, err);
+      return undefined;
+    }
+  };
   let bar: Progress | undefined;
 
   type Apply = (w: Writer) => Promise<void>;
+  // Each Apply is one person's rows: `position.done` counts them once committed, so a run that stops says what it kept.
   const pending: Apply[] = [];
   let flushTimer: NodeJS.Timeout | undefined;
   // Transactions one after another: a flush waits for the one before it.
@@ -164,11 +194,15 @@ export async function syncOnce(ctx: SyncSession, client: JobfitClient, db: SyncS
     flushTimer = undefined;
     if (pending.length === 0) return flushing;
     const batch = pending.splice(0);
-    flushing = flushing.then(() =>
-      db.transaction(async (w) => {
-        for (const apply of batch) await apply(w);
-      }),
-    );
+    flushing = flushing
+      .then(() =>
+        db.transaction(async (w) => {
+          for (const apply of batch) await apply(w);
+        }),
+      )
+      .then(() => {
+        position.done += batch.length;
+      });
     return flushing;
   };
 
@@ -181,6 +215,7 @@ export async function syncOnce(ctx: SyncSession, client: JobfitClient, db: SyncS
       byKind,
       inserted: counts.inserted,
       updated: counts.updated,
+      gone: counts.gone,
       errors,
       message,
     });
@@ -193,8 +228,13 @@ export async function syncOnce(ctx: SyncSession, client: JobfitClient, db: SyncS
     if (mode !== 'live' && mode !== 'test') throw new UsageError('The service did not say whether this key is live or test; refusing to sync into a database without knowing.');
     await checkOwner(db, mode, String(account.id ?? ''));
 
-    const remembered = JSON.parse((await db.meta()).score_profiles ?? '[]') as string[];
+    const meta = await db.meta();
+    const remembered = JSON.parse(meta.score_profiles ?? '[]') as string[];
     const sps = o.sp ?? remembered;
+    // A first sync without --sp keeps no scorecard: say so (the results it keeps are listed in docs/sync.md).
+    if (sps.length === 0 && !o.items && meta.score_profiles === undefined) {
+      ctx.warn('No --sp given: no scorecards will be kept (job-fit reports, test takers and invitations are). Run again with --sp <short_names> to keep scorecards; `jobfit profiles list` names them.');
+    }
     if (sps.length > 0 && !o.items) {
       const list = obj(await req('score_profiles', () => client.listScoreProfiles()));
       const names = (Array.isArray(list.data) ? list.data : []).map((p) => str(obj(p).short_name)).filter((n): n is string => n !== null);
@@ -210,22 +250,36 @@ export async function syncOnce(ctx: SyncSession, client: JobfitClient, db: SyncS
     // ---------------------------------------------------------------- small lists: always read whole
     const teams = obj(await req('teams', () => client.listTeams()));
     const users = obj(await req('users', () => client.listUsers()));
+    const teamRows: Row[] = [];
+    const userRows: Row[] = [];
+    for (const t of Array.isArray(teams.data) ? teams.data.map(obj) : []) {
+      const row = rowOr(() => ({ id: readId(t.id), display_name: str(t.display_name), users_count: num(t.users_count), invitations_count: num(t.invitations_count), test_takers_count: num(t.test_takers_count) }), 'team', t.id);
+      if (row) teamRows.push(row);
+    }
+    for (const u of Array.isArray(users.data) ? users.data.map(obj) : []) {
+      const row = rowOr(() => userRow(u), 'user', u.id);
+      if (row) userRows.push(row);
+    }
     await db.transaction(async (w) => {
-      for (const t of Array.isArray(teams.data) ? teams.data.map(obj) : []) {
-        if (num(t.id) === null) continue;
-        await w.upsert('teams', ['id'], { id: num(t.id), display_name: str(t.display_name), users_count: num(t.users_count), invitations_count: num(t.invitations_count), test_takers_count: num(t.test_takers_count) }, counts);
-      }
-      for (const u of Array.isArray(users.data) ? users.data.map(obj) : []) {
-        if (num(u.id) === null) continue;
-        await w.upsert('users', ['id'], userRow(u), counts);
-      }
+      for (const row of teamRows) await w.upsert('teams', ['id'], row, counts);
+      for (const row of userRows) await w.upsert('users', ['id'], row, counts);
     });
 
     // ---------------------------------------------------------------- the change feed
-    const items: Json[] = o.items ? [...o.items] : [];
-    if (!o.items) {
+    // Only what the plan needs of each item is kept (not the items: a flat memory at 100,000).
+    const items: Listed[] = [];
+    const take = (it: Json) => {
+      try {
+        items.push(listed(it));
+      } catch (err) {
+        errors++;
+        sink.failed(`invitation ${typeof it.id === 'string' || typeof it.id === 'number' ? it.id : '(no id)'}`, err);
+      }
+    };
+    if (o.items) for (const it of o.items) take(it);
+    else {
       const fetchPage: FetchPage<Json> = (q, s) => req('invitation_list', () => client.listInvitations(q, s)) as Promise<{ total_count?: number; data: Json[] }>;
-      await listAll(fetchPage, {}, (it) => void items.push(obj(it)), {
+      await listAll(fetchPage, {}, (it) => take(obj(it)), {
         signal,
         noun: 'invitations',
         concurrency: Math.min(8, o.concurrency),
@@ -234,31 +288,23 @@ export async function syncOnce(ctx: SyncSession, client: JobfitClient, db: SyncS
     }
 
     // ---------------------------------------------------------------- what the database holds
-    const invs = new Map((await db.all<{ id: number; list_hash: string; basis: string }>('SELECT id, list_hash, basis FROM invitations')).map((r) => [r.id, r]));
-    const takers = new Map((await db.all<StoredTestTaker>('SELECT id, list_hash, basis, completed_tests, assessments_open, career_navigation_profile_id FROM test_takers')).map((r) => [r.id, r]));
+    const invs = new Map((await db.all<{ id: number; list_hash: string; basis: string; gone_at: string | null }>('SELECT id, list_hash, basis, gone_at FROM invitations')).map((r) => [r.id, r]));
+    const takers = new Map((await db.all<StoredTestTaker>('SELECT id, list_hash, basis, completed_tests, assessments_open, career_navigation_profile_id, gone_at FROM test_takers')).map((r) => [r.id, r]));
     const cards = new Map((await db.all<{ k: string; basis: string }>(`SELECT test_taker_id || '/' || score_profile AS k, basis FROM scorecards`)).map((r) => [r.k, r.basis]));
     const reports = new Map((await db.all<{ id: number; basis: string }>('SELECT test_taker_id AS id, basis FROM job_fit_reports')).map((r) => [r.id, r.basis]));
     const profiles = new Set((await db.all<{ id: string }>('SELECT id FROM career_navigation_profiles')).map((r) => r.id));
 
     // ---------------------------------------------------------------- plan
-    interface Work {
-      item: Json;
-      id: number;
-      listHash: string;
-      takerId: number | null;
-    }
+    type Work = Listed;
     const work: Work[] = [];
     let testTakers = 0;
     for (const item of items) {
-      const id = num(item.id);
-      if (id === null) continue;
-      const itemHash = listHash(item);
-      const takerId = num(item.test_taker_id);
+      const { id, listHash: itemHash, takerId } = item;
       if (takerId !== null) testTakers++;
       const inv = invs.get(id);
       if (takerId === null) {
         if (!o.full && inv && inv.list_hash === itemHash) skip('invitations not accepted yet and unchanged in the list');
-        else work.push({ item, id, listHash: itemHash, takerId });
+        else work.push(item);
         continue;
       }
       const t = takers.get(takerId);
@@ -275,7 +321,7 @@ export async function syncOnce(ctx: SyncSession, client: JobfitClient, db: SyncS
           continue;
         }
       }
-      work.push({ item, id, listHash: itemHash, takerId });
+      work.push(item);
     }
     position.total = work.length;
     ctx.debug(`sync: ${items.length} invitations listed (${testTakers} accepted); ${work.length} to look at, ${items.length - work.length} up to date`);
@@ -314,13 +360,16 @@ export async function syncOnce(ctx: SyncSession, client: JobfitClient, db: SyncS
         let t: Json;
         try {
           t = obj(await req('test_taker', () => client.getTestTaker(takerId, signal)));
+          takerRows = testTakerRows(t, w.teamId, w.listHash);
+          const invId = takerRows.taker.invitation_id;
+          // The keys between the two tables hold only if both sides agree.
+          if (invId !== null && invId !== w.id) throw new Error(`it names invitation ${invId}, and invitation ${w.id} names it`);
         } catch (err) {
           if (stop !== undefined) throw stop;
           errors++;
           sink.failed(`test taker ${takerId}`, err);
           return;
         }
-        takerRows = testTakerRows(t, w.item, w.listHash);
         state = { basis: String(takerRows.taker.basis), completed: completedOf(String(takerRows.taker.completed_tests)), profileId: str(t.career_navigation_profile_id) };
       } else {
         skip('test takers with every assessment complete (not fetched again)');
@@ -339,34 +388,41 @@ export async function syncOnce(ctx: SyncSession, client: JobfitClient, db: SyncS
         else if (!o.full && cards.get(`${takerId}/${sp}`) === state.basis) skip(`scorecards up to date`);
         else
           tasks.push(
-            req('scorecard', () => client.getScorecard(takerId, sp, signal)).then((c) => {
-              const row = scorecardRow(obj(c), takerId, sp, state.basis);
-              return (w: Writer) => w.upsert('scorecards', ['test_taker_id', 'score_profile'], row, counts);
-            }, failed(`scorecard ${sp}`)),
+            req('scorecard', () => client.getScorecard(takerId, sp, signal))
+              .then((c) => {
+                const row = scorecardRow(obj(c), takerId, sp, state.basis);
+                return (w: Writer) => w.upsert('scorecards', ['test_taker_id', 'score_profile'], row, counts);
+              })
+              .catch(failed(`scorecard ${sp}`)),
           );
       }
       if (!jobFitReady(state.completed)) skip('job-fit reports not ready (Personality and Career Interests not both complete)');
       else if (!o.full && reports.get(takerId) === state.basis) skip('job-fit reports up to date');
       else
         tasks.push(
-          req('job_fit_report', () => client.getJobFitReport(takerId, signal)).then((r) => {
-            const rows = jobFitRows(obj(r), takerId, state.basis);
-            return async (w: Writer) => {
-              await w.upsert('job_fit_reports', ['test_taker_id'], rows.report, counts);
-              for (const occ of rows.occupations) await w.upsert('job_fit_occupations', ['test_taker_id', 'rank'], occ, counts);
-              await w.prune('job_fit_occupations', 'test_taker_id', takerId, 'rank', rows.occupations.map((x) => Number(x.rank)), counts);
-            };
-          }, failed('job-fit report')),
+          req('job_fit_report', () => client.getJobFitReport(takerId, signal))
+            .then((r) => {
+              const rows = jobFitRows(obj(r), takerId, state.basis);
+              return async (w: Writer) => {
+                await w.upsert('job_fit_reports', ['test_taker_id'], rows.report, counts);
+                for (const occ of rows.occupations) await w.upsert('job_fit_occupations', ['test_taker_id', 'rank'], occ, counts);
+                await w.prune('job_fit_occupations', 'test_taker_id', takerId, 'rank', rows.occupations.map((x) => Number(x.rank)), counts);
+              };
+            })
+            .catch(failed('job-fit report')),
         );
       const profileId = state.profileId;
       if (profileId !== null) {
         if (!o.full && profiles.has(profileId)) skip('career navigation profiles already stored');
         else
           tasks.push(
-            req('career_navigation_profile', () => client.getCareerNavigationProfile(profileId, signal)).then((p) => {
-              const row = profileRow({ ...obj(p), id: profileId });
-              return (w: Writer) => w.upsert('career_navigation_profiles', ['id'], row, counts);
-            }, failed('career navigation profile')),
+            req('career_navigation_profile', () => client.getCareerNavigationProfile(profileId, signal))
+              .then((p) => {
+                // Keyed to the test taker that names it (the key to test_takers holds).
+                const row = profileRow({ ...obj(p), id: profileId }, takerId);
+                return (w: Writer) => w.upsert('career_navigation_profiles', ['id'], row, counts);
+              })
+              .catch(failed('career navigation profile')),
           );
       }
       const inv = invs.get(w.id);
@@ -378,6 +434,8 @@ export async function syncOnce(ctx: SyncSession, client: JobfitClient, db: SyncS
       for (const s of settled) if (s.status === 'rejected') throw s.reason;
       const applies = (settled[0] as PromiseFulfilledResult<Array<Apply | undefined>>).value;
       const invRow = (settled[1] as PromiseFulfilledResult<Row | undefined>).value;
+      // A new person whose invitation could not be read is not written at all (the keys need both); the next run tries again.
+      if (invFetch && !invRow && !inv) return;
       await write(async (w) => {
         if (takerRows) {
           await w.upsert('test_takers', ['id'], takerRows.taker, counts);
@@ -389,6 +447,8 @@ export async function syncOnce(ctx: SyncSession, client: JobfitClient, db: SyncS
       });
     };
 
+    // Test takers of invitations accepted after the list was read.
+    const accepted = new Set<number>();
     let next = 0;
     const worker = async () => {
       while (next < work.length && stop === undefined && !signal.aborted) {
@@ -396,11 +456,15 @@ export async function syncOnce(ctx: SyncSession, client: JobfitClient, db: SyncS
         const errorsBefore = errors;
         if (w.takerId === null) {
           const row = await doInvitation(w, '');
-          if (row) await write((w) => w.upsert('invitations', ['id'], row, counts));
+          // Accepted since the list was read: the invitation names a test taker, who is synced with it.
+          if (row && row.test_taker_id !== null) {
+            accepted.add(Number(row.test_taker_id));
+            await doPerson({ ...w, takerId: Number(row.test_taker_id) });
+          }
+          else if (row) await write((w) => w.upsert('invitations', ['id'], row, counts));
         } else {
           await doPerson(w);
         }
-        position.done++;
         bar?.tick({ error: errors > errorsBefore });
       }
     };
@@ -409,6 +473,51 @@ export async function syncOnce(ctx: SyncSession, client: JobfitClient, db: SyncS
     if (signal.aborted) stop ??= signal.reason;
     if (stop !== undefined) throw stop;
     bar?.stop();
+
+    // ---------------------------------------------------------------- what the service no longer has
+    // Only a complete list says what is gone (not a webhook batch). Rows are marked, never deleted: results stay readable.
+    if (!o.items) {
+      const at = ctx.io.now().toISOString();
+      const listedInv = new Set(items.map((i) => i.id));
+      const listedTakers = new Set(items.flatMap((i) => (i.takerId === null ? [] : [i.takerId])));
+      for (const id of accepted) listedTakers.add(id);
+      testTakers = listedTakers.size;
+      const teamIds = new Set(teamRows.map((r) => Number(r.id)));
+      const userIds = new Set(userRows.map((r) => Number(r.id)));
+      const [storedTeams, storedUsers] = await Promise.all([
+        db.all<{ id: number; gone_at: string | null }>('SELECT id, gone_at FROM teams'),
+        db.all<{ id: number; gone_at: string | null }>('SELECT id, gone_at FROM users'),
+      ]);
+      const marks: Array<[string, Iterable<{ id: number; gone_at: string | null }>, Set<number>]> = [
+        ['teams', storedTeams, teamIds],
+        ['users', storedUsers, userIds],
+        ['invitations', invs.values(), listedInv],
+        ['test_takers', takers.values(), listedTakers],
+      ];
+      await db.transaction(async (w) => {
+        for (const [table, rows, present] of marks) {
+          const gone: number[] = [];
+          const back: number[] = [];
+          for (const r of rows) {
+            if (!present.has(r.id) && r.gone_at === null) gone.push(r.id);
+            else if (present.has(r.id) && r.gone_at !== null) back.push(r.id);
+          }
+          await w.setGone(table, gone, at, counts);
+          await w.setGone(table, back, null, counts);
+        }
+      });
+      // The summary is the tables': what the service lists is what the database holds as not gone.
+      const [heldInv, heldTakers] = await Promise.all([
+        db.all<{ n: number }>('SELECT COUNT(*) AS n FROM invitations WHERE gone_at IS NULL'),
+        db.all<{ n: number }>('SELECT COUNT(*) AS n FROM test_takers WHERE gone_at IS NULL'),
+      ]);
+      if (errors === 0 && (Number(heldInv[0].n) !== items.length || Number(heldTakers[0].n) !== testTakers)) {
+        throw new JobfitError(
+          `The counts do not add up: the service lists ${items.length} invitations and ${testTakers} test takers, ${db.label} holds ${heldInv[0].n} and ${heldTakers[0].n}.`,
+          { hint: 'run the sync again with --full; if it persists, report it' },
+        );
+      }
+    }
 
     const status = errors > 0 ? 'partial' : 'ok';
     await finish(status);
@@ -420,6 +529,7 @@ export async function syncOnce(ctx: SyncSession, client: JobfitClient, db: SyncS
       byKind,
       inserted: counts.inserted,
       updated: counts.updated,
+      gone: counts.gone,
       errors,
       invitations: items.length,
       testTakers,
@@ -434,6 +544,7 @@ export async function syncOnce(ctx: SyncSession, client: JobfitClient, db: SyncS
     } catch {
       // the error that stopped the run is the one to report
     }
+    if (err instanceof DatabaseGoneError) stop ??= err;
     const reason = stop ?? err;
     const interrupted = signal.aborted;
     await finish(interrupted ? 'interrupted' : 'failed', interrupted ? 'interrupted' : errorText(reason)).catch(() => {});
@@ -459,7 +570,7 @@ function jobFitReady(completed: Set<number>): boolean {
 
 function userRow(u: Json): Row {
   return {
-    id: num(u.id),
+    id: readId(u.id),
     first_name: str(u.first_name),
     last_name: str(u.last_name),
     email: str(u.email),
@@ -479,7 +590,7 @@ function withoutMode(o: Json): Json {
 function invitationRow(i: Json, listHash: string, basis: string): Row {
   const assessments = Array.isArray(i.invitation_assessments) ? i.invitation_assessments.map(refId).filter((x) => x !== null) : [];
   return {
-    id: num(i.id),
+    id: readId(i.id),
     created_at: str(i.created_at),
     accepted_at: str(i.accepted_at),
     first_name: str(i.first_name),
@@ -504,7 +615,7 @@ function invitationRow(i: Json, listHash: string, basis: string): Row {
     job_fit_summary_url: str(i.job_fit_summary_url),
     career_options_spotlight_url: str(i.career_options_spotlight_url),
     career_navigation_url: str(i.career_navigation_url),
-    test_taker_id: num(i.test_taker_id),
+    test_taker_id: optId(i.test_taker_id),
     career_navigation_profile_id: str(i.career_navigation_profile_id),
     raw: JSON.stringify(withoutMode(i)),
     list_hash: listHash,
@@ -512,13 +623,13 @@ function invitationRow(i: Json, listHash: string, basis: string): Row {
   };
 }
 
-function testTakerRows(t: Json, item: Json, listHash: string): { taker: Row; assessments: Row[] } {
+function testTakerRows(t: Json, teamId: number | null, listHash: string): { taker: Row; assessments: Row[] } {
+  const takerId = readId(t.id);
   const assigned = (Array.isArray(t.assigned_assessments) ? t.assigned_assessments : []).map(obj);
   const assessments: Row[] = assigned
-    .filter((a) => num(a.id) !== null)
     .map((a, position) => ({
-      id: num(a.id),
-      test_taker_id: num(t.id),
+      id: readId(a.id),
+      test_taker_id: takerId,
       position,
       assessment_id: refId(a.assessment),
       assessment_name: str(obj(a.assessment).display_name),
@@ -530,9 +641,9 @@ function testTakerRows(t: Json, item: Json, listHash: string): { taker: Row; ass
   const state = assessments.map((a) => `${a.id}:${a.assessment_id}:${a.completed_at ?? ''}`).join(',');
   return {
     taker: {
-      id: num(t.id),
-      invitation_id: num(t.invitation_id),
-      team_id: refId(item.team),
+      id: takerId,
+      invitation_id: optId(t.invitation_id),
+      team_id: teamId,
       person_id: str(t.person_id),
       custom_id: str(t.custom_id),
       phone: str(t.phone),
@@ -556,7 +667,7 @@ function scorecardRow(c: Json, takerId: number, sp: string, basis: string): Row 
     test_taker_id: takerId,
     score_profile: sp,
     score_profile_id: refId(c.score_profile),
-    invitation_id: num(c.invitation_id),
+    invitation_id: optId(c.invitation_id),
     custom_id: str(c.custom_id),
     person_id: str(c.person_id),
     first_name: str(c.first_name),
@@ -595,15 +706,15 @@ function jobFitRows(r: Json, takerId: number, basis: string): { report: Row; occ
       job_fit_star_rating: num(x.job_fit_star_rating),
     }));
   return {
-    report: { test_taker_id: takerId, invitation_id: num(r.invitation_id), riasec_profile: str(r.riasec_profile), raw: JSON.stringify(withoutMode(r)), basis },
+    report: { test_taker_id: takerId, invitation_id: optId(r.invitation_id), riasec_profile: str(r.riasec_profile), raw: JSON.stringify(withoutMode(r)), basis },
     occupations,
   };
 }
 
-function profileRow(p: Json): Row {
+function profileRow(p: Json, takerId: number): Row {
   return {
     id: str(p.id),
-    test_taker_id: num(p.test_taker_id),
+    test_taker_id: takerId,
     person_id: str(p.person_id),
     career_navigation_url: str(p.career_navigation_url),
     strengths_career_interests: str(obj(p.exercises).strengthsCareerInterests),

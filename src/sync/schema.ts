@@ -176,17 +176,204 @@ CREATE INDEX career_navigation_profiles_test_taker ON career_navigation_profiles
 
 export type Dialect = 'sqlite' | 'postgres';
 
-/** Column types: SQLite's affinities; PostgreSQL's exact types (ids can pass 2^31 on a real service). */
+/**
+ * Version 2: the types an analyst expects and the keys between the tables.
+ *
+ * | kind | PostgreSQL | SQLite (declared; SQLite stores by affinity) |
+ * |---|---|---|
+ * | ts | TIMESTAMPTZ | TIMESTAMPTZ (ISO 8601 text, as received) |
+ * | bool | BOOLEAN | BOOLEAN (0 or 1) |
+ * | json | JSONB | JSON (text) |
+ * | num | NUMERIC | NUMERIC |
+ * | int | BIGINT | INTEGER |
+ *
+ * Only the columns whose kind changed since version 1 (or that are new) are
+ * listed: the rest keep their version 1 type.
+ */
+type Kind = 'ts' | 'bool' | 'json' | 'num' | 'int' | 'text';
+
+interface Change {
+  table: string;
+  column: string;
+  kind: Kind;
+  /** New in version 2 (else: its type changes). */
+  added?: boolean;
+  notNull?: boolean;
+  default?: string;
+}
+
+const V2_CHANGES: readonly Change[] = [
+  { table: 'sync_lock', column: 'started_at', kind: 'ts', notNull: true },
+  { table: 'sync_lock', column: 'heartbeat_at', kind: 'ts', notNull: true },
+  { table: 'sync_runs', column: 'started_at', kind: 'ts', notNull: true },
+  { table: 'sync_runs', column: 'finished_at', kind: 'ts' },
+  { table: 'sync_runs', column: 'full_sync', kind: 'bool', notNull: true },
+  { table: 'sync_runs', column: 'requests_by_kind', kind: 'json', notNull: true, default: `'{}'` },
+  { table: 'sync_runs', column: 'rows_gone', kind: 'int', added: true, notNull: true, default: '0' },
+  { table: 'teams', column: 'gone_at', kind: 'ts', added: true },
+  { table: 'users', column: 'raw', kind: 'json', notNull: true },
+  { table: 'users', column: 'gone_at', kind: 'ts', added: true },
+  { table: 'invitations', column: 'created_at', kind: 'ts' },
+  { table: 'invitations', column: 'accepted_at', kind: 'ts' },
+  { table: 'invitations', column: 'send_via_email', kind: 'bool' },
+  { table: 'invitations', column: 'send_via_sms', kind: 'bool' },
+  { table: 'invitations', column: 'send_congrats_notification', kind: 'bool' },
+  { table: 'invitations', column: 'raw', kind: 'json', notNull: true },
+  { table: 'invitations', column: 'gone_at', kind: 'ts', added: true },
+  { table: 'test_takers', column: 'raw', kind: 'json', notNull: true },
+  { table: 'test_takers', column: 'gone_at', kind: 'ts', added: true },
+  { table: 'assigned_assessments', column: 'completed_at', kind: 'ts' },
+  { table: 'scorecards', column: 'fitscore_raw', kind: 'num' },
+  { table: 'scorecards', column: 'job_fit_percentage', kind: 'num' },
+  { table: 'scorecards', column: 'raw', kind: 'json', notNull: true },
+  { table: 'job_fit_reports', column: 'raw', kind: 'json', notNull: true },
+  { table: 'job_fit_occupations', column: 'job_fit_percentage', kind: 'num' },
+  { table: 'career_navigation_profiles', column: 'raw', kind: 'json', notNull: true },
+];
+
+/**
+ * The keys between the tables, all deferred to the commit: a person's rows
+ * are written in one transaction, in any order. Teams and users are left
+ * out: `webhook listen --sync` writes people without reading the teams again.
+ */
+export const FOREIGN_KEYS: ReadonlyArray<{ name: string; table: string; column: string; references: string }> = [
+  { name: 'invitations_test_taker_fk', table: 'invitations', column: 'test_taker_id', references: 'test_takers(id)' },
+  { name: 'test_takers_invitation_fk', table: 'test_takers', column: 'invitation_id', references: 'invitations(id)' },
+  { name: 'assigned_assessments_test_taker_fk', table: 'assigned_assessments', column: 'test_taker_id', references: 'test_takers(id)' },
+  { name: 'scorecards_test_taker_fk', table: 'scorecards', column: 'test_taker_id', references: 'test_takers(id)' },
+  { name: 'job_fit_reports_test_taker_fk', table: 'job_fit_reports', column: 'test_taker_id', references: 'test_takers(id)' },
+  { name: 'job_fit_occupations_report_fk', table: 'job_fit_occupations', column: 'test_taker_id', references: 'job_fit_reports(test_taker_id)' },
+  { name: 'career_navigation_profiles_test_taker_fk', table: 'career_navigation_profiles', column: 'test_taker_id', references: 'test_takers(id)' },
+];
+
+/** Indexes for the joins the keys make (the other side of each key is a primary key, or starts one). */
+const V2_INDEXES = [
+  'CREATE INDEX test_takers_invitation ON test_takers(invitation_id)',
+  'CREATE INDEX test_takers_profile ON test_takers(career_navigation_profile_id)',
+  'CREATE INDEX scorecards_profile ON scorecards(score_profile, test_taker_id)',
+];
+
+/**
+ * Rows of a version 1 database that the keys would refuse (a test taker
+ * whose invitation failed to store, say) are made consistent first, and
+ * marked so the next run fetches them again: a key column pointing nowhere
+ * becomes NULL with an empty `list_hash`; results of a test taker the
+ * database does not hold are dropped (the next run fetches them with it).
+ */
+const V2_ORPHANS = `
+UPDATE invitations SET test_taker_id = NULL, list_hash = '' WHERE test_taker_id IS NOT NULL AND test_taker_id NOT IN (SELECT id FROM test_takers);
+UPDATE test_takers SET invitation_id = NULL, list_hash = '' WHERE invitation_id IS NOT NULL AND invitation_id NOT IN (SELECT id FROM invitations);
+DELETE FROM assigned_assessments WHERE test_taker_id NOT IN (SELECT id FROM test_takers);
+DELETE FROM scorecards WHERE test_taker_id NOT IN (SELECT id FROM test_takers);
+DELETE FROM job_fit_reports WHERE test_taker_id NOT IN (SELECT id FROM test_takers);
+DELETE FROM job_fit_occupations WHERE test_taker_id NOT IN (SELECT test_taker_id FROM job_fit_reports);
+UPDATE career_navigation_profiles SET test_taker_id = NULL WHERE test_taker_id IS NOT NULL AND test_taker_id NOT IN (SELECT id FROM test_takers);
+`;
+
+function typeOf(kind: Kind, d: Dialect): string {
+  const pg = d === 'postgres';
+  return { ts: 'TIMESTAMPTZ', bool: 'BOOLEAN', json: pg ? 'JSONB' : 'JSON', num: 'NUMERIC', int: pg ? 'BIGINT' : 'INTEGER', text: 'TEXT' }[kind];
+}
+
+/** PostgreSQL converts in place: ALTER COLUMN ... TYPE ... USING, ADD COLUMN, ADD CONSTRAINT. */
+function v2Postgres(): string {
+  const out = [V2_ORPHANS];
+  for (const c of V2_CHANGES) {
+    const t = typeOf(c.kind, 'postgres');
+    const def = c.default ? ` DEFAULT ${c.default}` : '';
+    if (c.added) {
+      out.push(`ALTER TABLE ${c.table} ADD COLUMN ${c.column} ${t}${c.notNull ? ' NOT NULL' : ''}${def};`);
+      continue;
+    }
+    const using = {
+      // The lock row's released state was '' (version 1): the epoch now.
+      ts: c.notNull ? `COALESCE(NULLIF(${c.column}, ''), '1970-01-01T00:00:00Z')::timestamptz` : `NULLIF(${c.column}, '')::timestamptz`,
+      bool: `${c.column} <> 0`,
+      json: `${c.column}::jsonb`,
+      num: `${c.column}::numeric`,
+      int: c.column,
+      text: c.column,
+    }[c.kind];
+    if (c.default) out.push(`ALTER TABLE ${c.table} ALTER COLUMN ${c.column} DROP DEFAULT;`);
+    out.push(`ALTER TABLE ${c.table} ALTER COLUMN ${c.column} TYPE ${t} USING ${using};`);
+    if (c.default) out.push(`ALTER TABLE ${c.table} ALTER COLUMN ${c.column} SET DEFAULT ${c.default};`);
+  }
+  for (const k of FOREIGN_KEYS) out.push(`ALTER TABLE ${k.table} ADD CONSTRAINT ${k.name} FOREIGN KEY (${k.column}) REFERENCES ${k.references} DEFERRABLE INITIALLY DEFERRED;`);
+  out.push(...V2_INDEXES.map((i) => `${i};`));
+  return out.join('\n');
+}
+
+export interface Column {
+  name: string;
+  decl: string;
+}
+
+/**
+ * SQLite cannot change a column's type or add a key to a table: each table
+ * is rebuilt (SQLite's documented way: create the new table, copy, drop the
+ * old, rename), with foreign_keys off while it runs (src/sync/sqlite.ts).
+ * The version 1 columns are read from the database itself.
+ */
+function v2Sqlite(columnsOf: (table: string) => Column[]): string {
+  const out = [V2_ORPHANS];
+  const tables = [...new Set(V2_CHANGES.map((c) => c.table).concat(FOREIGN_KEYS.map((k) => k.table)))];
+  for (const table of tables) {
+    const old = columnsOf(table);
+    const changes = V2_CHANGES.filter((c) => c.table === table);
+    const cols = old.map((c) => {
+      const ch = changes.find((x) => x.column === c.name && !x.added);
+      return ch ? `  ${c.name} ${typeOf(ch.kind, 'sqlite')}${ch.notNull ? ' NOT NULL' : ''}${ch.default ? ` DEFAULT ${ch.default}` : ''}` : `  ${c.decl}`;
+    });
+    for (const ch of changes.filter((x) => x.added)) cols.push(`  ${ch.column} ${typeOf(ch.kind, 'sqlite')}${ch.notNull ? ' NOT NULL' : ''}${ch.default ? ` DEFAULT ${ch.default}` : ''}`);
+    const keys = FOREIGN_KEYS.filter((k) => k.table === table).map((k) => `  CONSTRAINT ${k.name} FOREIGN KEY (${k.column}) REFERENCES ${k.references} DEFERRABLE INITIALLY DEFERRED`);
+    const tail = TABLE_TAILS[table] ? [`  ${TABLE_TAILS[table]}`] : [];
+    const names = old.map((c) => c.name).join(', ');
+    out.push(
+      `CREATE TABLE ${table}__v2 (\n${[...cols, ...tail, ...keys].join(',\n')}\n);`,
+      `INSERT INTO ${table}__v2 (${names}) SELECT ${names} FROM ${table};`,
+      `DROP TABLE ${table};`,
+      `ALTER TABLE ${table}__v2 RENAME TO ${table};`,
+    );
+  }
+  // Indexes went with the dropped tables: version 1's again, and version 2's.
+  out.push(...V1_INDEXES.map((i) => `${i};`), ...V2_INDEXES.map((i) => `${i};`));
+  return out.join('\n');
+}
+
+/** Table constraints of version 1 that are not on one column (kept by the SQLite rebuild). */
+const TABLE_TAILS: Record<string, string> = {
+  sync_lock: 'CHECK (id = 1)',
+  assigned_assessments: 'PRIMARY KEY (test_taker_id, id)',
+  scorecards: 'PRIMARY KEY (test_taker_id, score_profile)',
+  job_fit_occupations: 'PRIMARY KEY (test_taker_id, rank)',
+};
+
+const V1_INDEXES = [
+  'CREATE INDEX IF NOT EXISTS invitations_team ON invitations(team_id)',
+  'CREATE INDEX IF NOT EXISTS invitations_test_taker ON invitations(test_taker_id)',
+  'CREATE INDEX IF NOT EXISTS test_takers_team ON test_takers(team_id)',
+  'CREATE INDEX IF NOT EXISTS career_navigation_profiles_test_taker ON career_navigation_profiles(test_taker_id)',
+];
+
+/** Column types of version 1: SQLite's affinities; PostgreSQL's exact types (ids can pass 2^31 on a real service). */
 function forDialect(sql: string, d: Dialect): string {
   if (d === 'sqlite') return sql;
   return sql.replace(/\bINTEGER\b/g, 'BIGINT').replace(/\bREAL\b/g, 'DOUBLE PRECISION');
 }
 
-const STEPS: ReadonlyArray<(d: Dialect) => string> = [V1];
+/** What a migration step needs of the database it runs in. */
+export interface MigrationContext {
+  /** A table's columns as declared now (SQLite's rebuild copies the rest as they are). */
+  columnsOf(table: string): Column[];
+}
 
-/** migrations(d)[i] takes the schema from version i to i + 1. Append only: never edit a released step. */
-export function migrations(d: Dialect): string[] {
-  return STEPS.map((step) => forDialect(step(d), d));
+type Step = (d: Dialect, db: MigrationContext) => string;
+
+const STEPS: readonly Step[] = [(d) => forDialect(V1(d), d), (d, db) => (d === 'postgres' ? v2Postgres() : v2Sqlite((t) => db.columnsOf(t)))];
+
+/** The SQL that takes the schema from version `from` to `from + 1`. Append only: never edit a released step. */
+export function migration(d: Dialect, from: number, db: MigrationContext): string {
+  return STEPS[from](d, db);
 }
 export const SCHEMA_VERSION = STEPS.length;
 

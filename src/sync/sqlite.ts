@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { JobfitError, UsageError } from '../core/errors.js';
-import { MIRROR_TABLES, SCHEMA_VERSION, migrations } from './schema.js';
+import { type Column, MIRROR_TABLES, SCHEMA_VERSION, migration } from './schema.js';
 import {
   type Counts,
   HEARTBEAT_MS,
@@ -25,7 +25,6 @@ import {
 } from './store.js';
 
 type Database = BetterSqlite3.Database;
-const MIGRATIONS = migrations('sqlite');
 
 let DatabaseCtor: typeof BetterSqlite3 | undefined;
 function sqlite(): typeof BetterSqlite3 {
@@ -101,7 +100,11 @@ export class SqliteStore implements SyncStore, Writer {
       db.pragma('journal_mode = WAL');
       // WAL + NORMAL: a killed process loses nothing committed; only a power cut can lose the last commits.
       db.pragma('synchronous = NORMAL');
+      // Off while migrations rebuild tables (better-sqlite3 turns it on by default), on for every run after;
+      // outside any transaction (SQLite ignores the pragma inside one).
+      db.pragma('foreign_keys = OFF');
       s.migrate(created);
+      db.pragma('foreign_keys = ON');
     } catch (err) {
       db.close();
       throw err;
@@ -117,6 +120,16 @@ export class SqliteStore implements SyncStore, Writer {
     return v === undefined ? 0 : Number(v);
   }
 
+  /** A table's columns as declared (for a migration that rebuilds it). */
+  private columnsOf(table: string): Column[] {
+    const info = this.db.prepare(`SELECT name, type, "notnull" AS nn, dflt_value AS dflt, pk FROM pragma_table_info(?)`).all(table) as Array<{ name: string; type: string; nn: number; dflt: string | null; pk: number }>;
+    const onePk = info.filter((c) => c.pk > 0).length === 1;
+    return info.map((c) => ({
+      name: c.name,
+      decl: `${c.name} ${c.type}${c.pk > 0 && onePk ? ' PRIMARY KEY' : ''}${c.nn ? ' NOT NULL' : ''}${c.dflt !== null ? ` DEFAULT ${c.dflt}` : ''}`,
+    }));
+  }
+
   private migrate(_created: boolean): void {
     const current = this.schemaVersion();
     if (!Number.isInteger(current) || current > SCHEMA_VERSION) {
@@ -127,7 +140,7 @@ export class SqliteStore implements SyncStore, Writer {
         // Another run may have migrated while we waited for the write lock.
         if (this.schemaVersion() > v) return;
         if (v === 0) this.db.exec(`CREATE TABLE IF NOT EXISTS sync_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
-        this.db.exec(MIGRATIONS[v]);
+        this.db.exec(migration('sqlite', v, { columnsOf: (t) => this.columnsOf(t) }));
         this.db.prepare(`INSERT INTO sync_meta (key, value) VALUES ('schema_version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`).run(String(v + 1));
       }).immediate();
     }
@@ -238,6 +251,14 @@ export class SqliteStore implements SyncStore, Writer {
     }
   }
 
+  async setGone(table: string, ids: readonly number[], at: string | null, counts: Counts): Promise<void> {
+    const st = this.stmt(`UPDATE ${table} SET gone_at = ? WHERE id = ? AND gone_at IS ${at === null ? 'NOT ' : ''}NULL`);
+    for (const id of ids) {
+      const n = st.run(at, id).changes;
+      if (at !== null) counts.gone += n;
+    }
+  }
+
   async transaction(fn: (w: Writer) => Promise<void>): Promise<void> {
     // better-sqlite3's transaction() cannot span an await; the caller never overlaps two.
     this.db.exec('BEGIN IMMEDIATE');
@@ -264,9 +285,9 @@ export class SqliteStore implements SyncStore, Writer {
   async finishRun(id: number, r: RunRecord): Promise<void> {
     this.db
       .prepare(
-        `UPDATE sync_runs SET finished_at = ?, status = ?, requests = ?, requests_by_kind = ?, rows_inserted = ?, rows_updated = ?, errors = ?, message = ? WHERE id = ?`,
+        `UPDATE sync_runs SET finished_at = ?, status = ?, requests = ?, requests_by_kind = ?, rows_inserted = ?, rows_updated = ?, rows_gone = ?, errors = ?, message = ? WHERE id = ?`,
       )
-      .run(r.finishedAt, r.status, r.requests, JSON.stringify(r.byKind), r.inserted, r.updated, r.errors, r.message ?? null, id);
+      .run(r.finishedAt, r.status, r.requests, JSON.stringify(r.byKind), r.inserted, r.updated, r.gone, r.errors, r.message ?? null, id);
   }
 
   async dump(): Promise<string> {

@@ -5,7 +5,7 @@
  * schema, a lock row, upserts that know whether they inserted, updated or
  * changed nothing, the sync_runs record, one account and mode per database.
  */
-import { AuthError, UsageError } from '../core/errors.js';
+import { AuthError, JobfitError, UsageError } from '../core/errors.js';
 import { processAlive } from '../core/lock.js';
 
 export type Row = Record<string, string | number | null>;
@@ -13,6 +13,8 @@ export type Row = Record<string, string | number | null>;
 export interface Counts {
   inserted: number;
   updated: number;
+  /** Rows marked gone (`gone_at` set): the service no longer lists them. */
+  gone: number;
 }
 
 export interface SyncMeta {
@@ -29,6 +31,7 @@ export interface RunRecord {
   inserted: number;
   updated: number;
   errors: number;
+  gone: number;
   message?: string;
 }
 
@@ -38,6 +41,8 @@ export interface Writer {
   upsert(table: string, keys: readonly string[], row: Row, counts: Counts): Promise<void>;
   /** Deletes the child rows of `parentKey = parent` whose `key` is not in `keep` (counted as updates). */
   prune(table: string, parentKey: string, parent: number, key: string, keep: number[], counts: Counts): Promise<void>;
+  /** Sets `gone_at` of these rows (`at`: the service no longer lists them; null: it lists them again). */
+  setGone(table: string, ids: readonly number[], at: string | null, counts: Counts): Promise<void>;
 }
 
 export interface SyncStore {
@@ -56,6 +61,9 @@ export interface SyncStore {
   /** Every mirror table, rows in key order, as text (sync_runs, the lock and the meta table left out). */
   dump(): Promise<string>;
 }
+
+/** The database server or the connection to it went away mid-run (exit 1): what was committed is kept. */
+export class DatabaseGoneError extends JobfitError {}
 
 /** Another live sync holds the database: exit 2, nothing done. */
 export class SyncLockedError extends UsageError {}

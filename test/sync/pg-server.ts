@@ -1,7 +1,7 @@
 /**
  * A private PostgreSQL server for the sync tests: Debian's `postgresql`
  * binaries (installed by .ci/run when absent), a throw-away data directory,
- * loopback only, a free port, fsync off. Undefined when no server binaries
+ * loopback only, a free port (another one when the server cannot bind the first), fsync off. Undefined when no server binaries
  * are installed (the PostgreSQL half of the suite is then skipped, saying so).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
@@ -12,8 +12,14 @@ import { join } from 'node:path';
 import pg from 'pg';
 
 export interface PgServer {
+  /** postgres://jobfit@127.0.0.1:PORT (no database). */
+  url: string;
   /** A new, empty database on the server: its URL. */
   newDatabase(): Promise<string>;
+  /** Shuts the server down as a restart does (fast: sessions are ended, what was committed is kept). */
+  stop(): Promise<void>;
+  /** Starts it again on the same port and data. */
+  start(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -37,6 +43,35 @@ function freePort(): Promise<number> {
   });
 }
 
+/**
+ * Starts the postmaster on `port` and waits until it accepts connections.
+ * False when it exited first (another process took the port between
+ * freePort() and the bind: the EADDRINUSE race), so the caller tries another.
+ */
+async function launch(cmd: string, args: string[], base: string, data: string): Promise<ChildProcess | undefined> {
+  const child: ChildProcess = spawn(cmd, args, { stdio: 'ignore' });
+  let exited = false;
+  child.once('exit', () => {
+    exited = true;
+  });
+  for (let i = 0; i < 150 && !exited; i++) {
+    const c = new pg.Client({ connectionString: `${base}/postgres` });
+    try {
+      await c.connect();
+      // The port may be another server's (another test run's): ours is the one serving our data directory.
+      const r = await c.query<{ data_directory: string }>('SHOW data_directory');
+      if (r.rows[0]?.data_directory === data) return child;
+      break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    } finally {
+      await c.end().catch(() => {});
+    }
+  }
+  if (!exited) child.kill('SIGKILL');
+  return undefined;
+}
+
 export async function startPgServer(): Promise<PgServer | undefined> {
   const bin = postgresBin();
   if (!bin) return undefined;
@@ -53,28 +88,39 @@ export async function startPgServer(): Promise<PgServer | undefined> {
   const data = join(dir, 'data');
   const [initCmd, initArgs] = as(join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'jobfit', '-E', 'UTF8', '--no-sync', '--locale=C']);
   execFileSync(initCmd, initArgs, { stdio: 'pipe' });
-  const port = await freePort();
-  const [cmd, args] = as(join(bin, 'postgres'), ['-D', data, '-k', dir, '-h', '127.0.0.1', '-p', String(port), '-F', '-c', 'full_page_writes=off', '-c', 'synchronous_commit=off']);
-  const child: ChildProcess = spawn(cmd, args, { stdio: 'ignore' });
-  const base = `postgres://jobfit@127.0.0.1:${port}`;
-  let ready = false;
-  for (let i = 0; i < 100 && !ready; i++) {
-    const c = new pg.Client({ connectionString: `${base}/postgres` });
-    try {
-      await c.connect();
-      ready = true;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    } finally {
-      await c.end().catch(() => {});
-    }
+  const serverArgs = (port: number) => as(join(bin, 'postgres'), ['-D', data, '-k', dir, '-h', '127.0.0.1', '-p', String(port), '-F', '-c', 'full_page_writes=off', '-c', 'synchronous_commit=off']);
+  let port = 0;
+  let child: ChildProcess | undefined;
+  // A port found free can be taken before the server binds it: then the server exits, and we try another.
+  for (let attempt = 0; attempt < 5 && !child; attempt++) {
+    port = await freePort();
+    child = await launch(...serverArgs(port), `postgres://jobfit@127.0.0.1:${port}`, data);
   }
-  if (!ready) {
-    child.kill('SIGKILL');
+  if (!child) {
+    rmSync(dir, { recursive: true, force: true });
     throw new Error(`the test PostgreSQL server did not start (${bin})`);
   }
+  const base = `postgres://jobfit@127.0.0.1:${port}`;
+
+  /** Stops the postmaster: `fast` (a restart's shutdown: sessions end, what was committed is kept) or `immediate`. */
+  async function stop(how: 'fast' | 'immediate'): Promise<void> {
+    const c = child;
+    if (!c || c.exitCode !== null) return;
+    const exited = new Promise((r) => c.once('exit', r));
+    // To the postmaster itself (under runuser, the child is runuser).
+    const signal = how === 'fast' ? 'SIGINT' : 'SIGQUIT';
+    try {
+      process.kill(Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]), signal);
+    } catch {
+      c.kill(signal);
+    }
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+    if (c.exitCode === null) c.kill('SIGKILL');
+  }
+
   let n = 0;
   return {
+    url: base,
     async newDatabase() {
       const name = `sync_${process.pid}_${++n}`;
       const c = new pg.Client({ connectionString: `${base}/postgres` });
@@ -86,17 +132,14 @@ export async function startPgServer(): Promise<PgServer | undefined> {
       }
       return `${base}/${name}`;
     },
+    stop: () => stop('fast'),
+    async start() {
+      child = await launch(...serverArgs(port), base, data);
+      if (!child) throw new Error(`the test PostgreSQL server did not start again on port ${port}`);
+    },
     async close() {
-      const exited = new Promise((r) => child.once('exit', r));
-      // SIGQUIT to the postmaster itself (under runuser, the child is runuser): immediate shutdown;
-      // the data directory is thrown away anyway.
-      try {
-        process.kill(Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]), 'SIGQUIT');
-      } catch {
-        child.kill('SIGQUIT');
-      }
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-      if (child.exitCode === null) child.kill('SIGKILL');
+      // Immediate shutdown: the data directory is thrown away anyway.
+      await stop('immediate');
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -48,7 +48,7 @@ export function syncSuite(backend: Backend): void {
       const res = await runCli(['sync', '--db', db, '--sp', SPS.join(',')], { env: env.env });
       expect(res.code, res.stderr).toBe(0);
       expect(res.stdout).toBe('');
-      expect(res.stderr).toMatch(/^Synced .* in [\d.]+s: [\d,]+ invitations, [\d,]+ test takers; [\d,]+ requests \(.*\); [\d,]+ rows inserted, 0 updated, 0 errors\.$/m);
+      expect(res.stderr).toMatch(/^Synced .* in [\d.]+s: [\d,]+ invitations, [\d,]+ test takers; [\d,]+ requests \(.*\); [\d,]+ rows inserted, 0 updated, 0 marked gone, 0 errors\.$/m);
       const run = await lastRun(db);
       expect(run.status).toBe('ok');
       firstRequests = run.requests;
@@ -176,7 +176,7 @@ export function syncSuite(backend: Backend): void {
       expect(res.code, res.stderr).toBe(0);
       // Counts are grouped the same way on the whole line ("1,185/1,185").
       expect(res.stderr).toMatch(/Syncing .* ([\d,]+)\/\1 \|/);
-      expect(res.stderr).toMatch(/\nSynced .* 0 rows inserted, 0 updated, 0 errors\.\n$/);
+      expect(res.stderr).toMatch(/\nSynced .* 0 rows inserted, 0 updated, 0 marked gone, 0 errors\.\n$/);
       const run = await lastRun(db);
       expect(run.requests).toBeGreaterThan(firstRequests);
       expect([run.rows_inserted, run.rows_updated]).toEqual([0, 0]);

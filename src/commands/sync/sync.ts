@@ -12,6 +12,7 @@ import { CancelError, PartialFailureError } from '../../core/errors.js';
 import { NUM } from '../../format/number.js';
 import { createProgress, formatDuration } from '../../format/progress.js';
 import { type SyncReport, SyncStopped, syncOnce } from '../../sync/run.js';
+import { DatabaseGoneError } from '../../sync/store.js';
 import { isPostgresUrl, openSyncStore } from '../../sync/open.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
@@ -65,7 +66,7 @@ function summaryLine(db: string, r: SyncReport): string {
     .join(', ');
   return (
     `Synced ${db} in ${formatDuration(r.seconds * 1000)}: ${plural(r.invitations, 'invitation')}, ${plural(r.testTakers, 'test taker')}; ` +
-    `${plural(r.requests, 'request')} (${kinds}); ${plural(r.inserted, 'row')} inserted, ${NUM.format(r.updated)} updated, ${plural(r.errors, 'error')}.`
+    `${plural(r.requests, 'request')} (${kinds}); ${plural(r.inserted, 'row')} inserted, ${NUM.format(r.updated)} updated, ${NUM.format(r.gone)} marked gone, ${plural(r.errors, 'error')}.`
   );
 }
 
@@ -114,7 +115,11 @@ export async function run(o: SyncOptions, ctx: Context): Promise<void> {
           if (ctx.io.signal.aborted) throw new CancelError('Stopped watching; the database holds the last sync.');
           continue;
         }
-        ctx.warn(`Stopped: ${done}; run the same command again to resume.`);
+        if (err.reason instanceof DatabaseGoneError) {
+          ctx.warn(`Stopped: ${done}; run the same command again once the database is back: it resumes where this run stopped.`);
+        } else {
+          ctx.warn(`Stopped: ${done}; run the same command again to resume.`);
+        }
         throw err.reason;
       }
       explainSkips(ctx, report);

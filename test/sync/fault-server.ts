@@ -1,0 +1,268 @@
+/**
+ * A server of the API for the sync tests that is not our stub: written from
+ * /work/shared/api-v2.md alone, only the routes a sync reads, with switches
+ * for the faults the sync must survive:
+ *
+ * - `stringIds`: every id (invitation, test taker, team, user, assessment,
+ *   profile references) is sent as a numeric string ("50001"), as some
+ *   servers do;
+ * - `remove(invitationId)`: the service no longer has a person (the
+ *   invitation and its test taker are gone from every list and route).
+ *
+ * People: invitation 50001 + i; the accepted ones have test taker 70001 + i.
+ * Every third person is pending, every third has completed Personality only,
+ * the rest completed Personality and Career Interests (job-fit report and a
+ * career navigation profile).
+ */
+import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export const FAULT_KEY = 'sk_live_syncfaults_0123456789ab';
+
+export interface FaultServer {
+  url: string;
+  /** JOBFIT_BASE_URL and JOBFIT_API_KEY for runCli. */
+  env: Record<string, string>;
+  /** Switches: see the file comment. */
+  faults: { stringIds: boolean };
+  /** The person of this invitation is gone from the service. */
+  remove(invitationId: number): void;
+  /** Invitation ids and test taker ids the service has now. */
+  truth(): { invitations: number[]; testTakers: number[] };
+  close(): Promise<void>;
+}
+
+interface Person {
+  i: number;
+  invitation: number;
+  taker: number | null;
+  team: { id: number; display_name: string };
+  email: string;
+  completed: number[];
+}
+
+const TEAMS = [
+  { id: 11, display_name: 'North' },
+  { id: 12, display_name: 'South' },
+];
+const ASSESSMENT = {
+  6: { id: 6, display_name: 'Personality Traits', short_name: 'Personality' },
+  8: { id: 8, display_name: 'Career Interests', short_name: 'Interests' },
+} as const;
+const ACCOUNT = { id: 900, display_name: 'Fault Co' };
+const USER = { id: 31, first_name: 'Ida', last_name: 'Inviter', email: 'ida@faultco.example' };
+const CREATED = Date.parse('2026-11-02T09:00:00Z');
+
+export async function startFaultServer(people: number): Promise<FaultServer> {
+  const faults = { stringIds: false };
+  const persons = new Map<number, Person>();
+  for (let i = 0; i < people; i++) {
+    const accepted = i % 3 !== 0;
+    persons.set(50001 + i, {
+      i,
+      invitation: 50001 + i,
+      taker: accepted ? 70001 + i : null,
+      team: TEAMS[i % 2],
+      email: `person${i}@faultco.example`,
+      completed: !accepted ? [] : i % 3 === 1 ? [6] : [6, 8],
+    });
+  }
+  const takers = new Map([...persons.values()].flatMap((p) => (p.taker === null ? [] : [[p.taker, p] as const])));
+  const profiles = new Map([...persons.values()].flatMap((p) => (p.completed.includes(8) ? [[`cnp_${p.i}` as string, p] as const] : [])));
+  const byTaker = (id: number) => takers.get(id);
+  // Ids as the switch says: numbers, or numeric strings.
+  const id = (n: number) => (faults.stringIds ? String(n) : n);
+  const team = (t: Person['team']) => ({ id: id(t.id), display_name: t.display_name });
+  const at = (p: Person, minutes: number) => new Date(CREATED + p.i * 60_000 + minutes * 3_600_000).toISOString();
+  const profileId = (p: Person) => (p.completed.includes(8) ? `cnp_${p.i}` : null);
+
+  const listItem = (p: Person) => ({
+    object: 'invitation_list_item',
+    id: id(p.invitation),
+    first_name: 'Person',
+    last_name: `No${p.i}`,
+    email: p.email,
+    created_at: at(p, 0),
+    accepted_at: p.taker === null ? null : at(p, 1),
+    assessment_url: `https://assess.example/a/${p.i}`,
+    test_taker_id: p.taker === null ? null : id(p.taker),
+    custom_id: `grp-${p.i % 4}`,
+    person_id: `P${p.i}`,
+    team: team(p.team),
+    account: { id: id(ACCOUNT.id), display_name: ACCOUNT.display_name },
+  });
+  const invitation = (p: Person) => ({
+    ...listItem(p),
+    mode: 'live',
+    object: 'invitation',
+    invited_by_user: { ...USER, id: id(USER.id) },
+    send_via_email: true,
+    phone: null,
+    send_via_sms: false,
+    invitation_email_template: null,
+    ref_text: null,
+    congrats_email_template: null,
+    send_congrats_notification: p.i % 2 === 0,
+    target_score_profile: null,
+    invitation_assessments: [ASSESSMENT[6], ASSESSMENT[8]].map((a) => ({ ...a, id: id(a.id) })),
+    career_navigation_url: profileId(p) ? `https://career.example/${p.i}` : null,
+    scorecard_url: p.taker === null ? null : `https://results.example/s/${p.i}`,
+    job_fit_summary_url: null,
+    career_options_spotlight_url: null,
+    career_navigation_profile_id: profileId(p),
+  });
+  const testTaker = (p: Person) => ({
+    mode: 'live',
+    object: 'test_taker',
+    id: id(p.taker!),
+    person_id: `P${p.i}`,
+    custom_id: `grp-${p.i % 4}`,
+    invitation_id: id(p.invitation),
+    phone: null,
+    assigned_assessments: [6, 8].map((a, k) => ({
+      id: id(p.taker! * 10 + k),
+      completed_at: p.completed.includes(a) ? at(p, 2 + k) : null,
+      language: p.completed.includes(a) ? 'en' : null,
+      assessment: { ...ASSESSMENT[a as 6 | 8], id: id(a) },
+    })),
+    scorecard_url: `https://results.example/s/${p.i}`,
+    job_fit_summary_url: null,
+    career_navigation_url: profileId(p) ? `https://career.example/${p.i}` : null,
+    career_navigation_profile_id: profileId(p),
+  });
+  const score = (short: string, value: number) => ({ object: 'score', id: id(value), display_name: short, short_name: short, description: '', is_starred: false, yellow_band: 50, test_taker_score: value });
+  const scorecard = (p: Person, sp: string) => ({
+    mode: 'live',
+    object: 'scorecard',
+    test_taker_id: id(p.taker!),
+    invitation_id: id(p.invitation),
+    custom_id: `grp-${p.i % 4}`,
+    person_id: `P${p.i}`,
+    career_navigation_profile_id: profileId(p),
+    first_name: 'Person',
+    last_name: `No${p.i}`,
+    email: p.email,
+    phone: null,
+    fitscore_raw: 0.5 + (p.i % 7) / 1000,
+    five_star_score: 1 + (p.i % 5),
+    job_fit_percentage: 40 + (p.i % 50) + 0.5,
+    scorecard_url: `https://results.example/s/${p.i}`,
+    score_profile: { id: id(3), display_name: 'Sales Rep', short_name: sp, riasec_profile: 'ESC' },
+    riasec_profile: 'ESC',
+    scores: {
+      thinking_skills: null,
+      personality_traits: [score('agree', 40 + (p.i % 9))],
+      career_interests: p.completed.includes(8) ? [score('ci-ent', 3)] : null,
+      skill_survey_reference: null,
+      structured_interview: null,
+    },
+  });
+  const jobFit = (p: Person) => ({
+    mode: 'live',
+    object: 'job_fit_report',
+    test_taker_id: id(p.taker!),
+    invitation_id: id(p.invitation),
+    riasec_profile: 'ESC',
+    team: team(p.team),
+    top_fit_occupations: Array.from({ length: 15 }, (_, k) => ({
+      object: 'job_family_job_fit',
+      job_family_number: `JF-${100 + k}`,
+      job_family_name: `Family ${k} (Zone ${1 + (k % 5)})`,
+      job_family_job_zone: 1 + (k % 5),
+      job_fit_percentage: 90 - k * 2.5,
+      job_fit_star_rating: 5 - Math.floor(k / 3),
+      rank: k + 1,
+    })),
+  });
+  const profile = (p: Person) => ({
+    mode: 'live',
+    object: 'career_navigation_profile',
+    id: profileId(p),
+    person_id: `P${p.i}`,
+    test_taker_id: id(p.taker!),
+    career_navigation_url: `https://career.example/${p.i}`,
+    exercises: { strengthsCareerInterests: 'people', targetJobName: 'Sales' },
+    plan_job_1: { jobName: 'Account Manager', onetCode: '41-3091.00' },
+  });
+
+  const send = (res: ServerResponse, status: number, body: unknown) => {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  };
+  const list = (items: unknown[], total: number) => ({ mode: 'live', object: 'list', total_count: total, has_more: total > items.length, data: items });
+
+  function handle(req: IncomingMessage, res: ServerResponse) {
+    const u = new URL(req.url ?? '/', 'http://x');
+    if (u.pathname === '/healthcheck') return send(res, 200, { status: 'ok', timestamp: new Date().toISOString(), version: 'v2' });
+    if (req.headers.authorization !== `Bearer ${FAULT_KEY}`) return send(res, 404, { error: 'API key is required' });
+    if (req.method !== 'GET') return send(res, 400, { error: 'not supported by this server' });
+    const parts = u.pathname.split('/').filter(Boolean);
+    const num = (s: string | undefined) => (s && /^\d+$/.test(s) ? Number(s) : NaN);
+    switch (parts[0]) {
+      case 'accounts':
+        return send(res, 200, { mode: 'live', object: 'account', id: id(ACCOUNT.id), display_name: ACCOUNT.display_name, webhook_endpoint: null, webhooks_enabled: false });
+      case 'users':
+        return send(res, 200, list([{ object: 'user', ...USER, id: id(USER.id), default_team: team(TEAMS[0]) }], 1));
+      case 'teams': {
+        const teams = TEAMS.map((t) => {
+          const of = [...persons.values()].filter((p) => p.team.id === t.id);
+          return { object: 'team_list_item', ...team(t), users_count: 1, invitations_count: of.length, test_takers_count: of.filter((p) => p.taker !== null).length };
+        });
+        return send(res, 200, list(teams, teams.length));
+      }
+      case 'score-profiles':
+        return send(res, 200, list([{ object: 'score_profile', id: id(3), display_name: 'Sales Rep', short_name: 'sales-rep', riasec_profile: 'ESC' }], 1));
+      case 'invitations': {
+        if (parts.length === 1) {
+          // Filters per the reference: team_id exact, custom_id and email partial and case-insensitive; newest first; 50 items, 150 filtered.
+          const teamId = u.searchParams.get('team_id');
+          const customId = u.searchParams.get('custom_id')?.toLowerCase();
+          const email = u.searchParams.get('email')?.toLowerCase();
+          const matches = [...persons.values()]
+            .filter((p) => (teamId === null || String(p.team.id) === teamId) && (!customId || `grp-${p.i % 4}`.includes(customId)) && (!email || p.email.includes(email)))
+            .sort((a, b) => b.i - a.i);
+          const cap = customId || email ? 150 : 50;
+          return send(res, 200, list(matches.slice(0, cap).map(listItem), matches.length));
+        }
+        const p = persons.get(num(parts[1]));
+        return p ? send(res, 200, invitation(p)) : send(res, 400, { error: 'Invitation not found' });
+      }
+      case 'test-takers': {
+        const p = byTaker(num(parts[1]));
+        if (!p) return send(res, 400, { error: 'Test taker not found' });
+        if (parts.length === 2) return send(res, 200, testTaker(p));
+        if (parts[2] === 'scorecard') return u.searchParams.get('sp') === 'sales-rep' ? send(res, 200, scorecard(p, 'sales-rep')) : send(res, 400, { error: 'sp is invalid' });
+        if (parts[2] === 'job-fit-report') return p.completed.length === 2 ? send(res, 200, jobFit(p)) : send(res, 400, { error: 'Job fit report not available' });
+        break;
+      }
+      case 'career-navigation-profiles': {
+        const p = profiles.get(parts[1] ?? '');
+        return p ? send(res, 200, profile(p)) : send(res, 404, null);
+      }
+    }
+    return send(res, 404, { error: 'Not found' });
+  }
+
+  const server = createServer(handle);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    env: { JOBFIT_BASE_URL: url, JOBFIT_API_KEY: FAULT_KEY, JOBFIT_MAX_RETRIES: '0' },
+    faults,
+    remove(invitationId) {
+      const p = persons.get(invitationId);
+      persons.delete(invitationId);
+      if (p?.taker) takers.delete(p.taker);
+      if (p) profiles.delete(`cnp_${p.i}`);
+    },
+    truth() {
+      const all = [...persons.values()];
+      return { invitations: all.map((p) => p.invitation).sort(), testTakers: all.flatMap((p) => (p.taker === null ? [] : [p.taker])).sort() };
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}

@@ -1,0 +1,176 @@
+/**
+ * `jobfit sync` against a server of our own that is not the stub
+ * (fault-server.ts), once per backend: ids sent as numeric strings are
+ * stored (issue 31, finding 3); records the service no longer has are
+ * marked gone and the summary matches the tables (finding 8); a first sync
+ * without --sp says what it will not keep (issue 27); the typed columns and
+ * the foreign keys (issue 27); a schema 1 database is migrated in place.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { type FaultServer, startFaultServer } from './fault-server.js';
+import { type Backend, dumpOf, exec, query } from './helpers.js';
+import { schemaColumns, schemaForeignKeys, writeSchemaV1 } from './schema-info.js';
+
+const PEOPLE = 30;
+const SP = 'sales-rep';
+
+export function faultsSuite(backend: Backend): void {
+  let srv: FaultServer;
+  const made: string[] = [];
+  const dirs = {
+    tmp: (prefix = 'jobfit-sync-') => {
+      const d = mkdtempSync(join(tmpdir(), prefix));
+      made.push(d);
+      return d;
+    },
+  };
+
+  beforeAll(async () => {
+    await backend.setup();
+  }, 60_000);
+  afterAll(async () => {
+    await srv?.close();
+    await backend.teardown();
+    for (const d of made) rmSync(d, { recursive: true, force: true });
+  });
+
+  const sync = (db: string, ...more: string[]) => runCli(['sync', '--db', db, ...more], { env: srv.env });
+  const n = async (db: string, sql: string) => Number((await query<{ n: number }>(db, sql))[0].n);
+
+  describe('ids sent as numeric strings (issue 31, finding 3)', () => {
+    it('are stored as the same integers as ids sent as numbers', async () => {
+      srv = await startFaultServer(PEOPLE);
+      const asNumbers = await backend.target(dirs, 'numbers');
+      const asStrings = await backend.target(dirs, 'strings');
+      const a = await sync(asNumbers, '--sp', SP);
+      expect(a.code, a.stderr).toBe(0);
+      srv.faults.stringIds = true;
+      const b = await sync(asStrings, '--sp', SP);
+      expect(b.code, b.stderr).toBe(0);
+      const truth = srv.truth();
+      expect((await query<{ id: number }>(asStrings, 'SELECT id FROM invitations ORDER BY id')).map((r) => r.id)).toEqual(truth.invitations);
+      expect((await query<{ id: number }>(asStrings, 'SELECT id FROM test_takers ORDER BY id')).map((r) => r.id)).toEqual(truth.testTakers);
+      expect(await n(asStrings, 'SELECT COUNT(*) AS n FROM scorecards')).toBe(truth.testTakers.length);
+      expect(await n(asStrings, 'SELECT COUNT(*) AS n FROM job_fit_reports')).toBeGreaterThan(0);
+      expect(b.stderr).toMatch(new RegExp(`Synced .*: ${truth.invitations.length} invitations, ${truth.testTakers.length} test takers;`));
+      // Every column but the raw JSON (which keeps what was sent) is the same.
+      const typed = (d: string) =>
+        query(d, 'SELECT i.id, i.team_id, i.account_id, i.invited_by_user_id, i.test_taker_id, t.invitation_id, t.team_id AS tt_team FROM invitations i LEFT JOIN test_takers t ON t.id = i.test_taker_id ORDER BY i.id');
+      expect(await typed(asStrings)).toEqual(await typed(asNumbers));
+      const results = (d: string) => query(d, 'SELECT test_taker_id, invitation_id, five_star_score, job_fit_percentage FROM scorecards ORDER BY test_taker_id');
+      expect(await results(asStrings)).toEqual(await results(asNumbers));
+      srv.faults.stringIds = false;
+    }, 60_000);
+  });
+
+  describe('records the service no longer has (issue 31, finding 8)', () => {
+    it('are marked gone_at, by an incremental run and by --full, and the summary matches the tables', async () => {
+      const db = await backend.target(dirs, 'gone');
+      expect((await sync(db, '--sp', SP)).code).toBe(0);
+      // 50001: pending (no test taker); 50002: accepted, results stored
+      srv.remove(50001);
+      srv.remove(50002);
+      const truth = srv.truth();
+      const r = await sync(db);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(new RegExp(`Synced .*: ${truth.invitations.length} invitations, ${truth.testTakers.length} test takers; .* 3 marked gone, 0 errors\\.`));
+      expect(await n(db, 'SELECT COUNT(*) AS n FROM invitations WHERE gone_at IS NULL')).toBe(truth.invitations.length);
+      expect(await n(db, 'SELECT COUNT(*) AS n FROM test_takers WHERE gone_at IS NULL')).toBe(truth.testTakers.length);
+      expect((await query<{ id: number }>(db, 'SELECT id FROM invitations WHERE gone_at IS NOT NULL ORDER BY id')).map((x) => x.id)).toEqual([50001, 50002]);
+      expect((await query<{ id: number }>(db, 'SELECT id FROM test_takers WHERE gone_at IS NOT NULL')).map((x) => x.id)).toEqual([70002]);
+      // Results stay readable; the run records what it marked.
+      expect(await n(db, 'SELECT COUNT(*) AS n FROM scorecards WHERE test_taker_id = 70002')).toBe(1);
+      expect(await n(db, 'SELECT rows_gone AS n FROM sync_runs ORDER BY id DESC LIMIT 1')).toBe(3);
+
+      srv.remove(50003);
+      const full = await sync(db, '--full');
+      expect(full.code, full.stderr).toBe(0);
+      expect(full.stderr).toMatch(new RegExp(`Synced .*: ${truth.invitations.length - 1} invitations, ${truth.testTakers.length - 1} test takers; .* 2 marked gone, 0 errors\\.`));
+      expect(await n(db, 'SELECT COUNT(*) AS n FROM invitations WHERE gone_at IS NULL')).toBe(truth.invitations.length - 1);
+      expect(await n(db, 'SELECT COUNT(*) AS n FROM test_takers WHERE gone_at IS NULL')).toBe(truth.testTakers.length - 1);
+    }, 60_000);
+  });
+
+  describe('a first sync without --sp (issue 27, item 6)', () => {
+    it('says it keeps no scorecards, once', async () => {
+      const db = await backend.target(dirs, 'nosp');
+      const r = await sync(db);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/No --sp given: no scorecards will be kept/);
+      expect(await n(db, 'SELECT COUNT(*) AS n FROM scorecards')).toBe(0);
+      const again = await sync(db);
+      expect(again.stderr).not.toMatch(/No --sp given/);
+    }, 60_000);
+  });
+
+  describe('an analyst\'s database (issue 27, item 2)', () => {
+    it('timestamps, flags, JSON and fractional scores have their types; the keys are declared and enforced', async () => {
+      const db = await backend.target(dirs, 'types');
+      expect((await sync(db, '--sp', SP)).code).toBe(0);
+      const cols = await schemaColumns(db);
+      const type = (t: string, c: string) => cols.find((x) => x.table === t && x.column === c)?.type;
+      for (const [t, c] of [['invitations', 'created_at'], ['invitations', 'accepted_at'], ['assigned_assessments', 'completed_at'], ['sync_runs', 'started_at'], ['sync_runs', 'finished_at'], ['sync_lock', 'started_at'], ['sync_lock', 'heartbeat_at'], ['invitations', 'gone_at']]) {
+        expect([t, c, type(t, c)]).toEqual([t, c, backend.name === 'postgres' ? 'timestamp with time zone' : 'TIMESTAMPTZ']);
+      }
+      for (const [t, c] of [['invitations', 'send_via_email'], ['invitations', 'send_via_sms'], ['invitations', 'send_congrats_notification']]) {
+        expect([t, c, type(t, c)]).toEqual([t, c, backend.name === 'postgres' ? 'boolean' : 'BOOLEAN']);
+      }
+      for (const t of ['users', 'invitations', 'test_takers', 'scorecards', 'job_fit_reports', 'career_navigation_profiles']) {
+        expect([t, type(t, 'raw')]).toEqual([t, backend.name === 'postgres' ? 'jsonb' : 'JSON']);
+      }
+      for (const [t, c] of [['scorecards', 'fitscore_raw'], ['scorecards', 'job_fit_percentage'], ['job_fit_occupations', 'job_fit_percentage']]) {
+        expect([t, c, type(t, c)]).toEqual([t, c, backend.name === 'postgres' ? 'numeric' : 'NUMERIC']);
+      }
+      // The sweep (issue 27's "must show"): no timestamp, flag or JSON column anywhere is text or an integer.
+      const ts = backend.name === 'postgres' ? 'timestamp with time zone' : 'TIMESTAMPTZ';
+      const flag = backend.name === 'postgres' ? 'boolean' : 'BOOLEAN';
+      const json = backend.name === 'postgres' ? 'jsonb' : 'JSON';
+      const wrong = cols.filter(
+        (c) =>
+          (/_at$/.test(c.column) && c.type !== ts) ||
+          (/^send_|^full_sync$/.test(c.column) && c.type !== flag) ||
+          ((c.column === 'raw' || c.column === 'requests_by_kind') && c.type !== json),
+      );
+      expect(wrong).toEqual([]);
+      const keys = (await schemaForeignKeys(db)).map((k) => `${k.table}.${k.column} -> ${k.references}`).sort();
+      expect(keys).toEqual(
+        [
+          'assigned_assessments.test_taker_id -> test_takers.id',
+          'career_navigation_profiles.test_taker_id -> test_takers.id',
+          'invitations.test_taker_id -> test_takers.id',
+          'job_fit_occupations.test_taker_id -> job_fit_reports.test_taker_id',
+          'job_fit_reports.test_taker_id -> test_takers.id',
+          'scorecards.test_taker_id -> test_takers.id',
+          'test_takers.invitation_id -> invitations.id',
+        ].sort(),
+      );
+      // Enforced: a scorecard of nobody is refused.
+      await expect(exec(db, `${backend.name === 'sqlite' ? 'PRAGMA foreign_keys = ON; ' : ''}INSERT INTO scorecards (test_taker_id, score_profile, raw, basis) VALUES (999999, 'x', '{}', 'b')`)).rejects.toThrow(/foreign key/i);
+      // Flags and JSON read as such without casts.
+      expect(await n(db, `SELECT COUNT(*) AS n FROM invitations WHERE send_via_email AND raw->>'email' LIKE '%@faultco.example'`)).toBe(srv.truth().invitations.length);
+    }, 60_000);
+
+    it('a schema 1 database (text timestamps, integer flags, no keys, an orphan) is migrated in place and ends as a fresh sync would', async () => {
+      const old = await backend.target(dirs, 'v1');
+      await writeSchemaV1(old);
+      const r = await sync(old, '--sp', SP);
+      expect(r.code, r.stderr).toBe(0);
+      expect(await n(old, `SELECT value AS n FROM sync_meta WHERE key = 'schema_version'`)).toBe(2);
+      // The old run record survives, converted.
+      const run = (await query<{ started_at: string; full_sync: unknown; requests_by_kind: string }>(old, 'SELECT started_at, full_sync, requests_by_kind FROM sync_runs ORDER BY id LIMIT 1'))[0];
+      expect(run.started_at).toBe('2026-11-01T08:00:00.000Z');
+      expect(Boolean(run.full_sync)).toBe(true);
+      expect(JSON.parse(run.requests_by_kind)).toEqual({ account: 1 });
+      expect((await schemaForeignKeys(old)).length).toBe(7);
+      // The orphan (a scorecard of a test taker never stored) is gone; the rest equals a fresh sync.
+      const fresh = await backend.target(dirs, 'v1-fresh');
+      expect((await sync(fresh, '--sp', SP)).code).toBe(0);
+      expect(await dumpOf(old)).toBe(await dumpOf(fresh));
+      expect(await schemaColumns(old)).toEqual(await schemaColumns(fresh));
+    }, 60_000);
+  });
+}
