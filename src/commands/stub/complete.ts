@@ -11,8 +11,8 @@ const CHOICES: readonly AssessmentChoice[] = ['personality', 'thinking', 'intere
 const CompleteOptions = z
   .object({
     testTakerId: z.string(),
-    assessment: flag(z.string(), { flag: '--assessment <name>', description: `which one: ${CHOICES.join('|')}`, default: 'all' }),
-    language: flag(z.string(), { flag: '--language <locale>', description: 'language the assessment was taken in', default: 'en' }),
+    assessment: flag(z.string(), { flag: '--assessment <name>', description: `which one: ${CHOICES.join('|')} (default all)`, default: 'all' }),
+    language: flag(z.string(), { flag: '--language <locale>', description: 'language the assessment was taken in (default en)', default: 'en' }),
     data,
   })
   .superRefine(

@@ -15,7 +15,7 @@ const VerifyOptions = z.object({
   file: z.string().optional(),
   signature: flag(z.string(), { flag: '--signature <header>', description: 'the jobfit-signature header: t=<unix seconds>,v1=<hex>', required: true }),
   secret: flag(z.string().optional(), { flag: '--secret <whsec>', description: 'the signing secret (or JOBFIT_WEBHOOK_SECRET)' }),
-  tolerance: flag(z.string(), { flag: '--tolerance <seconds>', description: 'how old a signature may be (0: any)', default: '300' }),
+  tolerance: flag(z.string(), { flag: '--tolerance <seconds>', description: 'how old a signature may be (default 300; 0: any)', default: '300' }),
 }).superRefine((o, zctx) => {
   if (!/^\d+$/.test(o.tolerance.trim())) zctx.addIssue({ code: 'custom', message: `--tolerance must be a number of seconds, got "${o.tolerance}".` });
 });
