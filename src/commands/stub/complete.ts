@@ -62,6 +62,11 @@ export default defineCommand({
   summary: 'The participant completes assigned assessments (scores follow; Career Interests creates the career navigation profile)',
   args: [{ name: 'testTakerId', description: '' }],
   options: CompleteOptions,
-  examples: ['jobfit stub complete 500001', 'jobfit stub complete 500001 --assessment interests --language es'],
+  examples: [
+    'jobfit stub accept 100001',
+    '# prints the new test taker\'s id: 500144 on a fresh stub',
+    'jobfit stub complete 500144 --assessment personality',
+    'jobfit stub complete 500144 --assessment interests --language es',
+  ],
   run,
 });

@@ -53,7 +53,8 @@ in its reference.
 
 Exit codes: 0 valid, 1 invalid (the reason on stderr), 2 usage.
 ${examples(
-    'jobfit webhook verify --secret whsec_... --signature "t=1767225600,v1=5f0c..." body.json',
+    '# fixtures/webhook/delivery.json is a delivery signed with the secret whsec_example',
+    'jobfit webhook verify --secret whsec_example --tolerance 0 --signature "t=1767225600,v1=cc7a6a11fad5febccac2a6186b9b7b4146e40af3c590160cb9a008e2fc2dfde5" fixtures/webhook/delivery.json',
     'JOBFIT_WEBHOOK_SECRET=$(jobfit webhook listen --print-secret) jobfit webhook verify --signature "$SIG" - < body.json',
   ).trimEnd()}`,
   run,
