@@ -88,6 +88,7 @@ describe('--help examples', () => {
 
   it('every example runs as written on the embedded stub, each page top to bottom from a fresh seed', async () => {
     const failed: string[] = [];
+    const notRun: string[] = [];
     const runPage = async ([page, lines]: [string, string[]]) => {
       // A folder of its own, holding the repository's fixtures/ (where examples find the files they name).
       const work = mkdtempSync(join(cli.dir, 'run-'));
@@ -96,7 +97,7 @@ describe('--help examples', () => {
         for (const example of lines) {
           const why = exemption(example);
           if (why) {
-            console.log(`not run: ${example} (${why})`);
+            notRun.push(`  ${example}  (${why})`);
             continue;
           }
           const r = await bash(example, work);
@@ -111,6 +112,7 @@ describe('--help examples', () => {
     await Promise.all([0, 1].map(async () => {
       for (let next = queue.shift(); next; next = queue.shift()) await runPage(next);
     }));
+    console.log(`Not run (EXEMPT):\n${[...new Set(notRun)].join('\n')}`);
     expect(failed.join('\n')).toBe('');
   }, 600_000);
 });
