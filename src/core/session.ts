@@ -5,7 +5,7 @@
  */
 import type { IOStreams } from './io.js';
 
-export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv' | 'xlsx';
+export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv' | 'xlsx' | 'html';
 
 /** The global options, after parsing. */
 export interface GlobalOptions {

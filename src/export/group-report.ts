@@ -97,6 +97,11 @@ export class GroupReport {
     if (typeof card.riasec_profile === 'string' && card.riasec_profile) g.riasec.set(card.riasec_profile, (g.riasec.get(card.riasec_profile) ?? 0) + 1);
   }
 
+  /** The group a test taker's scorecard counts in, as `groupId(stats.key)` names it (undefined: not invited here). */
+  groupOfTaker(testTakerId: number): string | undefined {
+    return this.takerGroup.get(testTakerId);
+  }
+
   private stats(g: Acc): GroupStats {
     const [s1, s2, s3, s4, s5] = g.stars;
     return {
@@ -140,6 +145,9 @@ export class GroupReport {
     return this.stats(t);
   }
 }
+
+/** A group's id for groupOfTaker, from its stats' key. */
+export const groupId = (key: GroupStats['key']): string => JSON.stringify(key);
 
 export const REPORT_CSV_COLUMNS = [
   'group_by',

@@ -26,6 +26,8 @@ export interface Progress {
   setTotal(total: number): void;
   /** Removes nothing: stops redrawing and leaves the last state on screen. Idempotent. */
   stop(): void;
+  /** Stops redrawing and erases the bar's line, so what is printed next starts on a clean line. Idempotent. */
+  clear(): void;
   /** "1,000 invitations: 997 done, 3 failed, in 2.1s (476/s)" */
   summary(): string;
   /** stop(), then the summary on stderr (unless --quiet). */
@@ -45,6 +47,17 @@ export function formatDuration(ms: number): string {
   const m = Math.floor(s / 60);
   if (m < 60) return `${m}m${String(Math.round(s % 60)).padStart(2, '0')}s`;
   return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
+}
+
+/** The bars being drawn, per stderr stream: clearProgress erases them before a report is printed. */
+const drawn = new WeakMap<object, Set<Progress>>();
+
+/**
+ * Erases every bar drawn on this context's stderr (and stops it): call before
+ * printing a report on a terminal, so no frame lands in or after the report.
+ */
+export function clearProgress(ctx: Pick<Session, 'io'>): void {
+  for (const p of [...(drawn.get(ctx.io.stderr) ?? [])]) p.clear();
 }
 
 export function createProgress(ctx: Pick<Session, 'io' | 'globals'>, opts: ProgressOptions = {}): Progress {
@@ -88,27 +101,45 @@ export function createProgress(ctx: Pick<Session, 'io' | 'globals'>, opts: Progr
       },
       bars.Presets.shades_classic,
     );
-    bar.start(total ?? 0, 0, payload());
   }
+  // The first frame waits for the real total: a full bar at 0/0 says nothing true.
+  let drawing = false;
+  const draw = () => {
+    if (!bar || stopped) return;
+    if (!drawing) {
+      if (total === undefined) return;
+      drawing = true;
+      bar.start(total, done, payload());
+      return;
+    }
+    bar.update(done, payload());
+  };
+  draw();
 
   const self: Progress = {
     tick(o = {}) {
       const n = o.n ?? 1;
       done += n;
       if (o.error) errors += n;
-      bar?.update(done, payload());
+      draw();
     },
     setTotal(t) {
       total = t;
-      bar?.setTotal(t);
+      if (drawing) bar?.setTotal(t);
+      draw();
     },
     stop() {
       if (stopped) return;
+      if (bar && drawing) bar.update(done, payload());
       stopped = true;
-      if (bar) {
-        bar.update(done, payload());
-        bar.stop();
-      }
+      drawn.get(ctx.io.stderr)?.delete(self);
+      if (bar && drawing) bar.stop();
+    },
+    clear() {
+      if (stopped) return;
+      // cli-progress erases the line on stop() when clearOnComplete is set; it reads the option then.
+      if (bar) (bar as unknown as { options: { clearOnComplete: boolean } }).options.clearOnComplete = true;
+      self.stop();
     },
     summary() {
       const noun = opts.noun ?? 'items';
@@ -131,5 +162,10 @@ export function createProgress(ctx: Pick<Session, 'io' | 'globals'>, opts: Progr
       return Boolean(bar) && !stopped;
     },
   };
+  if (bar) {
+    const set = drawn.get(ctx.io.stderr) ?? new Set<Progress>();
+    set.add(self);
+    drawn.set(ctx.io.stderr, set);
+  }
   return self;
 }

@@ -27,6 +27,7 @@ export {
   listEventDeliveries,
   resendEvent,
   setWebhookSettings,
+  secretNotice,
   signingSecret,
   startDeliveryLoop,
   WebhookSettingsError,

@@ -13,12 +13,16 @@
  *   `webhook listen` pointed at the stub. Rows are claimed with a lease in the
  *   shared SQLite file, so two processes never send the same attempt twice.
  * - Every attempt is a row in `deliveries` (status, HTTP status, duration, error).
- * - Every attempt is signed (`jobfit-signature`, src/api/webhook-signature.ts)
- *   with the signing secret of the account's endpoint, made on first use and
- *   kept when the URL changes (a `webhook listen` borrowing the endpoint
- *   signs with the same secret), until `stub webhooks --rotate-secret`.
+ * - Every attempt is signed the Standard Webhooks way (`webhook-id`,
+ *   `webhook-timestamp`, `webhook-signature`; src/api/webhook-signature.ts),
+ *   and for one release with the earlier `jobfit-signature` beside it, with
+ *   the signing secret of the account's endpoint, made on first use and kept
+ *   when the URL changes (a `webhook listen` borrowing the endpoint signs with
+ *   the same secret), until `stub webhooks --rotate-secret`. A secret made
+ *   before (base64url) is re-spelt in standard base64, the same key, and its
+ *   old spelling keeps keying `jobfit-signature` (secretNotice says so).
  */
-import { SIGNATURE_HEADER, newSigningSecret, signatureHeader } from '../api/webhook-signature.js';
+import { LEGACY_SIGNATURE_UNTIL, isStandardSecret, newSigningSecret, signDelivery, standardSpelling } from '../api/webhook-signature.js';
 import type { Store } from './store.js';
 import { UsageError } from '../core/errors.js';
 
@@ -45,6 +49,14 @@ CREATE TABLE IF NOT EXISTS webhook_queue (
   reason TEXT
 );
 CREATE INDEX IF NOT EXISTS webhook_queue_due ON webhook_queue(state, next_attempt_at);
+CREATE TABLE IF NOT EXISTS webhook_listeners (
+  url TEXT PRIMARY KEY,
+  account_id INTEGER NOT NULL,
+  pid INTEGER NOT NULL,
+  linked_at INTEGER NOT NULL,
+  ended_at INTEGER,
+  before_json TEXT NOT NULL
+);
 `;
 
 const schemaReady = new WeakSet<Store>();
@@ -58,6 +70,8 @@ export function ensureWebhookSchema(store: Store): void {
     if (!cols.some((c) => c.name === 'duration_ms')) store.db.exec('ALTER TABLE deliveries ADD COLUMN duration_ms INTEGER');
     const acc = store.db.prepare('PRAGMA table_info(accounts)').all() as Array<{ name: string }>;
     if (!acc.some((c) => c.name === 'webhook_secret')) store.db.exec('ALTER TABLE accounts ADD COLUMN webhook_secret TEXT');
+    // The secret as it was first given out, when the stub has re-spelt it for Standard Webhooks: keys jobfit-signature.
+    if (!acc.some((c) => c.name === 'webhook_secret_legacy')) store.db.exec('ALTER TABLE accounts ADD COLUMN webhook_secret_legacy TEXT');
   });
   schemaReady.add(store);
 }
@@ -112,20 +126,52 @@ export interface WebhookSettings {
   signing_secret: string;
 }
 
-/** The account endpoint's signing secret, made on first use. */
+/**
+ * The account endpoint's signing secret, made on first use. One made before
+ * Standard Webhooks (base64url, which its libraries cannot load) is re-spelt
+ * in standard base64 on first read: the same key, so signatures by the key are
+ * unchanged; the old spelling is kept to key `jobfit-signature`.
+ */
 export function signingSecret(store: Store, accountId: number): string | undefined {
   ensureWebhookSchema(store);
   const row = store.get<{ webhook_secret: string | null }>('SELECT webhook_secret FROM accounts WHERE id = ?', accountId);
   if (!row) return undefined;
-  if (row.webhook_secret) return row.webhook_secret;
+  if (row.webhook_secret && isStandardSecret(row.webhook_secret)) return row.webhook_secret;
   return store.write(() => {
-    // Another process may have made it between the read and this transaction.
+    // Another process may have made (or re-spelt) it between the read and this transaction.
     const again = store.get<{ webhook_secret: string | null }>('SELECT webhook_secret FROM accounts WHERE id = ?', accountId);
-    if (again?.webhook_secret) return again.webhook_secret;
+    const old = again?.webhook_secret;
+    if (old && isStandardSecret(old)) return old;
+    if (old) {
+      // Re-spelt when it is a key of 24 to 64 bytes; else (never made by us) replaced, the old one still keying jobfit-signature.
+      const secret = standardSpelling(old) ?? newSigningSecret();
+      store.run('UPDATE accounts SET webhook_secret = ?, webhook_secret_legacy = ? WHERE id = ?', secret, old, accountId);
+      return secret;
+    }
     const secret = newSigningSecret();
-    store.run('UPDATE accounts SET webhook_secret = ? WHERE id = ?', secret, accountId);
+    store.run('UPDATE accounts SET webhook_secret = ?, webhook_secret_legacy = NULL WHERE id = ?', secret, accountId);
     return secret;
   });
+}
+
+/** The secret keying `jobfit-signature`: the old spelling when the stub re-spelt it, else the secret. */
+function legacySecret(store: Store, accountId: number): string | undefined {
+  return store.get<{ webhook_secret_legacy: string | null }>('SELECT webhook_secret_legacy FROM accounts WHERE id = ?', accountId)?.webhook_secret_legacy ?? undefined;
+}
+
+/**
+ * The notice for an account whose secret was re-spelt (or replaced) for
+ * Standard Webhooks; undefined when nothing changed. Shown by `stub webhooks`
+ * and `webhook listen` while the earlier header is still sent.
+ */
+export function secretNotice(store: Store, accountId: number): string | undefined {
+  const secret = signingSecret(store, accountId);
+  const old = legacySecret(store, accountId);
+  if (!secret || !old) return undefined;
+  const same = standardSpelling(old) === secret;
+  return same
+    ? `the signing secret of account ${accountId} is now spelt ${secret} (standard base64, the same key, as Standard Webhooks libraries need); the old spelling keeps verifying jobfit-signature until that header goes in ${LEGACY_SIGNATURE_UNTIL}`
+    : `the signing secret of account ${accountId} was replaced by ${secret} (the old one was not base64 of 24 to 64 bytes); the old one keeps verifying jobfit-signature until that header goes in ${LEGACY_SIGNATURE_UNTIL}`;
 }
 
 export function accountIds(store: Store): number[] {
@@ -196,7 +242,7 @@ export function setWebhookSettings(store: Store, accountId: number, change: Webh
       if (delays.length > 20) throw new WebhookSettingsError('At most 20 retries.');
       store.setMeta('webhook_retry_schedule', formatSchedule(delays));
     }
-    if (change.rotateSecret) store.run('UPDATE accounts SET webhook_secret = ? WHERE id = ?', newSigningSecret(), accountId);
+    if (change.rotateSecret) store.run('UPDATE accounts SET webhook_secret = ?, webhook_secret_legacy = NULL WHERE id = ?', newSigningSecret(), accountId);
   });
   return getWebhookSettings(store, accountId)!;
 }
@@ -280,6 +326,93 @@ export function resendEvent(store: Store, eventId: string, now = Date.now()): En
   return result;
 }
 
+// ------------------------------------------------------------------ listeners
+
+/** A `webhook listen` that pointed an account's endpoint at itself: what to put back, and whether it still runs. */
+export interface ListenerRecord {
+  url: string;
+  account_id: number;
+  pid: number;
+  ended_at: number | null;
+  before: { endpoint: string | null; enabled: boolean; teamsSwitched: number[] };
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: it runs, as another user.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export function listenerAt(store: Store, url: string): ListenerRecord | undefined {
+  ensureWebhookSchema(store);
+  const r = store.get<{ url: string; account_id: number; pid: number; ended_at: number | null; before_json: string }>('SELECT * FROM webhook_listeners WHERE url = ?', url);
+  return r && { url: r.url, account_id: r.account_id, pid: r.pid, ended_at: r.ended_at, before: JSON.parse(r.before_json) as ListenerRecord['before'] };
+}
+
+/** The URL was a listener's, and that listener has stopped (or was killed without putting the settings back). */
+export function listenerGone(store: Store, url: string): boolean {
+  const l = listenerAt(store, url);
+  return l !== undefined && (l.ended_at !== null || !pidAlive(l.pid));
+}
+
+export function recordListener(store: Store, l: Omit<ListenerRecord, 'ended_at'>, now = Date.now()): void {
+  ensureWebhookSchema(store);
+  store.write(() =>
+    store.run(
+      'INSERT OR REPLACE INTO webhook_listeners (url, account_id, pid, linked_at, ended_at, before_json) VALUES (?, ?, ?, ?, NULL, ?)',
+      l.url,
+      l.account_id,
+      l.pid,
+      now,
+      JSON.stringify(l.before),
+    ),
+  );
+}
+
+export function endListener(store: Store, url: string, now = Date.now()): void {
+  store.write(() => store.run('UPDATE webhook_listeners SET ended_at = ? WHERE url = ? AND ended_at IS NULL', now, url));
+}
+
+/**
+ * Events queued for listeners of the account that have stopped (pending,
+ * held, or given up) go to `url` instead, due now: a listener restarted on
+ * another port gets what was meant for the one before. Returns how many.
+ */
+export function requeueForListener(store: Store, accountId: number, url: string, now = Date.now()): number {
+  ensureWebhookSchema(store);
+  const gone = store
+    .all<{ url: string }>('SELECT url FROM webhook_listeners WHERE account_id = ? AND url != ?', accountId, url)
+    .map((r) => r.url)
+    .filter((u) => listenerGone(store, u));
+  return store.write(() => {
+    let n = 0;
+    for (const old of gone) {
+      n += store.run(
+        `UPDATE webhook_queue SET url = ?, state = 'pending', next_attempt_at = ?, lease_until = NULL, reason = NULL,
+           attempts = CASE WHEN state = 'failed' THEN 0 ELSE attempts END
+         WHERE account_id = ? AND url = ? AND (state IN ('pending', 'failed') OR (state = 'sending' AND lease_until <= ?))`,
+        url,
+        now,
+        accountId,
+        old,
+        now,
+      ).changes;
+    }
+    // Events held for an earlier listener on this very URL (the same --port) are due again too.
+    n += store.run(
+      `UPDATE webhook_queue SET next_attempt_at = ?, reason = NULL WHERE account_id = ? AND url = ? AND state = 'pending' AND next_attempt_at IS NULL`,
+      now,
+      accountId,
+      url,
+    ).changes;
+    return n;
+  });
+}
+
 // ------------------------------------------------------------------ attempts
 
 export interface AttemptResult {
@@ -333,10 +466,20 @@ async function attempt(store: Store, row: QueueRow, policy: RetryPolicy): Promis
     store.run(`UPDATE webhook_queue SET state = 'failed', reason = 'event not found' WHERE event_id = ?`, row.event_id);
     return undefined;
   }
+  if (listenerGone(store, row.url)) {
+    // Whatever binds that port now is not the listener the event was meant for: held for the next `webhook listen`.
+    store.run(
+      `UPDATE webhook_queue SET state = 'pending', next_attempt_at = NULL, lease_until = NULL, reason = ? WHERE event_id = ?`,
+      `held for the next \`jobfit webhook listen\`: the listener at ${row.url} has stopped`,
+      row.event_id,
+    );
+    return undefined;
+  }
   const n = row.attempts + 1;
   const startedAt = new Date();
   const timestamp = Math.floor(startedAt.getTime() / 1000);
   const secret = signingSecret(store, row.account_id);
+  const signed = secret ? signDelivery(secret, { id: ev.id, timestamp, body: ev.payload }, legacySecret(store, row.account_id)) : { 'webhook-id': ev.id, 'webhook-timestamp': String(timestamp) };
   const t0 = performance.now();
   let status: number | null = null;
   let error: string | null = null;
@@ -349,9 +492,7 @@ async function attempt(store: Store, row: QueueRow, policy: RetryPolicy): Promis
       headers: {
         'content-type': 'application/json',
         'user-agent': WEBHOOK_USER_AGENT,
-        'webhook-id': ev.id,
-        'webhook-timestamp': String(timestamp),
-        ...(secret ? { [SIGNATURE_HEADER]: signatureHeader(secret, timestamp, ev.payload) } : {}),
+        ...signed,
         'x-event-type': ev.type,
         'x-delivery-attempt': String(n),
       },

@@ -6,19 +6,28 @@
  * and put back when it stops.
  */
 import { closeSync, constants, fchmodSync, fstatSync, openSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
 import { JobfitError, UsageError } from '../core/errors.js';
+import { ensurePrivateDir } from '../core/files.js';
 import { isLoopbackHost } from '../core/loopback.js';
 import { jsonText } from '../format/output.js';
 import { safeLine } from '../format/sanitize.js';
 import type { SyncSession } from '../sync/run.js';
 import type { ForwardResult } from './forward.js';
-import { type Receiver, type WebhookEvent, resourceLabel, startReceiver } from './receiver.js';
+import { type Receiver, type Unforwarded, type WebhookEvent, resourceLabel, startReceiver } from './receiver.js';
 
 /** A sender pointed at the listener; put back when it stops. */
 export interface SenderLink {
   restore(): Promise<void>;
+  /**
+   * The same, synchronously: run from the process's `exit` (a crash, a second
+   * Ctrl-C, process.exit) when restore() had no chance to.
+   */
+  restoreNow(): void;
   /** What restore() brings back, for the closing notes: `the stub's webhook settings`. */
   what: string;
+  /** The secret the sender signs deliveries with, when known: deliveries are verified with it. */
+  secret?: string;
 }
 
 export interface ListenerOptions {
@@ -33,6 +42,12 @@ export interface ListenerOptions {
   forwardTo?: string;
   /** A `jobfit sync` database to bring the people each event names up to date in. */
   sync?: string;
+  /** Signing secrets given by the user (JOBFIT_WEBHOOK_SECRET, --secret-stdin): deliveries must verify with one. */
+  secrets?: string[];
+  /** Absolute path of the NDJSON file to write the events the app did not take to (default: one in `unforwardedDir`). */
+  unforwardedPath?: string;
+  /** Where a default file of events the app did not take goes (the config folder's `webhook-unforwarded`). */
+  unforwardedDir: string;
   /** Points a sender at the listening URL (and says so), once it listens. */
   link?(url: string): Promise<SenderLink | undefined>;
 }
@@ -65,18 +80,63 @@ function clock(d: Date): string {
   return d.toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z');
 }
 
-/** Listens until the session's signal is aborted (Ctrl-C), then closes everything and says what it saw. */
+/**
+ * Writes the events the app did not take, one JSON line each (id, type, the
+ * delivery headers and the body as received), to the file named at start or
+ * a new one of its own; returns the path.
+ */
+function keepUnforwarded(items: Unforwarded[], o: ListenerOptions, fd: number | undefined, now: Date): string {
+  const text = items.map((i) => `${JSON.stringify(i)}\n`).join('');
+  if (fd !== undefined) {
+    writeSync(fd, text);
+    return o.unforwardedPath!;
+  }
+  ensurePrivateDir(o.unforwardedDir);
+  const path = join(o.unforwardedDir, `unforwarded-${now.toISOString().replace(/[:.]/g, '-')}-${process.pid}.ndjson`);
+  const out = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+  try {
+    writeSync(out, text);
+  } finally {
+    closeSync(out);
+  }
+  return path;
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+
+/**
+ * Listens until the session's signal is aborted (Ctrl-C), SIGTERM or SIGHUP,
+ * then closes everything and says what it saw. Whatever ends it (an error, a
+ * signal, the process exiting), the sender's settings are put back.
+ */
 export async function listen(session: SyncSession, o: ListenerOptions): Promise<void> {
   const format = session.globals.output;
   const json = format === 'json' || format === 'ndjson' ? format : undefined;
   const { port, allowHosts, logPath } = o;
   const logFd = logPath === undefined ? undefined : openLog(logPath);
+  let keepFd: number | undefined;
+  try {
+    keepFd = o.unforwardedPath === undefined ? undefined : openLog(o.unforwardedPath);
+  } catch (err) {
+    if (logFd !== undefined) closeSync(logFd);
+    throw err;
+  }
+  const closeFiles = () => {
+    if (logFd !== undefined) closeSync(logFd);
+    if (keepFd !== undefined) closeSync(keepFd);
+  };
   const { stdout } = session.io;
   // With JSON on stdout, everything else (forward results) goes to stderr.
   // Every field of an event is the sender's text: lines pass the sanitiser.
   const side = (line: string) => (json ? session.io.stderr.write(`${safeLine(line)}\n`) : stdout.write(`${safeLine(line)}\n`));
 
-  const sync = o.sync === undefined ? undefined : await (await import('../sync/events.js')).startEventSync(session, o.sync);
+  let sync: Awaited<ReturnType<typeof import('../sync/events.js').startEventSync>> | undefined;
+  try {
+    sync = o.sync === undefined ? undefined : await (await import('../sync/events.js')).startEventSync(session, o.sync);
+  } catch (err) {
+    closeFiles();
+    throw err;
+  }
   const onEvent = (event: WebhookEvent) => {
     sync?.event(event);
     if (logFd !== undefined) {
@@ -91,8 +151,9 @@ export async function listen(session: SyncSession, o: ListenerOptions): Promise<
     else stdout.write(`${clock(session.io.now())}  ${safeLine(event.type).padEnd(34)} ${safeLine(event.id)}  ${safeLine(resourceLabel(event))}\n`);
   };
   const onForward = (_e: WebhookEvent, r: ForwardResult) => {
-    if (r.status === null) side(`  -> ${r.url}  failed: ${r.error} (${r.ms} ms)`);
-    else if (r.status >= 300 && r.status < 400) side(`  -> ${r.url}  ${r.status} (${r.ms} ms; redirects are not followed)`);
+    if (r.status === null) side(`  -> ${r.url}  failed: ${r.error} (${r.ms} ms; kept and tried again)`);
+    else if (r.status >= 300 && r.status < 400) side(`  -> ${r.url}  ${r.status} (${r.ms} ms; redirects are not followed; kept and tried again)`);
+    else if (r.status >= 300) side(`  -> ${r.url}  ${r.status} (${r.ms} ms; kept and tried again)`);
     else side(`  -> ${r.url}  ${r.status} (${r.ms} ms)`);
   };
 
@@ -104,12 +165,14 @@ export async function listen(session: SyncSession, o: ListenerOptions): Promise<
       port,
       events: o.events,
       forwardTo: o.forwardTo,
+      secrets: o.secrets,
       onEvent,
       onForward,
       onNote: (m) => session.info(m),
     });
   } catch (err) {
-    if (logFd !== undefined) closeSync(logFd);
+    closeFiles();
+    await sync?.close();
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new JobfitError(`Port ${port} is already in use on ${o.host}.`, { hint: 'pick another --port, or --port 0 for a free one' });
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`Cannot listen on host ${o.host}.`);
@@ -125,28 +188,57 @@ export async function listen(session: SyncSession, o: ListenerOptions): Promise<
   }
 
   let link: SenderLink | undefined;
+  // Whatever ends the process from here on (a crash, process.exit, a second Ctrl-C), the sender is put back.
+  const onExit = () => link?.restoreNow();
+  process.on('exit', onExit);
+  let unforwarded: Unforwarded[] = [];
   try {
     link = await o.link?.(receiver.url);
+    if (link?.secret) receiver.addSecret(link.secret);
+    const verified = (o.secrets?.length ?? 0) > 0 || link?.secret !== undefined;
+    if (!verified) {
+      // A forged event must never become API calls: --sync acts only on deliveries it can verify.
+      if (sync) throw new UsageError('--sync needs the signing secret, so that a forged event cannot make API calls.', 'set JOBFIT_WEBHOOK_SECRET, or pipe it with --secret-stdin');
+      session.info('Deliveries are not verified: no signing secret (set JOBFIT_WEBHOOK_SECRET, or pipe it with --secret-stdin).');
+    }
     if (o.events) session.info(`Showing only: ${[...o.events].join(', ')}`);
     session.info('Press Ctrl-C to stop.');
 
+    // Ctrl-C, SIGTERM and SIGHUP all abort the session's signal (core/io.ts).
     await new Promise<void>((resolve) => {
       if (session.io.signal.aborted) resolve();
       else session.io.signal.addEventListener('abort', () => resolve(), { once: true });
     });
   } finally {
-    await receiver.close();
-    if (logFd !== undefined) closeSync(logFd);
-    await sync?.close();
-    if (link) {
-      try {
-        await link.restore();
-      } catch (err) {
-        session.warn(`could not restore ${link.what}: ${(err as Error).message}`);
+    try {
+      unforwarded = await receiver.close();
+      await sync?.close();
+    } finally {
+      if (link) {
+        try {
+          await link.restore();
+        } catch (err) {
+          session.warn(`could not restore ${link.what}: ${(err as Error).message}`);
+        }
       }
+      process.off('exit', onExit);
+      if (unforwarded.length > 0) {
+        try {
+          const where = keepUnforwarded(unforwarded, o, keepFd, session.io.now());
+          session.warn(
+            `${plural(unforwarded.length, 'event')} your app did not take (last: ${unforwarded.at(-1)!.last_error}) ${unforwarded.length === 1 ? 'is' : 'are'} in ${where}; \`jobfit stub events --resend ID\` sends one again.`,
+          );
+        } catch (err) {
+          session.warn(`could not keep the ${plural(unforwarded.length, 'event')} your app did not take: ${(err as Error).message}`);
+        }
+      }
+      closeFiles();
     }
   }
-  const refused = receiver.refused > 0 ? ` ${receiver.refused} request${receiver.refused === 1 ? '' : 's'} refused.` : '';
+  const refused = receiver.refused > 0 ? ` ${plural(receiver.refused, 'request')} refused.` : '';
+  const deferred = receiver.deferred > 0 ? ` ${plural(receiver.deferred, 'delivery', 'deliveries')} asked to come again later (busy).` : '';
+  const f = receiver.forwards;
+  const forwarded = o.forwardTo ? ` ${f.delivered.toLocaleString('en-US')} taken by your app, ${unforwarded.length.toLocaleString('en-US')} not${f.failedAttempts ? ` (${plural(f.failedAttempts, 'failed attempt')})` : ''}.` : '';
   const back = link ? ` ${link.what.charAt(0).toUpperCase()}${link.what.slice(1)} are back as they were.` : '';
-  session.info(`Stopped; ${receiver.shown} event${receiver.shown === 1 ? '' : 's'} received.${refused}${back}`);
+  session.info(`Stopped; ${plural(receiver.shown, 'event')} received.${forwarded}${refused}${deferred}${back}`);
 }

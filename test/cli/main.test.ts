@@ -270,7 +270,7 @@ describe('completion', () => {
       expect.arrayContaining(['--send-via-email', '--send-via-sms', '--send-congrats']),
     );
     expect(complete(file, ['jobfit', '-p', 'work', 'invitations', 'list', '--a'])).toEqual(['--all']);
-    expect(complete(file, ['jobfit', 'teams', '-o', ''])).toEqual(['table', 'json', 'ndjson', 'csv', 'xlsx']);
+    expect(complete(file, ['jobfit', 'teams', '-o', ''])).toEqual(['table', 'json', 'ndjson', 'csv', 'xlsx', 'html']);
     expect(complete(file, ['jobfit', 'completion', ''])).toEqual(['bash', 'zsh', 'fish']);
     // Other parts' commands come from the same table.
     expect(complete(file, ['jobfit', 'st'])).toEqual(expect.arrayContaining(['stub']));
@@ -299,7 +299,7 @@ source "$1"; shift; words=("$@"); CURRENT=$#; _jobfit`;
     expect(complete('jobfit', 'inv')).toEqual(expect.arrayContaining([expect.stringMatching(/^invitations:List, show and update/)]));
     expect(complete('jobfit', 'invitations', '')).toEqual(expect.arrayContaining([expect.stringMatching(/^update:/)]));
     expect(complete('jobfit', '-p', 'work', 'invitations', 'list', '--a')).toContain('--all');
-    expect(complete('jobfit', 'teams', '-o', '')).toEqual(['table', 'json', 'ndjson', 'csv', 'xlsx']);
+    expect(complete('jobfit', 'teams', '-o', '')).toEqual(['table', 'json', 'ndjson', 'csv', 'xlsx', 'html']);
   });
 
   it.skipIf(skipBecause(!which('fish') && 'the fish completion test needs fish'))('fish: the script loads and completes', async () => {
@@ -325,6 +325,6 @@ source "$1"; shift; words=("$@"); CURRENT=$#; _jobfit`;
       expect(zsh).toContain(`'${name}:`);
       expect(fish).toContain(`-a ${name} -d`);
     }
-    expect(fish).toContain("complete -c jobfit -s o -l output -x -a 'table json ndjson csv xlsx'");
+    expect(fish).toContain("complete -c jobfit -s o -l output -x -a 'table json ndjson csv xlsx html'");
   });
 });

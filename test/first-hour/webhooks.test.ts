@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { verifySignature } from '../../src/api/webhook-signature.js';
+import { signedHeaders, verifyDelivery } from '../../src/api/webhook-signature.js';
 import { run } from '../../src/cli/main.js';
 import { accept } from '../../src/stub/lifecycle.js';
 import { openStore } from '../../src/stub/index.js';
@@ -99,12 +99,12 @@ describe('12. webhook listen after login to a served stub', () => {
 });
 
 describe('13. signed deliveries', () => {
-  it('each delivery carries an HMAC-SHA256 signature with a timestamp, under the secret stub webhooks and listen --print-secret show', async () => {
+  it('each delivery carries a Standard Webhooks signature (and, for one release, jobfit-signature), under the secret stub webhooks and listen --print-secret show', async () => {
     const ep = await endpoint();
     try {
       const settings = JSON.parse((await stub('webhooks', '--endpoint', ep.url, '--all-teams', '--enable', '-o', 'json')).stdout);
       const secret = settings.signing_secret as string;
-      expect(secret).toMatch(/^whsec_[A-Za-z0-9_-]{32}$/);
+      expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
       const printed = await runCli(['webhook', 'listen', '--print-secret', '--data', dataDir], { env });
       expect(printed.code, printed.stderr).toBe(0);
       expect(printed.stdout).toBe(`${secret}\n`);
@@ -112,22 +112,31 @@ describe('13. signed deliveries', () => {
       expect((await stub('trigger', 'test_taker.created')).code).toBe(0);
       await until(() => ep.received.length >= 1, 'the delivery');
       const got = ep.received[0];
-      const header = got.headers['jobfit-signature'] as string;
-      expect(header).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
-      expect(header.slice(2, header.indexOf(','))).toBe(got.headers['webhook-timestamp']);
-      expect(verifySignature(secret, header, got.body)).toMatchObject({ ok: true });
+      const sig = got.headers['webhook-signature'] as string;
+      const id = got.headers['webhook-id'] as string;
+      const ts = got.headers['webhook-timestamp'] as string;
+      expect(sig).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
+      expect(id).toBe(got.json.id);
+      expect(verifyDelivery(secret, signedHeaders(got.headers), got.body)).toMatchObject({ ok: true, scheme: 'standard' });
+      const legacy = got.headers['jobfit-signature'] as string;
+      expect(legacy).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+      expect(verifyDelivery(secret, { legacy }, got.body)).toMatchObject({ ok: true, scheme: 'legacy' });
 
       // jobfit webhook verify, on the raw body as received, and on a changed one.
       const body = join(tmp.dir, 'body.json');
       writeFileSync(body, got.body);
-      const ok = await runCli(['webhook', 'verify', '--secret', secret, '--signature', header, body], { env });
+      const ok = await runCli(['webhook', 'verify', '--secret', secret, '--id', id, '--timestamp', ts, '--signature', sig, body], { env });
       expect(ok.code, ok.stderr).toBe(0);
       expect(ok.stderr).toMatch(/^Verified: signed \d+ s ago/m);
       writeFileSync(body, got.body.replace('test_taker', 'test_takeR'));
-      const bad = await runCli(['webhook', 'verify', '--secret', secret, '--signature', header, body], { env });
+      const bad = await runCli(['webhook', 'verify', '--secret', secret, '--id', id, '--timestamp', ts, '--signature', sig, body], { env });
       expect(bad.code).toBe(1);
-      expect(bad.stderr).toContain('Error: Not verified: the signature does not match this body and secret');
-      const stale = await runCli(['webhook', 'verify', '--signature', header, '-'], { env: { ...env, JOBFIT_WEBHOOK_SECRET: secret }, stdin: got.body, now: () => new Date(Date.now() + 3_600_000) });
+      expect(bad.stderr).toContain('Error: Not verified: the signature does not match this id, timestamp, body and secret');
+      const stale = await runCli(['webhook', 'verify', '--id', id, '--timestamp', ts, '--signature', sig, '-'], {
+        env: { ...env, JOBFIT_WEBHOOK_SECRET: secret },
+        stdin: got.body,
+        now: () => new Date(Date.now() + 3_600_000),
+      });
       expect(stale.code).toBe(1);
       expect(stale.stderr).toMatch(/beyond the tolerance of 300 s/);
 
@@ -136,8 +145,8 @@ describe('13. signed deliveries', () => {
       expect(rotated).not.toBe(secret);
       expect((await stub('trigger', 'test_taker.created')).code).toBe(0);
       await until(() => ep.received.length >= 2, 'the second delivery');
-      expect(verifySignature(rotated, ep.received[1].headers['jobfit-signature'] as string, ep.received[1].body)).toMatchObject({ ok: true });
-      expect(verifySignature(secret, ep.received[1].headers['jobfit-signature'] as string, ep.received[1].body)).toMatchObject({ ok: false });
+      expect(verifyDelivery(rotated, signedHeaders(ep.received[1].headers), ep.received[1].body)).toMatchObject({ ok: true });
+      expect(verifyDelivery(secret, signedHeaders(ep.received[1].headers), ep.received[1].body)).toMatchObject({ ok: false });
     } finally {
       await ep.close();
     }
@@ -148,13 +157,13 @@ describe('13. signed deliveries', () => {
     try {
       const listen = start(['webhook', 'listen', '--data', dataDir, '--forward-to', app.url]);
       await until(() => listen.stderr().includes('Press Ctrl-C'), 'listen to be ready');
-      const secret = /the signing secret is (whsec_\S+)/.exec(listen.stderr())?.[1];
+      const secret = /with the secret (whsec_\S+);/.exec(listen.stderr())?.[1];
       expect(secret).toBeDefined();
       expect((await stub('trigger', 'test_taker.created')).code).toBe(0);
       await until(() => app.received.length >= 1, 'the forwarded event');
       expect(await listen.stop()).toBe(0);
       const got = app.received[0];
-      expect(verifySignature(secret!, got.headers['jobfit-signature'] as string, got.body)).toMatchObject({ ok: true });
+      expect(verifyDelivery(secret!, signedHeaders(got.headers), got.body)).toMatchObject({ ok: true, scheme: 'standard' });
     } finally {
       await app.close();
     }

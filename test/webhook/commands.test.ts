@@ -10,6 +10,7 @@ import { accept, complete } from '../../src/stub/lifecycle.js';
 import { openStore, type Store } from '../../src/stub/index.js';
 import { flushDeliveries, getWebhookSettings, setWebhookSettings } from '../../src/stub/webhooks.js';
 import { runCli } from '../helpers/cli.js';
+import { signDelivery } from '../../src/api/webhook-signature.js';
 import { memoryIO } from '../helpers/io.js';
 import { endpoint, freePort, tempDir, until } from './helpers.js';
 
@@ -90,8 +91,11 @@ describe('jobfit webhook listen', () => {
       expect(expected).toBeGreaterThanOrEqual(4);
       await until(() => l.stdout().trim().split('\n').length >= expected, 'a line per event');
       // A second delivery of an event already shown (a retry the sender thought failed).
-      const first = JSON.parse(readFileSync(log, 'utf8').split('\n')[0]);
-      expect((await fetch(url, { method: 'POST', body: JSON.stringify(first), headers: { 'content-type': 'application/json' } })).status).toBe(200);
+      const first = readFileSync(log, 'utf8').split('\n')[0];
+      const signed = signDelivery(during.signing_secret, { id: JSON.parse(first).id, timestamp: Math.floor(Date.now() / 1000), body: first });
+      expect((await fetch(url, { method: 'POST', body: first, headers: { 'content-type': 'application/json', ...signed } })).status).toBe(200);
+      // The same without a signature is not believed: the stub signs everything it sends.
+      expect((await fetch(url, { method: 'POST', body: first, headers: { 'content-type': 'application/json' } })).status).toBe(401);
 
       expect(await l.stop()).toBe(0);
       const out = l.stdout().trim().split('\n');
@@ -145,7 +149,7 @@ describe('jobfit webhook listen', () => {
       expect(app.received[0].headers['webhook-id']).toBe(app.received[0].json.id);
       const arrows = l.stdout().split('\n').filter((x) => x.includes('->'));
       expect(arrows[0]).toMatch(new RegExp(`-> ${app.url.replace(/[/.]/g, '\\$&')} {2}200 \\(\\d+ ms\\)`));
-      expect(arrows[1]).toMatch(/ 422 \(\d+ ms\)/);
+      expect(arrows[1]).toMatch(/ 422 \(\d+ ms; kept and tried again\)/);
     } finally {
       store.close();
       await app.close();

@@ -63,7 +63,9 @@ async function receiver(extra: Partial<Parameters<typeof startReceiver>[0]> = {}
   const notes: string[] = [];
   const forwards: ForwardResult[] = [];
   const r = await startReceiver({ onEvent: (e) => shown.push(e), onNote: (m) => notes.push(m), onForward: (_e, f) => forwards.push(f), ...extra });
-  closers.push(() => r.close());
+  closers.push(async () => {
+    await r.close();
+  });
   return { r, shown, notes, forwards };
 }
 
@@ -106,11 +108,18 @@ describe('webhook listen hardening', () => {
     expect(shown.map((e) => e.type)).toEqual(['invitation.expired']);
   });
 
-  it('remembers a bounded window of ids for the duplicate check', async () => {
-    const { r, shown } = await receiver({ duplicateWindow: 3 });
-    for (const id of ['a1', 'a2', 'a3', 'a1', 'a4', 'a1']) expect(await post(r.url, JSON.stringify(event(id)))).toBe(200);
-    // a1 was the oldest when a4 came, so its last delivery is shown again.
-    expect(shown.map((e) => e.id)).toEqual(['a1', 'a2', 'a3', 'a4', 'a1']);
+  it('remembers ids for the replay window, and past its bound asks the sender to come again rather than forgetting', async () => {
+    let t = Date.parse('2026-11-22T10:00:00Z');
+    const { r, shown } = await receiver({ maxRememberedIds: 3, now: () => t });
+    for (const id of ['a1', 'a2', 'a3', 'a1']) expect(await post(r.url, JSON.stringify(event(id)))).toBe(200);
+    // A fourth id within the window: 503, a1 is not forgotten to make room.
+    expect(await post(r.url, JSON.stringify(event('a4')))).toBe(503);
+    expect(await post(r.url, JSON.stringify(event('a1')))).toBe(200);
+    expect(shown.map((e) => e.id)).toEqual(['a1', 'a2', 'a3']);
+    // Ten minutes on (twice the 5-minute tolerance), the old ids are let go and a4 comes in.
+    t += 600_001;
+    expect(await post(r.url, JSON.stringify(event('a4')))).toBe(200);
+    expect(shown.map((e) => e.id)).toEqual(['a1', 'a2', 'a3', 'a4']);
   });
 
   it('does not follow the app\'s redirect with the event', async () => {

@@ -28,7 +28,9 @@ async function receiver(extra: Partial<Parameters<typeof startReceiver>[0]> = {}
     onForward: (_e, f) => forwards.push(f),
     ...extra,
   });
-  closers.push(() => r.close());
+  closers.push(async () => {
+    await r.close();
+  });
   return { r, shown, notes, forwards };
 }
 

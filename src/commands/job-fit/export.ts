@@ -3,7 +3,8 @@
  *
  * On a terminal (a few ids) the reports are drawn (src/format/jobfit-report.ts);
  * `-o csv` is long form, one line per test taker per top job family;
- * JSON/NDJSON keep the API's objects. A report that is not ready yet (the
+ * JSON/NDJSON keep the API's objects; `-o html` is one self-contained page with a
+ * section per test taker (src/format/html/job-fit.ts). A report that is not ready yet (the
  * Personality and Career Interests assessments are not both complete) is not
  * a failure: those test takers are listed on stderr (and in --errors FILE).
  */
@@ -17,6 +18,7 @@ import { idSource, singleId } from '../../export/ids.js';
 import { openTarget } from '../../export/target.js';
 import { JOB_FIT_CSV_COLUMNS, jobFitLongRows } from '../../export/job-fit-rows.js';
 import { printJobFitReports } from '../../format/jobfit-report.js';
+import { clearProgress } from '../../format/progress.js';
 import { type ColumnSpec, checkFields, createListWriter, printList, printObject, resolveFormat } from '../../format/output.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
@@ -32,6 +34,14 @@ const JobFitOptions = z
   )
   .superRefine(checkIdSources);
 type JobFitOptions = z.output<typeof JobFitOptions>;
+
+const JOB_FIT_FORMATS = ['table', 'json', 'ndjson', 'csv', 'xlsx', 'html'] as const;
+
+/** Where the data came from, for the page's header. */
+function pageHead(ctx: Context, count?: number) {
+  const c = ctx.connection;
+  return { count, generatedAt: ctx.io.now(), source: !c ? 'unknown' : c.embedded ? 'the embedded local stub' : `the service at ${c.baseUrl}`, mode: c?.mode };
+}
 
 /** Reports drawn in full on a terminal up to this many; beyond, the long-form table. */
 const RENDER_MAX = 10;
@@ -67,8 +77,14 @@ async function runOne(id: number, ctx: Context): Promise<void> {
     if (notReadyReason(err)) throw new JobfitError(`The job-fit report of test taker ${id} is not available yet (Personality and Career Interests are not both complete).`);
     throw err;
   }
-  const format = resolveFormat(ctx);
+  const format = resolveFormat(ctx, JOB_FIT_FORMATS);
   if (format === 'table') return printJobFitReports(ctx, [report]);
+  if (format === 'html') {
+    const { createJobFitHtmlWriter } = await import('../../format/html/job-fit.js');
+    const w = createJobFitHtmlWriter(ctx, pageHead(ctx, 1), () => []);
+    w.write(report);
+    return void (await w.end());
+  }
   if (format === 'csv') return printList(ctx, jobFitLongRows(report), { ...FIELDS, csvColumns: [...JOB_FIT_CSV_COLUMNS], noun: 'job families', capNotice: false });
   return printObject(ctx, report, FIELDS);
 }
@@ -80,7 +96,8 @@ export async function run(o: JobFitOptions, ctx: Context): Promise<void> {
   const client = await ctx.client();
   const source = await idSource(ctx, client, { ...o, team: await idOfName(client, 'team', o.team) });
   const target = openTarget(ctx, o.out, 'job-fit rows');
-  const render = resolveFormat(target.ctx) === 'table' && !o.all && source.feed.count <= RENDER_MAX;
+  const format = resolveFormat(target.ctx, JOB_FIT_FORMATS);
+  const render = format === 'table' && !o.all && source.feed.count <= RENDER_MAX;
   const rendered: unknown[] = [];
   const notReady: number[] = [];
   let long = false;
@@ -96,6 +113,10 @@ export async function run(o: JobFitOptions, ctx: Context): Promise<void> {
     skipWhen: notReadyReason,
     async openWriter() {
       if (render) return undefined;
+      if (format === 'html') {
+        const { createJobFitHtmlWriter } = await import('../../format/html/job-fit.js');
+        return createJobFitHtmlWriter(target.ctx, pageHead(ctx, o.all ? undefined : source.feed.count), () => notReady);
+      }
       const w = await createListWriter(target.ctx, { ...FIELDS, csvColumns: [...JOB_FIT_CSV_COLUMNS], noun: 'job families' });
       long = w.format === 'csv' || w.format === 'xlsx' || w.format === 'table';
       return w;
@@ -107,6 +128,8 @@ export async function run(o: JobFitOptions, ctx: Context): Promise<void> {
       else w?.write(report);
     },
     beforeFinish(error) {
+      // The bar is erased before the first line of a report: nothing is drawn over it, or after it.
+      clearProgress(ctx);
       if (render && error === undefined) printJobFitReports(ctx, rendered);
       if (notReady.length > 0) {
         const shown = notReady.slice(0, 50).join(', ');
@@ -122,14 +145,19 @@ export async function run(o: JobFitOptions, ctx: Context): Promise<void> {
 }
 
 export default defineCommand({
-  description: 'Job-fit reports: drawn on a terminal, JSON/NDJSON objects, or long-form CSV (one line per top job family)',
+  description: 'Job-fit reports: drawn on a terminal, JSON/NDJSON objects, long-form CSV (one line per top job family), or an HTML page',
   args: [{ name: 'ids', description: 'test taker ids', optional: true, variadic: true }],
   options: JobFitOptions,
   examples: [
     'jobfit job-fit 500001',
     'jobfit job-fit --all -o csv > job-fit.csv',
     'jobfit job-fit --all -o xlsx --out job-fit.xlsx',
+<<<<<<< HEAD
     'jobfit job-fit 500001 500002 -o ndjson | jq ".top_fit_occupations[0]"',
+=======
+    'jobfit job-fit 2001 2002 -o ndjson | jq ".top_fit_occupations[0]"',
+    'jobfit job-fit 2001 2002 -o html --out candidates.html',
+>>>>>>> main
   ],
   footer:
     `\n\nCSV columns: ${JOB_FIT_CSV_COLUMNS.join(', ')}.\n` +

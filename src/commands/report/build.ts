@@ -1,5 +1,5 @@
 /**
- * report --sp SHORT [--team ID] [--group-by team|custom_id]
+ * report --sp SHORT [--team ID] [--group-by team|custom_id] [-o html [--top N|all]]
  *
  * A group report from a complete export: every invitation (listAll), then the
  * scorecard of every test taker among them (bulkFetch). Definitions are in
@@ -11,14 +11,16 @@ import type { Session } from '../../core/session.js';
 import { type BulkResult, IdFeed, bulkFetch, createErrorSink, throwIfFailed } from '../../export/bulk-fetch.js';
 import { type FetchPage, listAll } from '../../export/complete-list.js';
 import { finishExport, isServiceGone } from '../../export/finish.js';
-import { type GroupStats, GroupReport, type InvitationLike, REPORT_CSV_COLUMNS, reportCsvRow } from '../../export/group-report.js';
+import { type GroupStats, GroupReport, groupId, type InvitationLike, REPORT_CSV_COLUMNS, reportCsvRow } from '../../export/group-report.js';
 import { checkScoreProfile } from '../../export/score-profile.js';
 import { Tally } from '../../export/tally.js';
 import { openTarget } from '../../export/target.js';
 import { colorsFor } from '../../format/color.js';
 import { NUM } from '../../format/number.js';
 import { type ColumnSpec, createListWriter, type ListWriter, jsonText, resolveFormat } from '../../format/output.js';
-import { createProgress } from '../../format/progress.js';
+import { clearProgress, createProgress } from '../../format/progress.js';
+import { UsageError } from '../../core/errors.js';
+import { Ranking } from './ranked.js';
 import { safeLine } from '../../format/sanitize.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
@@ -34,6 +36,10 @@ const ReportOptions = z.object({
   groupBy: flag(z.enum(['team', 'custom_id'], { error: 'must be team or custom_id' }).default('team'), { flag: '--group-by <key>', description: 'team (default) or custom_id' }),
   concurrency: flag(z.coerce.number().int().min(1).max(64).default(16), { flag: '--concurrency <n>', description: 'scorecard requests in flight (default 16)' }),
   errors: flag(z.string().optional(), { flag: '--errors <file>', description: 'write the ids whose scorecard failed to FILE as NDJSON (default: stderr)' }),
+  top: flag(z.string().regex(/^(all|[1-9]\d*)$/, 'must be a whole number of 1 or more, or all').optional(), {
+    flag: '--top <n|all>',
+    description: 'with -o html: the candidates ranked per group (default 25; all: every one)',
+  }),
   out: flag(z.string().min(1).optional(), { flag: '--out <file>', description: 'write the report to FILE, only once it is complete (a failed run leaves FILE as it was)' }),
 });
 type ReportOptions = z.output<typeof ReportOptions>;
@@ -63,14 +69,28 @@ async function renderGroups(ctx: Session, sp: string, groups: GroupStats[], tota
   return `${blocks.join('\n')}`;
 }
 
+const REPORT_FORMATS = ['table', 'json', 'ndjson', 'csv', 'xlsx', 'html'] as const;
+const DEFAULT_TOP = 25;
+
+/** Where the data came from, for the page's header. */
+function sourceOf(ctx: Context): string {
+  const c = ctx.connection;
+  if (!c) return 'unknown';
+  return c.embedded ? 'the embedded local stub' : `the service at ${c.baseUrl}`;
+}
+
 export async function run(opts: ReportOptions, ctx: Context): Promise<void> {
+  if (opts.top !== undefined && ctx.globals.output !== 'html') throw new UsageError('--top ranks the candidates of an HTML report; add -o html.');
   const client = await ctx.client();
   await checkScoreProfile(client, opts.sp, ctx.connection?.mode);
   const o = { ...opts, team: await idOfName(client, 'team', opts.team) };
   const started = performance.now();
   const target = openTarget(ctx, o.out, 'groups');
-  const format = resolveFormat(target.ctx);
+  const format = resolveFormat(target.ctx, REPORT_FORMATS);
   const report = new GroupReport(o.groupBy);
+  const top = o.top === undefined ? DEFAULT_TOP : o.top === 'all' ? Number.POSITIVE_INFINITY : Number(o.top);
+  const ranking = format === 'html' ? new Ranking(top) : undefined;
+  const accounts = new Set<string>();
   const feed = new IdFeed<number>();
   const sink = createErrorSink(ctx, o.errors, 'test taker');
   const progress = createProgress(ctx, { label: 'Scorecards', noun: 'test takers' });
@@ -78,13 +98,16 @@ export async function run(opts: ReportOptions, ctx: Context): Promise<void> {
   const tally = new Tally('invitations', 'counted with their scorecard');
   let invitations = 0;
 
-  const fetchPage = ((q: ListFilter, signal?: AbortSignal) => client.listInvitations(q, signal)) as FetchPage<InvitationLike & { email: string }>;
+  const fetchPage = ((q: ListFilter, signal?: AbortSignal) => client.listInvitations(q, signal)) as FetchPage<
+    InvitationLike & { email: string; account?: { id?: number; display_name?: string } | null }
+  >;
   const listing = listAll(
     fetchPage,
     { team_id: o.team },
     (inv) => {
       invitations++;
       report.addInvitation(inv);
+      if (ranking && accounts.size < 5 && inv.account) accounts.add(inv.account.display_name ? `${inv.account.display_name} (${inv.account.id})` : String(inv.account.id));
       if (typeof inv.test_taker_id === 'number') feed.push(inv.test_taker_id);
       else tally.skip('not accepted yet');
     },
@@ -119,6 +142,8 @@ export async function run(opts: ReportOptions, ctx: Context): Promise<void> {
         if (out.kind === 'ok') {
           tally.write();
           report.addScorecard(id, out.value);
+          const group = ranking && report.groupOfTaker(id);
+          if (group !== undefined) ranking?.add(group, id, out.value);
         } else if (out.kind === 'skipped') {
           tally.skip(out.reason);
         } else {
@@ -138,7 +163,25 @@ export async function run(opts: ReportOptions, ctx: Context): Promise<void> {
     ctx.debug(`report: ${listed?.items} invitations in ${listed?.requests} list requests (minimum ${listed?.minimum}); ${result?.requests} scorecard requests`);
     const groups = report.result();
     const total = report.total();
-    if (format === 'json') {
+    // The bar is erased before a line of the report is printed: nothing is drawn over it, or after it.
+    clearProgress(ctx);
+    if (format === 'html' && ranking) {
+      const { renderGroupReportHtml } = await import('../../format/html/group-report.js');
+      out.io.stdout.write(
+        renderGroupReportHtml({
+          scoreProfile: o.sp,
+          groupBy: o.groupBy,
+          generatedAt: ctx.io.now(),
+          source: sourceOf(ctx),
+          account: ctx.connection?.account ?? ([...accounts].join(', ') || undefined),
+          mode: ctx.connection?.mode,
+          team: o.team,
+          top: o.top === 'all' ? 'all' : top,
+          groups: groups.map((g) => ({ stats: g, ...ranking.group(groupId(g.key)) })),
+          total: { stats: total, bins: ranking.totalBinsOf() },
+        }),
+      );
+    } else if (format === 'json') {
       out.io.stdout.write(`${jsonText({ object: 'group_report', score_profile: o.sp, group_by: o.groupBy, team_id: o.team ?? null, groups, total }, 2)}\n`);
     } else if (format === 'table') {
       out.io.stdout.write(await renderGroups(out, o.sp, groups, total));
@@ -173,7 +216,12 @@ export default defineCommand({
     'jobfit report --sp sales-rep',
     'jobfit report --sp sales-rep --group-by custom_id -o csv',
     'jobfit report --sp sales-rep -o xlsx --out groups.xlsx',
+<<<<<<< HEAD
     'jobfit report --sp sales-rep --team 12 -o json | jq ".groups[0].stars"',
+=======
+    'jobfit report --sp sales-rep -o html --out report.html --top 50',
+    'jobfit report --sp sales-rep --team 3 -o json | jq ".groups[0].stars"',
+>>>>>>> main
   ],
   footer:
     '\n\nDefinitions: invited = invitations in the group; accepted = invitations with a test taker;\n' +

@@ -2,10 +2,12 @@
  * `jobfit webhook listen`: the options, and the local stub pointed at the
  * listener (src/webhook/listen.ts) while it runs.
  */
-import { resolve as resolvePath } from 'node:path';
+import { join, resolve as resolvePath } from 'node:path';
 import * as z from 'zod';
 import { EVENT_TYPES } from '../../api/schemas.js';
 import { UsageError } from '../../core/errors.js';
+import { secretKey } from '../../api/webhook-signature.js';
+import { readInput } from '../../core/input.js';
 import type { SenderLink } from '../../webhook/listen.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
@@ -35,7 +37,9 @@ const ListenOptions = z.object({
   account: flag(z.string().optional(), { flag: '--account <id>', description: 'stub account whose endpoint to set (default: the key\'s, else the first)' }),
   onlyEnabledTeams: flag(z.boolean().optional(), { flag: '--only-enabled-teams', description: 'do not switch on delivery for the stub\'s teams' }),
   stub: flag(z.boolean().optional(), { flag: '--no-stub', description: 'do not change any local stub settings' }),
-  sync: flag(z.string().optional(), { flag: '--sync <db>', description: 'bring the people each event names up to date in a `jobfit sync` database' }),
+  sync: flag(z.string().optional(), { flag: '--sync <db>', description: 'bring the people each event names up to date in a `jobfit sync` database (verified events only)' }),
+  secretStdin: flag(z.boolean().optional(), { flag: '--secret-stdin', description: 'read the signing secret to verify deliveries with from stdin (or set JOBFIT_WEBHOOK_SECRET)' }),
+  unforwarded: flag(z.string().optional(), { flag: '--unforwarded <file>', description: 'with --forward-to: append the events your app did not take to FILE when stopping' }),
   printSecret: flag(z.boolean().optional(), { flag: '--print-secret', description: "print the local stub's signing secret for deliveries and exit" }),
 })
   // The checks in the order they have always run (-o, a global option, is checked in run); each sentence names its flag.
@@ -86,12 +90,14 @@ const NO_SECRET_HINT =
 async function printSecret(ctx: Context, o: ListenOptions, accountId: number | undefined): Promise<void> {
   const target = await stubTarget(ctx, o);
   if (!target) throw new UsageError('No local stub to read a signing secret from.', NO_SECRET_HINT);
-  const { openStore, accountOfKey, accountIds, signingSecret } = await import('../../stub/index.js');
+  const { openStore, accountOfKey, accountIds, signingSecret, secretNotice } = await import('../../stub/index.js');
   const store = await openStore(target.dataDir);
   try {
     const id = accountId ?? accountOfKey(store, target.apiKey) ?? accountIds(store)[0];
     const secret = id === undefined ? undefined : signingSecret(store, id);
     if (!secret) throw new UsageError(`Account ${String(id)} does not exist in the stub (${target.dataDir}).`, 'see `jobfit stub keys` for the accounts');
+    const notice = secretNotice(store, id!);
+    if (notice) ctx.warn(notice);
     ctx.io.stdout.write(`${secret}\n`);
   } finally {
     store.close();
@@ -121,18 +127,46 @@ async function linkLocalStub(ctx: Context, o: ListenOptions, accountId: number |
     },
   });
   const teams = link.teamsSwitched.length ? `; delivery switched on for teams ${link.teamsSwitched.join(', ')}` : '';
+  if (link.tookOverFrom) ctx.warn(`the listener at ${link.tookOverFrom} stopped without putting the stub's settings back; this one puts back what it found.`);
   ctx.info(`Local stub (${target.dataDir}): account ${link.accountId} now delivers to this listener${teams}. Restored when you stop.`);
-  ctx.info(`Deliveries are signed (jobfit-signature header); the signing secret is ${link.signingSecret} (check one with \`jobfit webhook verify\`).`);
-  return { restore: () => link.restore(), what: "the stub's webhook settings" };
+  if (link.requeued > 0) ctx.info(`${link.requeued} event${link.requeued === 1 ? '' : 's'} queued for an earlier listener come${link.requeued === 1 ? 's' : ''} to this one.`);
+  if (link.secretNotice) ctx.warn(link.secretNotice);
+  ctx.info(`Deliveries are signed (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature) with the secret ${link.signingSecret}; this listener verifies them.`);
+  return { restore: () => link.restore(), restoreNow: () => link.restoreNow(), what: "the stub's webhook settings", secret: link.signingSecret };
+}
+
+/**
+ * The secrets the user gave (never on the command line, where `ps` shows
+ * it): JOBFIT_WEBHOOK_SECRET, and the first line of stdin with --secret-stdin.
+ */
+export async function givenSecrets(ctx: Context, fromStdin: boolean | undefined): Promise<string[]> {
+  const out: string[] = [];
+  const env = ctx.io.env.JOBFIT_WEBHOOK_SECRET?.trim();
+  if (env) {
+    if (!secretKey(env)) throw new UsageError('JOBFIT_WEBHOOK_SECRET is not a signing secret (whsec_ followed by base64 of 24 to 64 bytes).');
+    out.push(env);
+  }
+  if (fromStdin) {
+    if (ctx.io.stdin.isTTY) throw new UsageError('--secret-stdin reads the secret from a pipe, not the terminal.', 'e.g. `pass show webhook | jobfit webhook listen --secret-stdin`');
+    const line = (await readInput(ctx.io, '-')).split(/\r?\n/)[0].trim();
+    if (!secretKey(line)) throw new UsageError('The secret on stdin is not a signing secret (whsec_ followed by base64 of 24 to 64 bytes).');
+    out.push(line);
+  }
+  return out;
 }
 
 export async function run(o: ListenOptions, ctx: Context): Promise<void> {
   const format = ctx.globals.output;
   if (format === 'csv' || format === 'xlsx') throw new UsageError(`webhook listen prints lines, json or ndjson; -o ${format} is not supported.`);
+  if (o.unforwarded !== undefined && o.forwardTo === undefined) throw new UsageError('--unforwarded is for the events --forward-to could not deliver; give --forward-to URL too.');
   const accountId = o.account === undefined ? undefined : Number(o.account);
   if (o.printSecret) return printSecret(ctx, o, accountId);
-  const { listen } = await import('../../webhook/listen.js');
+  const secrets = await givenSecrets(ctx, o.secretStdin);
+  const [{ listen }, { configDir }] = await Promise.all([import('../../webhook/listen.js'), import('../../config/paths.js')]);
   await listen(ctx, {
+    secrets,
+    unforwardedPath: o.unforwarded === undefined ? undefined : resolvePath(o.unforwarded),
+    unforwardedDir: join(configDir(ctx.io.env), 'webhook-unforwarded'),
     host: o.host ?? '127.0.0.1',
     port: o.port === undefined ? 0 : Number(o.port),
     allowHosts: hostNames(o.allowHost),
@@ -158,23 +192,32 @@ Against the local stub (the embedded one, a \`jobfit stub serve\` on this machin
 that the profile or JOBFIT_BASE_URL points at, or --data DIR), the account's
 webhook endpoint points at this listener and delivery is switched on (for the
 account and, unless --only-enabled-teams, for every team) while it runs; the
-previous settings come back when it stops. Failed deliveries are retried while
-it runs.
+previous settings come back when it stops (Ctrl-C, SIGTERM, SIGHUP, an
+error). Failed deliveries are retried while it runs; events held for a
+listener that was killed come to this one.
 
-Each event is shown once, even when delivered twice (the last 10,000 ids are
-remembered). Only JSON deliveries for a loopback Host (localhost, 127.0.0.1,
-[::1]) are accepted: a web page's request (an Origin header), another Host
-(DNS rebinding), another content type, a malformed event id or type get a 4xx,
-bodies over 1 MB get 413; none is shown or forwarded, and the first of each
-kind is noted on stderr. Behind a tunnel, name its host with --allow-host.
-Forwarding never follows the app's redirects.
+Each event is shown once, even when delivered twice: ids are remembered for
+10 minutes (twice the signature tolerance), up to 100,000. Only JSON
+deliveries for a loopback Host (localhost, 127.0.0.1, [::1]) are accepted: a
+web page's request (an Origin header), another Host (DNS rebinding), another
+content type, a malformed event id or type get a 4xx, bodies over 1 MB get
+413; none is shown or forwarded, and the first of each kind is noted on
+stderr. Behind a tunnel, name its host with --allow-host.
 
-Deliveries from the local stub are signed: a jobfit-signature header
-"t=<unix seconds>,v1=<hex HMAC-SHA256 of '<t>.<body>'>" with the secret of the
-account's endpoint (shown at start, by --print-secret and by \`jobfit stub
-webhooks\`). Forwarded events keep the header and the body byte for byte, so
-your app checks them as it would the sender's (\`jobfit webhook verify\`). How
-the real service signs is not in its reference.
+Deliveries are checked with Standard Webhooks (webhook-id, webhook-timestamp,
+webhook-signature: v1,<base64>), within 5 minutes either way, using the local
+stub's secret, JOBFIT_WEBHOOK_SECRET, or the first line of stdin with
+--secret-stdin (never the command line, where ps shows it). One that does not
+verify gets 401 and is not shown, forwarded or synced. --sync needs a secret.
+
+--forward-to re-posts each event with its body and signature headers as
+received, 4 at a time from a queue of at most 1,000 events (32 MB); an event
+your app does not take (down, not 2xx, 10 s timeout) is tried again while the
+listener runs, and the ones still not taken when it stops are written to
+--unforwarded FILE (else a file in the config folder), named on stderr. When
+a bound is reached, the sender gets 503 with Retry-After and delivers again.
+Redirects are not followed.
+
 ${examples(
     'jobfit webhook listen',
     'jobfit webhook listen --events invitation.accepted,test_taker.created',

@@ -1,24 +1,41 @@
 /**
- * `jobfit webhook verify`: checks a received delivery's jobfit-signature
- * against its raw body, as an app should (src/api/webhook-signature.ts).
+ * `jobfit webhook verify`: checks a received delivery's Standard Webhooks
+ * signature (or, until 0.2.0, the earlier jobfit-signature) against its raw
+ * body, as an app should (src/api/webhook-signature.ts).
  */
 import * as z from 'zod';
-import { verifySignature } from '../../api/webhook-signature.js';
+import { LEGACY_SIGNATURE_HEADER, LEGACY_SIGNATURE_UNTIL, type SignedHeaders, verifyDelivery } from '../../api/webhook-signature.js';
 import { JobfitError, UsageError } from '../../core/errors.js';
 import { readInputBytes } from '../../core/input.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { examples } from '../kit/help.js';
 import { flag } from '../kit/flags.js';
+import { givenSecrets } from './listen.js';
 
-const VerifyOptions = z.object({
-  file: z.string().optional(),
-  signature: flag(z.string(), { flag: '--signature <header>', description: 'the jobfit-signature header: t=<unix seconds>,v1=<hex>', required: true }),
-  secret: flag(z.string().optional(), { flag: '--secret <whsec>', description: 'the signing secret (or JOBFIT_WEBHOOK_SECRET)' }),
-  tolerance: flag(z.string(), { flag: '--tolerance <seconds>', description: 'how old a signature may be (default 300; 0: any)', default: '300' }),
-}).superRefine((o, zctx) => {
-  if (!/^\d+$/.test(o.tolerance.trim())) zctx.addIssue({ code: 'custom', message: `--tolerance must be a number of seconds, got "${o.tolerance}".` });
-});
+const VerifyOptions = z
+  .object({
+    file: z.string().optional(),
+    signature: flag(z.string(), {
+      flag: '--signature <header>',
+      description: 'the webhook-signature header (v1,<base64>), or the earlier jobfit-signature (t=…,v1=<hex>)',
+      required: true,
+    }),
+    id: flag(z.string().optional(), { flag: '--id <webhook-id>', description: 'the webhook-id header (the event id)' }),
+    timestamp: flag(z.string().optional(), { flag: '--timestamp <seconds>', description: 'the webhook-timestamp header' }),
+    secret: flag(z.string().optional(), { flag: '--secret <whsec>', description: 'the signing secret (visible to ps: prefer JOBFIT_WEBHOOK_SECRET or --secret-stdin)' }),
+    secretStdin: flag(z.boolean().optional(), { flag: '--secret-stdin', description: 'read the signing secret from stdin (the body then comes from FILE)' }),
+    tolerance: flag(z.string(), { flag: '--tolerance <seconds>', description: 'how far the timestamp may be from now, either way (default 300; 0: any)', default: '300' }),
+  })
+  .superRefine((o, zctx) => {
+    const bad = (message: string) => zctx.addIssue({ code: 'custom', message });
+    if (!/^\d+$/.test(o.tolerance.trim())) return bad(`--tolerance must be a number of seconds, got "${o.tolerance}".`);
+    const legacy = /^\s*t=/.test(o.signature);
+    if (!legacy && (o.id === undefined || o.timestamp === undefined)) return bad('A webhook-signature is checked with its --id and --timestamp (the webhook-id and webhook-timestamp headers).');
+    if (o.timestamp !== undefined && !/^\d{1,12}$/.test(o.timestamp.trim())) return bad(`--timestamp must be unix seconds, got "${o.timestamp}".`);
+    if (o.secretStdin && (o.file === undefined || o.file === '-')) return bad('With --secret-stdin the body comes from a FILE, not stdin.');
+    if (o.secretStdin && o.secret !== undefined) return bad('Give --secret or --secret-stdin, not both.');
+  });
 export type VerifyOptions = z.output<typeof VerifyOptions>;
 
 async function bodyOf(ctx: Context, file: string | undefined): Promise<Buffer> {
@@ -27,35 +44,45 @@ async function bodyOf(ctx: Context, file: string | undefined): Promise<Buffer> {
 }
 
 export async function run(o: VerifyOptions, ctx: Context): Promise<void> {
-  const secret = (o.secret ?? ctx.io.env.JOBFIT_WEBHOOK_SECRET ?? '').trim();
-  if (!secret) throw new UsageError('No signing secret: give --secret whsec_… or set JOBFIT_WEBHOOK_SECRET.', 'the local stub\'s is printed by `jobfit webhook listen --print-secret`');
+  const secrets = o.secret !== undefined ? [o.secret.trim()] : await givenSecrets(ctx, o.secretStdin);
+  // --secret-stdin and the variable both given: the one read from stdin is the one meant.
+  const secret = secrets.at(-1);
+  if (!secret) throw new UsageError('No signing secret: set JOBFIT_WEBHOOK_SECRET, pipe it with --secret-stdin, or give --secret whsec_….', 'the local stub\'s is printed by `jobfit webhook listen --print-secret`');
   const body = await bodyOf(ctx, o.file);
-  const r = verifySignature(secret, o.signature, body, { toleranceSeconds: Number(o.tolerance), nowSeconds: Math.floor(ctx.io.now().getTime() / 1000) });
+  const legacy = /^\s*t=/.test(o.signature);
+  const headers: SignedHeaders = legacy ? { legacy: o.signature } : { id: o.id, timestamp: o.timestamp, signature: o.signature };
+  const r = verifyDelivery(secret, headers, body, { toleranceSeconds: Number(o.tolerance), nowSeconds: Math.floor(ctx.io.now().getTime() / 1000) });
   if (!r.ok) throw new JobfitError(`Not verified: ${r.reason}.`);
+  if (legacy) ctx.warn(`${LEGACY_SIGNATURE_HEADER} goes in ${LEGACY_SIGNATURE_UNTIL}: check webhook-signature instead (Standard Webhooks).`);
   ctx.info(`Verified: signed ${r.ageSeconds >= 0 ? `${r.ageSeconds} s ago` : `${-r.ageSeconds} s ahead of this clock`} with this secret, ${body.length} bytes.`);
 }
 
 export default defineCommand({
   name: 'verify',
-  summary: 'Check the signature of a webhook delivery (the local stub\'s scheme)',
+  summary: 'Check the signature of a webhook delivery (Standard Webhooks)',
   args: [{ name: 'file', description: 'the raw body as received (- or nothing: stdin)', optional: true }],
   options: VerifyOptions,
   // Unlike other commands', this help ends right after its last example.
   helpAfter: `
-Checks a delivery as your app should: the HMAC-SHA256 of "<t>.<raw body>"
-with the signing secret must equal the v1 signature, and t must be within
---tolerance seconds of now (default 300; 0 turns the check off). The body must
+Checks a delivery as your app should (Standard Webhooks): the base64
+HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>", keyed with the
+base64-decoded secret after whsec_, must equal a v1 signature of the
+webhook-signature header, and the timestamp must be within --tolerance
+seconds of now, either way (default 300; 0 turns the check off). The body must
 be the bytes received: parsed and serialised again, it no longer matches.
-The secret comes from --secret or JOBFIT_WEBHOOK_SECRET.
+The secret comes from JOBFIT_WEBHOOK_SECRET, --secret-stdin, or --secret
+(which ps shows to other users of the machine).
 
-This is the local stub's scheme; how the real service signs deliveries is not
-in its reference.
+The earlier jobfit-signature ("t=<seconds>,v1=<hex>") is still accepted, and
+sent by the stub, until ${LEGACY_SIGNATURE_UNTIL}. How the real service signs
+deliveries is not in its reference.
 
 Exit codes: 0 valid, 1 invalid (the reason on stderr), 2 usage.
 ${examples(
-    '# fixtures/webhook/delivery.json is a delivery signed with the secret whsec_example',
-    'jobfit webhook verify --secret whsec_example --tolerance 0 --signature "t=1767225600,v1=cc7a6a11fad5febccac2a6186b9b7b4146e40af3c590160cb9a008e2fc2dfde5" fixtures/webhook/delivery.json',
-    'JOBFIT_WEBHOOK_SECRET=$(jobfit webhook listen --print-secret) jobfit webhook verify --signature "$SIG" - < body.json',
+    '# fixtures/webhook/delivery.json: a delivery signed with whsec_am9iZml0LWV4YW1wbGUtc2VjcmV0LTI0, its headers below',
+    'jobfit webhook verify --secret whsec_am9iZml0LWV4YW1wbGUtc2VjcmV0LTI0 --id evt_00000000000000000000000a --timestamp 1767225600 --tolerance 0 --signature "v1,HcOBcK2/VJ3XuWYl+fVOLVxZF98RifDxqHj2G2QVCJU=" fixtures/webhook/delivery.json',
+    'JOBFIT_WEBHOOK_SECRET=$(jobfit webhook listen --print-secret) jobfit webhook verify --id "$ID" --timestamp "$TS" --signature "$SIG" body.json',
+    'pass show app/webhook | jobfit webhook verify --secret-stdin --id evt_… --timestamp 1767225600 --signature "v1,K5oZ…" body.json',
   ).trimEnd()}`,
   run,
 });

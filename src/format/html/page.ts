@@ -1,0 +1,203 @@
+/**
+ * The parts every page we write shares (`-o html`): one self-contained
+ * document, CSS and SVG inline, no script, font or image from anywhere, that
+ * reads the same with scripts off, in greyscale and to a colour-blind eye, and
+ * prints on A4 and on Letter.
+ *
+ * - Everything from the service or a CSV passes `esc` (HTML-escaped, control
+ *   and bidi characters shown as escapes, as on a terminal); links only
+ *   through `safeHref` (http and https, nothing else).
+ * - Palette: one sequential blue scale (light to dark, so the order holds in
+ *   greyscale and for every common colour-vision deficiency) and one orange
+ *   for marks (the median); every colour also has a word or a number beside it.
+ * - Every chart is an SVG with a title and a table or list that says the same.
+ * - Print: charts and cards are never split; table headers repeat on each page;
+ *   `@page` has no fixed size, so the browser's paper (A4 or Letter) is used,
+ *   and the content is no wider than the narrower of the two.
+ */
+import { safeLine } from '../sanitize.js';
+import { NUM } from '../number.js';
+
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Text (or a number) safe inside an element or a quoted attribute. */
+export function esc(v: string | number | null | undefined): string {
+  if (v === null || v === undefined) return '';
+  return safeLine(String(v)).replace(/[&<>"']/g, (c) => ENTITIES[c]);
+}
+
+/** An http(s) URL for an href, escaped; undefined for anything else (javascript:, data:, garbage). */
+export function safeHref(url: string | null | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    const u = new URL(url);
+    return u.protocol === 'https:' || u.protocol === 'http:' ? esc(u.href) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Sequential blues, light to dark (ColorBrewer "Blues"): index 0 is 1 star, 4 is 5 stars. */
+export const BLUES = ['#c6dbef', '#9ecae1', '#6baed6', '#2171b5', '#08306b'] as const;
+/** The one mark colour (median line), dashed as well so it reads without colour. */
+export const MARK = '#d95f02';
+const INK = '#1a1a1a';
+
+export const fmt = (n: number): string => NUM.format(n);
+
+/** 42 of 80 → "53%" ("–" for 0 of 0). */
+export function pct(part: number, whole: number): string {
+  return whole > 0 ? `${Math.round((part / whole) * 100)}%` : '–';
+}
+
+/** ★★★☆☆ with the number for a screen reader and for a reader of the source. */
+export function starsHtml(n: number | null | undefined): string {
+  if (typeof n !== 'number' || !Number.isFinite(n)) return '<span class="stars" aria-label="no stars">–</span>';
+  const k = Math.max(0, Math.min(5, Math.round(n)));
+  return `<span class="stars" role="img" aria-label="${k} of 5 stars">${'★'.repeat(k)}<span class="off">${'☆'.repeat(5 - k)}</span></span>`;
+}
+
+/** The band of a five-star score: a word and a shade, so it reads without colour. */
+export function bandOf(starsN: number | null | undefined): { name: string; cls: string } {
+  if (typeof starsN !== 'number') return { name: 'Not scored', cls: 'b0' };
+  if (starsN >= 4) return { name: 'Strong', cls: 'b3' };
+  if (starsN === 3) return { name: 'Moderate', cls: 'b2' };
+  return { name: 'Weak', cls: 'b1' };
+}
+
+export interface BarRow {
+  label: string;
+  value: number;
+  /** Text after the bar (default: the value, grouped). */
+  note?: string;
+  fill?: string;
+}
+
+/**
+ * Horizontal bars as one SVG (a funnel, a star distribution): label, bar
+ * scaled to `max` (default the largest value), and the value after it.
+ */
+export function hbarSvg(title: string, rows: BarRow[], opts: { max?: number; labelWidth?: number } = {}): string {
+  const rowH = 22;
+  const labelW = opts.labelWidth ?? 90;
+  const barW = 220;
+  const width = labelW + barW + 90;
+  const height = rows.length * rowH + 4;
+  const max = opts.max ?? Math.max(1, ...rows.map((r) => r.value));
+  const bars = rows
+    .map((r, i) => {
+      const y = i * rowH + 2;
+      const w = max > 0 ? Math.max(r.value > 0 ? 1 : 0, Math.round((r.value / max) * barW)) : 0;
+      const fill = r.fill ?? BLUES[3];
+      return (
+        `<text x="${labelW - 6}" y="${y + 15}" text-anchor="end">${esc(r.label)}</text>` +
+        `<rect x="${labelW}" y="${y + 2}" width="${barW}" height="${rowH - 6}" class="track"/>` +
+        `<rect x="${labelW}" y="${y + 2}" width="${w}" height="${rowH - 6}" fill="${fill}" stroke="${INK}" stroke-width="0.5"/>` +
+        `<text x="${labelW + barW + 6}" y="${y + 15}">${esc(r.note ?? fmt(r.value))}</text>`
+      );
+    })
+    .join('');
+  return svg(title, width, height, bars);
+}
+
+/**
+ * A histogram of percentages in 10-point bins (0–9, 10–19, … 90–100), with a
+ * dashed line and a label at the median.
+ */
+export function histogramSvg(title: string, bins: readonly number[], median: number | null): string {
+  const left = 34;
+  const plotW = 300;
+  const plotH = 110;
+  const top = 16;
+  const width = left + plotW + 10;
+  const height = top + plotH + 30;
+  const max = Math.max(1, ...bins);
+  const bw = plotW / bins.length;
+  let body = `<line x1="${left}" y1="${top + plotH}" x2="${left + plotW}" y2="${top + plotH}" stroke="${INK}"/>`;
+  body += `<line x1="${left}" y1="${top}" x2="${left}" y2="${top + plotH}" stroke="${INK}"/>`;
+  body += `<text x="${left - 4}" y="${top + 4}" text-anchor="end" class="small">${fmt(max)}</text><text x="${left - 4}" y="${top + plotH}" text-anchor="end" class="small">0</text>`;
+  bins.forEach((n, i) => {
+    const h = Math.round((n / max) * plotH);
+    const x = left + i * bw;
+    body += `<rect x="${(x + 1).toFixed(1)}" y="${top + plotH - h}" width="${(bw - 2).toFixed(1)}" height="${h}" fill="${BLUES[3]}" stroke="${INK}" stroke-width="0.5"/>`;
+  });
+  for (let p = 0; p <= 100; p += 20) body += `<text x="${(left + (p / 100) * plotW).toFixed(1)}" y="${top + plotH + 13}" text-anchor="middle" class="small">${p}%</text>`;
+  if (median !== null) {
+    const x = (left + (Math.min(100, Math.max(0, median)) / 100) * plotW).toFixed(1);
+    body += `<line x1="${x}" y1="${top - 4}" x2="${x}" y2="${top + plotH}" stroke="${MARK}" stroke-width="2.5" stroke-dasharray="5 3"/>`;
+    body += `<text x="${x}" y="${top - 6}" text-anchor="middle" class="small mark">median ${esc(median)}%</text>`;
+  }
+  body += `<text x="${left + plotW / 2}" y="${height - 2}" text-anchor="middle" class="small">job fit %</text>`;
+  return svg(title, width, height, body);
+}
+
+function svg(title: string, width: number, height: number, body: string): string {
+  return `<svg class="chart" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${esc(title)}"><title>${esc(title)}</title>${body}</svg>`;
+}
+
+/** The 10-point bin of a percentage (100 falls in the last one). */
+export function binOf(p: number): number {
+  return Math.max(0, Math.min(9, Math.floor(p / 10)));
+}
+
+export const BIN_LABELS = Array.from({ length: 10 }, (_, i) => (i === 9 ? '90–100%' : `${i * 10}–${i * 10 + 9}%`));
+
+const CSS = `
+*{box-sizing:border-box}
+html{-webkit-print-color-adjust:exact;print-color-adjust:exact}
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;color:${INK};background:#fff;margin:0 auto;padding:16px 20px;max-width:186mm}
+h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;margin:22px 0 6px;border-bottom:2px solid ${BLUES[4]};padding-bottom:2px}
+h3{font-size:14px;margin:10px 0 4px}
+.meta{color:#444;margin:0 0 12px}.meta dt{font-weight:600;display:inline}.meta dd{display:inline;margin:0 14px 0 4px}
+.cards{display:flex;flex-wrap:wrap;gap:10px 18px}
+.card{flex:1 1 300px;min-width:0;break-inside:avoid;page-break-inside:avoid}
+figure{margin:0;break-inside:avoid;page-break-inside:avoid}
+figcaption{font-weight:600;margin:4px 0}
+svg.chart{max-width:100%;height:auto;font-size:11px;font-family:inherit}
+svg .small{font-size:9px}svg .mark{fill:${MARK};font-weight:700}svg .track{fill:#f2f2f2}
+table{border-collapse:collapse;width:100%;margin:4px 0 8px}
+th,td{border:1px solid #bbb;padding:2px 6px;text-align:left;vertical-align:top}
+th{background:#eef3f8}
+td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
+table.equiv{font-size:12px;width:auto}
+tr.total td{font-weight:700;border-top:2px solid ${INK}}
+.stars{color:#8a5a00;letter-spacing:1px;white-space:nowrap}.stars .off{color:#999}
+.band{display:inline-block;padding:0 6px;border-radius:3px;border:1px solid ${INK};font-size:12px;white-space:nowrap}
+.b3{background:${BLUES[4]};color:#fff}.b2{background:${BLUES[2]};color:${INK}}.b1{background:${BLUES[0]};color:${INK}}.b0{background:#fff;color:${INK};border-style:dashed}
+.note{color:#555;font-size:12px}
+.riasec{font-size:28px;font-weight:700;letter-spacing:6px}
+.gauge{white-space:nowrap;font-family:ui-monospace,monospace}
+a{color:${BLUES[4]}}
+section.group,section.person{break-before:auto}
+@page{margin:12mm}
+@media print{
+ body{padding:0;max-width:none;font-size:11pt}
+ section.group+section.group,section.person+section.person{break-before:page;page-break-before:always}
+ thead{display:table-header-group}tfoot{display:table-footer-group}
+ tr,td,th{break-inside:avoid;page-break-inside:avoid}
+ h2,h3,figcaption{break-after:avoid;page-break-after:avoid}
+ a{color:${INK};text-decoration:none}
+}
+`;
+
+/** The whole document's start: everything up to and including `<body>`. */
+export function pageHead(title: string): string {
+  return (
+    '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">' +
+    `<meta name="viewport" content="width=device-width, initial-scale=1">` +
+    // Nothing from outside, ever: no script, no font, no image, no frame, no form target.
+    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">` +
+    `<meta name="referrer" content="no-referrer">` +
+    `<title>${esc(title)}</title><style>${CSS.trim()}</style></head><body>\n`
+  );
+}
+
+export const PAGE_TAIL = '</body></html>\n';
+
+/** "Where the data came from": the header's definition list. */
+export function metaList(items: Array<[string, string | number | null | undefined]>): string {
+  return `<dl class="meta">${items
+    .filter(([, v]) => v !== undefined && v !== null && v !== '')
+    .map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`)
+    .join('')}</dl>`;
+}
