@@ -152,12 +152,8 @@ export default defineCommand({
     'jobfit job-fit 500001',
     'jobfit job-fit --all -o csv > job-fit.csv',
     'jobfit job-fit --all -o xlsx --out job-fit.xlsx',
-<<<<<<< HEAD
     'jobfit job-fit 500001 500002 -o ndjson | jq ".top_fit_occupations[0]"',
-=======
-    'jobfit job-fit 2001 2002 -o ndjson | jq ".top_fit_occupations[0]"',
-    'jobfit job-fit 2001 2002 -o html --out candidates.html',
->>>>>>> main
+    'jobfit job-fit 500001 500002 -o html --out candidates.html',
   ],
   footer:
     `\n\nCSV columns: ${JOB_FIT_CSV_COLUMNS.join(', ')}.\n` +
