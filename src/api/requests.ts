@@ -7,6 +7,7 @@
 import { type CountryCode, parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import * as z from 'zod';
 import { MSG } from './messages.js';
+import { CUSTOM_ID_MAX } from './limits.js';
 
 import { TEST_ID } from './catalog.js';
 
@@ -56,7 +57,7 @@ const testIds = z
   })
   .min(1, 'At least one assessment is required');
 
-const customId = z.string({ error: 'Custom ID must be a string' }).max(50, 'Custom ID must be at most 50 characters').nullable();
+const customId = z.string({ error: 'Custom ID must be a string' }).max(CUSTOM_ID_MAX, 'Custom ID must be at most 50 characters').nullable();
 const refText = z.string({ error: 'Reference text must be a string' }).max(60, 'Reference text must be at most 60 characters').nullable();
 const int = (what: string) => z.number({ error: `${what} must be an integer` }).int(`${what} must be an integer`);
 const bool = (what: string) => z.boolean({ error: `${what} must be a boolean` });
@@ -105,7 +106,7 @@ export type UpdateInvitationBody = z.input<typeof UpdateInvitationBody>;
 export const ListQuery = z
   .object({
     team_id: z.number().int().optional().meta({ description: 'exact: a team of the account, else 400 team_id not found' }),
-    custom_id: z.string().max(50, 'Custom ID must be at most 50 characters').optional().meta({ description: 'partial, case-insensitive; raises the cap to 150' }),
+    custom_id: z.string().max(CUSTOM_ID_MAX, 'Custom ID must be at most 50 characters').optional().meta({ description: 'partial, case-insensitive; raises the cap to 150' }),
     email: z.string().max(255, 'Email must be at most 255 characters').optional().meta({ description: 'partial, case-insensitive; raises the cap to 150' }),
   })
   .meta({ id: 'ListQuery' });

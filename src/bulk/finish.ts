@@ -5,11 +5,25 @@
 import { existsSync } from 'node:fs';
 import { ExitCode, InterruptError, JobfitError, PartialFailureError, SilentError } from '../core/errors.js';
 import { NUM } from '../format/number.js';
+import { hasUnsafe, safeLine } from '../format/sanitize.js';
 import { fileErrorCause } from './files.js';
 import { type BulkDeps, type BulkOptions, type BulkSummary, DEFAULT_CONCURRENCY } from './types.js';
 
 function shellQuote(s: string): string {
-  return /^[A-Za-z0-9_./@:=,+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+  if (/^[A-Za-z0-9_./@:=,+-]+$/.test(s)) return s;
+  if (!hasUnsafe(s) && !/[\n\t]/.test(s)) return `'${s.replace(/'/g, `'\\''`)}'`;
+  // A name with a control or invisible character: ANSI-C quoting (bash, zsh),
+  // which a terminal shows as text and a shell reads back as the same name.
+  let q = '';
+  for (const ch of s) {
+    const code = ch.codePointAt(0) ?? 0;
+    if (ch === '\\' || ch === "'") q += `\\${ch}`;
+    else if (!hasUnsafe(ch) && ch !== '\n' && ch !== '\t') q += ch;
+    else if (code <= 0xff) q += `\\x${code.toString(16).padStart(2, '0')}`;
+    else if (code <= 0xffff) q += `\\u${code.toString(16).padStart(4, '0')}`;
+    else q += `\\U${code.toString(16).padStart(8, '0')}`;
+  }
+  return `$'${q}'`;
 }
 
 export function resumeCommand(o: BulkOptions, out: string): string {
@@ -54,7 +68,7 @@ export function finishBulk(s: BulkSummary, opts: BulkOptions, ctx: BulkDeps['ctx
     const reason: unknown = ctx.io.signal.reason;
     const by = reason instanceof InterruptError && reason.signal !== 'SIGINT' ? ` (${reason.signal})` : '';
     ctx.io.stderr.write(
-      `Interrupted${by}: the rows in flight were finished; ${NUM.format(s.notSent)} rows were not sent. Everything is in ${s.results}.\nResume with:\n  ${resumeCommand(opts, s.results!)}\n`,
+      `Interrupted${by}: the rows in flight were finished; ${NUM.format(s.notSent)} rows were not sent. Everything is in ${safeLine(s.results ?? '')}.\nResume with:\n  ${resumeCommand(opts, s.results!)}\n`,
     );
     throw new SilentError(ExitCode.INTERRUPTED);
   }

@@ -22,13 +22,17 @@
  * A cell the results file neutralised (a formula) is kept as written:
  *   {"t":"cell","row":12,"col":3,"text":"=HYPERLINK(...)"}
  *
- * The file is created owner-only (0600) and never through a symbolic link; a
- * file at its path that is not a journal is refused, never appended to.
+ * The file is opened the one way every appended file for a person is
+ * (openPrivateAppend, core/files.ts): created owner-only (0600) under a random
+ * exclusive name and linked into place, never through a symbolic link, and
+ * an existing one only when it is a regular file of the running user; a file
+ * at its path that is not a journal is refused, never appended to.
  */
-import { close as closeAsync, closeSync, constants, fchmodSync, fdatasync, fdatasyncSync, fstatSync, lstatSync, openSync, readSync, writeSync } from 'node:fs';
+import { close as closeAsync, closeSync, constants, fdatasync, fdatasyncSync, fstatSync, lstatSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { UsageError } from '../core/errors.js';
+import { checkDestination, openPrivateAppend } from '../core/files.js';
 import { fileErrorCause } from './files.js';
 
 export type RowStatus = 'created' | 'exists' | 'invalid' | 'failed' | 'not_sent' | 'unknown';
@@ -73,6 +77,8 @@ function assertJournal(path: string): boolean {
   if (!st) return false;
   if (st.isSymbolicLink()) throw new UsageError(`${path} is a symbolic link; the journal is never written through a link.`, 'remove the link, or choose another --out');
   if (!st.isFile()) throw new UsageError(`${path} is not a journal (it is not a regular file).`, 'move it away, or choose another --out');
+  // Another user's file is never read as ours, nor appended to.
+  checkDestination(path, 'the journal');
   if (st.size === 0) return false;
   const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
   let head: string;
@@ -161,11 +167,15 @@ export class JournalWriter {
   /** The first write error (a full or read-only disk): every later write throws it. */
   failed?: Error;
 
+  /** This writer created the file (a run refused before its first line removes it: remove()). */
+  private readonly created: boolean;
+
   constructor(readonly path: string) {
+    // Owner-only from the first byte, never through a link, never another user's file (a UsageError).
+    const opened = openPrivateAppend(path, 'the journal');
+    this.fd = opened.fd;
+    this.created = opened.created;
     try {
-      // Owner-only from the first byte, and never through a link (ELOOP).
-      this.fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
-      fchmodSync(this.fd, 0o600);
       // A line torn by a kill or a full disk must not swallow the next one.
       const size = fstatSync(this.fd).size;
       if (size > 0) {
@@ -179,6 +189,7 @@ export class JournalWriter {
         if (last[0] !== 0x0a) this.writeNow('\n');
       }
     } catch (err) {
+      closeSync(this.fd);
       throw new UsageError(`Cannot write the journal ${path}: ${fileErrorCause(err)}; nothing was sent.`);
     }
     this.timer = setInterval(() => {
@@ -281,5 +292,15 @@ export class JournalWriter {
     this.closed = true;
     if (!this.syncing) closeSync(this.fd);
     if (err) throw err;
+  }
+
+  /** Closes, and removes the file when this writer created it (a run that stopped before sending anything leaves no journal). */
+  remove(): void {
+    try {
+      this.close();
+    } catch {
+      // the file goes anyway
+    }
+    if (this.created) rmSync(this.path, { force: true });
   }
 }

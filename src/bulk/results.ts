@@ -9,16 +9,16 @@
  * first) get a leading `'`, as `-o csv` does (the same neutraliseCell); the
  * caller is told so that the journal keeps the text as written.
  *
- * The file is written to a temporary file beside it (owner-only, 0600, not
- * through a link) and renamed over the results path when the run ends, so a
- * run that is refused, killed or stopped by a full disk leaves the previous
- * results file as it was.
+ * The file is written the one way every file for a person is
+ * (createPrivateOutput, core/files.ts): a random, exclusive, owner-only
+ * temporary file beside it, renamed over the results path when the run ends,
+ * so a run that is refused, killed or stopped by a full disk leaves the
+ * previous results file as it was, and a file planted at the path by another
+ * user is refused.
  */
-import { closeSync, constants, fchmodSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import { UsageError } from '../core/errors.js';
+import { writeSync } from 'node:fs';
+import { createPrivateOutput, type PrivateOutput } from '../core/files.js';
 import { neutraliseCell } from '../format/csv.js';
-import { fileErrorCause } from './files.js';
 import type { Outcome } from './journal.js';
 
 export const RESULT_COLUMNS = ['row', 'status', 'invitation_id', 'assessment_url', 'error'] as const;
@@ -29,9 +29,8 @@ function quoter(delimiter: string): (cell: string) => string {
 }
 
 export class ResultsWriter {
-  private fd: number;
-  /** Where the lines go until close() renames it to `path`. */
-  readonly tmp: string;
+  /** Where the lines go until close() renames them to `path`. */
+  protected readonly file: PrivateOutput;
   private next = 1;
   private pending = new Map<number, string>();
   private out: string[] = [];
@@ -50,17 +49,12 @@ export class ResultsWriter {
     private readonly onNeutralised?: (row: number, col: number, text: string) => void,
     /** Our columns after the input's (the errors file has others). */
     columns: readonly string[] = RESULT_COLUMNS,
-    what = 'results file',
+    protected readonly what = 'results file',
   ) {
     this.quote = quoter(delimiter);
     this.width = header.length;
-    this.tmp = join(dirname(path), `.${basename(path)}.jobfit-tmp`);
-    try {
-      this.fd = openSync(this.tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o600);
-      fchmodSync(this.fd, 0o600);
-    } catch (err) {
-      throw new UsageError(`Cannot write the ${what} ${path}: ${fileErrorCause(err)}; nothing was sent.`);
-    }
+    // A refusal (a link, a special or another user's file, an unwritable folder) is a UsageError: nothing was sent.
+    this.file = createPrivateOutput(path, `the ${what}`);
     const taken = new Set(header.map((h) => h.trim().toLowerCase()));
     // Our columns must not hide one of the user's: prefix ours when a name is taken.
     const extra = columns.map((c) => (taken.has(c) ? `jobfit_${c}` : c));
@@ -93,7 +87,7 @@ export class ResultsWriter {
     this.outBytes = 0;
     try {
       let off = 0;
-      while (off < b.length) off += writeSync(this.fd, b, off, b.length - off);
+      while (off < b.length) off += writeSync(this.file.fd, b, off, b.length - off);
     } catch (err) {
       this.failed = err as Error;
       throw err;
@@ -149,24 +143,27 @@ export class ResultsWriter {
    */
   close(keep = true): void {
     let err: unknown = this.failed;
-    try {
-      if (keep && !err) {
-        this.drain();
-        fsyncSync(this.fd);
-      }
-    } catch (e) {
-      err = e;
-    }
-    closeSync(this.fd);
     if (keep && !err) {
       try {
-        renameSync(this.tmp, this.path);
+        this.drain();
+        this.file.commit();
         return;
       } catch (e) {
         err = e;
       }
     }
-    rmSync(this.tmp, { force: true });
+    this.file.discard();
     if (err) throw err;
+  }
+
+  /** Writes what is in order, closes, and leaves the lines in the temporary file (`tmp`) for a caller that turns them into another file. */
+  protected closeLines(): string {
+    this.drain();
+    return this.file.tmp;
+  }
+
+  /** Removes the temporary file (after closeLines). */
+  protected dropLines(): void {
+    this.file.discard();
   }
 }

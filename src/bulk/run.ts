@@ -20,7 +20,7 @@ import { JobfitError, UsageError } from '../core/errors.js';
 import { acquireLock } from '../core/lock.js';
 import { limiter } from '../core/pool.js';
 import { NUM } from '../format/number.js';
-import { safeText } from '../format/sanitize.js';
+import { safeLine, safeText } from '../format/sanitize.js';
 import { loadAccountData } from './account.js';
 import { checkResumable, checkRow, validatePass, writeErrorsFile, fitCells } from './check.js';
 import { checkWritablePath, fileErrorCause, isFileError } from './files.js';
@@ -187,14 +187,23 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
     if (opts.retryFailed) ctx.info(`Retrying: ${NUM.format(Math.max(0, sendable))} rows failed or were not sent in the earlier run.`);
     await guardLive(opts, deps, account, v, Math.max(0, sendable));
 
-    const jw = new JournalWriter(journalPath);
-    let results: ResultsWriter;
+    // The results file first: refused (a planted file, a link), it leaves nothing behind, no journal either.
+    // (A neutralised cell is first reported by put(), after the journal is open.)
+    let jw: JournalWriter;
+    const results: ResultsWriter = createResultsWriter(out, v.meta.header, v.meta.delimiter, v.meta.bom, (row, col, text) => jw.cell(row, col, text));
+    try {
+      jw = new JournalWriter(journalPath);
+    } catch (err) {
+      await results.close(false);
+      throw err;
+    }
     try {
       if (again) jw.resume(ctx.io.now().toISOString());
       else jw.begin({ input: opts.csv === '-' ? '-' : resolve(opts.csv), header: v.meta.header, rows: v.rows, at: ctx.io.now().toISOString() });
-      results = createResultsWriter(out, v.meta.header, v.meta.delimiter, v.meta.bom, (row, col, text) => jw.cell(row, col, text));
     } catch (err) {
-      jw.close();
+      await results.close(false);
+      if (again) jw.close();
+      else jw.remove();
       throw writeFailure(err, jw.path, opts, out, 0);
     }
     const progress = deps.progress?.(v.rows);
@@ -374,7 +383,7 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
         throw writeFailure(fatal, file, opts, out, sent);
       }
       if (fatal instanceof JobfitError) {
-        ctx.io.stderr.write(`${summaryLine(summary)}\nStopped. Results: ${out} (journal ${journalPath}). Resume with:\n  ${resumeCommand(opts, out)}\n`);
+        ctx.io.stderr.write(`${summaryLine(summary)}\nStopped. Results: ${safeLine(out)} (journal ${safeLine(journalPath)}). Resume with:\n  ${resumeCommand(opts, out)}\n`);
       }
       throw fatal;
     }

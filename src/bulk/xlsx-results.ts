@@ -3,19 +3,19 @@
  *
  * A workbook cannot be appended to and is only readable once complete, so
  * the rows are kept exactly as the CSV results file keeps them (in order,
- * through ResultsWriter's window) but as JSON lines in a hidden file beside
- * the target, owner-only; when the run ends, that file becomes the workbook
- * (streamed: memory stays flat), written to a temporary file and renamed over
- * the target. A run that fails or is refused leaves the previous file as it
+ * through ResultsWriter's window) but as JSON lines in its temporary file
+ * (random name beside the target, owner-only); when the run ends, that file
+ * becomes the workbook (streamed: memory stays flat), written to a second
+ * temporary file the same way and renamed over the target. A run that fails or is refused leaves the previous file as it
  * was, as for CSV.
  *
  * Cells are never neutralised with a quote (no text cell of a workbook is a
  * formula): the workbook holds the text as read. `row` and `invitation_id`
  * are integers; the assessment URL a link; our other cells text.
  */
-import { closeSync, constants, createReadStream, createWriteStream, openSync, renameSync, rmSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { createPrivateOutput } from '../core/files.js';
 import { XlsxBook } from '../format/xlsx.js';
 import { RESULT_COLUMNS, ResultsWriter } from './results.js';
 
@@ -24,14 +24,12 @@ export const isXlsxPath = (path: string) => /\.xlsx$/i.test(path);
 const INTEGER_COLUMNS = new Set(['row', 'line', 'invitation_id', 'jobfit_row', 'jobfit_line', 'jobfit_invitation_id']);
 
 class XlsxResultsWriter extends ResultsWriter {
-  private readonly target: string;
   private readonly sheet: string;
   private readonly ours: number;
 
   constructor(path: string, header: string[], columns: readonly string[], what: string, sheet: string) {
-    // The rows file is the "results file" of the CSV writer; the workbook is made from it at close.
-    super(join(dirname(path), `.${basename(path)}.jobfit-rows`), header, ',', false, undefined, columns, what);
-    this.target = path;
+    // The target is checked (and refused) here, before anything is sent; the rows wait in the writer's temporary file.
+    super(path, header, ',', false, undefined, columns, what);
     this.sheet = sheet;
     this.ours = columns.length;
   }
@@ -41,36 +39,28 @@ class XlsxResultsWriter extends ResultsWriter {
   }
 
   override async close(keep = true): Promise<void> {
-    const rows = this.path;
-    try {
-      super.close(keep);
-    } catch (err) {
-      rmSync(rows, { force: true });
-      throw err;
+    if (!keep || this.failed) {
+      super.close(false);
+      return;
     }
-    if (!keep) return;
-    const tmp = join(dirname(this.target), `.${basename(this.target)}.jobfit-tmp`);
     try {
-      await writeWorkbook(rows, tmp, this.sheet, this.ours);
-      renameSync(tmp, this.target);
-    } catch (err) {
-      rmSync(tmp, { force: true });
-      throw err;
+      const rows = this.closeLines();
+      const book = createPrivateOutput(this.path, `the ${this.what}`);
+      try {
+        await writeWorkbook(rows, book.fd, this.sheet, this.ours);
+        book.commit();
+      } catch (err) {
+        book.discard();
+        throw err;
+      }
     } finally {
-      rmSync(rows, { force: true });
+      this.dropLines();
     }
   }
 }
 
-async function writeWorkbook(rowsFile: string, tmp: string, sheetName: string, ours: number): Promise<void> {
-  const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (constants.O_NOFOLLOW ?? 0), 0o600);
-  let out: ReturnType<typeof createWriteStream>;
-  try {
-    out = createWriteStream('', { fd, autoClose: true });
-  } catch (err) {
-    closeSync(fd);
-    throw err;
-  }
+async function writeWorkbook(rowsFile: string, fd: number, sheetName: string, ours: number): Promise<void> {
+  const out = createWriteStream('', { fd, autoClose: false });
   const failed = new Promise<never>((_, reject) => out.once('error', reject));
   failed.catch(() => {});
   const book = await XlsxBook.open(out);
@@ -92,10 +82,7 @@ async function writeWorkbook(rowsFile: string, tmp: string, sheetName: string, o
   }
   (sheet ?? book.addSheet(sheetName, [])).end();
   await Promise.race([book.finish(), failed]);
-  await new Promise<void>((resolve, reject) => {
-    out.once('error', reject);
-    out.end(() => resolve());
-  });
+  await Promise.race([new Promise<void>((resolve) => out.end(() => resolve())), failed]);
 }
 
 /**

@@ -57,7 +57,7 @@ export function createContext(io: IOStreams, globals: GlobalOptions, deps: Conte
   };
 
   async function makeClient(): Promise<JobfitClient> {
-    const [{ readConfigView }, { resolveConnection }, { stubDataDir, unsafeConfigProblem, configFilePath }, { maskKey, hideUrlPasswords, modeOfKey }, { isLoopbackHost }, { createClient }] = await Promise.all([
+    const [{ readConfigView }, { resolveConnection }, { stubDataDir }, { maskKey, hideUrlPasswords, modeOfKey }, { isLoopbackHost }, { createClient }] = await Promise.all([
       import('../config/read.js'),
       import('../config/resolve.js'),
       import('../config/paths.js'),
@@ -65,10 +65,8 @@ export function createContext(io: IOStreams, globals: GlobalOptions, deps: Conte
       import('../core/loopback.js'),
       import('../client/create.js'),
     ]);
+    // A config another user owns or others can write is refused here (read.ts), before any key is sent.
     const config = readConfigView(io.env);
-    // Used anyway (the person may not be able to fix it now), but never silently.
-    const unsafe = config.profileNames().length > 0 ? unsafeConfigProblem(configFilePath(io.env)) : undefined;
-    if (unsafe) io.stderr.write(`Warning: ${forPerson(unsafe)}\n`);
     const resolution = resolveConnection({ globals, env: io.env, config });
     let baseUrl: string;
     let apiKey: string | undefined;

@@ -8,7 +8,10 @@ import type { IOStreams } from '../core/io.js';
 import { createContext } from './create-context.js';
 import { AuthError, ExitCode, interruptedExit, JobfitError } from '../core/errors.js';
 import { createProcessIO } from '../core/io.js';
+import { fileErrorCause } from '../core/files.js';
+import { readlinkSync } from 'node:fs';
 import { forPerson } from '../format/person-text.js';
+import { safeText } from '../format/sanitize.js';
 import { VERSION } from './version.js';
 
 /** Options of the root program that take a value (to find the command name in argv). */
@@ -52,7 +55,8 @@ function buildProgram(io: IOStreams): Command {
     .showHelpAfterError('(add --help for usage)')
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
-      writeErr: (s) => io.stderr.write(s),
+      // commander quotes what was typed ("unknown command", "invalid -o"): a stranger's text, sanitised.
+      writeErr: (s) => io.stderr.write(safeText(s)),
       // One style for every error, commander's own included: "Error: …".
       outputError: (s, write) => write(s.replace(/^error:/, 'Error:')),
     })
@@ -177,6 +181,25 @@ export function reportError(err: unknown, io: IOStreams, verbose: boolean): numb
 
 export async function runMain(argv: string[]): Promise<void> {
   const io = createProcessIO();
-  const code = await run(argv, io);
+  let code = await run(argv, io);
+  // A failed write to stdout (a full disk behind `> FILE`) is reported as an
+  // event after the write: let it arrive, then never end with 0 over it.
+  await new Promise((r) => setImmediate(r));
+  const failed = io.stdoutError?.();
+  if (failed) {
+    io.stderr.write(`${forPerson(`Error: could not write the output to ${stdoutName()}: ${fileErrorCause(failed)}; what it holds is incomplete.`)}\n`);
+    if (code === ExitCode.OK || code === ExitCode.PARTIAL) code = ExitCode.FAILURE;
+  }
   process.exitCode = code;
+}
+
+/** The file behind stdout, where the system says (Linux), for the sentence of a failed write. */
+function stdoutName(): string {
+  try {
+    const target = readlinkSync('/proc/self/fd/1');
+    if (target.startsWith('/')) return target;
+  } catch {
+    // not Linux, or not allowed
+  }
+  return 'standard output';
 }

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../core/errors.js';
-import { configFilePath } from './paths.js';
+import { configFilePath, unsafeConfigProblem } from './paths.js';
 import type { ConfigData, Profile } from './types.js';
 
 export interface ConfigView {
@@ -29,6 +29,9 @@ export function parseConfigText(text: string, path: string): ConfigData {
 }
 
 export function readConfigFile(path: string): ConfigData {
+  // Another user's file, or one others can write, is never used: its base URL could catch the key.
+  const unsafe = unsafeConfigProblem(path);
+  if (unsafe) throw new UsageError(unsafe);
   let text: string;
   try {
     text = readFileSync(path, 'utf8');

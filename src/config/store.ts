@@ -3,14 +3,14 @@
  * Load this module lazily (ctx.config()); read-only paths use read.ts.
  */
 import { chmodSync, mkdirSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import Conf from 'conf';
 import { JobfitError, UsageError } from '../core/errors.js';
 import { conditionText, diskConditionOf } from '../core/disk.js';
 import { withLockSync } from '../core/lock.js';
 import { CONFIG_KEYS, keySpec } from './keys.js';
 import { maskKey } from './mask.js';
-import { CONFIG_FILE_NAME, configDir, PROJECT_NAME } from './paths.js';
+import { CONFIG_FILE_NAME, configDir, PROJECT_NAME, unsafeConfigProblem } from './paths.js';
 import { parseConfigText } from './read.js';
 import type { ConfigData, Profile } from './types.js';
 
@@ -105,6 +105,9 @@ export class ConfigStore {
 
   constructor(opts: ConfigStoreOptions = {}) {
     this.dir = opts.dir ?? configDir(opts.env ?? process.env);
+    // Never written into another user's file (run as root, `config set` would give them the key).
+    const unsafe = unsafeConfigProblem(join(this.dir, CONFIG_FILE_NAME));
+    if (unsafe) throw new UsageError(unsafe);
     try {
       mkdirSync(this.dir, { recursive: true, mode: DIR_MODE });
     } catch (err) {

@@ -35,6 +35,11 @@ export interface IOStreams {
    * reason; long-running commands subscribe and finish cleanly.
    */
   readonly signal: AbortSignal;
+  /**
+   * The first error writing stdout (a full disk behind `> FILE`), once one
+   * happened: the run then cannot end with exit 0 (cli/main.ts says so).
+   */
+  stdoutError?(): NodeJS.ErrnoException | undefined;
 }
 
 
@@ -112,11 +117,14 @@ export function createProcessIO(): IOStreams {
   // no one to tell, and the run must still finish its files and its exit code
   // rather than die of an unhandled 'error' event.
   process.stderr.on('error', () => {});
+  let stdoutFailed: NodeJS.ErrnoException | undefined;
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     // `jobfit ... | head` closes the pipe early: that is not an error.
     if (err.code === 'EPIPE') process.exit(0);
+    // Any other (ENOSPC, EIO, EFBIG): kept, and the run ends non-zero naming it.
+    stdoutFailed ??= err;
   });
-  return createIO({
+  const io = createIO({
     stdout: process.stdout,
     stderr: process.stderr,
     get stdin() {
@@ -127,4 +135,6 @@ export function createProcessIO(): IOStreams {
     signal: ac.signal,
     noColor: process.argv.includes('--no-color'),
   });
+  io.stdoutError = () => stdoutFailed;
+  return io;
 }

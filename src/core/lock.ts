@@ -5,7 +5,7 @@
  * dead pid on this host, or a file that cannot be read as ours and is older
  * than a minute) is stale and taken over; a live owner is named in the refusal.
  */
-import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync, constants } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, statSync, unlinkSync, writeSync, constants } from 'node:fs';
 import { hostname } from 'node:os';
 import { UsageError } from './errors.js';
 
@@ -41,10 +41,26 @@ export function lockPath(target: string): string {
 /** The lock file as it is now: its text and owner, or gone (released in between). */
 function readLock(path: string): { gone: boolean; text?: string; owner?: LockOwner } {
   let text: string;
+  let fd: number;
   try {
-    text = readFileSync(path, 'utf8');
+    // Not through a link, and O_NONBLOCK: a FIFO planted at the lock path must not hang the run.
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') throw new UsageError(`The lock file ${path} is a symbolic link; jobfit never uses it.`, `remove ${path}`);
+    return { gone: code === 'ENOENT' };
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new UsageError(`The lock file ${path} is not a regular file (a FIFO, a device or a folder); jobfit never uses it.`, `remove ${path}`);
+    // A lock holds one line of JSON: more is not ours (and is not read whole).
+    const buf = Buffer.alloc(Math.min(st.size, 64 * 1024));
+    text = buf.subarray(0, readSync(fd, buf, 0, buf.length, 0)).toString('utf8');
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
     return { gone: (err as NodeJS.ErrnoException).code === 'ENOENT' };
+  } finally {
+    closeSync(fd);
   }
   try {
     const o = JSON.parse(text) as Partial<LockOwner>;

@@ -12,6 +12,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import { createWriteStream, type WriteStream } from 'node:fs';
+import { createPrivateOutput, fileErrorCause } from '../core/files.js';
 import { safeText } from '../format/sanitize.js';
 import { askAgain } from './ask-again.js';
 import type { Session } from '../core/session.js';
@@ -294,6 +295,8 @@ export interface ErrorSink {
    * to one line with their count.
    */
   close(opts?: { stopped?: boolean }): Promise<void>;
+  /** The run was refused before it began: no --errors file is left behind. */
+  discard(): void;
 }
 
 export function createErrorSink(ctx: Session, file?: string, what = 'item'): ErrorSink {
@@ -305,10 +308,15 @@ export function createErrorSink(ctx: Session, file?: string, what = 'item'): Err
   // them apart, and a run that stops because the service is gone says so once
   // instead of once per id.
   const held: string[] = [];
-  if (file) {
-    // Owner-only: messages may name people.
-    stream = createWriteStream(file, { flags: 'w', mode: 0o600 });
-    stream.on('error', () => {});
+  // The file is written the one way every file for a person is (core/files.ts:
+  // owner-only, never a link, a special or another user's file; in place at close).
+  const output = file === undefined ? undefined : createPrivateOutput(file, '--errors');
+  let writeError: Error | undefined;
+  if (output) {
+    stream = createWriteStream('', { fd: output.fd, autoClose: false });
+    stream.on('error', (err) => {
+      writeError ??= err;
+    });
   }
   const record = (id: unknown, status: 'failed' | 'skipped', text: string, httpStatus?: number) => {
     if (stream) {
@@ -333,12 +341,32 @@ export function createErrorSink(ctx: Session, file?: string, what = 'item'): Err
       if (opts.stopped && failures > 0) ctx.io.stderr.write(safeText(`${failures} ${what}${failures === 1 ? '' : 's'} failed before the run stopped (the first: ${first.replace(/\.$/, '')}).\n`));
       else for (const line of held) ctx.io.stderr.write(safeText(line));
       held.length = 0;
-      if (!stream) return Promise.resolve();
+      if (!stream || !output) return Promise.resolve();
       const s = stream;
-      return new Promise<void>((resolve, reject) => {
+      const out = output;
+      return new Promise<void>((resolve) => {
+        if (s.destroyed) return resolve();
+        s.once('error', () => resolve());
         s.end(() => resolve());
-        s.on('error', reject);
+      }).then(() => {
+        stream = undefined;
+        // A failed write is never passed off as "the failures are listed in FILE".
+        if (writeError) {
+          out.discard();
+          throw new JobfitError(`Could not write --errors ${file}: ${fileErrorCause(writeError)}; the failures were not saved there.`, { cause: writeError });
+        }
+        try {
+          out.commit();
+        } catch (err) {
+          out.discard();
+          throw new JobfitError(`Could not write --errors ${file}: ${fileErrorCause(err)}; the failures were not saved there.`, { cause: err });
+        }
       });
+    },
+    discard() {
+      stream?.destroy();
+      stream = undefined;
+      output?.discard();
     },
   };
 }

@@ -43,7 +43,14 @@ export interface IdExportOptions<R> {
 export async function runIdExport<R>(ctx: Session, o: IdExportOptions<R>): Promise<{ result?: BulkResult; listing?: Awaited<IdSource['done']> }> {
   const started = performance.now();
   const tally = new Tally('test takers');
-  const sink = createErrorSink(ctx, o.errors, 'test taker');
+  let sink: ReturnType<typeof createErrorSink>;
+  try {
+    sink = createErrorSink(ctx, o.errors, 'test taker');
+  } catch (err) {
+    // A refused --errors file: the run never began, and --out leaves nothing behind.
+    o.target.discard();
+    throw err;
+  }
   const count = o.source.feed.count;
   // A bar for one item is noise.
   const progress = createProgress(o.all || count > 1 ? ctx : { io: ctx.io, globals: { ...ctx.globals, quiet: true } }, { label: o.label, noun: 'test takers', total: o.all ? undefined : count });
@@ -81,7 +88,12 @@ export async function runIdExport<R>(ctx: Session, o: IdExportOptions<R>): Promi
   } catch (err) {
     error = err;
   }
-  await sink.close({ stopped: error !== undefined });
+  try {
+    await sink.close({ stopped: error !== undefined });
+  } catch (err) {
+    // The --errors file could not be written: the run cannot pass for a finished one.
+    error ??= err;
+  }
   o.beforeFinish?.(error);
   await finishExport(
     ctx,

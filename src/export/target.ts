@@ -14,12 +14,13 @@
  *   json    the list is left open and the same line follows (not valid JSON)
  * and stderr says how many rows were written and that the output is incomplete.
  */
-import { closeSync, constants, createWriteStream, openSync, renameSync, rmSync, statSync, type WriteStream } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import type { Session } from '../core/session.js';
-import { UsageError } from '../core/errors.js';
+import { JobfitError } from '../core/errors.js';
+import { createPrivateOutput, fileErrorCause } from '../core/files.js';
 import type { ListWriter } from '../format/output.js';
 import { NUM } from '../format/number.js';
+import { safeLine } from '../format/sanitize.js';
 
 export const INCOMPLETE_MARK = '#INCOMPLETE EXPORT';
 
@@ -28,13 +29,15 @@ export interface ExportTarget {
   ctx: Session;
   /** The file the export goes to, when --out was given. */
   file?: string;
-  /** The run is complete: end the writer, then (with --out) rename the file into place. */
+  /** The run is complete: end the writer, then (with --out) rename the file into place. A failed write throws (exit 1), the old file kept. */
   commit(writer: ListWriter | undefined): Promise<void>;
   /**
    * The run failed: with --out, remove the temporary file; on stdout, end with
    * the incomplete mark. Says on stderr how many rows were written. Never throws.
    */
   abandon(writer: ListWriter | undefined, why: string): Promise<void>;
+  /** Nothing was written (the run was refused before it began): with --out, remove the temporary file, silently. */
+  discard(): void;
 }
 
 function withStdout(ctx: Session, stdout: WriteStream): Session {
@@ -46,14 +49,25 @@ function withStdout(ctx: Session, stdout: WriteStream): Session {
   return Object.create(ctx, { io: { value: io } }) as Session;
 }
 
-function endStream(s: WriteStream): Promise<void> {
-  return new Promise((resolve, reject) => {
-    s.once('error', reject);
-    s.end(() => resolve());
+/** Ends a stream; resolves with the first write error it met, if any. */
+function endStream(s: WriteStream, failed: () => Error | undefined): Promise<Error | undefined> {
+  return new Promise((resolve) => {
+    if (s.destroyed || s.writableFinished) return resolve(failed());
+    s.once('error', (err) => resolve(failed() ?? err));
+    s.end(() => resolve(failed()));
   });
 }
 
-/** Opens the destination of an export: stdout, or a temporary file for `--out FILE`. */
+/** The line that ends an incomplete export on stdout; `why` is the service's text, sanitised. */
+export function incompleteLine(rows: number, noun: string, why: string): string {
+  return `${INCOMPLETE_MARK}: ${NUM.format(rows)} ${noun} written before the run stopped (${safeLine(why.replace(/\s+/g, ' '))})\n`;
+}
+
+/**
+ * Opens the destination of an export: stdout, or a temporary file for `--out
+ * FILE` (createPrivateOutput: a link, a FIFO, a device or another user's file
+ * at FILE is refused, exit 2, nothing created).
+ */
 export function openTarget(ctx: Session, out: string | undefined, noun: string): ExportTarget {
   if (out === undefined) {
     return {
@@ -67,55 +81,53 @@ export function openTarget(ctx: Session, out: string | undefined, noun: string):
         const rows = writer.count;
         if (writer.format !== 'table') {
           await writer.drained();
-          ctx.io.stdout.write(`${INCOMPLETE_MARK}: ${NUM.format(rows)} ${noun} written before the run stopped (${why.replace(/\s+/g, ' ')})\n`);
+          ctx.io.stdout.write(incompleteLine(rows, noun, why));
         }
         ctx.io.stderr.write(`The output is incomplete: ${NUM.format(rows)} ${noun} were written before the run stopped; it ends with a "${INCOMPLETE_MARK}" line.\n`);
       },
+      discard() {},
     };
   }
   const file = out;
-  try {
-    if (statSync(file).isDirectory()) throw new UsageError(`--out ${file} is a directory; give a file name.`);
-  } catch (err) {
-    if (err instanceof UsageError) throw err;
-  }
-  const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.partial`);
-  let fd: number;
-  try {
-    fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o600);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-    throw new UsageError(`Cannot write to the folder of ${file} (${code}).`);
-  }
+  const output = createPrivateOutput(file, '--out');
   let stream: WriteStream;
   try {
-    stream = createWriteStream('', { fd, autoClose: true });
+    stream = createWriteStream('', { fd: output.fd, autoClose: false });
   } catch (err) {
-    closeSync(fd);
-    rmSync(tmp, { force: true });
+    output.discard();
     throw err;
   }
-  // Errors surface through end(); a listener keeps an early one from being unhandled.
-  stream.on('error', () => {});
+  // The first write error (a full disk): the file is then never put in place.
+  let failed: Error | undefined;
+  stream.on('error', (err) => {
+    failed ??= err;
+  });
   return {
     ctx: withStdout(ctx, stream),
     file,
     async commit(writer) {
+      let err: unknown;
       try {
         await writer?.end();
-        await endStream(stream);
-        renameSync(tmp, file);
-      } catch (err) {
-        rmSync(tmp, { force: true });
-        const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-        throw new UsageError(`Could not write ${file} (${code}); it was left as it was.`);
+        err = await endStream(stream, () => failed);
+        if (!err) output.commit();
+      } catch (e) {
+        err = e;
+      }
+      if (err) {
+        output.discard();
+        throw new JobfitError(`Could not write ${file}: ${fileErrorCause(err)}; it was left as it was.`, { cause: err });
       }
     },
     async abandon(writer, _why) {
-      await endStream(stream).catch(() => {});
-      rmSync(tmp, { force: true });
+      await endStream(stream, () => failed);
+      output.discard();
       const rows = writer?.count ?? 0;
-      ctx.io.stderr.write(`${file} was not written (the run stopped after ${NUM.format(rows)} ${noun}); nothing there was changed.\n`);
+      ctx.io.stderr.write(`${safeLine(file)} was not written (the run stopped after ${NUM.format(rows)} ${noun}); nothing there was changed.\n`);
+    },
+    discard() {
+      stream.destroy();
+      output.discard();
     },
   };
 }

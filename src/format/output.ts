@@ -25,7 +25,7 @@ import { colorsFor } from './color.js';
 import { type Cell, CONSTANT_FIELDS, flattenRecord, keysOutside, getPath, isPlainObject, project, unionKeys, validateFields } from './fields.js';
 import type { ColumnSpec, TableOptions } from './table.js';
 import { NUM } from './number.js';
-import { safeJson } from './sanitize.js';
+import { safeJson, safeLine } from './sanitize.js';
 
 export type { ColumnSpec } from './table.js';
 
@@ -427,7 +427,7 @@ export async function createListWriter(ctx: OutputCtx, opts: ListWriterOptions):
           } else if (!warnedExtra && !opts.csvColumns && keysOutside(rec, header).length > 0) {
             warnedExtra = true;
             const extra = keysOutside(rec, header);
-            ctx.io.stderr.write(`Warning: CSV columns were fixed by the first row; ${extra.join(', ')} of later rows left out (use -o ndjson for every field).\n`);
+            ctx.io.stderr.write(`Warning: CSV columns were fixed by the first row; ${safeLine(extra.join(', '))} of later rows left out (use -o ndjson for every field).\n`);
           }
           emit(csvLine(cellsFor(rec, header)));
           break;
@@ -441,11 +441,22 @@ export async function createListWriter(ctx: OutputCtx, opts: ListWriterOptions):
     },
     drained() {
       flush();
-      if (!full) return Promise.resolve();
+      const wasFull = full;
       full = false;
-      const stream = out as { once?: (event: string, cb: () => void) => void };
-      if (typeof stream.once !== 'function') return Promise.resolve();
-      return new Promise<void>((resolve) => stream.once?.('drain', resolve));
+      // Wait only while the stream still says it needs a drain: a caller that
+      // ignored write()'s answer may come after the 'drain' already fired, and
+      // waiting for another would wait forever (an export into a pipe then
+      // ended with exit 13 instead of its incomplete mark).
+      const stream = out as { writableNeedDrain?: boolean; once?: (event: string, cb: () => void) => void; off?: (event: string, cb: () => void) => void };
+      // (A stream that does not say, a test's fake, is taken at write()'s word.)
+      if (!(stream.writableNeedDrain ?? wasFull) || typeof stream.once !== 'function') return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        const done = () => {
+          for (const e of ['drain', 'close', 'error']) stream.off?.(e, done);
+          resolve();
+        };
+        for (const e of ['drain', 'close', 'error']) stream.once?.(e, done);
+      });
     },
     end() {
       if (ended) return;

@@ -15,18 +15,29 @@
 
 /**
  * C0 controls but tab and newline, DEL, C1 controls (U+0080–U+009F: U+009B is
- * a one-character CSI on some terminals), and the bidi controls: ALM,
- * LRM/RLM, the embeddings and overrides (U+202A–U+202E), and the isolates
- * (U+2066–U+2069).
+ * a one-character CSI on some terminals), the bidi controls: ALM, LRM/RLM,
+ * the embeddings and overrides (U+202A–U+202E), and the isolates
+ * (U+2066–U+2069); and the invisible ones that hide or fake text: the
+ * zero-width space, joiners and word joiner (U+200B–U+200D, U+2060–U+2064,
+ * U+180E, U+FEFF), the line and paragraph separators (U+2028/2029, a new line
+ * to some terminals and to JavaScript readers of NDJSON), and the tag
+ * characters (U+E0000–U+E007F).
  */
-const UNSAFE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-const UNSAFE_TEST = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+const SET = '\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f\\u061c\\u180e\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2069\\ufeff\\u{e0000}-\\u{e007f}';
+const UNSAFE = new RegExp(`[${SET}]`, 'gu');
+const UNSAFE_TEST = new RegExp(`[${SET}]`, 'u');
 // Same set plus newline and tab, for text that must stay on one line.
-const UNSAFE_LINE = /[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const UNSAFE_LINE = new RegExp(`[\\n\\t${SET}]`, 'gu');
 
 function escapeChar(ch: string): string {
-  const code = ch.charCodeAt(0);
-  return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  const code = ch.codePointAt(0) ?? 0;
+  if (code <= 0xff) return `\\x${code.toString(16).padStart(2, '0')}`;
+  return code <= 0xffff ? `\\u${code.toString(16).padStart(4, '0')}` : `\\u{${code.toString(16)}}`;
+}
+
+/** Whether text holds a character the sanitiser escapes (newline and tab aside). */
+export function hasUnsafe(text: string): boolean {
+  return UNSAFE_TEST.test(text);
 }
 
 /** Text safe to write to a terminal: control and bidi characters shown as escapes; newline and tab kept. */
@@ -57,15 +68,19 @@ export function safeDeep<T>(value: T): T {
   return value;
 }
 
-// What JSON.stringify leaves raw that a terminal may obey: DEL, C1 and bidi controls.
-const JSON_UNSAFE = /[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-const JSON_UNSAFE_TEST = /[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+// What JSON.stringify leaves raw that a terminal may obey or hide: DEL, C1, bidi and invisible characters.
+const JSON_SET = '\\x7f-\\x9f\\u061c\\u180e\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2069\\ufeff\\u{e0000}-\\u{e007f}';
+const JSON_UNSAFE = new RegExp(`[${JSON_SET}]`, 'gu');
+const JSON_UNSAFE_TEST = new RegExp(`[${JSON_SET}]`, 'u');
+
+const uEscape = (unit: number) => `\\u${unit.toString(16).padStart(4, '0')}`;
 
 /**
  * JSON text (from JSON.stringify, which already escapes C0 controls) with the
- * C1 and bidi controls written as `\u` escapes: the same data to any JSON
- * reader, and nothing a terminal obeys when it lands on one.
+ * C1, bidi and invisible characters written as `\u` escapes (a tag character
+ * as its surrogate pair): the same data to any JSON reader, and nothing a
+ * terminal obeys or hides when it lands on one.
  */
 export function safeJson(text: string): string {
-  return JSON_UNSAFE_TEST.test(text) ? text.replace(JSON_UNSAFE, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`) : text;
+  return JSON_UNSAFE_TEST.test(text) ? text.replace(JSON_UNSAFE, (ch) => (ch.length === 2 ? uEscape(ch.charCodeAt(0)) + uEscape(ch.charCodeAt(1)) : uEscape(ch.charCodeAt(0)))) : text;
 }

@@ -107,7 +107,7 @@ export function createApp(opts: AppOptions): (req: IncomingMessage, res: ServerR
     const seg = path.split('/');
     // seg[0] is '' (leading slash); a trailing slash is tolerated.
     if (seg[seg.length - 1] === '' && seg.length > 2) seg.pop();
-    if (seg[1] === 'v1') return handleV1(store, opts.origin(), method, seg.slice(2), new URLSearchParams(search), () => parseJsonBody(req));
+    if (seg[1] === 'v1') return handleV1(store, opts.origin(), method, seg.slice(2), new URLSearchParams(search), () => parseJsonBody(req), req.headers['content-type']);
     if (seg[1] !== 'v2') return null;
     const m = matchRoute(seg.slice(2).map(safeDecode));
     if (!m) return error(404, MSG.notFound);

@@ -14,7 +14,8 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
-import { ensurePrivateDir, ensurePrivateFile } from '../core/files.js';
+import { UsageError } from '../core/errors.js';
+import { ensurePrivateDir, ensurePrivateFile, trustProblem } from '../core/files.js';
 import { type DiskCondition, conditionText, diskConditionOf } from '../core/disk.js';
 
 type Database = BetterSqlite3.Database;
@@ -283,6 +284,11 @@ export class Store {
     // mode of the database file, so that one is made 0600 before it opens it.
     // (An existing folder is left as it is: --data may name any folder.)
     this.path = join(dataDir, DB_FILE);
+    // Another user's database (or one others can write) never receives people's data.
+    for (const f of [this.path, `${this.path}-wal`, `${this.path}-shm`]) {
+      const unsafe = trustProblem(f, "The stub's database", 'give the stub another data folder');
+      if (unsafe) throw new UsageError(unsafe);
+    }
     try {
       ensurePrivateDir(dataDir);
       ensurePrivateFile(this.path);

@@ -5,6 +5,7 @@
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import { closeSync, constants, lstatSync, mkdirSync, openSync } from 'node:fs';
+import { checkDestination } from '../core/files.js';
 import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
@@ -44,6 +45,8 @@ function prepareFile(path: string): boolean {
   if (st) {
     if (st.isSymbolicLink()) throw new UsageError(`${path} is a symbolic link; give the database file itself.`);
     if (!st.isFile()) throw new UsageError(`${path} is not a file.`);
+    // Another user's file never receives people's data (core/files.ts).
+    checkDestination(path, 'the sync database');
     return false;
   }
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });

@@ -5,10 +5,10 @@
  * Whoever sends the events (the local stub) is pointed at it through `link`,
  * and put back when it stops.
  */
-import { closeSync, constants, fchmodSync, fstatSync, openSync, writeSync } from 'node:fs';
+import { closeSync, constants, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { JobfitError, UsageError } from '../core/errors.js';
-import { ensurePrivateDir } from '../core/files.js';
+import { ensurePrivateDir, openPrivateAppend } from '../core/files.js';
 import { isLoopbackHost } from '../core/loopback.js';
 import { jsonText } from '../format/output.js';
 import { safeLine } from '../format/sanitize.js';
@@ -53,27 +53,13 @@ export interface ListenerOptions {
 }
 
 /**
- * The log: opened once for appending, created 0600 (it holds people's
- * emails and assessment links), never through a symbolic link someone
- * planted at the path, and only when it is a regular file.
+ * The log: opened once for appending the one way every appended file for a
+ * person is (openPrivateAppend, core/files.ts): created 0600 (it holds
+ * people's emails and assessment links), never through a symbolic link, and
+ * only a regular file of the running user (a FIFO would hang the listener).
  */
 function openLog(path: string): number {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP') throw new UsageError(`The log path ${path} is a symbolic link; not writing through it.`, 'give the path of a regular file');
-    throw new UsageError(`Cannot write the log file ${path}: ${(err as Error).message}`);
-  }
-  const st = fstatSync(fd);
-  if (!st.isFile()) {
-    closeSync(fd);
-    throw new UsageError(`The log path ${path} is not a regular file.`);
-  }
-  // A log made by an older version (or another tool) may be readable by everyone.
-  if ((st.mode & 0o077) !== 0 && st.uid === process.getuid?.()) fchmodSync(fd, 0o600);
-  return fd;
+  return openPrivateAppend(path, 'the log file').fd;
 }
 
 function clock(d: Date): string {

@@ -67,10 +67,14 @@ describe('ConfigStore', () => {
     chmodSync(store.path, 0o644);
     store.set('live_key', LIVE);
     expect(modeOf(store.path)).toBe(0o600);
-    // Opening an existing, too-open file tightens it as well.
-    chmodSync(store.path, 0o666);
+    // Opening an existing file others can read tightens it as well.
+    chmodSync(store.path, 0o644);
     new ConfigStore({ dir });
     expect(modeOf(store.path)).toBe(0o600);
+    // One others can write is refused, untouched (issue 26): its base URL may already be theirs.
+    chmodSync(store.path, 0o666);
+    expect(() => new ConfigStore({ dir })).toThrow(/can be changed by anyone on this machine \(mode 666\): it is not used\. Run `chmod 600 /);
+    expect(modeOf(store.path)).toBe(0o666);
   });
 
   it('refuses unknown keys and lists the valid ones', () => {

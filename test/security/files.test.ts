@@ -2,7 +2,7 @@
  * People's data stays the owner's: the first `jobfit teams` of a fresh HOME
  * (the embedded stub) leaves its database 0600 in a 0700 folder, and the
  * database's -wal and -shm files are 0600 while it runs; a config others can
- * write is used, with a warning.
+ * write is refused (issue 26: before any key is sent).
  */
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -59,18 +59,20 @@ describe('files with people\'s data', () => {
     }
   });
 
-  it('a config file others can write is used with a warning', async () => {
+  it('a config file others can write, or in a folder others can write, is refused with the fix (exit 2)', async () => {
     const configDir = join(tmp, 'config');
     mkdirSync(configDir, { mode: 0o700 });
     const file = join(configDir, 'config.json');
     writeFileSync(file, JSON.stringify({ current_profile: 'w', profiles: { w: { base_url: 'http://127.0.0.1:9/v2', test_key: 'sk_test_abcdefabcdefabcdef1234' } } }));
     chmodSync(file, 0o666);
     const r = await runCli(['health'], { configDir, env: { JOBFIT_TIMEOUT: '2', JOBFIT_MAX_RETRIES: '0' } });
-    expect(r.stderr).toMatch(/Warning: the config file .*config\.json can be changed by anyone on this machine \(mode 666\)/);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/Error: The config file .*config\.json can be changed by anyone on this machine \(mode 666\): it is not used\. Run `chmod 600 /);
     chmodSync(file, 0o600);
     chmodSync(configDir, 0o777);
     const folder = await runCli(['health'], { configDir, env: { JOBFIT_TIMEOUT: '2', JOBFIT_MAX_RETRIES: '0' } });
-    expect(folder.stderr).toMatch(/Warning: the config folder .* can be changed by anyone on this machine \(mode 777\), so the config file could be replaced/);
+    expect(folder.code).toBe(2);
+    expect(folder.stderr).toMatch(/Error: The folder .* of the config file can be changed by anyone on this machine \(mode 777\), so it could be replaced: it is not used\. Run `chmod 700 /);
     chmodSync(configDir, 0o700);
     const quiet = await runCli(['health'], { configDir, env: { JOBFIT_TIMEOUT: '2', JOBFIT_MAX_RETRIES: '0' } });
     expect(quiet.stderr).not.toMatch(/can be changed by/);

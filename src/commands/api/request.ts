@@ -4,7 +4,6 @@
  * received; a 4xx/5xx answer still prints its body, then fails with the API's
  * message on stderr.
  */
-import { readFileSync } from 'node:fs';
 import * as z from 'zod';
 import { errorFromResponse } from '../../client/errors.js';
 import type { QueryValue } from '../../client/http.js';
@@ -49,11 +48,8 @@ async function bodyOf(data: string, ctx: Context): Promise<unknown> {
     from = 'stdin';
   } else if (data.startsWith('@')) {
     const file = data.slice(1);
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (err) {
-      throw new UsageError(`Cannot read ${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}.`);
-    }
+    // A regular file of at most INPUT_MAX_BYTES (core/input.ts): `@/dev/zero` is refused, not read forever.
+    text = await readInput(ctx.io, file);
     from = file;
   }
   try {

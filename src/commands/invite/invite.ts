@@ -5,7 +5,7 @@
  */
 import * as z from 'zod';
 import { UsageError } from '../../core/errors.js';
-import { safeJson } from '../../format/sanitize.js';
+import { safeJson, safeLine } from '../../format/sanitize.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { collect, flag } from '../kit/flags.js';
@@ -198,7 +198,7 @@ async function runBulk(o: InviteOptions, ctx: Context): Promise<void> {
     }
     return;
   }
-  if (!ctx.globals.quiet || summary.interrupted) ctx.io.stderr.write(`${summaryLine(summary)}\nResults: ${summary.results}\n`);
+  if (!ctx.globals.quiet || summary.interrupted) ctx.io.stderr.write(`${summaryLine(summary)}\nResults: ${safeLine(summary.results ?? '')}\n`);
   if (fmt === 'json' || fmt === 'ndjson') {
     const { invalidRows: _omit, mapping: _mapping, ...counts } = summary;
     ctx.io.stdout.write(fmt === 'json' ? `${JSON.stringify(counts, null, 2)}\n` : `${JSON.stringify(counts)}\n`);

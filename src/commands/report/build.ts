@@ -86,13 +86,21 @@ export async function run(opts: ReportOptions, ctx: Context): Promise<void> {
   const o = { ...opts, team: await idOfName(client, 'team', opts.team) };
   const started = performance.now();
   const target = openTarget(ctx, o.out, 'groups');
-  const format = resolveFormat(target.ctx, REPORT_FORMATS);
+  let format: ReturnType<typeof resolveFormat>;
+  let sink: ReturnType<typeof createErrorSink>;
+  try {
+    format = resolveFormat(target.ctx, REPORT_FORMATS);
+    sink = createErrorSink(ctx, o.errors, 'test taker');
+  } catch (err) {
+    // Refused before it began: --out leaves nothing behind.
+    target.discard();
+    throw err;
+  }
   const report = new GroupReport(o.groupBy);
   const top = o.top === undefined ? DEFAULT_TOP : o.top === 'all' ? Number.POSITIVE_INFINITY : Number(o.top);
   const ranking = format === 'html' ? new Ranking(top) : undefined;
   const accounts = new Set<string>();
   const feed = new IdFeed<number>();
-  const sink = createErrorSink(ctx, o.errors, 'test taker');
   const progress = createProgress(ctx, { label: 'Scorecards', noun: 'test takers' });
   // Every invitation ends in the report: not accepted yet, or its test taker's scorecard counted, or failed.
   const tally = new Tally('invitations', 'counted with their scorecard');
@@ -156,7 +164,12 @@ export async function run(opts: ReportOptions, ctx: Context): Promise<void> {
   } catch (err) {
     error = err;
   }
-  await sink.close({ stopped: error !== undefined });
+  try {
+    await sink.close({ stopped: error !== undefined });
+  } catch (err) {
+    // The --errors file could not be written: the run cannot pass for a finished one.
+    error ??= err;
+  }
   let writer: ListWriter | undefined;
   if (error === undefined) {
     const out = target.ctx;

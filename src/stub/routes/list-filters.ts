@@ -1,6 +1,6 @@
 /** The filters of GET /invitations and GET /test-takers (team_id, custom_id, email) and the list cap they set. */
 import { MSG } from '../../api/messages.js';
-import { listCap } from '../../api/limits.js';
+import { CUSTOM_ID_MAX, charLength, listCap } from '../../api/limits.js';
 import { fail } from '../http/reply.js';
 import { type Call, intId, teamOfAccount } from './call.js';
 
@@ -16,8 +16,9 @@ export function listFilters(c: Call): Filters {
   const custom = c.query.get('custom_id') ?? undefined;
   const email = c.query.get('email') ?? undefined;
   const team = c.query.get('team_id');
-  if (custom !== undefined && custom.length > 50) fail('custom_id: Custom ID must be at most 50 characters');
-  if (email !== undefined && email.length > 255) fail('email: Email must be at most 255 characters');
+  // Counted as create and update count it (code points): every stored id can be searched.
+  if (custom !== undefined && charLength(custom) > CUSTOM_ID_MAX) fail('custom_id: Custom ID must be at most 50 characters');
+  if (email !== undefined && charLength(email) > 255) fail('email: Email must be at most 255 characters');
   const matching = { custom_id: custom || undefined, email: email || undefined };
   // team_id alone does not raise the cap.
   const f: Filters = { ...matching, cap: listCap(matching) };

@@ -3,6 +3,7 @@
  * Credentials in the query: `auth` = the account's live key, `sid` = the
  * account id. v1 has no test mode and no inviter (docs/stub.md).
  */
+import { CUSTOM_ID_MAX, charLength } from '../../api/limits.js';
 import { MSG } from '../../api/messages.js';
 import { TEST_ID } from '../catalog.js';
 import { type Reply, error as err, methodNotAllowed } from '../http/reply.js';
@@ -11,6 +12,7 @@ import { type Store, newToken, nowIso } from '../store.js';
 import { type InvitationRow, assessmentUrl } from '../views.js';
 
 const V1_AUTH_FAILED = 'Authentication failed: check the auth and sid query parameters';
+const V1_JSON_ONLY = 'Content-Type must be application/json';
 
 function authV1(store: Store, q: URLSearchParams): number | null {
   const auth = q.get('auth');
@@ -37,12 +39,18 @@ export async function handleV1(
   seg: string[],
   q: URLSearchParams,
   body: () => Promise<Record<string, unknown>>,
+  contentType?: string,
 ): Promise<Reply | null> {
   const isCreate = seg.length === 2 && seg[0] === 'invitations' && seg[1] === 'create';
   const isGet = seg.length === 2 && seg[0] === 'invitations' && !isCreate;
   if (!isCreate && !isGet) return err(404, MSG.notFound);
   const allowed = isCreate ? 'POST' : 'GET';
   if (method !== allowed) return methodNotAllowed([allowed]);
+  // The key travels in the query, so a web page could POST here without a
+  // preflight (text/plain, a form) were any body taken: only JSON is, which
+  // a browser sends cross-site only after a preflight the stub never grants,
+  // as v2's Authorization header does.
+  if (isCreate && !/^application\/json\s*(;|$)/i.test(contentType ?? '')) return err(415, V1_JSON_ONLY);
   const accountId = authV1(store, q);
   if (accountId === null) return err(401, V1_AUTH_FAILED);
   return isCreate ? create(store, origin, accountId, await body()) : get(store, origin, accountId, seg[1]);
@@ -77,7 +85,7 @@ async function create(store: Store, origin: string, accountId: number, b: Record
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email!)) return err(400, 'sentToEmail: Invalid email address');
   const customId = str(b, 'customId', false);
   if (isReply(customId)) return customId;
-  if (customId && customId.length > 50) return err(400, 'customId: Custom ID must be at most 50 characters');
+  if (customId && charLength(customId) > CUSTOM_ID_MAX) return err(400, 'customId: Custom ID must be at most 50 characters');
   const rawPhone = str(b, 'sentToPhone', false);
   if (isReply(rawPhone)) return rawPhone;
   const callback = str(b, 'statusCallbackUrl', false);

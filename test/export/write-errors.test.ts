@@ -1,0 +1,162 @@
+/**
+ * Issue 31, findings 1 and 2: every write is checked.
+ *
+ * 1. An export that stops while writing into a pipe ends with exit 1 and the
+ *    `#INCOMPLETE EXPORT` line (it exited 13: drained() waited for a 'drain'
+ *    that had already fired). The fault: a server of our own in front of the
+ *    stub that says one more than it has (`total_count` + 1).
+ * 2. A full disk (a 64 KiB tmpfs, mounted as root) gives exit 1 with one
+ *    sentence naming the file and the cause, for `> FILE`, `--out FILE` (the
+ *    old file kept, nothing left behind) and `--errors FILE`.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INCOMPLETE_MARK } from '../../src/export/target.js';
+import { type RunningStub, startStub } from '../../src/stub/index.js';
+import { type BuiltCli, buildCli } from '../e2e/built.js';
+
+let tmp: string;
+let stub: RunningStub;
+let liar: Server;
+let liarUrl: string;
+let cli: BuiltCli;
+
+beforeAll(async () => {
+  tmp = mkdtempSync(join(tmpdir(), 'jobfit-write-errors-'));
+  cli = buildCli();
+  // About the probe's 2,209 invitations: many 64 KB writes, with requests between them.
+  const seeded = cli.run(['stub', 'seed', '--test-takers', '2000', '--data', join(tmp, 'stub')]);
+  expect(seeded.code, seeded.stderr).toBe(0);
+  stub = await startStub({ dataDir: join(tmp, 'stub'), port: 0, host: '127.0.0.1' });
+  const origin = new URL(stub.url).origin;
+  // Forwards to the stub; every list says it holds one item more than it does.
+  liar = createServer((req, res) => {
+    void (async () => {
+      const r = await fetch(`${origin}${req.url}`, { method: req.method, headers: { authorization: req.headers.authorization ?? '' } });
+      let text = await r.text();
+      try {
+        const body = JSON.parse(text) as { object?: string; total_count?: number };
+        if (body.object === 'list' && typeof body.total_count === 'number') {
+          body.total_count += 1;
+          text = JSON.stringify(body);
+        }
+      } catch {
+        // not JSON: passed on as it is
+      }
+      res.writeHead(r.status, { 'content-type': r.headers.get('content-type') ?? 'application/json' }).end(text);
+    })();
+  });
+  await new Promise<void>((r) => liar.listen(0, '127.0.0.1', r));
+  liarUrl = `http://127.0.0.1:${(liar.address() as AddressInfo).port}/v2`;
+}, 120_000);
+
+afterAll(async () => {
+  await new Promise<void>((r) => liar?.close(() => r()));
+  await stub?.close();
+  cli?.close();
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+/**
+ * The built CLI with stdout to `stdout`: 'pipe' (a real pipe(2), as a shell's
+ * `|` makes, through `| cat`: node's own stdio pipes are socket pairs), or a
+ * file descriptor. The code is the CLI's own, not cat's.
+ */
+function runTo(args: string[], baseUrl: string, stdout: 'pipe' | number) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const [cmd, argv] = stdout === 'pipe' ? ['bash', ['-c', '"$0" "$@" | cat; exit "${PIPESTATUS[0]}"', process.execPath, cli.bin, ...args]] : [process.execPath, [cli.bin, ...args]];
+    const child = spawn(cmd as string, argv as string[], {
+      env: { PATH: process.env.PATH ?? '', HOME: join(cli.dir, 'home'), NO_COLOR: '1', JOBFIT_BASE_URL: baseUrl, JOBFIT_API_KEY: stub.keys[0].live_key, JOBFIT_MAX_RETRIES: '0' },
+      stdio: ['ignore', stdout, 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout?.setEncoding('utf8').on('data', (d: string) => (out += d));
+    child.stderr?.setEncoding('utf8').on('data', (d: string) => (err += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout: out, stderr: err });
+    });
+  });
+}
+
+describe('1. an export that stops while writing into a pipe', () => {
+  it('total_count one too high, -o ndjson into a pipe: exit 1 and the incomplete mark (not 13)', async () => {
+    const r = await runTo(['invitations', 'list', '--all', '-o', 'ndjson'], liarUrl, 'pipe');
+    expect(r.code, r.stderr).toBe(1);
+    const lines = r.stdout.trimEnd().split('\n');
+    // More than 64 KB went through the pipe before the stop: the case that hung.
+    expect(r.stdout.length).toBeGreaterThan(65_536);
+    expect(lines.at(-1)).toMatch(new RegExp(`^${INCOMPLETE_MARK}: [\\d,]+ invitations written before the run stopped`));
+    expect(r.stderr).toMatch(/The output is incomplete/);
+  }, 90_000);
+});
+
+describe('2. a full disk', () => {
+  const root = process.getuid?.() === 0;
+  let full: string | undefined;
+  let mountError = '';
+  beforeAll(() => {
+    if (!root) return;
+    const dir = join(tmp, 'full');
+    mkdirSync(dir);
+    const m = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', dir], { encoding: 'utf8' });
+    if (m.status === 0) full = dir;
+    else mountError = m.stderr;
+  });
+  afterAll(() => {
+    if (full) spawnSync('umount', [full]);
+  });
+  const onTmpfs = root ? it : it.skip;
+  if (!root) console.warn('write-errors: the full-disk tests mount a tmpfs and need root; skipped: not running as root');
+  const needFull = () => {
+    // As root a mount that fails is a failure, not a silent skip.
+    if (!full) throw new Error(`could not mount a 64k tmpfs as root: ${mountError}`);
+    for (const f of readdirSync(full)) rmSync(join(full, f), { force: true });
+    return full;
+  };
+
+  onTmpfs('-o ndjson > FULL/out: exit 1, one sentence naming the file and ENOSPC', async () => {
+    const dir = needFull();
+    const file = join(dir, 'out.ndjson');
+    const fd = openSync(file, 'w');
+    try {
+      const r = await runTo(['invitations', 'list', '--all', '-o', 'ndjson'], stub.url, fd);
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toContain(`Error: could not write the output to ${file}: the disk is full (ENOSPC)`);
+    } finally {
+      closeSync(fd);
+    }
+  }, 90_000);
+
+  onTmpfs('--out FULL/out: exit 1, the old file kept, no temporary file left', async () => {
+    const dir = needFull();
+    const file = join(dir, 'out.ndjson');
+    writeFileSync(file, 'yesterday\n');
+    const r = await runTo(['invitations', 'list', '--all', '-o', 'ndjson', '--out', file], stub.url, 'pipe');
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain(`Error: Could not write ${file}: the disk is full (ENOSPC); it was left as it was.`);
+    expect(readFileSync(file, 'utf8')).toBe('yesterday\n');
+    expect(readdirSync(dir)).toEqual(['out.ndjson']);
+  }, 90_000);
+
+  onTmpfs('--errors FULL/err that cannot be written: non-zero, and it says so', async () => {
+    const dir = needFull();
+    // Fill the disk, leaving no room for the errors.
+    const filler = join(dir, 'filler');
+    spawnSync('dd', ['if=/dev/zero', `of=${filler}`, 'bs=1k', 'count=64'], { stdio: 'ignore' });
+    const ids = join(tmp, 'ids.txt');
+    writeFileSync(ids, `${Array.from({ length: 200 }, (_, i) => 990_000_000 + i).join('\n')}\n`);
+    const errors = join(dir, 'errors.ndjson');
+    const r = await runTo(['scorecard', '--ids-from', ids, '--sp', 'sales-rep', '-o', 'csv', '--errors', errors], stub.url, 'pipe');
+    expect(r.code, r.stderr).not.toBe(0);
+    expect(r.stderr).toContain(`Could not write --errors ${errors}: the disk is full (ENOSPC)`);
+    expect(r.stderr).not.toMatch(/the failures are listed in/);
+  }, 90_000);
+});
