@@ -48,7 +48,8 @@ export default defineCommand({
   args: [{ name: 'id', description: 'profile id (a string)' }],
   options: GetOptions,
   examples: [
-    '# ids come from `jobfit profiles list`, or a test taker\'s career_navigation_profile_id',
+    'jobfit profiles list',
+    '# an id from that list, or a test taker\'s career_navigation_profile_id:',
     'jobfit profiles get "$(jobfit profiles list -o json | jq -r \'.data[0].id\')"',
     'jobfit profiles get "$(jobfit test-takers get 500001 -o json | jq -r .career_navigation_profile_id)" -o json | jq -r .career_navigation_url',
   ],
