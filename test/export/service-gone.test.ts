@@ -46,8 +46,8 @@ function serve(): Promise<{ child: ChildProcess; url: string; key: string }> {
 
 /**
  * Runs the built CLI against a served stub and kills the stub once the run is
- * under way (`underWay` holds: rows on stdout, or the --out file's partial
- * beside it), not after a fixed time.
+ * under way (`underWay` holds: rows on stdout, or the run's temporary file
+ * beside the --out file), not after a fixed time.
  */
 async function killedMidRun(args: string[], underWay: (stdout: string) => boolean) {
   const stub = await serve();
@@ -84,7 +84,7 @@ describe('the service killed mid-run (once rows are written) in scorecard --all 
   it('--out FILE: an existing FILE is left as it was, and no temporary file stays behind', async () => {
     const file = join(cli.dir, 'scorecards.csv');
     writeFileSync(file, 'yesterday,s,export\n');
-    const res = await killedMidRun(['scorecard', '--all', '--sp', 'sales-rep', '-o', 'csv', '--out', file], () => readdirSync(cli.dir).some((f) => f.includes('.partial')));
+    const res = await killedMidRun(['scorecard', '--all', '--sp', 'sales-rep', '-o', 'csv', '--out', file], () => readdirSync(cli.dir).some((f) => f !== 'scorecards.csv' && f.includes('scorecards.csv')));
     expect(res.code, res.stderr).toBe(1);
     expect(res.seconds).toBeLessThan(60);
     expect(res.stdout).toBe('');
