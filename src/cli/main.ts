@@ -1,4 +1,4 @@
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Help } from 'commander';
 import { COMMANDS } from '../commands/table.js';
 import { type WireDeps, wireEntry } from '../commands/kit/wire.js';
 import { globalOptions } from '../commands/kit/globals.js';
@@ -57,11 +57,18 @@ function buildProgram(io: IOStreams): Command {
       writeOut: (s) => io.stdout.write(s),
       // commander quotes what was typed ("unknown command", "invalid -o"): a stranger's text, sanitised.
       writeErr: (s) => io.stderr.write(safeText(s)),
-      outputError: (s, write) => write(s),
+      // One style for every error, commander's own included: "Error: …".
+      outputError: (s, write) => write(s.replace(/^error:/, 'Error:')),
     })
     .exitOverride()
     .addHelpText('after', `\nEnvironment: JOBFIT_PROFILE, JOBFIT_API_KEY, JOBFIT_BASE_URL, JOBFIT_CONFIG_DIR, NO_COLOR, HTTPS_PROXY\nHelp topics: \`jobfit help exit-codes\`, \`jobfit help environment\`, \`jobfit help output\`, \`jobfit help modes\`.`);
-  program.configureHelp({ sortSubcommands: false });
+  program.configureHelp({
+    sortSubcommands: false,
+    // commander's "(default: [])" is noise: a default that matters is in the option's own line ("(default 16)").
+    optionDescription(option) {
+      return Help.prototype.optionDescription.call(this, Object.assign(Object.create(option) as typeof option, { defaultValue: undefined }));
+    },
+  });
   return program;
 }
 
@@ -94,6 +101,11 @@ export async function run(argv: string[], io: IOStreams): Promise<number> {
     // `jobfit help teams` is `jobfit teams --help` (with the real module loaded).
     const rest = argv.slice(argv.indexOf('help') + 1);
     if (rest.length > 0 && COMMANDS.some((c) => c.name === rest[0] || c.aliases?.includes(rest[0]))) return run([...rest, '--help'], io);
+    if (rest.length > 0) {
+      const { HELP_TOPIC_NAMES } = await import('../commands/help-topics.js');
+      io.stderr.write(`Error: ${forPerson(`"${rest[0]}" is neither a command nor a help topic (topics: ${HELP_TOPIC_NAMES.join(', ')}; commands: jobfit --help).`)}\n`);
+      return ExitCode.USAGE;
+    }
   }
   for (const entry of COMMANDS) {
     if (entry.name === name || (name !== undefined && entry.aliases?.includes(name))) {

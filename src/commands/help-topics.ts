@@ -14,6 +14,15 @@ const ENVIRONMENT_HELP = `Environment variables:
   JOBFIT_NO_PROMPT   never prompt, even on a terminal (also CI)
   JOBFIT_WEBHOOK_SECRET
                      signing secret for \`jobfit webhook verify\` (instead of --secret)
+  JOBFIT_TIMEOUT     seconds to wait for an answer, and between two chunks of it
+                     (default 30)
+  JOBFIT_MAX_RETRIES retries of a failed request, waits on 429 included (default 3)
+  JOBFIT_BREAKER_SECONDS
+                     seconds of failing requests after which a command gives up
+                     on an unreachable service (default 15; 0: never give up)
+  JOBFIT_STUB_WEBHOOK_RETRY, JOBFIT_STUB_WEBHOOK_TIMEOUT_MS
+                     the embedded stub's webhook retry waits (like \`stub webhooks
+                     --retry-schedule\`) and its per-attempt timeout, for tests
   NO_COLOR           no colour (also --no-color); FORCE_COLOR forces it
   HTTPS_PROXY, HTTP_PROXY, NO_PROXY
                      proxy for requests (never used for loopback addresses)

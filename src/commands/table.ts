@@ -14,7 +14,7 @@ export const COMMANDS: readonly NounDef[] = [
     summary: 'Show and change settings: config list|get|set|unset|path',
     description: 'Show and change settings (per profile: --profile NAME, else the current one)',
     helpAfter: async () => (await import('../config/keys.js')).keysHelp(),
-    examples: ['jobfit config list', 'jobfit config set base_url https://api.example.com/v2 --profile work', 'jobfit config get default_mode'],
+    examples: ['jobfit config list', 'jobfit config set base_url https://api.example.com/v2 --profile work', 'jobfit config get base_url --profile work'],
     verbs: [() => import('./config/list.js'), () => import('./config/get.js'), () => import('./config/set.js'), () => import('./config/unset.js'), () => import('./config/path.js')],
   },
   { name: 'whoami', summary: 'Which account, mode, base URL and key (masked) commands use', command: () => import('./whoami/show.js') },
@@ -29,21 +29,21 @@ export const COMMANDS: readonly NounDef[] = [
   {
     name: 'invitations',
     summary: 'List, show and update invitations',
-    examples: ['jobfit invitations list --email @example.com', 'jobfit invitations get 1042', 'jobfit invitations update 1042 --custom-id REQ-7'],
+    examples: ['jobfit invitations list --email @example.com', 'jobfit invitations get 100042', 'jobfit invitations update 100042 --custom-id REQ-7'],
     verbs: [() => import('./invitations/list.js'), () => import('./invitations/get.js'), () => import('./invitations/update.js')],
   },
   {
     name: 'test-takers',
     summary: 'List and show test takers',
     description: 'List and show test takers (participants who accepted an invitation)',
-    examples: ['jobfit test-takers list --team 3', 'jobfit test-takers get 2001'],
+    examples: ['jobfit test-takers list --team 12', 'jobfit test-takers get 500001'],
     verbs: [() => import('./test-takers/list.js'), () => import('./test-takers/get.js')],
   },
   {
     name: 'profiles',
     summary: 'List and show career navigation profiles',
     description: 'List and show career navigation profiles (created when Career Interests is completed)',
-    examples: ['jobfit profiles list', 'jobfit profiles get cnp_8f2a'],
+    examples: ['jobfit profiles list', 'jobfit profiles get "$(jobfit profiles list -o json | jq -r \'.data[0].id\')"'],
     verbs: [() => import('./profiles/list.js'), () => import('./profiles/get.js')],
   },
   { name: 'scorecard', aliases: ['scorecards'], summary: 'Scorecards for a score profile: many ids, --ids-from or --all (wide CSV)', command: () => import('./scorecard/export.js') },
@@ -63,7 +63,7 @@ export const COMMANDS: readonly NounDef[] = [
     name: 'stub',
     summary: 'Run and drive the embedded local stub of the service',
     description: 'Run and drive the embedded local stub of the service (every command takes --data DIR)',
-    examples: ['jobfit stub serve --port 4010', 'jobfit stub keys -o json', 'jobfit stub accept 100001', 'jobfit stub complete 500001 --assessment all'],
+    examples: ['jobfit stub serve --port 4010', 'jobfit stub keys -o json', 'jobfit stub accept 100001', '# prints the new test taker\'s id: 500144 on a fresh stub', 'jobfit stub complete 500144 --assessment all'],
     // The stub's keys are its own fake keys, printed whole on purpose.
     verbs: [
       () => import('./stub/serve.js'),

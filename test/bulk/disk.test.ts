@@ -8,6 +8,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { skipBecause } from '../helpers/skip.js';
 import { countInvitations, INVITER, writePeople } from './helpers/data.js';
 import { type StubProcess, startStubProcess } from './helpers/stub-process.js';
 
@@ -62,7 +63,7 @@ function inTmpfs(mnt: string, save: string, size: string, args: string[], readOn
   return new Promise((res) => child.on('exit', (code) => res({ code, stderr })));
 }
 
-describe.skipIf(!TMPFS)('a full or read-only disk', () => {
+describe.skipIf(skipBecause(!TMPFS && 'the full-disk test cannot mount a tmpfs here (needs root or unshare)'))('a full or read-only disk', () => {
   it('a full disk stops the run naming the file, the cause and the resume command; no row left without its "send" line', async () => {
     const N = 3000;
     const csv = join(dir, 'full.csv');

@@ -8,6 +8,7 @@
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { skipBecause } from '../helpers/skip.js';
 import { fitCells } from '../../src/bulk/check.js';
 import { runCli } from '../helpers/cli.js';
 import { expectAllValid, fx, INVITER, readResults, useBulkStub } from './harness.js';
@@ -218,14 +219,14 @@ describe('files that are refused (exit 2, one sentence)', () => {
     expectRefused(await dryRun(join(h.dir, 'missing.csv')), /No such file: .*missing\.csv\./);
   });
 
-  it.skipIf(process.getuid?.() === 0)('an unreadable file (chmod 000)', async () => {
+  it.skipIf(skipBecause(process.getuid?.() === 0 && 'root reads a chmod 000 file: the unreadable-file test needs another user'))('an unreadable file (chmod 000)', async () => {
     const f = join(h.dir, 'locked.csv');
     writeFileSync(f, 'First Name,Last Name,Email\nLo,Cked,lo.cked@example.com\n');
     chmodSync(f, 0o000);
     expectRefused(await dryRun(f), /Cannot read .*locked\.csv: permission denied\./);
   });
 
-  it.skipIf(process.platform !== 'linux')('a file whose read fails (EIO from /proc/self/mem)', async () => {
+  it.skipIf(skipBecause(process.platform !== 'linux' && 'the EIO test reads /proc/self/mem, on Linux only'))('a file whose read fails (EIO from /proc/self/mem)', async () => {
     expectRefused(await dryRun('/proc/self/mem'), /Cannot read \/proc\/self\/mem: an input\/output error\./);
   });
 });

@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { skipBecause } from '../helpers/skip.js';
 import { runCli } from '../helpers/cli.js';
 import { PYTHON, readWorkbook } from '../helpers/openpyxl.js';
 import { INVITER, useBulkStub } from './harness.js';
@@ -22,7 +23,7 @@ function expectRefused(r: { code: number; stderr: string; stdout: string }, mess
   expect(r.stderr.match(/^Error:/gm)).toHaveLength(1);
 }
 
-describe.skipIf(!PYTHON)('workbooks (.xlsx) in and out', () => {
+describe.skipIf(skipBecause(!PYTHON && 'the workbook tests need python3 with openpyxl'))('workbooks (.xlsx) in and out', () => {
   beforeAll(() => {
     execFileSync('mkdir', ['-p', join(h.dir, 'in')]);
     execFileSync(PYTHON!, [join(import.meta.dirname, 'helpers/make-workbooks.py'), join(h.dir, 'in')]);

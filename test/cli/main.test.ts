@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { skipBecause } from '../helpers/skip.js';
 import { wireEntry } from '../../src/commands/kit/wire.js';
 import { COMMANDS } from '../../src/commands/table.js';
 import { runCli } from '../helpers/cli.js';
@@ -186,6 +187,42 @@ describe('help', () => {
     for (const code of ['0', '1', '2', '3', '4', '129', '130', '143']) expect(r.stdout).toMatch(new RegExp(`^  ${code}\\s`, 'm'));
   });
 
+  it('help environment names every JOBFIT_* variable the code reads', async () => {
+    const r = await runCli(['help', 'environment']);
+    const read = new Set(
+      execFileSync('git', ['grep', '-hoE', 'env(\\.|\\[.)JOBFIT_[A-Z_]+|\'JOBFIT_[A-Z_]+\'', '--', 'src'], { encoding: 'utf8' })
+        .match(/JOBFIT_[A-Z_]+/g),
+    );
+    // Error codes the client gives its own failures, not variables.
+    for (const code of ['JOBFIT_TOTAL_TIMEOUT', 'JOBFIT_TOO_LARGE', 'JOBFIT_UNKNOWN_ENCODING']) read.delete(code);
+    for (const name of ['JOBFIT_TIMEOUT', 'JOBFIT_MAX_RETRIES', 'JOBFIT_BREAKER_SECONDS']) expect(read).toContain(name);
+    expect([...read].filter((name) => !new RegExp(`\\b${name}\\b`).test(r.stdout))).toEqual([]);
+  });
+
+  it('help nonsense: exit 2, one sentence on stderr, nothing on stdout', async () => {
+    const r = await runCli(['help', 'nonsense']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^Error: "nonsense" is neither a command nor a help topic \(topics: exit-codes, environment, output, modes; commands: jobfit --help\)\.\n$/);
+  });
+
+  it("commander's own errors read Error: like ours", async () => {
+    for (const argv of [['teams', '--nope'], ['nonsense'], ['invitations', 'show']]) {
+      const r = await runCli(argv);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.stderr, argv.join(' ')).toMatch(/^Error: /);
+    }
+  });
+
+  it('--help prints no commander defaults such as (default: [])', async () => {
+    for (const argv of [['api', '--help'], ['stub', 'serve', '--help'], ['webhook', 'listen', '--help'], ['stub', 'complete', '--help']]) {
+      const r = await runCli(argv);
+      expect(r.code).toBe(0);
+      expect(r.stdout, argv.join(' ')).not.toMatch(/\(default: [["\d]/);
+    }
+    expect((await runCli(['stub', 'serve', '--help'])).stdout).toMatch(/--port <port> +port to listen on \(default 4010; 0 picks a free one\)/);
+  });
+
   it('jobfit help teams is jobfit teams --help', async () => {
     const r = await runCli(['help', 'teams']);
     expect(r.code).toBe(0);
@@ -248,7 +285,7 @@ describe('completion', () => {
     }
   };
 
-  it.runIf(which('zsh'))('zsh: the script runs, and completes commands, subcommands, flags and values', async () => {
+  it.skipIf(skipBecause(!which('zsh') && 'the zsh completion test needs zsh'))('zsh: the script runs, and completes commands, subcommands, flags and values', async () => {
     const file = join(s.tmp(), '_jobfit');
     writeFileSync(file, (await runCli(['completion', 'zsh'])).stdout);
     execFileSync('zsh', ['-n', file]);
@@ -265,7 +302,7 @@ source "$1"; shift; words=("$@"); CURRENT=$#; _jobfit`;
     expect(complete('jobfit', 'teams', '-o', '')).toEqual(['table', 'json', 'ndjson', 'csv', 'xlsx', 'html']);
   });
 
-  it.runIf(which('fish'))('fish: the script loads and completes', async () => {
+  it.skipIf(skipBecause(!which('fish') && 'the fish completion test needs fish'))('fish: the script loads and completes', async () => {
     const file = join(s.tmp(), 'jobfit.fish');
     writeFileSync(file, (await runCli(['completion', 'fish'])).stdout);
     execFileSync('fish', ['-n', file]);

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INCOMPLETE_MARK } from '../../src/export/target.js';
 import { type BuiltCli, buildCli } from '../e2e/built.js';
+import { until } from '../helpers/until.js';
 
 let cli: BuiltCli;
 let data: string;
@@ -43,19 +44,32 @@ function serve(): Promise<{ child: ChildProcess; url: string; key: string }> {
   });
 }
 
-async function killedMidRun(args: string[]) {
+/**
+ * Runs the built CLI against a served stub and kills the stub once the run is
+ * under way (`underWay` holds: rows on stdout, or the run's temporary file
+ * beside the --out file), not after a fixed time.
+ */
+async function killedMidRun(args: string[], underWay: (stdout: string) => boolean) {
   const stub = await serve();
   const started = Date.now();
-  const run = cli.runAsync(args, { env: { JOBFIT_BASE_URL: stub.url, JOBFIT_API_KEY: stub.key } });
-  await new Promise((r) => setTimeout(r, 1500));
+  const child = spawn(process.execPath, [cli.bin, ...args], {
+    env: { PATH: process.env.PATH ?? '', HOME: join(cli.dir, 'home'), NO_COLOR: '1', JOBFIT_BASE_URL: stub.url, JOBFIT_API_KEY: stub.key },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const exited = new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? -1)));
+  await until(() => underWay(stdout) || child.exitCode !== null, 'the run to be under way', 30_000);
   stub.child.kill('SIGKILL');
-  const res = await run;
-  return { ...res, seconds: (Date.now() - started) / 1000 };
+  const code = await exited;
+  return { code, stdout, stderr, seconds: (Date.now() - started) / 1000 };
 }
 
-describe('the service killed 1.5 s into scorecard --all over 10,000', () => {
+describe('the service killed mid-run (once rows are written) in scorecard --all over 10,000', () => {
   it('stdout: exit 1 within 60 s, a few lines on stderr, the output ends with the incomplete mark', async () => {
-    const res = await killedMidRun(['scorecard', '--all', '--sp', 'sales-rep', '-o', 'csv']);
+    const res = await killedMidRun(['scorecard', '--all', '--sp', 'sales-rep', '-o', 'csv'], (out) => out.split('\n').length > 3);
     expect(res.code, res.stderr).toBe(1);
     expect(res.seconds).toBeLessThan(60);
     const lines = res.stderr.trim().split('\n');
@@ -70,7 +84,7 @@ describe('the service killed 1.5 s into scorecard --all over 10,000', () => {
   it('--out FILE: an existing FILE is left as it was, and no temporary file stays behind', async () => {
     const file = join(cli.dir, 'scorecards.csv');
     writeFileSync(file, 'yesterday,s,export\n');
-    const res = await killedMidRun(['scorecard', '--all', '--sp', 'sales-rep', '-o', 'csv', '--out', file]);
+    const res = await killedMidRun(['scorecard', '--all', '--sp', 'sales-rep', '-o', 'csv', '--out', file], () => readdirSync(cli.dir).some((f) => f !== 'scorecards.csv' && f.includes('scorecards.csv')));
     expect(res.code, res.stderr).toBe(1);
     expect(res.seconds).toBeLessThan(60);
     expect(res.stdout).toBe('');

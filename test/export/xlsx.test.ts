@@ -9,6 +9,7 @@ import { createWriteStream, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { skipBecause } from '../helpers/skip.js';
 import { REPORT_CSV_COLUMNS } from '../../src/export/group-report.js';
 import { JOB_FIT_CSV_COLUMNS } from '../../src/export/job-fit-rows.js';
 import { openXlsxList } from '../../src/format/xlsx.js';
@@ -34,7 +35,7 @@ function expectRealSheet(s: ReadSheet, rows: number, cols: number) {
   expect(s.rows.flat().filter((c) => c.t === 'f')).toEqual([]);
 }
 
-describe.skipIf(!PYTHON)('-o xlsx', () => {
+describe.skipIf(skipBecause(!PYTHON && 'the workbook tests need python3 with openpyxl'))('-o xlsx', () => {
   beforeAll(async () => {
     sp = JSON.parse((await cli(['score-profiles', '-o', 'json'])).stdout).data[0].short_name;
     // Text a spreadsheet would run as a formula, from the service.

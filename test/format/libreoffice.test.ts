@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { skipBecause } from '../helpers/skip.js';
 import { toCsv } from '../../src/format/csv.js';
 import { openXlsxList } from '../../src/format/xlsx.js';
 import { PYTHON, py } from '../helpers/openpyxl.js';
@@ -51,7 +52,7 @@ async function convert(file: string, infilter?: string): Promise<string> {
   return join(out, file.split('/').pop()!.replace(/\.[^.]+$/, '.xlsx'));
 }
 
-describe.skipIf(Boolean(missing))('LibreOffice opens what we write', () => {
+describe.skipIf(skipBecause(missing && `the LibreOffice test needs ${missing}`))('LibreOffice opens what we write', () => {
   it('CSV: a phone is text with its + and no quote; formula-like text is text, never a formula', async () => {
     const items = [
       { name: 'US', phone: '+14155550100' },

@@ -4,6 +4,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { skipBecause } from '../helpers/skip.js';
 import {
   type Session,
   type SuiteOptions,
@@ -22,7 +23,7 @@ const hasPython = spawnSync('python3', ['--version']).status === 0;
 
 export function independentSuite(o: SuiteOptions): void {
   const label = `${o.testTakers.toLocaleString('en-US')} test takers${o.faults ? ', with faults (429 every fifth request, dropped connections, 200-800 ms latency)' : ''}`;
-  describe.skipIf(!hasPython)(`exports against an independent server of the reference, ${label}${hasPython ? '' : ' (skipped: no python3 on PATH)'}`, () => {
+  describe.skipIf(skipBecause(!hasPython && 'the independent server needs python3 on PATH'))(`exports against an independent server of the reference, ${label}`, () => {
     let s: Session;
     beforeAll(async () => {
       s = await openSession({ testTakers: o.testTakers, faults: o.faults });

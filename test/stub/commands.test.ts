@@ -2,7 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run } from '../../src/cli/main.js';
 import { runCli } from '../helpers/cli.js';
+import { memoryIO } from '../helpers/io.js';
+import { until } from '../helpers/until.js';
 
 let dir: string;
 beforeAll(() => {
@@ -84,11 +87,12 @@ describe('jobfit stub commands', () => {
 
   it('serve prints the URL and keys and stops on abort', async () => {
     const ac = new AbortController();
-    const running = runCli(['stub', 'serve', '--port', '0'], { configDir: dir, signal: ac.signal });
+    const m = memoryIO({ env: { JOBFIT_CONFIG_DIR: dir }, signal: ac.signal });
+    const running = run(['stub', 'serve', '--port', '0'], m.io);
     // Wait for the server to write its line, then stop it.
-    await new Promise((r) => setTimeout(r, 1500));
+    await until(() => /live key: \S+\n/.test(m.stdout()), 'stub serve to print its URL and keys');
     ac.abort();
-    const r = await running;
+    const r = { code: await running, stdout: m.stdout() };
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Stub listening on http:\/\/127\.0\.0\.1:\d+\/v2\n/);
     expect(r.stdout).toMatch(/live key: sk_live_[0-9a-f]{32}/);

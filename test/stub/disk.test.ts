@@ -15,6 +15,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { skipBecause } from '../helpers/skip.js';
 import { MSG } from '../../src/api/messages.js';
 import { diskConditionOf } from '../../src/core/disk.js';
 import { DANA, type TestStub, freshEmail, startStubProcess, startTestStub } from './helpers.js';
@@ -121,7 +122,6 @@ function cannotMount(): string | undefined {
 }
 
 const skipReason = cannotMount();
-if (skipReason) console.warn(`test/stub/disk.test.ts: the tiny-disk tests are skipped: ${skipReason}`);
 
 function cli(args: string[], env: Record<string, string> = {}) {
   const r = spawnSync(process.execPath, ['--import', 'tsx', entry, ...args], {
@@ -133,7 +133,7 @@ function cli(args: string[], env: Record<string, string> = {}) {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-describe.skipIf(skipReason !== undefined)(`a real tiny disk (4 MB tmpfs)${skipReason ? `: skipped, ${skipReason}` : ''}`, () => {
+describe.skipIf(skipBecause(skipReason && `the tiny-disk test: ${skipReason}`))('a real tiny disk (4 MB tmpfs)', () => {
   let mnt = '';
   let data = '';
   let child: ChildProcess | undefined;

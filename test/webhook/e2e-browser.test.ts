@@ -8,6 +8,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { skipBecause } from '../helpers/skip.js';
 import { openStore } from '../../src/stub/index.js';
 import { getWebhookSettings } from '../../src/stub/webhooks.js';
 import { api, INVITER, tempDir, until, withoutMode } from './helpers.js';
@@ -36,7 +37,7 @@ function start(args: string[], env: Record<string, string>): Proc {
   return p;
 }
 
-describe.skipIf(!hasChromium)(`participant's page in headless Chromium → webhook listen --log${hasChromium ? '' : ' (skipped: /usr/bin/chromium is missing; run .ci/setup-browser)'}`, () => {
+describe.skipIf(skipBecause(!hasChromium && 'the browser test needs /usr/bin/chromium (run .ci/setup-browser)'))("participant's page in headless Chromium → webhook listen --log", () => {
   const tmp = tempDir('jobfit-e2e-');
   const dataDir = join(tmp.dir, 'stub');
   const logFile = join(tmp.dir, 'events.ndjson');

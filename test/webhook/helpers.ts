@@ -105,15 +105,7 @@ export async function invite(stub: RunningStub, key: string, extra: Record<strin
   return r.json;
 }
 
-export async function until<T>(fn: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 10_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+export { until } from '../helpers/until.js';
 
 export function withoutMode<T extends Record<string, unknown>>(o: T): Omit<T, 'mode'> {
   const { mode: _m, ...rest } = o;

@@ -107,11 +107,11 @@ service refuses) with the API's message on stderr. A redirect it does not follow
 `,
   examples: [
     'jobfit api GET /teams',
-    'jobfit api GET /invitations --query email=@acme.com --query team_id=3',
-    'jobfit api GET /test-takers/2001/scorecard --query sp=RETAIL',
-    'jobfit api PUT /invitations/1042 --data \'{"custom_id":"REQ-7"}\'',
-    'jobfit api POST /invitations --data @invite.json',
-    'jq -n \'{first_name:"Ada"}\' | jobfit api PUT /invitations/1042 --data @-',
+    'jobfit api GET /invitations --query email=@acme.com --query team_id=12',
+    'jobfit api GET /test-takers/500001/scorecard --query sp=sales-rep',
+    'jobfit api PUT /invitations/100042 --data \'{"custom_id":"REQ-7"}\'',
+    'jobfit api POST /invitations --data @fixtures/invite.json',
+    'jq -n \'{first_name:"Ada"}\' | jobfit api PUT /invitations/100042 --data @-',
   ],
   run,
 });

@@ -39,9 +39,9 @@ export default defineCommand({
   options: CompletionOptions,
   examples: [
     'source <(jobfit completion bash)',
-    'jobfit completion bash > ~/.local/share/bash-completion/completions/jobfit',
-    'jobfit completion zsh > ~/.zfunc/_jobfit   # with fpath+=(~/.zfunc) in .zshrc',
-    'jobfit completion fish > ~/.config/fish/completions/jobfit.fish',
+    'mkdir -p ~/.local/share/bash-completion/completions && jobfit completion bash > ~/.local/share/bash-completion/completions/jobfit',
+    'mkdir -p ~/.zfunc && jobfit completion zsh > ~/.zfunc/_jobfit   # with fpath+=(~/.zfunc) in .zshrc',
+    'mkdir -p ~/.config/fish/completions && jobfit completion fish > ~/.config/fish/completions/jobfit.fish',
   ],
   run,
 });

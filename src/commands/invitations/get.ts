@@ -50,6 +50,6 @@ export default defineCommand({
   summary: 'Show one invitation (GET /invitations/:id)',
   args: [{ name: 'id', description: 'invitation id' }],
   options: IdOptions,
-  examples: ['jobfit invitations get 1042', 'jobfit invitations get 1042 -o json | jq -r .assessment_url'],
+  examples: ['jobfit invitations get 100042', 'jobfit invitations get 100042 -o json | jq -r .assessment_url'],
   run,
 });

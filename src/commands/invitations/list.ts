@@ -22,7 +22,7 @@ export default defineCommand({
   options: ListOptions,
   examples: [
     'jobfit invitations list',
-    'jobfit invitations list --team 3 --custom-id REQ-7',
+    'jobfit invitations list --team 12 --custom-id store-0042',
     'jobfit invitations list --all -o csv > invitations.csv',
     'jobfit invitations list --all -o xlsx --out invitations.xlsx',
     'jobfit invitations list --email @acme.com -o json | jq ".data[].id"',

@@ -85,10 +85,10 @@ export default defineCommand({
   args: [{ name: 'id', description: 'invitation id' }],
   options: UpdateOptions,
   examples: [
-    'jobfit invitations update 1042 --custom-id REQ-7 --ref-text "Store 12"',
-    'jobfit invitations update 1042 --phone +14155550100 --send-via-sms',
-    'jobfit invitations update 1042 --assessments personality,interests',
-    'jobfit invitations update 1042 --template "Standard invitation"',
+    'jobfit invitations update 100001 --custom-id REQ-7 --ref-text "Store 12"',
+    'jobfit invitations update 100001 --phone +14155550100 --send-via-sms',
+    'jobfit invitations update 100001 --assessments personality,interests',
+    'jobfit invitations update 100001 --template "Standard invitation"',
   ],
   run,
 });

@@ -149,11 +149,11 @@ export default defineCommand({
   args: [{ name: 'ids', description: 'test taker ids', optional: true, variadic: true }],
   options: JobFitOptions,
   examples: [
-    'jobfit job-fit 2001',
+    'jobfit job-fit 500001',
     'jobfit job-fit --all -o csv > job-fit.csv',
     'jobfit job-fit --all -o xlsx --out job-fit.xlsx',
-    'jobfit job-fit 2001 2002 -o ndjson | jq ".top_fit_occupations[0]"',
-    'jobfit job-fit 2001 2002 -o html --out candidates.html',
+    'jobfit job-fit 500001 500002 -o ndjson | jq ".top_fit_occupations[0]"',
+    'jobfit job-fit 500001 500002 -o html --out candidates.html',
   ],
   footer:
     `\n\nCSV columns: ${JOB_FIT_CSV_COLUMNS.join(', ')}.\n` +

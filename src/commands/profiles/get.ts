@@ -47,6 +47,11 @@ export default defineCommand({
   summary: 'Show one career navigation profile (GET /career-navigation-profiles/:id)',
   args: [{ name: 'id', description: 'profile id (a string)' }],
   options: GetOptions,
-  examples: ['jobfit profiles get cnp_8f2a', 'jobfit profiles get cnp_8f2a -o json | jq -r .career_navigation_url'],
+  examples: [
+    'jobfit profiles list',
+    '# an id from that list, or a test taker\'s career_navigation_profile_id:',
+    'jobfit profiles get "$(jobfit profiles list -o json | jq -r \'.data[0].id\')"',
+    'jobfit profiles get "$(jobfit test-takers get 500001 -o json | jq -r .career_navigation_profile_id)" -o json | jq -r .career_navigation_url',
+  ],
   run,
 });

@@ -233,7 +233,7 @@ export default defineCommand({
     'jobfit report --sp sales-rep --group-by custom_id -o csv',
     'jobfit report --sp sales-rep -o xlsx --out groups.xlsx',
     'jobfit report --sp sales-rep -o html --out report.html --top 50',
-    'jobfit report --sp sales-rep --team 3 -o json | jq ".groups[0].stars"',
+    'jobfit report --sp sales-rep --team 12 -o json | jq ".groups[0].stars"',
   ],
   footer:
     '\n\nDefinitions: invited = invitations in the group; accepted = invitations with a test taker;\n' +

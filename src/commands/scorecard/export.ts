@@ -93,11 +93,11 @@ export default defineCommand({
   args: [{ name: 'ids', description: 'test taker ids', optional: true, variadic: true }],
   options: ScorecardOptions,
   examples: [
-    'jobfit scorecard 2001 --sp sales-rep',
+    'jobfit scorecard 500001 --sp sales-rep',
     'jobfit scorecard --all --sp sales-rep -o csv > scorecards.csv',
     'jobfit scorecard --all --sp sales-rep -o xlsx --out scorecards.xlsx',
-    'jobfit scorecard --all --team 3 --sp sales-rep -o ndjson | jq .five_star_score',
-    'cut -d, -f1 ids.csv | jobfit scorecard --ids-from - --sp sales-rep -o csv',
+    'jobfit scorecard --all --team 12 --sp sales-rep -o ndjson | jq .five_star_score',
+    'jobfit test-takers list --team 12 -o csv --fields id | jobfit scorecard --ids-from - --sp sales-rep -o csv',
   ],
   footer:
     '\n\nCSV columns: test_taker_id, invitation_id, first_name, last_name, email, custom_id, person_id,\n' +

@@ -28,6 +28,6 @@ export default defineCommand({
   // No description: the usage line says it all, and --help has no Arguments section.
   args: [{ name: 'invitationId', description: '' }],
   options: AcceptOptions,
-  examples: ['jobfit stub accept 100001', 'jobfit stub accept 100001 -o json | jq .test_taker_id'],
+  examples: ['jobfit stub accept 100001', 'jobfit stub accept 100004 -o json | jq .test_taker_id'],
   run,
 });

@@ -11,8 +11,8 @@ const CHOICES: readonly AssessmentChoice[] = ['personality', 'thinking', 'intere
 const CompleteOptions = z
   .object({
     testTakerId: z.string(),
-    assessment: flag(z.string(), { flag: '--assessment <name>', description: `which one: ${CHOICES.join('|')}`, default: 'all' }),
-    language: flag(z.string(), { flag: '--language <locale>', description: 'language the assessment was taken in', default: 'en' }),
+    assessment: flag(z.string(), { flag: '--assessment <name>', description: `which one: ${CHOICES.join('|')} (default all)`, default: 'all' }),
+    language: flag(z.string(), { flag: '--language <locale>', description: 'language the assessment was taken in (default en)', default: 'en' }),
     data,
   })
   .superRefine(
@@ -62,6 +62,11 @@ export default defineCommand({
   summary: 'The participant completes assigned assessments (scores follow; Career Interests creates the career navigation profile)',
   args: [{ name: 'testTakerId', description: '' }],
   options: CompleteOptions,
-  examples: ['jobfit stub complete 500001', 'jobfit stub complete 500001 --assessment interests --language es'],
+  examples: [
+    'jobfit stub accept 100001',
+    '# prints the new test taker\'s id: 500144 on a fresh stub',
+    'jobfit stub complete 500144 --assessment personality',
+    'jobfit stub complete 500144 --assessment interests --language es',
+  ],
   run,
 });

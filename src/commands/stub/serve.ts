@@ -22,8 +22,8 @@ function badFaults(spec: string | undefined): string | undefined {
 
 const ServeOptions = z
   .object({
-    port: flag(z.string(), { flag: '--port <port>', description: 'port to listen on (0 picks a free one)', default: '4010' }),
-    host: flag(z.string(), { flag: '--host <host>', description: 'interface to bind', default: '127.0.0.1' }),
+    port: flag(z.string(), { flag: '--port <port>', description: 'port to listen on (default 4010; 0 picks a free one)', default: '4010' }),
+    host: flag(z.string(), { flag: '--host <host>', description: 'interface to bind (default 127.0.0.1)', default: '127.0.0.1' }),
     faults: flag(z.string().optional(), { flag: '--faults <spec>', description: 'inject faults, e.g. "429=0.05,5xx=0.05,drop=0.02,latency=5,seed=42[,retry-after=1][,only=writes]"' }),
     minimalFields: flag(z.boolean().optional(), {
       flag: '--minimal-fields',

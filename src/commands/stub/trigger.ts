@@ -44,7 +44,7 @@ would send it, and goes through the same delivery (gates, signature, retries).
 Prints the event; says on stderr whether it was delivered, or why not.
 ${examples(
     'jobfit stub trigger test_taker.created',
-    'jobfit stub trigger test_taker.assessment_completed --test-taker 200100',
+    'jobfit stub trigger test_taker.assessment_completed --test-taker 500001',
     'jobfit stub trigger career_navigation_profile.created -o json | jq .id',
   ).trimEnd()}`,
   run,

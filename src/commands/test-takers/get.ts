@@ -39,6 +39,6 @@ export default defineCommand({
   summary: 'Show one test taker and the progress of their assessments (GET /test-takers/:id)',
   args: [{ name: 'id', description: 'test taker id' }],
   options: IdOptions,
-  examples: ['jobfit test-takers get 2001', 'jobfit test-takers get 2001 -o json | jq ".assigned_assessments"'],
+  examples: ['jobfit test-takers get 500001', 'jobfit test-takers get 500001 -o json | jq ".assigned_assessments"'],
   run,
 });

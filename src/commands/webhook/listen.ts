@@ -23,8 +23,8 @@ const PORT = /^\d+$/;
 const HOST_NAME = /^[a-z0-9.-]+$|^\[[0-9a-f:.]+\]$/;
 
 const ListenOptions = z.object({
-  port: flag(z.string().optional(), { flag: '--port <n>', description: 'port to listen on (0 picks a free one)', default: '0' }),
-  host: flag(z.string().optional(), { flag: '--host <host>', description: 'address to listen on (beyond loopback, anyone who can reach it can post)', default: '127.0.0.1' }),
+  port: flag(z.string().optional(), { flag: '--port <n>', description: 'port to listen on (default 0: a free one)', default: '0' }),
+  host: flag(z.string().optional(), { flag: '--host <host>', description: 'address to listen on (default 127.0.0.1; beyond loopback, anyone who can reach it can post)', default: '127.0.0.1' }),
   allowHost: flag(z.array(z.string()).optional(), {
     flag: '--allow-host <name>',
     description: 'accept requests for this Host too, e.g. a tunnel\'s abc.ngrok.app (repeatable)',

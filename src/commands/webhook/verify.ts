@@ -25,7 +25,7 @@ const VerifyOptions = z
     timestamp: flag(z.string().optional(), { flag: '--timestamp <seconds>', description: 'the webhook-timestamp header' }),
     secret: flag(z.string().optional(), { flag: '--secret <whsec>', description: 'the signing secret (visible to ps: prefer JOBFIT_WEBHOOK_SECRET or --secret-stdin)' }),
     secretStdin: flag(z.boolean().optional(), { flag: '--secret-stdin', description: 'read the signing secret from stdin (the body then comes from FILE)' }),
-    tolerance: flag(z.string(), { flag: '--tolerance <seconds>', description: 'how far the timestamp may be from now, either way (0: any)', default: '300' }),
+    tolerance: flag(z.string(), { flag: '--tolerance <seconds>', description: 'how far the timestamp may be from now, either way (default 300; 0: any)', default: '300' }),
   })
   .superRefine((o, zctx) => {
     const bad = (message: string) => zctx.addIssue({ code: 'custom', message });
@@ -79,6 +79,8 @@ deliveries is not in its reference.
 
 Exit codes: 0 valid, 1 invalid (the reason on stderr), 2 usage.
 ${examples(
+    '# fixtures/webhook/delivery.json: a delivery signed with whsec_am9iZml0LWV4YW1wbGUtc2VjcmV0LTI0, its headers below',
+    'jobfit webhook verify --secret whsec_am9iZml0LWV4YW1wbGUtc2VjcmV0LTI0 --id evt_00000000000000000000000a --timestamp 1767225600 --tolerance 0 --signature "v1,HcOBcK2/VJ3XuWYl+fVOLVxZF98RifDxqHj2G2QVCJU=" fixtures/webhook/delivery.json',
     'JOBFIT_WEBHOOK_SECRET=$(jobfit webhook listen --print-secret) jobfit webhook verify --id "$ID" --timestamp "$TS" --signature "$SIG" body.json',
     'pass show app/webhook | jobfit webhook verify --secret-stdin --id evt_… --timestamp 1767225600 --signature "v1,K5oZ…" body.json',
   ).trimEnd()}`,
