@@ -98,7 +98,7 @@ it.each([
   expect(created).toBeLessThan(N);
   expect(await countInvitations(stub.dataDir, tag)).toEqual({ total: created, distinct: created });
   // Nothing half-written is left beside the results.
-  expect(readdirSync(dir).filter((f) => f.startsWith(`.${tag}`) || f.includes('.partial'))).toEqual([]);
+  expect(readdirSync(dir).filter((f) => f.startsWith(`.${tag}`) || (f.includes('.partial') || f.endsWith('.jobfit-tmp')))).toEqual([]);
 
   const again = start(stub, [...args, '--resume']);
   const r2 = await again.ended;
@@ -117,7 +117,7 @@ it.each([
     const outDir = mkdtempSync(join(dir, 'export-'));
     const file = join(outDir, 'invitations.csv');
     const { child, ended } = start(slow, ['invitations', 'list', '--all', '-o', 'csv', '--out', file]);
-    await until(() => readdirSync(outDir).some((f) => f.endsWith('.partial')), child);
+    await until(() => readdirSync(outDir).some((f) => f.endsWith('.jobfit-tmp')), child);
     expect(child.exitCode, 'the export ended before the signal').toBeNull();
     child.kill(sig);
     const r = await ended;

@@ -90,7 +90,7 @@ describe('the service killed mid-run (once rows are written) in scorecard --all 
     expect(res.stdout).toBe('');
     expect(readFileSync(file, 'utf8')).toBe('yesterday,s,export\n');
     expect(res.stderr).toContain(`${file} was not written`);
-    expect(readdirSync(cli.dir).filter((f) => f.includes('.partial'))).toEqual([]);
+    expect(readdirSync(cli.dir).filter((f) => (f.includes('.partial') || f.endsWith('.jobfit-tmp')))).toEqual([]);
     expect(existsSync(file)).toBe(true);
   }, 90_000);
 });
