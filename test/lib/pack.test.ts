@@ -48,7 +48,9 @@ function writeProject(tarball: string): void {
     'node_modules/jobfit-cli': { version: self.version, resolved: `file:${tarball}`, integrity, dependencies: self.dependencies, bin: self.bin, engines: self.engines },
   };
   for (const [path, entry] of Object.entries(lock.packages)) if (path && !entry.dev && !entry.devOptional) packages[path] = entry;
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies }, null, 2));
+  // The repository's overrides (uuid for exceljs) are what its lockfile was resolved with.
+  const overrides = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { overrides?: Record<string, string> }).overrides;
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies, ...(overrides && { overrides }) }, null, 2));
   writeFileSync(join(dir, 'package-lock.json'), JSON.stringify({ name: 'consumer', lockfileVersion: 3, requires: true, packages }, null, 2));
   cpSync(join(ROOT, 'test/lib/consumer.ts.txt'), join(dir, 'consumer.ts'));
   writeFileSync(
