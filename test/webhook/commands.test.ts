@@ -5,14 +5,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { run } from '../../src/cli/main.js';
 import { accept, complete } from '../../src/stub/lifecycle.js';
 import { openStore, type Store } from '../../src/stub/index.js';
 import { flushDeliveries, getWebhookSettings, setWebhookSettings } from '../../src/stub/webhooks.js';
 import { runCli } from '../helpers/cli.js';
 import { signDelivery } from '../../src/api/webhook-signature.js';
-import { memoryIO } from '../helpers/io.js';
-import { endpoint, freePort, tempDir, until } from './helpers.js';
+import { endpoint, freePort, listenInProcess, tempDir, until } from './helpers.js';
 
 let tmp: ReturnType<typeof tempDir>;
 let dataDir: string;
@@ -25,22 +23,7 @@ beforeEach(() => {
 });
 afterEach(() => tmp.remove());
 
-/** Starts `webhook listen` in-process; stop() is Ctrl-C. */
-function startListen(args: string[]) {
-  const ac = new AbortController();
-  const m = memoryIO({ env, signal: ac.signal });
-  const done = run(['webhook', 'listen', ...args], m.io);
-  return {
-    ...m,
-    done,
-    url: () => until(() => /Listening for webhook events on (\S+)/.exec(m.stderr())?.[1], 'the listening URL'),
-    ready: () => until(() => m.stderr().includes('Press Ctrl-C'), 'listen to be ready'),
-    async stop() {
-      ac.abort();
-      return done;
-    },
-  };
-}
+const startListen = (args: string[]) => listenInProcess(env, args);
 
 /** An accepted and completed participant of seeded invitation `id`, acted out in the store like `stub accept/complete` would. */
 async function liveActivity(store: Store, invitationId: number) {

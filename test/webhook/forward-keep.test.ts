@@ -10,13 +10,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { run } from '../../src/cli/main.js';
 import { openStore } from '../../src/stub/index.js';
 import { accept } from '../../src/stub/lifecycle.js';
 import { flushDeliveries, listEventDeliveries, setWebhookSettings } from '../../src/stub/webhooks.js';
 import { runCli } from '../helpers/cli.js';
-import { memoryIO } from '../helpers/io.js';
-import { endpoint, freePort, tempDir, until } from './helpers.js';
+import { endpoint, freePort, listenInProcess, tempDir, until } from './helpers.js';
 
 let tmp: ReturnType<typeof tempDir>;
 let dataDir: string;
@@ -28,19 +26,7 @@ beforeEach(() => {
 });
 afterEach(() => tmp.remove());
 
-function startListen(args: string[]) {
-  const ac = new AbortController();
-  const m = memoryIO({ env, signal: ac.signal });
-  const done = run(['webhook', 'listen', ...args], m.io);
-  return {
-    ...m,
-    ready: () => until(() => m.stderr().includes('Press Ctrl-C'), 'listen to be ready'),
-    stop() {
-      ac.abort();
-      return done;
-    },
-  };
-}
+const startListen = (args: string[]) => listenInProcess(env, args);
 
 describe('webhook listen --forward-to keeps what the app did not get', () => {
   it('app down: every event is counted and written to the file the summary names', async () => {

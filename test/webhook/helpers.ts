@@ -7,7 +7,10 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { run } from '../../src/cli/main.js';
 import { type RunningStub, startStub } from '../../src/stub/index.js';
+import { memoryIO } from '../helpers/io.js';
+import { until } from '../helpers/until.js';
 
 export function tempDir(prefix = 'jobfit-webhook-'): { dir: string; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
@@ -113,3 +116,20 @@ export function withoutMode<T extends Record<string, unknown>>(o: T): Omit<T, 'm
 }
 
 export { startStub };
+
+/** `webhook listen` run in-process with `env` (and `stdin`); stop() is Ctrl-C. */
+export function listenInProcess(env: Record<string, string>, args: string[], stdin?: string) {
+  const ac = new AbortController();
+  const m = memoryIO({ env, signal: ac.signal, stdin });
+  const done = run(['webhook', 'listen', ...args], m.io);
+  return {
+    ...m,
+    done,
+    url: () => until(() => /Listening for webhook events on (\S+)/.exec(m.stderr())?.[1], 'the listening URL'),
+    ready: () => until(() => m.stderr().includes('Press Ctrl-C'), 'listen to be ready'),
+    stop() {
+      ac.abort();
+      return done;
+    },
+  };
+}

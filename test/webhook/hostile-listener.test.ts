@@ -13,15 +13,13 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { signDelivery } from '../../src/api/webhook-signature.js';
-import { run } from '../../src/cli/main.js';
 import { openStore } from '../../src/stub/index.js';
 import { accept } from '../../src/stub/lifecycle.js';
 import { flushDeliveries, getWebhookSettings, listEventDeliveries, setWebhookSettings } from '../../src/stub/webhooks.js';
 import { startReceiver, type WebhookEvent } from '../../src/webhook/receiver.js';
 import { type BuiltCli, buildCli } from '../e2e/built.js';
 import { runCli } from '../helpers/cli.js';
-import { memoryIO } from '../helpers/io.js';
-import { endpoint, tempDir, until } from './helpers.js';
+import { endpoint, listenInProcess, tempDir, until } from './helpers.js';
 
 const SECRET = `whsec_${Buffer.alloc(32, 3).toString('base64')}`;
 
@@ -54,21 +52,7 @@ beforeEach(() => {
 });
 afterEach(() => tmp.remove());
 
-function startListen(args: string[], extraEnv: Record<string, string> = {}, stdin?: string) {
-  const ac = new AbortController();
-  const m = memoryIO({ env: { ...env, ...extraEnv }, signal: ac.signal, stdin });
-  const done = run(['webhook', 'listen', ...args], m.io);
-  return {
-    ...m,
-    done,
-    url: () => until(() => /Listening for webhook events on (\S+)/.exec(m.stderr())?.[1], 'the listening URL'),
-    ready: () => until(() => m.stderr().includes('Press Ctrl-C'), 'listen to be ready'),
-    stop() {
-      ac.abort();
-      return done;
-    },
-  };
-}
+const startListen = (args: string[], extraEnv: Record<string, string> = {}, stdin?: string) => listenInProcess({ ...env, ...extraEnv }, args, stdin);
 
 describe('webhook listen and a hostile body', () => {
   it('shows an event whose data.object.id is {"toString":1} as unreadable, and goes on', async () => {
