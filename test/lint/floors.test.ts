@@ -30,7 +30,7 @@ describe('npm run lint fails on an import that runs back up a floor', () => {
 
   it.each([
     ['src/stub/ok.ts', "import { ROUTES } from '../api/routes.js';\nimport { UsageError } from '../core/errors.js';\nexport const x = [ROUTES, UsageError];\n"],
-    ['src/commands/teams/ok.ts', "import { simpleList } from '../kit/simple-list.js';\nimport { printList } from '../../format/output.js';\nexport const x = [simpleList, printList];\n"],
+    ['src/commands/teams/ok.ts', "import { simpleList } from '../shared/simple-list.js';\nimport { printList } from '../../format/output.js';\nexport const x = [simpleList, printList];\n"],
     ['src/cli/ok.ts', "import { COMMANDS } from '../commands/table.js';\nexport const n = COMMANDS.length;\n"],
   ])('but not on one that runs down: %s', async (path, code) => {
     expect(await floorErrors(path, code)).toEqual([]);

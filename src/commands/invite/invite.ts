@@ -168,7 +168,7 @@ async function runSingle(o: InviteOptions, ctx: Context): Promise<void> {
       { key: 'assessment_url', header: 'ASSESSMENT URL' },
     ],
   });
-  const { noteParticipantLinks } = await import('../kit/participant-links.js');
+  const { noteParticipantLinks } = await import('../shared/participant-links.js');
   await noteParticipantLinks(ctx, [invitation]);
 }
 

@@ -22,8 +22,8 @@ import { clearProgress } from '../../format/progress.js';
 import { type ColumnSpec, checkFields, createListWriter, printList, printObject, resolveFormat } from '../../format/output.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
-import { checkIdSources, exportFlags } from '../kit/export-options.js';
-import { idOfName } from '../kit/names.js';
+import { checkIdSources, exportFlags } from '../shared/export-options.js';
+import { idOfName } from '../shared/names.js';
 
 const JobFitOptions = z
   .object(

@@ -25,7 +25,7 @@ import { safeLine } from '../../format/sanitize.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { flag } from '../kit/flags.js';
-import { idOfName, nameOrId } from '../kit/names.js';
+import { idOfName, nameOrId } from '../shared/names.js';
 
 const ReportOptions = z.object({
   sp: flag(z.string({ error: 'is required (a score profile short name; see `jobfit score-profiles`)' }).trim().min(1, 'must not be empty'), {

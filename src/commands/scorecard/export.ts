@@ -18,8 +18,8 @@ import { type ColumnSpec, checkFields, createListWriter, printList, printObject,
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { flag } from '../kit/flags.js';
-import { checkIdSources, exportFlags } from '../kit/export-options.js';
-import { idOfName } from '../kit/names.js';
+import { checkIdSources, exportFlags } from '../shared/export-options.js';
+import { idOfName } from '../shared/names.js';
 
 const ScorecardOptions = z
   .object({

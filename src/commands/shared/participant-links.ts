@@ -5,7 +5,7 @@
  * embedded stub lives for one command on a random port, so a command that
  * prints such a link says whether it opens now, and how to make it open.
  */
-import type { Context } from './context.js';
+import type { Context } from '../kit/context.js';
 import { isLoopbackHost } from '../../core/loopback.js';
 
 function firstLink(items: unknown[]): URL | undefined {
