@@ -141,11 +141,14 @@ export async function run(opts: InviteOptions, ctx: Context): Promise<void> {
 }
 
 async function runSingle(o: InviteOptions, ctx: Context): Promise<void> {
-  const [{ loadAccountData }, { buildSingleBody }, { printObject }] = await Promise.all([
+  const [{ loadAccountData }, { buildSingleBody }, { printObject }, { checkOutputOptions }] = await Promise.all([
     import('../../bulk/account.js'),
     import('../../bulk/single.js'),
     import('../../format/output.js'),
+    import('../kit/output-checks.js'),
   ]);
+  // -o is checked before the invitation is sent: a refusal afterwards would leave it sent, unprinted.
+  checkOutputOptions(ctx, {});
   const client = await ctx.client();
   const pd = await profileDefaults(ctx);
   const opts = {

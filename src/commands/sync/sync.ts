@@ -17,6 +17,7 @@ import { isPostgresUrl, openSyncStore } from '../../sync/open.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { flag } from '../kit/flags.js';
+import { checkOutFile } from '../kit/output-checks.js';
 
 const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
 
@@ -92,6 +93,7 @@ async function sleep(ms: number, signal: AbortSignal): Promise<void> {
 
 export async function run(o: SyncOptions, ctx: Context): Promise<void> {
   const target = isPostgresUrl(o.db) ? o.db : resolve(o.db);
+  if (o.errors !== undefined) checkOutFile(o.errors, '--errors');
   const client = await ctx.client();
   const db = await openSyncStore(target);
   const name = isPostgresUrl(o.db) ? db.label : o.db;
