@@ -9,6 +9,8 @@
  *   exists, a 201 without an id), and a value that is no id in a sync is an
  *   error, never a skip;
  * - must hold 2: a sync or report whose counts do not add up exits non-zero;
+ * - must hold 1: an export that cannot finish at a terminal ends with the
+ *   incomplete mark, as into a pipe or a file;
  * - finding 6: `--retry-failed` settles a 201 without an id.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,6 +20,7 @@ import { parse } from 'csv-parse/sync';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FaultServer, INVITER, faultEnv, seed, send, startFaultServer } from '../helpers/fault-server.js';
 import { invItem, inviting, jobFitRoute, lyingList } from './lists.js';
+import { INCOMPLETE_MARK } from '../../src/export/target.js';
 import { runCli } from '../helpers/cli.js';
 import { query } from '../sync/helpers.js';
 
@@ -154,6 +157,18 @@ describe('must hold 2: a value that is no id, and counts that do not add up', ()
     const r = await runCli(['report', '--sp', 'sales-rep', '-o', 'json'], { env: faultEnv(s) });
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toBe('');
+  });
+});
+
+describe('must hold 1: an export that cannot finish, to a terminal', () => {
+  it('-o ndjson at a terminal with a total_count one too high: exit 1, and the output ends with the incomplete mark', async () => {
+    server = await startFaultServer();
+    const s = server;
+    seed(s, 200);
+    lyingList(s, '/invitations', invItem, 1);
+    const r = await runCli(['invitations', 'list', '--all', '-o', 'ndjson'], { env: faultEnv(s), tty: true });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toMatch(new RegExp(`^${INCOMPLETE_MARK}: [\\d,]+ invitations written before the run stopped`));
   });
 });
 
