@@ -22,6 +22,7 @@ import {
   verifySigned,
   type WebhookEvent,
 } from '../../src/webhook/receiver.js';
+import { refusedPort } from '../helpers/refused-port.js';
 
 function event(id: string, type = 'invitation.accepted', object: Record<string, unknown> = { object: 'invitation', id: 100001 }): WebhookEvent {
   return { id, type, object: 'event', created_at: '2026-11-22T10:00:00.123Z', api_version: '2.3.0', data: { object } };
@@ -139,11 +140,9 @@ describe('webhook receiver', () => {
   });
 
   it('reports an app that cannot be reached', async () => {
-    const dead = createServer();
-    await new Promise<void>((ok) => dead.listen(0, '127.0.0.1', ok));
-    const port = (dead.address() as AddressInfo).port;
-    await new Promise((ok) => dead.close(ok));
-    const { r, forwards } = await receiver({ forwardTo: `http://127.0.0.1:${port}/` });
+    const dead = await refusedPort();
+    closers.push(() => dead.close());
+    const { r, forwards } = await receiver({ forwardTo: `http://127.0.0.1:${dead.port}/` });
     await post(r.url, JSON.stringify(event('evt_x')));
     await r.close();
     expect(forwards).toHaveLength(1);
