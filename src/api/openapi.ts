@@ -11,7 +11,8 @@
  */
 import * as z from 'zod';
 import { MSG } from './messages.js';
-import { ROUTES, type RouteDef, type RouteName } from './routes.js';
+import { schemaOf } from './route-schemas.js';
+import { JSON_TYPE, pathParams, ROUTE_NAMES, ROUTES, type RouteDef, type RouteName } from './routes.js';
 import { ErrorBody, Event } from './schemas.js';
 
 type Json = Record<string, unknown>;
@@ -76,7 +77,7 @@ function reachable(all: Record<string, Json>, roots: string[]): Record<string, J
 /** The documented query parameters of a route: the query schema's properties. */
 function queryParameters(route: RouteDef, inputs: Record<string, Json>): Json[] {
   if (!route.query) return [];
-  const schema = inputs[idOf(route.query)] as { properties?: Record<string, Json>; required?: string[] };
+  const schema = inputs[idOf(schemaOf(route.query))] as { properties?: Record<string, Json>; required?: string[] };
   return Object.entries(schema.properties ?? {}).map(([name, s]) => {
     const { description, ...rest } = s;
     return { name, in: 'query', required: schema.required?.includes(name) ?? false, ...(description ? { description } : {}), schema: rest };
@@ -88,20 +89,48 @@ const STATUS_TEXT: Record<number, string> = {
   404: 'The key is missing or unknown, or its account is gone.',
 };
 
-function responseFor(operationId: RouteName, route: RouteDef, status: number, cases: ExampleCase[]): Json {
-  const examples = Object.fromEntries(cases.map((c) => [c.name, { summary: c.summary, value: c.value }]));
-  const content = (schema: Json): Json => ({ 'application/json': { schema, ...(cases.length ? { examples } : {}) } });
-  if (status === route.status) return { description: route.summary, content: content(ref(route.response)) };
+/** A successful answer: the route's schema, or for a route that does not answer JSON, its bytes. */
+function successFor(route: RouteDef, examples: Json | undefined): Json {
+  if (route.response === undefined) return { description: route.summary, content: { [route.contentType]: {} } };
+  return { description: route.summary, content: { [route.contentType]: { schema: ref(schemaOf(route.response)), ...(examples ? { examples } : {}) } } };
+}
+
+function responseFor(route: RouteDef, status: number, cases: ExampleCase[]): Json {
+  const examples = cases.length ? Object.fromEntries(cases.map((c) => [c.name, { summary: c.summary, value: c.value }])) : undefined;
+  // Errors are JSON, whatever the route answers when it succeeds.
+  const content = (schema: Json): Json => ({ [JSON_TYPE]: { schema, ...(examples ? { examples } : {}) } });
+  if (status === route.status) return successFor(route, examples);
   const messages = cases
     .filter((c) => c.value !== null)
     .map((c) => `- ${c.summary}: \`${JSON.stringify((c.value as { error: unknown }).error)}\``);
-  if (status === 404 && operationId === 'getCareerNavigationProfile') {
+  if (status === 404 && route.nullWhenMissing) {
     return {
       description: ['No such profile in the account: the body is the JSON literal `null`. Or the key is missing or unknown.', ...messages].join('\n'),
       content: content({ anyOf: [ref(ErrorBody), { type: 'null' }] }),
     };
   }
   return { description: [STATUS_TEXT[status] ?? `Status ${status}.`, ...messages].join('\n'), content: content(ref(ErrorBody)) };
+}
+
+/** One operation of the document: parameters, body, responses and security, from the route's line. */
+function operationFor(operationId: RouteName, route: RouteDef, inputs: Record<string, Json>, cases: ExampleCase[], roots: Set<string>): Json {
+  const params: Json[] = pathParams(route.path).map((name) => ({ name, in: 'path', required: true, schema: { type: route.params?.[name] ?? 'integer' } }));
+  const mine = cases.filter((c) => c.operationId === operationId);
+  const statuses = [...new Set([route.status, ...(route.auth ? [404] : []), ...mine.map((c) => c.status)])].sort((a, b) => a - b);
+  const responses = Object.fromEntries(statuses.map((status) => [String(status), responseFor(route, status, mine.filter((c) => c.status === status))]));
+  const op: Json = { operationId, summary: route.summary };
+  const parameters = [...params, ...queryParameters(route, inputs)];
+  if (parameters.length) op.parameters = parameters;
+  if (route.body) {
+    const body = schemaOf(route.body);
+    roots.add(idOf(body));
+    op.requestBody = { required: true, content: { [JSON_TYPE]: { schema: ref(body) } } };
+  }
+  op.responses = responses;
+  // The document's security applies to every operation that does not say otherwise.
+  op.security = route.auth ? [{ bearer: [] }] : [];
+  if (route.response !== undefined) roots.add(idOf(schemaOf(route.response)));
+  return op;
 }
 
 const DESCRIPTION = `The Assessment and Job-Fit Service API v2, as jobfit's embedded stub serves it (\`jobfit stub serve\`).
@@ -121,32 +150,11 @@ function buildOpenApi(cases: ExampleCase[] = []): Json {
   const inputs = registryComponents('input');
   const paths: Record<string, Record<string, Json>> = {};
   const roots = new Set<string>([idOf(ErrorBody), idOf(Event)]);
-  for (const [operationId, route] of Object.entries(ROUTES) as Array<[RouteName, RouteDef]>) {
+  for (const operationId of ROUTE_NAMES) {
+    const route: RouteDef = ROUTES[operationId];
     const oaPath = route.path.replace(/:([A-Za-z]+)/g, '{$1}');
-    const params: Json[] = [...route.path.matchAll(/:([A-Za-z]+)/g)].map((m) => ({
-      name: m[1],
-      in: 'path',
-      required: true,
-      schema: m[1] === 'careerNavigationProfileId' ? { type: 'string' } : { type: 'integer' },
-    }));
-    const mine = cases.filter((c) => c.operationId === operationId);
-    const statuses = [...new Set([route.status, ...(route.auth ? [404] : []), ...mine.map((c) => c.status)])].sort((a, b) => a - b);
-    const responses = Object.fromEntries(
-      statuses.map((status) => [String(status), responseFor(operationId, route, status, mine.filter((c) => c.status === status))]),
-    );
-    const op: Json = { operationId, summary: route.summary };
-    const parameters = [...params, ...queryParameters(route, inputs)];
-    if (parameters.length) op.parameters = parameters;
-    if (route.body) {
-      roots.add(idOf(route.body));
-      op.requestBody = { required: true, content: { 'application/json': { schema: ref(route.body) } } };
-    }
-    op.responses = responses;
-    // The document's security applies to every operation that does not say otherwise.
-    op.security = route.auth ? [{ bearer: [] }] : [];
-    roots.add(idOf(route.response));
     paths[oaPath] ??= {};
-    paths[oaPath][route.method.toLowerCase()] = op;
+    paths[oaPath][route.method.toLowerCase()] = operationFor(operationId, route, inputs, cases, roots);
   }
   const all: Record<string, Json> = {};
   for (const [name, s] of Object.entries(outputs)) if (!REQUEST_IDS.has(name)) all[name] = s;

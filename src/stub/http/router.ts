@@ -1,10 +1,9 @@
 /**
- * The v2 paths, compiled once from the route table (api/route-lines.ts, the
- * zod-free half of api/routes.ts): path segments → the routes of that path,
- * by method, and the values of its :params.
+ * The v2 paths, compiled once from the route table (api/routes.ts, which
+ * loads without zod): path segments → the routes of that path, by method,
+ * and the values of its :params.
  */
-import { ROUTE_LINES } from '../../api/route-lines.js';
-import type { HttpMethod, RouteName } from '../../api/routes.js';
+import { type HttpMethod, ROUTE_NAMES, ROUTES, type RouteName } from '../../api/routes.js';
 
 interface PathRoutes {
   /** Literal segments; null for a :param. */
@@ -26,7 +25,8 @@ const bucketOf = (length: number, first: string | null) => `${length}/${first ??
 
 function compile(): Map<string, PathRoutes[]> {
   const byPath = new Map<string, PathRoutes>();
-  for (const [name, line] of Object.entries(ROUTE_LINES) as Array<[RouteName, (typeof ROUTE_LINES)[RouteName]]>) {
+  for (const name of ROUTE_NAMES) {
+    const line = ROUTES[name];
     let p = byPath.get(line.path);
     if (!p) {
       p = { segs: line.path.slice(1).split('/').map((s) => (s.startsWith(':') ? null : s)), methods: {}, allowed: [] };
