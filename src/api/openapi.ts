@@ -137,7 +137,7 @@ const DESCRIPTION = `The Assessment and Job-Fit Service API v2, as jobfit's embe
 Generated from jobfit's zod schemas (src/api) by \`npm run openapi\`; every example is an answer of the stub on its seed data.
 Shapes the reference leaves unshown are jobfit's decisions (docs/stub.md).
 
-Every path except \`/healthcheck\` needs \`Authorization: Bearer <key>\` (\`sk_live_…\` or \`sk_test_…\`).
+Every path except \`${ROUTES.healthcheck.path}\` needs \`Authorization: Bearer <key>\` (\`sk_live_…\` or \`sk_test_…\`).
 A missing or unknown key answers **404** \`{"error": "${MSG.apiKeyRequired}"}\`; a key whose account is gone, 404 \`{"error": "${MSG.accountNotFound}"}\`.
 A method a path does not support answers **405** with the plain-text body \`${MSG.methodNotAllowed}\` and an \`Allow\` header; a path that does not exist, 404 \`{"error": "${MSG.notFound}"}\`.
 A body that is not JSON answers 400 \`{"error": "${MSG.invalidJson}"}\`; JSON that is not an object, 400 \`{"error": "${MSG.bodyNotObject}"}\`.

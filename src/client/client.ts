@@ -10,6 +10,7 @@
  * reported there; this keeps zod and the schemas out of a normal run's start-up.
  */
 import type { CreateInvitationBody, ListQuery, UpdateInvitationBody } from '../api/requests.js';
+import { isKeyless } from '../api/route-match.js';
 import { type AnswerOf, fillPath, ROUTES, type RouteDef, type RouteName, type RouteResponse } from '../api/routes.js';
 import type { z } from 'zod';
 import { ProtocolError, UnknownOutcomeError } from './errors.js';
@@ -99,7 +100,7 @@ export class JobfitClient {
 
   /** A raw request for `jobfit api`: non-2xx answers are returned, not thrown. */
   raw(method: string, path: string, opts: { query?: Record<string, QueryValue>; body?: unknown; signal?: AbortSignal } = {}): Promise<HttpResponse> {
-    return this.http.request({ method, path, query: opts.query, body: opts.body, throwOnError: false, signal: opts.signal, auth: !/^\/?healthcheck\b/.test(path) });
+    return this.http.request({ method, path, query: opts.query, body: opts.body, throwOnError: false, signal: opts.signal, auth: !isKeyless(path) });
   }
 
   /** Notes a schema mismatch in the trace; never throws (lenient by design). */

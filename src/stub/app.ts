@@ -15,7 +15,7 @@ import type { Auth } from './http/auth.js';
 import { parseJsonBody, respond } from './http/body.js';
 import { StubCaches } from './http/cache.js';
 import { HttpError, type Reply, error, methodNotAllowed, writeReply } from './http/reply.js';
-import { matchRoute } from './http/router.js';
+import { matchRoute } from '../api/route-match.js';
 import type { Call } from './routes/call.js';
 import { HANDLERS } from './routes/index.js';
 import { handleV1 } from './routes/v1.js';

@@ -1,7 +1,7 @@
-/** The stub's router (src/stub/http/router.ts) finds every route of the table, and nothing else. */
+/** The router of the route table (src/api/route-match.ts, the stub's dispatch) finds every route of the table, and nothing else. */
 import { describe, expect, it } from 'vitest';
 import { ROUTES, type RouteName } from '../../src/api/routes.js';
-import { matchRoute } from '../../src/stub/http/router.js';
+import { matchRoute } from '../../src/api/route-match.js';
 
 const segments = (path: string) => path.slice(1).split('/');
 
