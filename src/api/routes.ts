@@ -3,7 +3,7 @@
  * parameters, list-or-item answer, key requirement, request and response
  * schemas and content type are written. Everything else derives from it:
  * the client's methods (client/client.ts), the stub's router and handler
- * table (stub/http/router.ts, stub/routes/index.ts), docs/openapi.json
+ * table (route-match.ts, stub/routes/index.ts), docs/openapi.json
  * (api/openapi.ts) and the set of list routes (LIST_ROUTES).
  *
  * The table loads without zod: a schema is named by its export in

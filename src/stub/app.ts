@@ -1,6 +1,6 @@
 /**
  * The stub's request handling, assembled: faults, then /v1 (routes/v1.ts) or
- * a v2 route of the table (http/router.ts → routes/index.ts HANDLERS), with
+ * a v2 route of the table (api/route-match.ts → routes/index.ts HANDLERS), with
  * its key checked and live GETs answered from the cache (http/cache.ts);
  * anything else goes to the pages (the participant page) or is a 404.
  * No framework: a request costs a few microseconds of our own code. zod and
