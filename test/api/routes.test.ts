@@ -1,11 +1,13 @@
 /**
  * The route table (src/api/routes.ts) and what derives from it: every route
  * has a stub handler, a client method and an OpenAPI operation that agree
- * with its line; the list-route set is the table's list routes; parameters
+ * with its line; the list-route set is the table's list routes; completion
+ * offers the table's methods after `jobfit api`; parameters
  * and schemas named by a line exist; and no other file of src/ spells a path.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Command } from 'commander';
 import * as z from 'zod';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { renderOpenApi } from '../../src/api/openapi.js';
@@ -13,6 +15,7 @@ import { responseSchema, schemaOf } from '../../src/api/route-schemas.js';
 import { fillPath, JSON_TYPE, LIST_ROUTES, pathParams, ROUTE_NAMES, ROUTES, type RouteDef, type RouteName, type RouteResponse } from '../../src/api/routes.js';
 import { type Invitation, TeamList } from '../../src/api/schemas.js';
 import { JobfitClient } from '../../src/client/client.js';
+import { buildSpec } from '../../src/commands/kit/completion-spec.js';
 import { HANDLERS } from '../../src/stub/routes/index.js';
 
 const routes = ROUTE_NAMES.map((name) => [name, ROUTES[name] as RouteDef] as const);
@@ -82,6 +85,16 @@ describe('what derives from it', () => {
       expect(op.security, op.operationId).toEqual(route.auth ? [{ bearer: [] }] : []);
       expect(Object.keys(op.responses[String(route.status)].content), op.operationId).toEqual([route.contentType]);
     }
+  });
+});
+
+describe('completion', () => {
+  it('`jobfit api <TAB>` offers the methods of the table', () => {
+    const scratch = new Command('jobfit');
+    scratch.command('api');
+    const api = buildSpec(scratch).commands.find((c) => c.name === 'api');
+    expect(api?.argChoices).toEqual([...new Set(routes.map(([, r]) => r.method))]);
+    expect(api?.argChoices).toEqual(['GET', 'POST', 'PUT']);
   });
 });
 
