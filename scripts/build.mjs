@@ -6,13 +6,21 @@
 // CLI's bundle and chunks are built as if it did not exist.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { builtinModules, createRequire } from 'node:module';
 import { build } from 'esbuild';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const dist = new URL('../dist/', import.meta.url);
 // dist/types is kept when no source changed since it was written (declarations take tsc seconds); the rest is rebuilt.
 for (const entry of existsSync(dist) ? readdirSync(dist) : []) if (entry !== 'types') rmSync(new URL(entry, dist), { recursive: true, force: true });
+
+/**
+ * Must be loaded from node_modules at run time: better-sqlite3 (a native
+ * addon), exceljs and unzipper (workbooks: their dependencies call the
+ * deprecated Buffer(), and Node prints DEP0005 for that unless the caller is
+ * inside node_modules).
+ */
+const EXTERNAL = ['better-sqlite3', 'exceljs', 'unzipper'];
 
 /** What the CLI's bundle and the library's have in common. */
 const common = {
@@ -28,6 +36,26 @@ const common = {
   // Only the parts of undici the client uses (see scripts/undici-slim.cjs): start-up time.
   alias: { undici: './scripts/undici-slim.cjs' },
   plugins: [
+    {
+      // Node makes the ESM face of a built-in module by reading every one of its
+      // exports, which runs their lazy getters: `import ... from 'node:http'`
+      // loads node's own undici for http.WebSocket (75 internal modules more
+      // than require('node:http')), `node:fs` loads fs.promises, `node:util` its
+      // parsers. A static import of a built-in (or of an external package) is
+      // therefore made a require, whose properties esbuild reads only where the
+      // code uses them, and only once the importing module is first needed.
+      name: 'builtins-by-require',
+      setup(b) {
+        const names = [...builtinModules.filter((m) => !m.startsWith('_')), ...EXTERNAL].map((m) => m.replace(/[/]/g, '\\/'));
+        const filter = new RegExp(`^(node:)?(${names.join('|')})$`);
+        b.onResolve({ filter }, (args) =>
+          args.kind === 'require-call' || args.kind === 'dynamic-import' || args.namespace === 'builtin-require'
+            ? { path: args.path, external: true }
+            : { path: args.path, namespace: 'builtin-require' },
+        );
+        b.onLoad({ filter: /.*/, namespace: 'builtin-require' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
+      },
+    },
     {
       // undici's HTTP/2 client is never used (allowH2 is off): see scripts/undici-no-h2.cjs.
       name: 'undici-no-h2',
