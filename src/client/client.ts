@@ -11,15 +11,18 @@
  */
 import type { CreateInvitationBody, ListQuery, UpdateInvitationBody } from '../api/requests.js';
 import { isKeyless } from '../api/route-match.js';
-import { type AnswerOf, fillPath, ROUTES, type RouteDef, type RouteName, type RouteResponse } from '../api/routes.js';
+import { type AnswerOf, fillPath, ROUTES, type RouteDef, type RouteName, type RouteResponse, type RouteTable } from '../api/routes.js';
 import type { z } from 'zod';
 import { ProtocolError, UnknownOutcomeError } from './errors.js';
 import type { HttpClient, HttpResponse, QueryValue } from './http.js';
 
 export type ListFilter = { team_id?: number | string; custom_id?: string; email?: string } & Partial<Record<keyof ListQuery, unknown>>;
 
-export interface CallOptions {
-  params?: Record<string, string | number>;
+/** The values of a route's path params, by the names its line declares. */
+export type ParamsOf<R extends RouteDef> = R extends { params: infer P } ? { [K in keyof P]: string | number } : Record<string, string | number>;
+
+export interface CallOptions<P extends Record<string, string | number> = Record<string, string | number>> {
+  params?: P;
   query?: Record<string, QueryValue>;
   body?: unknown;
   signal?: AbortSignal;
@@ -72,7 +75,7 @@ export class JobfitClient {
   }
 
   /** Calls a route of the table by name; the answer is returned as received. */
-  call<N extends RouteName>(name: N, opts: CallOptions = {}): Promise<RouteResponse<N>> {
+  call<N extends RouteName>(name: N, opts: CallOptions<ParamsOf<RouteTable[N]>> = {}): Promise<RouteResponse<N>> {
     return this.callRoute(ROUTES[name], opts, name) as Promise<RouteResponse<N>>;
   }
 
@@ -82,7 +85,7 @@ export class JobfitClient {
    * its shape is checked (a list envelope or an object); any other content
    * type comes back as its bytes.
    */
-  async callRoute<R extends RouteDef>(route: R, opts: CallOptions = {}, name = `${route.method} ${route.path}`): Promise<AnswerOf<R>> {
+  async callRoute<R extends RouteDef>(route: R, opts: CallOptions<ParamsOf<R>> = {}, name = `${route.method} ${route.path}`): Promise<AnswerOf<R>> {
     const res = await this.http.request({
       method: route.method,
       path: fillPath(route.path, opts.params),
