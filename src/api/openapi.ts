@@ -12,7 +12,7 @@
 import * as z from 'zod';
 import { MSG } from './messages.js';
 import { schemaOf } from './route-schemas.js';
-import { JSON_TYPE, pathParams, ROUTE_NAMES, ROUTES, type RouteDef, type RouteName } from './routes.js';
+import { JSON_TYPE, pathParams, ROUTES, type RouteDef, type RouteName } from './routes.js';
 import { ErrorBody, Event } from './schemas.js';
 
 type Json = Record<string, unknown>;
@@ -113,7 +113,7 @@ function responseFor(route: RouteDef, status: number, cases: ExampleCase[]): Jso
 }
 
 /** One operation of the document: parameters, body, responses and security, from the route's line. */
-function operationFor(operationId: RouteName, route: RouteDef, inputs: Record<string, Json>, cases: ExampleCase[], roots: Set<string>): Json {
+function operationFor(operationId: string, route: RouteDef, inputs: Record<string, Json>, cases: ExampleCase[], roots: Set<string>): Json {
   const params: Json[] = pathParams(route.path).map((name) => ({ name, in: 'path', required: true, schema: { type: route.params?.[name] ?? 'integer' } }));
   const mine = cases.filter((c) => c.operationId === operationId);
   const statuses = [...new Set([route.status, ...(route.auth ? [404] : []), ...mine.map((c) => c.status)])].sort((a, b) => a - b);
@@ -145,13 +145,12 @@ A body over 1 MiB answers **413** \`{"error": "${MSG.bodyTooLarge}"}\` (the stub
 The stub answers a write it could not store **507** (a full disk) or **503** (a read-only one) with \`{"error": "${MSG.notStored('<the cause>')}"}\`; nothing was stored, and reads go on.
 Lists are cut at 50 items, or 150 with a \`custom_id\` or \`email\` filter; \`has_more\` says so (the reference gives no paging parameters).`;
 
-function buildOpenApi(cases: ExampleCase[] = []): Json {
+function buildOpenApi(cases: ExampleCase[], table: Readonly<Record<string, RouteDef>>): Json {
   const outputs = registryComponents('output');
   const inputs = registryComponents('input');
   const paths: Record<string, Record<string, Json>> = {};
   const roots = new Set<string>([idOf(ErrorBody), idOf(Event)]);
-  for (const operationId of ROUTE_NAMES) {
-    const route: RouteDef = ROUTES[operationId];
+  for (const [operationId, route] of Object.entries(table)) {
     const oaPath = route.path.replace(/:([A-Za-z]+)/g, '{$1}');
     paths[oaPath] ??= {};
     paths[oaPath][route.method.toLowerCase()] = operationFor(operationId, route, inputs, cases, roots);
@@ -187,6 +186,7 @@ function buildOpenApi(cases: ExampleCase[] = []): Json {
   };
 }
 
-export function renderOpenApi(cases: ExampleCase[] = []): string {
-  return `${JSON.stringify(buildOpenApi(cases), null, 2)}\n`;
+/** The document of the route table (a test may give a table of its own), with these answers as examples. */
+export function renderOpenApi(cases: ExampleCase[] = [], table: Readonly<Record<string, RouteDef>> = ROUTES): string {
+  return `${JSON.stringify(buildOpenApi(cases, table), null, 2)}\n`;
 }

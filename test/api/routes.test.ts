@@ -2,17 +2,20 @@
  * The route table (src/api/routes.ts) and what derives from it: every route
  * has a stub handler, a client method and an OpenAPI operation that agree
  * with its line; the list-route set is the table's list routes; completion
- * offers the table's methods after `jobfit api`; parameters
+ * offers the table's methods after `jobfit api`; a route that answers bytes
+ * is typed and documented as such; parameters
  * and schemas named by a line exist; and no other file of src/ spells a path.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createConfig, lint } from '@redocly/openapi-core';
 import { Command } from 'commander';
 import * as z from 'zod';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { renderOpenApi } from '../../src/api/openapi.js';
 import { responseSchema, schemaOf } from '../../src/api/route-schemas.js';
-import { fillPath, JSON_TYPE, LIST_ROUTES, pathParams, ROUTE_NAMES, ROUTES, type RouteDef, type RouteName, type RouteResponse } from '../../src/api/routes.js';
+import { type AnswerOf, fillPath, JSON_TYPE, LIST_ROUTES, pathParams, ROUTE_NAMES, ROUTES, type RouteDef, type RouteName, type RouteResponse } from '../../src/api/routes.js';
 import { type Invitation, TeamList } from '../../src/api/schemas.js';
 import { JobfitClient } from '../../src/client/client.js';
 import { buildSpec } from '../../src/commands/kit/completion-spec.js';
@@ -84,6 +87,30 @@ describe('what derives from it', () => {
       expect(Object.fromEntries(inPath.map((p) => [p.name, p.schema.type])), op.operationId).toEqual(route.params ?? {});
       expect(op.security, op.operationId).toEqual(route.auth ? [{ bearer: [] }] : []);
       expect(Object.keys(op.responses[String(route.status)].content), op.operationId).toEqual([route.contentType]);
+    }
+  });
+});
+
+describe('a route that does not answer JSON', () => {
+  const PDF_ROUTE = { method: 'GET', path: '/test-takers/:testTakerId/job-fit-report.pdf', summary: 'Job fit report as a PDF', auth: true, params: { testTakerId: 'integer' }, kind: 'item', contentType: 'application/pdf', status: 200, testKey: 'fake' } as const satisfies RouteDef;
+
+  it('is typed as bytes', () => {
+    expectTypeOf<AnswerOf<typeof PDF_ROUTE>>().toEqualTypeOf<Uint8Array>();
+  });
+
+  it('is documented with its content type, and the document still lints with 0 errors', async () => {
+    const text = renderOpenApi([], { ...ROUTES, getJobFitReportPdf: PDF_ROUTE });
+    const op = (JSON.parse(text) as { paths: Record<string, { get: { operationId: string; responses: Record<string, { content: Record<string, unknown> }> } }> }).paths['/test-takers/{testTakerId}/job-fit-report.pdf'].get;
+    expect(op.operationId).toBe('getJobFitReportPdf');
+    expect(op.responses['200'].content).toEqual({ 'application/pdf': {} });
+    expect(Object.keys(op.responses['404'].content)).toEqual([JSON_TYPE]);
+    const dir = mkdtempSync(join(tmpdir(), 'jobfit-routes-'));
+    try {
+      writeFileSync(join(dir, 'openapi.json'), text);
+      const problems = await lint({ ref: join(dir, 'openapi.json'), config: await createConfig({ extends: ['recommended'] }) });
+      expect(problems.filter((p) => p.severity === 'error').map((p) => `${p.ruleId}: ${p.message}`)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
