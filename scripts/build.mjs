@@ -22,6 +22,32 @@ for (const entry of existsSync(dist) ? readdirSync(dist) : []) if (entry !== 'ty
  */
 const EXTERNAL = ['better-sqlite3', 'exceljs', 'unzipper'];
 
+/**
+ * A module that stands for `require(name)`. A chunk sets up its imports as
+ * soon as it loads (esbuild copies the names of a CommonJS module's exports
+ * onto the importer's view of it), so a plain require would load node:crypto
+ * with core/files.ts and node:child_process with commander on every command.
+ * A built-in is therefore required the first time one of its exports is read: its names come from the build's Node (the
+ * same on every line we support), and every operation on the stand-in goes to
+ * the module itself. The external packages are required at once.
+ */
+function lazyRequire(name) {
+  const id = JSON.stringify(name);
+  // process is the global object itself.
+  if (EXTERNAL.includes(name) || name === 'process' || name === 'node:process') return `module.exports = require(${id});`;
+  const keys = JSON.stringify(Object.keys(createRequire(import.meta.url)(name)));
+  return `let m;
+const load = () => (m ??= require(${id}));
+module.exports = new Proxy({}, {
+  get: (_, key) => load()[key],
+  set: (_, key, value) => Reflect.set(load(), key, value),
+  has: (_, key) => key in load(),
+  defineProperty: (_, key, desc) => Reflect.defineProperty(load(), key, desc),
+  deleteProperty: (_, key) => Reflect.deleteProperty(load(), key),
+  ownKeys: () => ${keys},
+});`;
+}
+
 /** What the CLI's bundle and the library's have in common. */
 const common = {
   bundle: true,
@@ -53,7 +79,7 @@ const common = {
             ? { path: args.path, external: true }
             : { path: args.path, namespace: 'builtin-require' },
         );
-        b.onLoad({ filter: /.*/, namespace: 'builtin-require' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
+        b.onLoad({ filter: /.*/, namespace: 'builtin-require' }, (args) => ({ contents: lazyRequire(args.path), loader: 'js' }));
       },
     },
     {
