@@ -12,7 +12,7 @@ import { CancelError, PartialFailureError } from '../../core/errors.js';
 import { NUM } from '../../format/number.js';
 import { createProgress, formatDuration } from '../../format/progress.js';
 import { type SyncReport, SyncStopped, syncOnce } from '../../sync/run.js';
-import { DatabaseGoneError } from '../../sync/store.js';
+import { DatabaseGoneError, DatabaseUnwritableError } from '../../sync/store.js';
 import { isPostgresUrl, openSyncStore } from '../../sync/open.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
@@ -115,7 +115,9 @@ export async function run(o: SyncOptions, ctx: Context): Promise<void> {
           if (ctx.io.signal.aborted) throw new CancelError('Stopped watching; the database holds the last sync.');
           continue;
         }
-        if (err.reason instanceof DatabaseGoneError) {
+        if (err.reason instanceof DatabaseUnwritableError) {
+          ctx.warn(`Stopped: ${done}; run the same command again once the database can be written: it resumes where this run stopped.`);
+        } else if (err.reason instanceof DatabaseGoneError) {
           ctx.warn(`Stopped: ${done}; run the same command again once the database is back: it resumes where this run stopped.`);
         } else {
           ctx.warn(`Stopped: ${done}; run the same command again to resume.`);
