@@ -3,6 +3,7 @@
  * many from a CSV (`--csv FILE|-`, src/bulk). The single-invite flags are the
  * defaults of every CSV row.
  */
+import { ROUTES } from '../../api/routes.js';
 import * as z from 'zod';
 import { UsageError } from '../../core/errors.js';
 import { isLoopbackHost } from '../../core/loopback.js';
@@ -125,7 +126,7 @@ async function deadLinks(origin: string | undefined, baseUrl: string | undefined
   }
   if (!embedded && !isLoopbackHost(new URL(origin).hostname)) return undefined;
   try {
-    await fetch(`${origin}/v2/healthcheck`, { signal: AbortSignal.timeout(1500) });
+    await fetch(`${origin}/v2${ROUTES.healthcheck.path}`, { signal: AbortSignal.timeout(1500) });
     return undefined;
   } catch {
     return `The assessment links in the results point at ${origin}, where no stub is serving now: nobody can open them until it is; ${fix}.`;
