@@ -68,7 +68,9 @@ export async function startPgServer(): Promise<PgServer | undefined> {
   const dir = mkdtempSync(join(tmpdir(), 'jobfit-pg-'));
   // The server refuses to run as root: as root, it runs as Debian's postgres user.
   const root = process.getuid?.() === 0;
-  const as = (cmd: string, args: string[]): [string, string[]] => (root ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args]);
+  // runuser lives in /usr/sbin, which a user's (or a CI's) PATH may leave out.
+  const runuser = ['/usr/sbin/runuser', '/sbin/runuser', '/usr/bin/runuser'].find((p) => existsSync(p)) ?? 'runuser';
+  const as = (cmd: string, args: string[]): [string, string[]] => (root ? [runuser, ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args]);
   if (root) {
     const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
     const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
