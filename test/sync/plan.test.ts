@@ -1,0 +1,220 @@
+/**
+ * The sync plan's rules, one by one, on hand-made list items and database
+ * state (src/sync/plan.ts): what a run fetches and why it skips the rest,
+ * the incremental cursor (list hash and `basis`), `--full`, the gone marks
+ * and the count check. The end-to-end behaviour is test/sync/sync-suite.ts.
+ */
+import { describe, expect, it } from 'vitest';
+import { TEST_ID } from '../../src/api/catalog.js';
+import {
+  type Listed,
+  type Stored,
+  type StoredTestTaker,
+  SKIP,
+  completedOf,
+  countCheck,
+  goneMarks,
+  invitationNeedsFetch,
+  jobFitReady,
+  listed,
+  planItem,
+  planWork,
+  present,
+  resultsToFetch,
+  storedState,
+  takerNeedsFetch,
+} from '../../src/sync/plan.js';
+import { listHash } from '../../src/sync/rows.js';
+
+const SPS = ['sales-rep', 'software-engineer'];
+const incremental = { sps: SPS, full: false };
+const full = { sps: SPS, full: true };
+const DONE = `${TEST_ID.personality},${TEST_ID.interests}`;
+
+function empty(): Stored {
+  return { invitations: new Map(), takers: new Map(), cards: new Map(), reports: new Map(), profiles: new Set() };
+}
+
+function taker(id: number, over: Partial<StoredTestTaker> = {}): StoredTestTaker {
+  return { id, gone_at: null, list_hash: 'h', basis: 'h.b', completed_tests: DONE, assessments_open: 0, career_navigation_profile_id: null, ...over };
+}
+
+/** A person stored complete and up to date: invitation 1, test taker 10, every result at basis "h.b". */
+function upToDate(): Stored {
+  const s = empty();
+  s.invitations.set(1, { id: 1, list_hash: 'h', basis: 'h.b', gone_at: null });
+  s.takers.set(10, taker(10));
+  for (const sp of SPS) s.cards.set(`10/${sp}`, 'h.b');
+  s.reports.set(10, 'h.b');
+  return s;
+}
+
+const accepted: Listed = { id: 1, listHash: 'h', takerId: 10, teamId: 3 };
+const pending: Listed = { id: 2, listHash: 'p', takerId: null, teamId: 3 };
+
+describe('listed: what the plan keeps of a list item', () => {
+  it('reads ids sent as numbers or numeric strings alike, and hashes what the list promises', () => {
+    const item = { id: '7', test_taker_id: '70', team: { id: '3', display_name: 'Sales' }, email: 'a@b.c', accepted_at: '2026-01-01T00:00:00Z' };
+    const l = listed(item);
+    expect(l).toEqual({ id: 7, listHash: listHash(item), takerId: 70, teamId: 3 });
+    expect(listed({ ...item, id: 7, test_taker_id: 70 }).takerId).toBe(70);
+  });
+
+  it('an invitation not accepted has no test taker; an id that is not one throws', () => {
+    expect(listed({ id: 8, test_taker_id: null }).takerId).toBeNull();
+    expect(() => listed({ id: 'x' })).toThrow(/not an id/);
+  });
+
+  it('the hash moves when the list item changes, not when fields outside the list do', () => {
+    const a = { id: 1, email: 'a@b.c', accepted_at: null };
+    expect(listHash({ ...a, scorecard_url: 'u' })).toBe(listHash(a));
+    expect(listHash({ ...a, accepted_at: '2026-01-01T00:00:00Z' })).not.toBe(listHash(a));
+  });
+});
+
+describe('planItem: what a run looks at', () => {
+  it('everything new is looked at', () => {
+    expect(planItem(accepted, empty(), incremental)).toBeUndefined();
+    expect(planItem(pending, empty(), incremental)).toBeUndefined();
+  });
+
+  it('an invitation not accepted and unchanged in the list is skipped; changed, it is looked at', () => {
+    const s = empty();
+    s.invitations.set(2, { id: 2, list_hash: 'p', basis: '', gone_at: null });
+    expect(planItem(pending, s, incremental)).toBe(SKIP.pending);
+    expect(planItem({ ...pending, listHash: 'p2' }, s, incremental)).toBeUndefined();
+  });
+
+  it('a person complete, with results and invitation stored at that state, is skipped', () => {
+    expect(planItem(accepted, upToDate(), incremental)).toBe(SKIP.person);
+  });
+
+  it('a person is looked at when anything moved: the list item, an open assessment, a result or the invitation behind', () => {
+    expect(planItem({ ...accepted, listHash: 'h2' }, upToDate(), incremental)).toBeUndefined();
+    const open = upToDate();
+    open.takers.set(10, taker(10, { assessments_open: 1 }));
+    expect(planItem(accepted, open, incremental)).toBeUndefined();
+    const card = upToDate();
+    card.cards.set('10/sales-rep', 'old');
+    expect(planItem(accepted, card, incremental)).toBeUndefined();
+    const report = upToDate();
+    report.reports.delete(10);
+    expect(planItem(accepted, report, incremental)).toBeUndefined();
+    const inv = upToDate();
+    inv.invitations.set(1, { id: 1, list_hash: 'h', basis: 'old', gone_at: null });
+    expect(planItem(accepted, inv, incremental)).toBeUndefined();
+    const profile = upToDate();
+    profile.takers.set(10, taker(10, { career_navigation_profile_id: 'cnp-1' }));
+    expect(planItem(accepted, profile, incremental)).toBeUndefined();
+    profile.profiles.add('cnp-1');
+    expect(planItem(accepted, profile, incremental)).toBe(SKIP.person);
+  });
+
+  it('a new score profile makes stored people be looked at again', () => {
+    expect(planItem(accepted, upToDate(), { sps: [...SPS, 'nurse'], full: false })).toBeUndefined();
+  });
+
+  it('results that cannot exist yet are not waited for', () => {
+    const s = upToDate();
+    s.takers.set(10, taker(10, { completed_tests: '' }));
+    s.cards.clear();
+    s.reports.clear();
+    expect(planItem(accepted, s, incremental)).toBe(SKIP.person);
+    s.takers.set(10, taker(10, { completed_tests: String(TEST_ID.personality) }));
+    for (const sp of SPS) s.cards.set(`10/${sp}`, 'h.b');
+    expect(planItem(accepted, s, incremental)).toBe(SKIP.person);
+  });
+
+  it('--full looks at everything', () => {
+    expect(planItem(accepted, upToDate(), full)).toBeUndefined();
+    const s = empty();
+    s.invitations.set(2, { id: 2, list_hash: 'p', basis: '', gone_at: null });
+    expect(planItem(pending, s, full)).toBeUndefined();
+  });
+});
+
+describe('planWork', () => {
+  it('keeps list order, counts test takers and hands each skip reason on', () => {
+    const reasons: string[] = [];
+    const other: Listed = { id: 3, listHash: 'q', takerId: 30, teamId: null };
+    const r = planWork([accepted, pending, other], upToDate(), incremental, (why) => reasons.push(why));
+    expect(r).toEqual({ work: [pending, other], testTakers: 2 });
+    expect(reasons).toEqual([SKIP.person]);
+  });
+});
+
+describe('a person looked at', () => {
+  it('the test taker is fetched again only when new, changed in the list, still open, or --full', () => {
+    const t = taker(10);
+    expect(takerNeedsFetch(undefined, accepted, false)).toBe(true);
+    expect(takerNeedsFetch(t, accepted, false)).toBe(false);
+    expect(takerNeedsFetch(t, { ...accepted, listHash: 'h2' }, false)).toBe(true);
+    expect(takerNeedsFetch(taker(10, { assessments_open: 2 }), accepted, false)).toBe(true);
+    expect(takerNeedsFetch(t, accepted, true)).toBe(true);
+  });
+
+  it('results are fetched when their basis is behind, in request order: scorecards, job-fit, profile', () => {
+    const state = { basis: 'h.c', completed: completedOf(DONE), profileId: 'cnp-1' };
+    expect(resultsToFetch(10, state, upToDate(), incremental)).toEqual({
+      fetch: [{ kind: 'scorecard', sp: 'sales-rep' }, { kind: 'scorecard', sp: 'software-engineer' }, { kind: 'job_fit_report' }, { kind: 'career_navigation_profile', id: 'cnp-1' }],
+      skips: [],
+    });
+  });
+
+  it('results up to date or not ready are skipped, each with its reason', () => {
+    const stored = upToDate();
+    stored.profiles.add('cnp-1');
+    const ready = storedState(taker(10, { career_navigation_profile_id: 'cnp-1' }));
+    expect(resultsToFetch(10, ready, stored, incremental)).toEqual({ fetch: [], skips: [SKIP.scorecard, SKIP.scorecard, SKIP.jobFit, SKIP.profile] });
+    const nothing = { basis: 'h.b', completed: completedOf(''), profileId: null };
+    expect(resultsToFetch(10, nothing, empty(), incremental)).toEqual({ fetch: [], skips: [SKIP.noScorecard, SKIP.noScorecard, SKIP.noJobFit] });
+    expect(resultsToFetch(10, ready, stored, full).fetch).toHaveLength(4);
+  });
+
+  it('the invitation is fetched when new, changed in the list, behind its test taker, or --full', () => {
+    const inv = { id: 1, list_hash: 'h', basis: 'h.b', gone_at: null };
+    expect(invitationNeedsFetch(inv, accepted, 'h.b', false)).toBe(false);
+    expect(invitationNeedsFetch(undefined, accepted, 'h.b', false)).toBe(true);
+    expect(invitationNeedsFetch(inv, { ...accepted, listHash: 'x' }, 'h.b', false)).toBe(true);
+    expect(invitationNeedsFetch(inv, accepted, 'h.c', false)).toBe(true);
+    expect(invitationNeedsFetch(inv, accepted, 'h.b', true)).toBe(true);
+  });
+
+  it('the job-fit report needs Personality and Career Interests', () => {
+    expect(jobFitReady(completedOf(DONE))).toBe(true);
+    expect(jobFitReady(completedOf(`${TEST_ID.personality},${TEST_ID.thinking}`))).toBe(false);
+    expect(completedOf('')).toEqual(new Set());
+  });
+});
+
+describe('what the service no longer has', () => {
+  it('the listed test takers include those accepted after the list was read', () => {
+    const p = present([accepted, pending], [20]);
+    expect([...p.invitations]).toEqual([1, 2]);
+    expect([...p.testTakers]).toEqual([10, 20]);
+  });
+
+  it('rows not listed are marked gone once; rows listed again come back', () => {
+    const rows = [
+      { id: 1, gone_at: null },
+      { id: 2, gone_at: null },
+      { id: 3, gone_at: '2026-01-01T00:00:00Z' },
+      { id: 4, gone_at: '2026-01-01T00:00:00Z' },
+    ];
+    expect(goneMarks(rows, new Set([1, 4]))).toEqual({ gone: [2], back: [4] });
+    expect(goneMarks([], new Set([1]))).toEqual({ gone: [], back: [] });
+  });
+});
+
+describe('countCheck: the summary is the tables\'', () => {
+  it('passes when the tables hold what the service lists', () => {
+    expect(countCheck({ invitations: 5, testTakers: 3 }, { invitations: 5, testTakers: 3 }, 'r.sqlite')).toBeUndefined();
+  });
+
+  it('fails naming both counts when either differs', () => {
+    expect(countCheck({ invitations: 5, testTakers: 3 }, { invitations: 6, testTakers: 3 }, 'r.sqlite')?.message).toBe(
+      'The counts do not add up: the service lists 5 invitations and 3 test takers, r.sqlite holds 6 and 3.',
+    );
+    expect(countCheck({ invitations: 5, testTakers: 3 }, { invitations: 5, testTakers: 2 }, 'r.sqlite')).toBeDefined();
+  });
+});
