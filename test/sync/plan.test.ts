@@ -4,6 +4,7 @@
  * the incremental cursor (list hash and `basis`), `--full`, the gone marks
  * and the count check. The end-to-end behaviour is test/sync/sync-suite.ts.
  */
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { TEST_ID } from '../../src/api/catalog.js';
 import {
@@ -63,6 +64,12 @@ describe('listed: what the plan keeps of a list item', () => {
   it('an invitation not accepted has no test taker; an id that is not one throws', () => {
     expect(listed({ id: 8, test_taker_id: null }).takerId).toBeNull();
     expect(() => listed({ id: 'x' })).toThrow(/not an id/);
+  });
+
+  it('the hash is the one databases already store: 16 hex digits of the SHA-1 of the promised fields', () => {
+    const item = { id: 7, first_name: 'Ada', email: 'a@b.c', team: { id: 3, display_name: 'Sales' } };
+    const fields = [7, 'Ada', null, 'a@b.c', null, null, null, null, null, null, 3, 'Sales', null, null];
+    expect(listHash(item)).toBe(createHash('sha1').update(JSON.stringify(fields)).digest('hex').slice(0, 16));
   });
 
   it('the hash moves when the list item changes, not when fields outside the list do', () => {
