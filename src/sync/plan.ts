@@ -32,6 +32,68 @@ export function listed(item: Json): Listed {
   return { id: readId(item.id), listHash: listHash(item), takerId: optId(item.test_taker_id), teamId: refId(item.team) };
 }
 
+const hex8 = (n: number) => n.toString(16).padStart(8, '0');
+
+/**
+ * The list items of a run as the plan reads them, in flat typed arrays: 32
+ * bytes an item instead of about 90 as objects, which a 100,000-item list
+ * holds for the whole run (docs/performance.md, "Sync"). `at(i)` gives the
+ * item back as a Listed.
+ */
+export class ListedItems implements Iterable<Listed> {
+  length = 0;
+  private ids = new Float64Array(1024);
+  /** NaN: no test taker (no team). */
+  private takers = new Float64Array(1024);
+  private teams = new Float64Array(1024);
+  /** The 16 hex digits of the list hash, as two 32-bit halves. */
+  private hashes = new Uint32Array(2048);
+
+  static of(items: Iterable<Listed>): ListedItems {
+    const out = new ListedItems();
+    for (const item of items) out.push(item);
+    return out;
+  }
+
+  push(item: Listed): void {
+    if (!/^[0-9a-f]{16}$/.test(item.listHash)) throw new Error(`not a list hash: ${item.listHash}`);
+    if (this.length === this.ids.length) this.grow();
+    const i = this.length++;
+    this.ids[i] = item.id;
+    this.takers[i] = item.takerId ?? Number.NaN;
+    this.teams[i] = item.teamId ?? Number.NaN;
+    this.hashes[2 * i] = Number.parseInt(item.listHash.slice(0, 8), 16);
+    this.hashes[2 * i + 1] = Number.parseInt(item.listHash.slice(8), 16);
+  }
+
+  at(i: number): Listed {
+    const takerId = this.takers[i];
+    const teamId = this.teams[i];
+    return {
+      id: this.ids[i],
+      listHash: hex8(this.hashes[2 * i]) + hex8(this.hashes[2 * i + 1]),
+      takerId: Number.isNaN(takerId) ? null : takerId,
+      teamId: Number.isNaN(teamId) ? null : teamId,
+    };
+  }
+
+  *[Symbol.iterator](): Iterator<Listed> {
+    for (let i = 0; i < this.length; i++) yield this.at(i);
+  }
+
+  private grow(): void {
+    const twice = <A extends Float64Array | Uint32Array>(a: A, make: (n: number) => A): A => {
+      const b = make(a.length * 2);
+      b.set(a);
+      return b;
+    };
+    this.ids = twice(this.ids, (n) => new Float64Array(n));
+    this.takers = twice(this.takers, (n) => new Float64Array(n));
+    this.teams = twice(this.teams, (n) => new Float64Array(n));
+    this.hashes = twice(this.hashes, (n) => new Uint32Array(n));
+  }
+}
+
 export interface StoredInvitation {
   id: number;
   list_hash: string;
@@ -61,11 +123,32 @@ export interface Stored {
   profiles: Set<string>;
 }
 
+/**
+ * Reads what the plan compares, once per run. A person's rows repeat the
+ * same few strings (the invitation's list hash and basis, each result's
+ * basis, are usually the test taker's): equal values share the test taker's
+ * string instead of one copy per row, which a 100,000-person database would
+ * hold for the whole run.
+ */
 export async function loadStored(db: SyncStore): Promise<Stored> {
-  const invitations = new Map((await db.all<StoredInvitation>('SELECT id, list_hash, basis, gone_at FROM invitations')).map((r) => [r.id, r]));
-  const takers = new Map((await db.all<StoredTestTaker>('SELECT id, list_hash, basis, completed_tests, assessments_open, career_navigation_profile_id, gone_at FROM test_takers')).map((r) => [r.id, r]));
-  const cards = new Map((await db.all<{ k: string; basis: string }>(`SELECT test_taker_id || '/' || score_profile AS k, basis FROM scorecards`)).map((r) => [r.k, r.basis]));
-  const reports = new Map((await db.all<{ id: number; basis: string }>('SELECT test_taker_id AS id, basis FROM job_fit_reports')).map((r) => [r.id, r.basis]));
+  const completedSets = new Map<string, string>();
+  const takers = new Map<number, StoredTestTaker>();
+  for (const r of await db.all<StoredTestTaker>('SELECT id, list_hash, basis, completed_tests, assessments_open, career_navigation_profile_id, gone_at FROM test_takers')) {
+    if (!completedSets.has(r.completed_tests)) completedSets.set(r.completed_tests, r.completed_tests);
+    r.completed_tests = completedSets.get(r.completed_tests)!;
+    takers.set(r.id, r);
+  }
+  const shared = (takerId: number | null, field: 'list_hash' | 'basis', value: string) => {
+    const own = takerId === null ? undefined : takers.get(takerId)?.[field];
+    return own === value ? own : value;
+  };
+  const invitations = new Map<number, StoredInvitation>();
+  for (const r of await db.all<StoredInvitation & { test_taker_id: number | null }>('SELECT id, list_hash, basis, gone_at, test_taker_id FROM invitations')) {
+    invitations.set(r.id, { id: r.id, list_hash: shared(r.test_taker_id, 'list_hash', r.list_hash), basis: shared(r.test_taker_id, 'basis', r.basis), gone_at: r.gone_at });
+  }
+  const cards = new Map<string, string>();
+  for (const r of await db.all<{ id: number; sp: string; basis: string }>('SELECT test_taker_id AS id, score_profile AS sp, basis FROM scorecards')) cards.set(`${r.id}/${r.sp}`, shared(r.id, 'basis', r.basis));
+  const reports = new Map((await db.all<{ id: number; basis: string }>('SELECT test_taker_id AS id, basis FROM job_fit_reports')).map((r) => [r.id, shared(r.id, 'basis', r.basis)]));
   const profiles = new Set((await db.all<{ id: string }>('SELECT id FROM career_navigation_profiles')).map((r) => r.id));
   return { invitations, takers, cards, reports, profiles };
 }
@@ -133,8 +216,8 @@ export function planItem(item: Listed, stored: Stored, o: PlanOptions): string |
 }
 
 /** The items to look at, in list order, and how many of all the items name a test taker; `skip` hears each reason. */
-export function planWork(items: readonly Listed[], stored: Stored, o: PlanOptions, skip: (reason: string) => void): { work: Listed[]; testTakers: number } {
-  const work: Listed[] = [];
+export function planWork(items: Iterable<Listed>, stored: Stored, o: PlanOptions, skip: (reason: string) => void): { work: ListedItems; testTakers: number } {
+  const work = new ListedItems();
   let testTakers = 0;
   for (const item of items) {
     if (item.takerId !== null) testTakers++;
@@ -178,9 +261,13 @@ export function invitationNeedsFetch(inv: StoredInvitation | undefined, item: Li
 }
 
 /** What a complete list says is there: every invitation it names, and their test takers (with those accepted since it was read). */
-export function present(items: readonly Listed[], accepted: Iterable<number>): { invitations: Set<number>; testTakers: Set<number> } {
-  const invitations = new Set(items.map((i) => i.id));
-  const testTakers = new Set(items.flatMap((i) => (i.takerId === null ? [] : [i.takerId])));
+export function present(items: Iterable<Listed>, accepted: Iterable<number>): { invitations: Set<number>; testTakers: Set<number> } {
+  const invitations = new Set<number>();
+  const testTakers = new Set<number>();
+  for (const item of items) {
+    invitations.add(item.id);
+    if (item.takerId !== null) testTakers.add(item.takerId);
+  }
   for (const id of accepted) testTakers.add(id);
   return { invitations, testTakers };
 }

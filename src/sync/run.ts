@@ -27,6 +27,7 @@ import { type Counts, DatabaseGoneError, type Row, type SyncStore, type Writer, 
 import { type Apply, CommitQueue } from './commits.js';
 import {
   type Listed,
+  ListedItems,
   type PlanOptions,
   type ResultFetch,
   type Stored,
@@ -314,9 +315,9 @@ class SyncRun {
   // ---------------------------------------------------------------- the change feed
 
   /** The complete invitation list (or the webhook batch's items), as the plan reads it. */
-  private async changeFeed(): Promise<Listed[]> {
-    // Only what the plan needs of each item is kept (not the items: a flat memory at 100,000).
-    const items: Listed[] = [];
+  private async changeFeed(): Promise<ListedItems> {
+    // Only what the plan needs of each item is kept, in typed arrays (not the items: a flat memory at 100,000).
+    const items = new ListedItems();
     const take = (it: Json) => {
       try {
         items.push(listed(it));
@@ -340,13 +341,13 @@ class SyncRun {
   // ---------------------------------------------------------------- fetch and apply
 
   /** Looks at every planned item, `concurrency` at a time; resolves with the test takers of invitations accepted after the list was read. */
-  private async fetchAll(work: readonly Listed[], stored: Stored, plan: PlanOptions): Promise<Set<number>> {
+  private async fetchAll(work: ListedItems, stored: Stored, plan: PlanOptions): Promise<Set<number>> {
     this.bar = this.progress?.(work.length);
     const accepted = new Set<number>();
     let next = 0;
     const worker = async () => {
       while (next < work.length && this.stop === undefined && !this.signal.aborted) {
-        const w = work[next++];
+        const w = work.at(next++);
         const errorsBefore = this.errors;
         if (w.takerId === null) await this.notAcceptedYet(w, accepted, stored, plan);
         else await this.person(w, stored, plan);
@@ -470,7 +471,7 @@ class SyncRun {
   // ---------------------------------------------------------------- what the service no longer has
 
   /** Marks gone what the complete list no longer names, and back what it names again; resolves with the test takers listed. */
-  private async markGone(items: readonly Listed[], accepted: Set<number>, small: SmallLists, stored: Stored): Promise<number> {
+  private async markGone(items: ListedItems, accepted: Set<number>, small: SmallLists, stored: Stored): Promise<number> {
     // Rows are marked, never deleted: results stay readable.
     const at = this.ctx.io.now().toISOString();
     const listedNow = present(items, accepted);

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { TEST_ID } from '../../src/api/catalog.js';
 import {
   type Listed,
+  ListedItems,
   type Stored,
   type StoredTestTaker,
   SKIP,
@@ -18,6 +19,7 @@ import {
   invitationNeedsFetch,
   jobFitReady,
   listed,
+  loadStored,
   planItem,
   planWork,
   present,
@@ -26,6 +28,7 @@ import {
   takerNeedsFetch,
 } from '../../src/sync/plan.js';
 import { listHash } from '../../src/sync/rows.js';
+import type { SyncStore } from '../../src/sync/store.js';
 
 const SPS = ['sales-rep', 'software-engineer'];
 const incremental = { sps: SPS, full: false };
@@ -51,7 +54,8 @@ function upToDate(): Stored {
 }
 
 const accepted: Listed = { id: 1, listHash: 'h', takerId: 10, teamId: 3 };
-const pending: Listed = { id: 2, listHash: 'p', takerId: null, teamId: 3 };
+const P = 'fedcba9876543210';
+const pending: Listed = { id: 2, listHash: P, takerId: null, teamId: 3 };
 
 describe('listed: what the plan keeps of a list item', () => {
   it('reads ids sent as numbers or numeric strings alike, and hashes what the list promises', () => {
@@ -79,6 +83,54 @@ describe('listed: what the plan keeps of a list item', () => {
   });
 });
 
+describe('ListedItems: the list items a run holds', () => {
+  it('gives back what it was given, past its first capacity, ids above 2^31 and no test taker or team included', () => {
+    const given: Listed[] = Array.from({ length: 2500 }, (_, i) => ({
+      id: 3_000_000_000 + i,
+      listHash: listHash({ id: i }),
+      takerId: i % 3 === 0 ? null : 4_000_000_000 + i,
+      teamId: i % 5 === 0 ? null : i % 7,
+    }));
+    const items = ListedItems.of(given);
+    expect(items.length).toBe(2500);
+    expect([...items]).toEqual(given);
+    expect(items.at(1)).toEqual(given[1]);
+  });
+
+  it('keeps hashes with leading zeros, and refuses what is not a list hash', () => {
+    const items = ListedItems.of([{ id: 1, listHash: '00000000000000ff', takerId: null, teamId: null }]);
+    expect(items.at(0).listHash).toBe('00000000000000ff');
+    expect(() => items.push({ id: 2, listHash: 'nope', takerId: null, teamId: null })).toThrow(/not a list hash/);
+  });
+});
+
+describe('loadStored: what the plan compares, read once', () => {
+  it('keys each table as the plan looks it up', async () => {
+    const rows: Record<string, unknown[]> = {
+      test_takers: [taker(10), taker(11, { basis: 'k.c', completed_tests: '' })],
+      invitations: [
+        { id: 1, list_hash: 'h', basis: 'h.b', gone_at: null, test_taker_id: 10 },
+        { id: 2, list_hash: P, basis: '', gone_at: '2026-01-01T00:00:00Z', test_taker_id: null },
+      ],
+      scorecards: [{ id: 10, sp: 'sales-rep', basis: 'h.b' }, { id: 11, sp: 'sales-rep', basis: 'old' }],
+      job_fit_reports: [{ id: 10, basis: 'h.b' }],
+      career_navigation_profiles: [{ id: 'cnp-1' }],
+    };
+    const db = { all: async (sql: string) => rows[/FROM (\w+)/.exec(sql)![1]] } as unknown as SyncStore;
+    const s = await loadStored(db);
+    expect([...s.takers.keys()]).toEqual([10, 11]);
+    expect(s.takers.get(11)).toEqual(taker(11, { basis: 'k.c', completed_tests: '' }));
+    expect([...s.invitations.values()]).toEqual([
+      { id: 1, list_hash: 'h', basis: 'h.b', gone_at: null },
+      { id: 2, list_hash: P, basis: '', gone_at: '2026-01-01T00:00:00Z' },
+    ]);
+    expect([...s.cards]).toEqual([['10/sales-rep', 'h.b'], ['11/sales-rep', 'old']]);
+    expect([...s.reports]).toEqual([[10, 'h.b']]);
+    expect([...s.profiles]).toEqual(['cnp-1']);
+    expect(planItem(accepted, { ...s, cards: new Map([...s.cards, ['10/software-engineer', 'h.b']]) }, incremental)).toBe(SKIP.person);
+  });
+});
+
 describe('planItem: what a run looks at', () => {
   it('everything new is looked at', () => {
     expect(planItem(accepted, empty(), incremental)).toBeUndefined();
@@ -87,7 +139,7 @@ describe('planItem: what a run looks at', () => {
 
   it('an invitation not accepted and unchanged in the list is skipped; changed, it is looked at', () => {
     const s = empty();
-    s.invitations.set(2, { id: 2, list_hash: 'p', basis: '', gone_at: null });
+    s.invitations.set(2, { id: 2, list_hash: P, basis: '', gone_at: null });
     expect(planItem(pending, s, incremental)).toBe(SKIP.pending);
     expect(planItem({ ...pending, listHash: 'p2' }, s, incremental)).toBeUndefined();
   });
@@ -135,7 +187,7 @@ describe('planItem: what a run looks at', () => {
   it('--full looks at everything', () => {
     expect(planItem(accepted, upToDate(), full)).toBeUndefined();
     const s = empty();
-    s.invitations.set(2, { id: 2, list_hash: 'p', basis: '', gone_at: null });
+    s.invitations.set(2, { id: 2, list_hash: P, basis: '', gone_at: null });
     expect(planItem(pending, s, full)).toBeUndefined();
   });
 });
@@ -143,9 +195,10 @@ describe('planItem: what a run looks at', () => {
 describe('planWork', () => {
   it('keeps list order, counts test takers and hands each skip reason on', () => {
     const reasons: string[] = [];
-    const other: Listed = { id: 3, listHash: 'q', takerId: 30, teamId: null };
+    const other: Listed = { id: 3, listHash: '0123456789abcdef', takerId: 30, teamId: null };
     const r = planWork([accepted, pending, other], upToDate(), incremental, (why) => reasons.push(why));
-    expect(r).toEqual({ work: [pending, other], testTakers: 2 });
+    expect([...r.work]).toEqual([pending, other]);
+    expect(r.testTakers).toBe(2);
     expect(reasons).toEqual([SKIP.person]);
   });
 });
