@@ -260,20 +260,46 @@ export function invitationNeedsFetch(inv: StoredInvitation | undefined, item: Li
   return full || inv === undefined || inv.list_hash !== item.listHash || inv.basis !== basis;
 }
 
-/** What a complete list says is there: every invitation it names, and their test takers (with those accepted since it was read). */
-export function present(items: Iterable<Listed>, accepted: Iterable<number>): { invitations: Set<number>; testTakers: Set<number> } {
-  const invitations = new Set<number>();
-  const testTakers = new Set<number>();
-  for (const item of items) {
-    invitations.add(item.id);
-    if (item.takerId !== null) testTakers.add(item.takerId);
+/** Ids, sorted in one typed array: 8 bytes an id where a Set of 100,000s costs ~40 and its rehashes. */
+export class IdSet {
+  /** Distinct ids. */
+  readonly size: number;
+  private readonly sorted: Float64Array;
+
+  constructor(ids: Iterable<number>) {
+    this.sorted = Float64Array.from(ids).sort();
+    let distinct = 0;
+    for (let i = 0; i < this.sorted.length; i++) if (i === 0 || this.sorted[i - 1] !== this.sorted[i]) distinct++;
+    this.size = distinct;
   }
-  for (const id of accepted) testTakers.add(id);
-  return { invitations, testTakers };
+
+  has(id: number): boolean {
+    let lo = 0;
+    let hi = this.sorted.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const v = this.sorted[mid];
+      if (v === id) return true;
+      if (v < id) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return false;
+  }
+}
+
+/** What a complete list says is there: every invitation it names, and their test takers (with those accepted since it was read). */
+export function present(items: Iterable<Listed>, accepted: Iterable<number>): { invitations: IdSet; testTakers: IdSet } {
+  const invitations: number[] = [];
+  const testTakers: number[] = [...accepted];
+  for (const item of items) {
+    invitations.push(item.id);
+    if (item.takerId !== null) testTakers.push(item.takerId);
+  }
+  return { invitations: new IdSet(invitations), testTakers: new IdSet(testTakers) };
 }
 
 /** Rows to mark gone (held, not listed, not marked yet) and rows back (listed again, marked gone). Rows are never deleted. */
-export function goneMarks(rows: Iterable<{ id: number; gone_at: string | null }>, listedIds: ReadonlySet<number>): { gone: number[]; back: number[] } {
+export function goneMarks(rows: Iterable<{ id: number; gone_at: string | null }>, listedIds: { has(id: number): boolean }): { gone: number[]; back: number[] } {
   const gone: number[] = [];
   const back: number[] = [];
   for (const r of rows) {

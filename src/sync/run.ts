@@ -479,7 +479,7 @@ class SyncRun {
       this.db.all<{ id: number; gone_at: string | null }>('SELECT id, gone_at FROM teams'),
       this.db.all<{ id: number; gone_at: string | null }>('SELECT id, gone_at FROM users'),
     ]);
-    const marks: Array<[string, Iterable<{ id: number; gone_at: string | null }>, Set<number>]> = [
+    const marks: Array<[string, Iterable<{ id: number; gone_at: string | null }>, { has(id: number): boolean }]> = [
       ['teams', storedTeams, small.teams],
       ['users', storedUsers, small.users],
       ['invitations', stored.invitations.values(), listedNow.invitations],

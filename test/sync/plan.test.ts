@@ -15,6 +15,7 @@ import {
   SKIP,
   completedOf,
   countCheck,
+  IdSet,
   goneMarks,
   invitationNeedsFetch,
   jobFitReady,
@@ -250,8 +251,18 @@ describe('a person looked at', () => {
 describe('what the service no longer has', () => {
   it('the listed test takers include those accepted after the list was read', () => {
     const p = present([accepted, pending], [20]);
-    expect([...p.invitations]).toEqual([1, 2]);
-    expect([...p.testTakers]).toEqual([10, 20]);
+    expect([1, 2, 3, 10, 20].map((id) => p.invitations.has(id))).toEqual([true, true, false, false, false]);
+    expect([1, 10, 20, 30].map((id) => p.testTakers.has(id))).toEqual([false, true, true, false]);
+    expect([p.invitations.size, p.testTakers.size]).toEqual([2, 2]);
+  });
+
+  it('an IdSet counts distinct ids and finds each, ids above 2^32 included', () => {
+    const ids = Array.from({ length: 5000 }, (_, i) => 5_000_000_000 - i * 7);
+    const set = new IdSet([...ids, ...ids.slice(0, 10)]);
+    expect(set.size).toBe(5000);
+    expect(ids.every((id) => set.has(id))).toBe(true);
+    expect([0, 5_000_000_001, ids[10] + 1].some((id) => set.has(id))).toBe(false);
+    expect(new IdSet([]).has(1)).toBe(false);
   });
 
   it('rows not listed are marked gone once; rows listed again come back', () => {
