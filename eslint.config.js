@@ -44,6 +44,28 @@ const floorRules = Object.entries(FLOORS).map(([dir, allowed]) => {
   };
 });
 
+/**
+ * Rooms inside a floor (docs/architecture.md, "commands/"): the kit is the
+ * toolkit and knows no noun, and what several nouns share knows none of them.
+ * Each pattern joins its floor's own (a later config would replace them).
+ */
+const ROOMS = {
+  'commands/kit': { regex: '^\\.\\./[^./][^/]*/', message: 'src/commands/kit/ is the toolkit: it imports no noun and nothing nouns share (docs/architecture.md).' },
+  'commands/shared': { regex: '^\\.\\./(?!kit/)[^./][^/]*/', message: 'src/commands/shared/ may import the kit, never a noun (docs/architecture.md).' },
+};
+const roomRules = Object.entries(ROOMS).map(([dir, room]) => {
+  const floor = floorRules.find((r) => r.files[0] === `src/${dir.split('/')[0]}/**/*.ts`);
+  const [, ...syntax] = floor.rules['no-restricted-syntax'];
+  const [, { patterns }] = floor.rules['no-restricted-imports'];
+  return {
+    files: [`src/${dir}/**/*.ts`],
+    rules: {
+      'no-restricted-syntax': ['error', ...syntax, { selector: `ImportExpression[source.value=/${room.regex.replaceAll('/', '\\/')}/]`, message: room.message }],
+      'no-restricted-imports': ['error', { patterns: [...patterns, room] }],
+    },
+  };
+});
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'coverage/', '.tmp/', '.tmpbench/', 'docs/'] },
   js.configs.recommended,
@@ -67,6 +89,7 @@ export default tseslint.config(
     },
   },
   ...floorRules,
+  ...roomRules,
   {
     files: ['**/*.cjs'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },

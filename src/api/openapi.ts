@@ -11,7 +11,8 @@
  */
 import * as z from 'zod';
 import { MSG } from './messages.js';
-import { ROUTES, type RouteDef, type RouteName } from './routes.js';
+import { schemaOf } from './route-schemas.js';
+import { JSON_TYPE, pathParams, ROUTES, type RouteDef, type RouteName } from './routes.js';
 import { ErrorBody, Event } from './schemas.js';
 
 type Json = Record<string, unknown>;
@@ -76,7 +77,7 @@ function reachable(all: Record<string, Json>, roots: string[]): Record<string, J
 /** The documented query parameters of a route: the query schema's properties. */
 function queryParameters(route: RouteDef, inputs: Record<string, Json>): Json[] {
   if (!route.query) return [];
-  const schema = inputs[idOf(route.query)] as { properties?: Record<string, Json>; required?: string[] };
+  const schema = inputs[idOf(schemaOf(route.query))] as { properties?: Record<string, Json>; required?: string[] };
   return Object.entries(schema.properties ?? {}).map(([name, s]) => {
     const { description, ...rest } = s;
     return { name, in: 'query', required: schema.required?.includes(name) ?? false, ...(description ? { description } : {}), schema: rest };
@@ -88,14 +89,21 @@ const STATUS_TEXT: Record<number, string> = {
   404: 'The key is missing or unknown, or its account is gone.',
 };
 
-function responseFor(operationId: RouteName, route: RouteDef, status: number, cases: ExampleCase[]): Json {
-  const examples = Object.fromEntries(cases.map((c) => [c.name, { summary: c.summary, value: c.value }]));
-  const content = (schema: Json): Json => ({ 'application/json': { schema, ...(cases.length ? { examples } : {}) } });
-  if (status === route.status) return { description: route.summary, content: content(ref(route.response)) };
+/** A successful answer: the route's schema, or for a route that does not answer JSON, its bytes. */
+function successFor(route: RouteDef, examples: Json | undefined): Json {
+  if (route.response === undefined) return { description: route.summary, content: { [route.contentType]: {} } };
+  return { description: route.summary, content: { [route.contentType]: { schema: ref(schemaOf(route.response)), ...(examples ? { examples } : {}) } } };
+}
+
+function responseFor(route: RouteDef, status: number, cases: ExampleCase[]): Json {
+  const examples = cases.length ? Object.fromEntries(cases.map((c) => [c.name, { summary: c.summary, value: c.value }])) : undefined;
+  // Errors are JSON, whatever the route answers when it succeeds.
+  const content = (schema: Json): Json => ({ [JSON_TYPE]: { schema, ...(examples ? { examples } : {}) } });
+  if (status === route.status) return successFor(route, examples);
   const messages = cases
     .filter((c) => c.value !== null)
     .map((c) => `- ${c.summary}: \`${JSON.stringify((c.value as { error: unknown }).error)}\``);
-  if (status === 404 && operationId === 'getCareerNavigationProfile') {
+  if (status === 404 && route.nullWhenMissing) {
     return {
       description: ['No such profile in the account: the body is the JSON literal `null`. Or the key is missing or unknown.', ...messages].join('\n'),
       content: content({ anyOf: [ref(ErrorBody), { type: 'null' }] }),
@@ -104,11 +112,32 @@ function responseFor(operationId: RouteName, route: RouteDef, status: number, ca
   return { description: [STATUS_TEXT[status] ?? `Status ${status}.`, ...messages].join('\n'), content: content(ref(ErrorBody)) };
 }
 
+/** One operation of the document: parameters, body, responses and security, from the route's line. */
+function operationFor(operationId: string, route: RouteDef, inputs: Record<string, Json>, cases: ExampleCase[], roots: Set<string>): Json {
+  const params: Json[] = pathParams(route.path).map((name) => ({ name, in: 'path', required: true, schema: { type: route.params?.[name] ?? 'integer' } }));
+  const mine = cases.filter((c) => c.operationId === operationId);
+  const statuses = [...new Set([route.status, ...(route.auth ? [404] : []), ...mine.map((c) => c.status)])].sort((a, b) => a - b);
+  const responses = Object.fromEntries(statuses.map((status) => [String(status), responseFor(route, status, mine.filter((c) => c.status === status))]));
+  const op: Json = { operationId, summary: route.summary };
+  const parameters = [...params, ...queryParameters(route, inputs)];
+  if (parameters.length) op.parameters = parameters;
+  if (route.body) {
+    const body = schemaOf(route.body);
+    roots.add(idOf(body));
+    op.requestBody = { required: true, content: { [JSON_TYPE]: { schema: ref(body) } } };
+  }
+  op.responses = responses;
+  // The document's security applies to every operation that does not say otherwise.
+  op.security = route.auth ? [{ bearer: [] }] : [];
+  if (route.response !== undefined) roots.add(idOf(schemaOf(route.response)));
+  return op;
+}
+
 const DESCRIPTION = `The Assessment and Job-Fit Service API v2, as jobfit's embedded stub serves it (\`jobfit stub serve\`).
 Generated from jobfit's zod schemas (src/api) by \`npm run openapi\`; every example is an answer of the stub on its seed data.
 Shapes the reference leaves unshown are jobfit's decisions (docs/stub.md).
 
-Every path except \`/healthcheck\` needs \`Authorization: Bearer <key>\` (\`sk_live_…\` or \`sk_test_…\`).
+Every path except \`${ROUTES.healthcheck.path}\` needs \`Authorization: Bearer <key>\` (\`sk_live_…\` or \`sk_test_…\`).
 A missing or unknown key answers **404** \`{"error": "${MSG.apiKeyRequired}"}\`; a key whose account is gone, 404 \`{"error": "${MSG.accountNotFound}"}\`.
 A method a path does not support answers **405** with the plain-text body \`${MSG.methodNotAllowed}\` and an \`Allow\` header; a path that does not exist, 404 \`{"error": "${MSG.notFound}"}\`.
 A body that is not JSON answers 400 \`{"error": "${MSG.invalidJson}"}\`; JSON that is not an object, 400 \`{"error": "${MSG.bodyNotObject}"}\`.
@@ -116,37 +145,15 @@ A body over 1 MiB answers **413** \`{"error": "${MSG.bodyTooLarge}"}\` (the stub
 The stub answers a write it could not store **507** (a full disk) or **503** (a read-only one) with \`{"error": "${MSG.notStored('<the cause>')}"}\`; nothing was stored, and reads go on.
 Lists are cut at 50 items, or 150 with a \`custom_id\` or \`email\` filter; \`has_more\` says so (the reference gives no paging parameters).`;
 
-function buildOpenApi(cases: ExampleCase[] = []): Json {
+function buildOpenApi(cases: ExampleCase[], table: Readonly<Record<string, RouteDef>>): Json {
   const outputs = registryComponents('output');
   const inputs = registryComponents('input');
   const paths: Record<string, Record<string, Json>> = {};
   const roots = new Set<string>([idOf(ErrorBody), idOf(Event)]);
-  for (const [operationId, route] of Object.entries(ROUTES) as Array<[RouteName, RouteDef]>) {
+  for (const [operationId, route] of Object.entries(table)) {
     const oaPath = route.path.replace(/:([A-Za-z]+)/g, '{$1}');
-    const params: Json[] = [...route.path.matchAll(/:([A-Za-z]+)/g)].map((m) => ({
-      name: m[1],
-      in: 'path',
-      required: true,
-      schema: m[1] === 'careerNavigationProfileId' ? { type: 'string' } : { type: 'integer' },
-    }));
-    const mine = cases.filter((c) => c.operationId === operationId);
-    const statuses = [...new Set([route.status, ...(route.auth ? [404] : []), ...mine.map((c) => c.status)])].sort((a, b) => a - b);
-    const responses = Object.fromEntries(
-      statuses.map((status) => [String(status), responseFor(operationId, route, status, mine.filter((c) => c.status === status))]),
-    );
-    const op: Json = { operationId, summary: route.summary };
-    const parameters = [...params, ...queryParameters(route, inputs)];
-    if (parameters.length) op.parameters = parameters;
-    if (route.body) {
-      roots.add(idOf(route.body));
-      op.requestBody = { required: true, content: { 'application/json': { schema: ref(route.body) } } };
-    }
-    op.responses = responses;
-    // The document's security applies to every operation that does not say otherwise.
-    op.security = route.auth ? [{ bearer: [] }] : [];
-    roots.add(idOf(route.response));
     paths[oaPath] ??= {};
-    paths[oaPath][route.method.toLowerCase()] = op;
+    paths[oaPath][route.method.toLowerCase()] = operationFor(operationId, route, inputs, cases, roots);
   }
   const all: Record<string, Json> = {};
   for (const [name, s] of Object.entries(outputs)) if (!REQUEST_IDS.has(name)) all[name] = s;
@@ -179,6 +186,7 @@ function buildOpenApi(cases: ExampleCase[] = []): Json {
   };
 }
 
-export function renderOpenApi(cases: ExampleCase[] = []): string {
-  return `${JSON.stringify(buildOpenApi(cases), null, 2)}\n`;
+/** The document of the route table (a test may give a table of its own), with these answers as examples. */
+export function renderOpenApi(cases: ExampleCase[] = [], table: Readonly<Record<string, RouteDef>> = ROUTES): string {
+  return `${JSON.stringify(buildOpenApi(cases, table), null, 2)}\n`;
 }

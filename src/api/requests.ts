@@ -112,7 +112,10 @@ export const ListQuery = z
   .meta({ id: 'ListQuery' });
 export type ListQuery = z.infer<typeof ListQuery>;
 
-/** Documentation only (the stub reads `sp` itself, to answer 400 with the reference's messages when it is missing). */
+/**
+ * Documentation only (the stub reads `sp` itself, to answer 400 with the reference's messages when it is missing).
+ * @public named by the route table (routes.ts) and resolved by name in route-schemas.ts, which knip cannot follow
+ */
 export const ScorecardQuery = z
   .object({ sp: z.string().meta({ description: 'short_name of a score profile enabled for the account (GET /score-profiles)' }) })
   .meta({ id: 'ScorecardQuery' });

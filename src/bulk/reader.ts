@@ -168,38 +168,28 @@ function readErrorMessage(label: string, err: NodeJS.ErrnoException): UsageError
 }
 
 /**
- * Reads the file's header and records, a chunk's worth of records at a time
- * (one promise per 64 KB chunk rather than per record keeps the garbage, and
- * so the peak memory of a 100,000-row run, low). `onHeader` is called once
- * before the first record; it may throw (e.g. a missing column) to stop early.
+ * The delimiter the first lines of a file say (Excel's `sep=` line, else the
+ * header's: see headerDelimiter), and whether that `sep=` line is to be
+ * dropped. A file with no line that has a character is empty.
  */
-export async function* readCsvBatches(path: string, label: string, onHeader: (meta: CsvMeta) => void, how: HeaderOptions = {}): AsyncGenerator<CsvRecord[]> {
-  const info: DecodeInfo = { bom: false };
-  const text = decodeUtf8(createReadStream(path, { highWaterMark: 64 * 1024 }), label, info);
+export function delimiterOf(firstText: string, label: string, how: Pick<HeaderOptions, 'isHeader' | 'headerRow'>): { delimiter: string; skipSep: boolean } {
+  const lines = firstText.slice(0, PROBE_CHARS + MAX_RECORD_BYTES).split(/\r\n|\n|\r/, PROBE_LINES);
+  const firstLine = lines.find((l) => l.trim() !== '') ?? '';
+  if (!firstLine.trim()) {
+    throw new UsageError(`${label} is empty: there is no header line.`, 'the first line must name the columns, e.g. First Name,Last Name,Email');
+  }
+  const sep = sepLine(firstLine);
+  return { delimiter: sep ?? headerDelimiter(lines, how.isHeader, how.headerRow), skipSep: sep !== undefined };
+}
 
-  let parser: Parser | undefined;
-  let parseError: Error | undefined;
-  let parsed: string[][] = [];
-  let header: string[] | undefined;
-  let delimiter = ',';
-  let row = 0;
-  let prevEnd = 0;
-  // Excel's "sep=;" line is not the header: dropped, once.
-  let skipSep = false;
-  // Records above the header (a title block, a preamble), while it is looked for.
-  const above: Array<{ line: number; cells: string[] }> = [];
-  const { headerRow, isHeader } = how;
+/** csv-parse for one delimiter: the records it has parsed so far, and its first error. */
+class CsvParse {
+  records: string[][] = [];
+  error: Error | undefined;
+  private readonly parser: Parser;
 
-  const start = (firstText: string) => {
-    const lines = firstText.slice(0, PROBE_CHARS + MAX_RECORD_BYTES).split(/\r\n|\n|\r/, PROBE_LINES);
-    const firstLine = lines.find((l) => l.trim() !== '') ?? '';
-    if (!firstLine.trim()) {
-      throw new UsageError(`${label} is empty: there is no header line.`, 'the first line must name the columns, e.g. First Name,Last Name,Email');
-    }
-    const sep = sepLine(firstLine);
-    skipSep = sep !== undefined;
-    delimiter = sep ?? headerDelimiter(lines, isHeader, headerRow);
-    const p = parse({
+  constructor(delimiter: string) {
+    this.parser = parse({
       delimiter,
       record_delimiter: ['\r\n', '\n', '\r'],
       relax_column_count: true,
@@ -212,66 +202,144 @@ export async function* readCsvBatches(path: string, label: string, onHeader: (me
       trim: true,
       max_record_size: MAX_RECORD_BYTES,
     });
-    p.on('data', (r) => parsed.push(r));
-    p.on('error', (e) => {
-      parseError ??= e;
+    this.parser.on('data', (r: string[]) => this.records.push(r));
+    this.parser.on('error', (e) => {
+      this.error ??= e;
     });
-    return p;
-  };
-  const feed = (p: Parser, t: string) => (parseError || p.destroyed ? Promise.resolve() : new Promise<void>((res) => p.write(t, () => res())));
-  const setHeader = (line: number, cells: string[]) => {
-    header = cells;
-    if (above.length && line > above[0].line) {
-      const first = above[0].cells.filter((c) => c !== '').join(' ').slice(0, 60);
-      how.note?.(`${label}: the header is on line ${line}; ${above.length === 1 ? 'the line' : `the ${above.length} lines`} above it skipped (line ${above[0].line}: "${first}").`);
-    }
-    onHeader({ delimiter, bom: info.bom, header, headerLine: line });
-  };
-  /** A record before the header: the header, or one more line above it. Returns data rows when the header had to be the first record. */
-  const takeHeader = (line: number, cells: string[]): CsvRecord[] | undefined => {
-    if (headerRow !== undefined) {
-      if (line === headerRow) setHeader(line, cells);
-      else if (line > headerRow) throw new UsageError(`--header-row ${headerRow}: line ${headerRow} of ${label} is blank or inside a quoted field.`, `the first line with cells after it is ${line}`);
-      else above.push({ line, cells });
-      return undefined;
-    }
-    if (!isHeader || isHeader(cells)) {
-      setHeader(line, cells);
-      return undefined;
-    }
-    above.push({ line, cells });
-    if (above.length < PREAMBLE_RECORDS) return undefined;
-    return headerIsFirst();
-  };
-  /** No record looked like a header: the first is taken (its mapping says what is missing), the others are rows. */
-  const headerIsFirst = (): CsvRecord[] => {
-    const [first, ...rest] = above.splice(0);
-    setHeader(first.line, first.cells);
-    return rest.map((r) => ({ row: ++row, line: r.line, cells: r.cells }));
-  };
+  }
 
-  const collect = (): CsvRecord[] => {
+  feed(t: string): Promise<void> {
+    const p = this.parser;
+    return this.error || p.destroyed ? Promise.resolve() : new Promise<void>((res) => p.write(t, () => res()));
+  }
+
+  /** The last record parsed (or the error). */
+  async end(): Promise<void> {
+    const p = this.parser;
+    if (this.error || p.destroyed) return;
+    await new Promise<void>((res) => {
+      p.once('end', res);
+      p.once('error', () => res());
+      p.once('close', () => res());
+      p.end();
+    });
+  }
+
+  destroy(): void {
+    this.parser.destroy();
+  }
+}
+
+/**
+ * Parsed records to the file's records: each one's line counted (a record
+ * starts after the line breaks of the one before), blank lines and lines of
+ * only delimiters skipped, Excel's `sep=` line dropped, and the header found
+ * (see the file's comment), the records above it named in a note.
+ */
+export class CsvRecordAssembler {
+  header: string[] | undefined;
+  private row = 0;
+  private prevEnd = 0;
+  /** Records above the header (a title block, a preamble), while it is looked for. */
+  private readonly above: Array<{ line: number; cells: string[] }> = [];
+
+  constructor(
+    private readonly label: string,
+    private readonly how: HeaderOptions,
+    /** Excel's "sep=;" line is not the header: dropped, once. */
+    private skipSep: boolean,
+    private readonly onHeader: (header: string[], line: number) => void,
+  ) {}
+
+  /** The line the next record starts on (where a parse error is). */
+  get nextLine(): number {
+    return this.prevEnd + 1;
+  }
+
+  add(parsed: readonly string[][]): CsvRecord[] {
     const out: CsvRecord[] = [];
     // The records parsed before an error still count their lines, so the error names the right one.
     for (const cells of parsed) {
-      const startLine = prevEnd + 1;
-      prevEnd = startLine + breaksIn(cells);
+      const startLine = this.prevEnd + 1;
+      this.prevEnd = startLine + breaksIn(cells);
       // Blank lines, and lines of only delimiters (",,,") that spreadsheets export.
       if (cells.every((c) => c === '')) continue;
-      if (skipSep) {
-        skipSep = false;
+      if (this.skipSep) {
+        this.skipSep = false;
         continue;
       }
-      if (!header) {
-        const taken = takeHeader(startLine, cells);
+      if (!this.header) {
+        const taken = this.takeHeader(startLine, cells);
         if (taken) out.push(...taken);
         continue;
       }
-      row++;
-      out.push({ row, line: startLine, cells });
+      this.row++;
+      out.push({ row: this.row, line: startLine, cells });
     }
-    parsed = [];
-    if (parseError) throw csvErrorMessage(label, parseError, prevEnd + 1);
+    return out;
+  }
+
+  /** The file ended before a record looked like a header: the first is taken. */
+  end(): CsvRecord[] {
+    return !this.header && this.above.length ? this.headerIsFirst() : [];
+  }
+
+  /** A record before the header: the header, or one more line above it. Returns data rows when the header had to be the first record. */
+  private takeHeader(line: number, cells: string[]): CsvRecord[] | undefined {
+    const { headerRow, isHeader } = this.how;
+    if (headerRow !== undefined) {
+      if (line === headerRow) this.setHeader(line, cells);
+      else if (line > headerRow) throw new UsageError(`--header-row ${headerRow}: line ${headerRow} of ${this.label} is blank or inside a quoted field.`, `the first line with cells after it is ${line}`);
+      else this.above.push({ line, cells });
+      return undefined;
+    }
+    if (!isHeader || isHeader(cells)) {
+      this.setHeader(line, cells);
+      return undefined;
+    }
+    this.above.push({ line, cells });
+    if (this.above.length < PREAMBLE_RECORDS) return undefined;
+    return this.headerIsFirst();
+  }
+
+  private setHeader(line: number, cells: string[]): void {
+    this.header = cells;
+    const { above } = this;
+    if (above.length && line > above[0].line) {
+      const first = above[0].cells.filter((c) => c !== '').join(' ').slice(0, 60);
+      this.how.note?.(`${this.label}: the header is on line ${line}; ${above.length === 1 ? 'the line' : `the ${above.length} lines`} above it skipped (line ${above[0].line}: "${first}").`);
+    }
+    this.onHeader(cells, line);
+  }
+
+  /** No record looked like a header: the first is taken (its mapping says what is missing), the others are rows. */
+  private headerIsFirst(): CsvRecord[] {
+    const [first, ...rest] = this.above.splice(0);
+    this.setHeader(first.line, first.cells);
+    return rest.map((r) => ({ row: ++this.row, line: r.line, cells: r.cells }));
+  }
+}
+
+/**
+ * Reads the file's header and records, a chunk's worth of records at a time
+ * (one promise per 64 KB chunk rather than per record keeps the garbage, and
+ * so the peak memory of a 100,000-row run, low). `onHeader` is called once
+ * before the first record; it may throw (e.g. a missing column) to stop early.
+ */
+export async function* readCsvBatches(path: string, label: string, onHeader: (meta: CsvMeta) => void, how: HeaderOptions = {}): AsyncGenerator<CsvRecord[]> {
+  const info: DecodeInfo = { bom: false };
+  const text = decodeUtf8(createReadStream(path, { highWaterMark: 64 * 1024 }), label, info);
+  let csv: CsvParse | undefined;
+  let records: CsvRecordAssembler | undefined;
+  const start = (firstText: string): CsvParse => {
+    const { delimiter, skipSep } = delimiterOf(firstText, label, how);
+    records = new CsvRecordAssembler(label, how, skipSep, (header, line) => onHeader({ delimiter, bom: info.bom, header, headerLine: line }));
+    return (csv = new CsvParse(delimiter));
+  };
+  const collect = (p: CsvParse): CsvRecord[] => {
+    const out = records!.add(p.records);
+    p.records = [];
+    if (p.error) throw csvErrorMessage(label, p.error, records!.nextLine);
     return out;
   };
 
@@ -279,7 +347,7 @@ export async function* readCsvBatches(path: string, label: string, onHeader: (me
   let breaks = 0;
   try {
     for await (const t of text) {
-      if (!parser) {
+      if (!csv) {
         // The header line fixes the delimiter: wait for the first lines before
         // parsing. Only the new text is searched (linear in the file), and a
         // first line past the record bound is refused at once.
@@ -287,38 +355,28 @@ export async function* readCsvBatches(path: string, label: string, onHeader: (me
         breaks += (t.match(/\r\n|\n|\r/g) ?? []).length;
         if (breaks === 0 && head.length > MAX_RECORD_BYTES) throw csvErrorMessage(label, Object.assign(new Error('record too big'), { code: 'CSV_MAX_RECORD_SIZE' }) as CsvError, 1);
         if (breaks === 0 || (breaks < PROBE_LINES && head.length < PROBE_CHARS)) continue;
-        parser = start(head);
-        await feed(parser, head);
+        await start(head).feed(head);
         head = '';
       } else {
-        await feed(parser, t);
+        await csv.feed(t);
       }
-      const batch = collect();
+      const batch = collect(csv!);
       if (batch.length) yield batch;
     }
-    if (!parser) parser = start(head) as Parser;
-    if (head) await feed(parser, head);
-    const p = parser;
-    if (!parseError && !p.destroyed) {
-      await new Promise<void>((res) => {
-        p.once('end', res);
-        p.once('error', () => res());
-        p.once('close', () => res());
-        p.end();
-      });
-    }
-    const last = collect();
-    // The file ended before a record looked like a header.
-    if (!header && above.length) last.push(...headerIsFirst());
+    const p = csv ?? start(head);
+    if (head) await p.feed(head);
+    await p.end();
+    const last = collect(p);
+    last.push(...records!.end());
     if (last.length) yield last;
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     if (typeof e?.code === 'string' && typeof e.syscall === 'string') throw readErrorMessage(label, e);
     throw err;
   } finally {
-    parser?.destroy();
+    csv?.destroy();
   }
-  if (!header) throw new UsageError(`${label} is empty: there is no header line.`);
+  if (!records?.header) throw new UsageError(`${label} is empty: there is no header line.`);
 }
 
 /** Record by record (tests and small uses); the pipeline reads batches. */

@@ -6,36 +6,32 @@
  * The file is read twice (validation, then sending) rather than held in
  * memory; standard input is first spooled to a temporary file for that.
  *
- * This file is the pipeline; its steps live beside it: check.ts (the
- * validation pass), live-guard.ts, send.ts (one row, with the row retry of
- * retry.ts), journal.ts and results.ts (what is written), finish.ts (the
- * summary, the exit and the resume command).
+ * This file is the pipeline, as named stages: the options and the input
+ * checked, the results claimed (claimResults), the journal planned (planRun),
+ * the validation pass (check.ts), the live guard (live-guard.ts), the files
+ * opened (openRunFiles), the sending stage (sending.ts; one row in send.ts,
+ * with the row retry of retry.ts), what is written (journal.ts, results.ts)
+ * and finish.ts (the summary, the exit and the resume command).
  */
-import { setMaxListeners } from 'node:events';
 import { createWriteStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { JobfitError, UsageError } from '../core/errors.js';
+import { UsageError } from '../core/errors.js';
 import { acquireLock } from '../core/lock.js';
-import { limiter } from '../core/pool.js';
 import { NUM } from '../format/number.js';
-import { safeLine, safeText } from '../format/sanitize.js';
+import { safeText } from '../format/sanitize.js';
 import { loadAccountData } from './account.js';
-import { againOptions, checkResumable, checkRow, validatePass, writeErrorsFile, fitCells } from './check.js';
+import { checkResumable, validatePass, type Validated, writeErrorsFile } from './check.js';
 import { checkWritablePath, fileErrorCause, isFileError } from './files.js';
-import { resumeCommand, summaryLine, writeFailure } from './finish.js';
-import { readInputBatches } from './input.js';
+import { resumeCommand, writeFailure } from './finish.js';
 import { type JournalBegin, journalPathFor, type JournalState, JournalWriter, type Outcome, readJournal, type RowStatus } from './journal.js';
 import { guardLive } from './live-guard.js';
-import type { CsvRecord } from './reader.js';
 import { describeMapping, formatReport } from './report.js';
 import type { ResultsWriter } from './results.js';
-import { Pace } from './retry.js';
-import { NOT_SENT, resolveInFlight, type RowAsk, rowBreakerBound, sendRow, UNANSWERED } from './send.js';
+import { SendingPass } from './sending.js';
 import { type BulkDeps, type BulkOptions, type BulkSummary, DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './types.js';
 import { createResultsWriter } from './xlsx-results.js';
-import type { RowCheck } from './validate.js';
 
 export function defaultResultsPath(csv: string): string {
   if (csv === '-') return resolve('invite-results.csv');
@@ -78,362 +74,171 @@ function refuseAnotherInputsResults(begin: JournalBegin, opts: BulkOptions, out:
   );
 }
 
-/** How often a run without a terminal says where it is (stderr). */
-export const PROGRESS_LINE_MS = 5_000;
-
 export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<BulkSummary> {
   const { ctx, api } = deps;
   const started = ctx.io.now().getTime();
-  const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
-    throw new UsageError(`--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}.`);
-  }
-  if (opts.dryRun && (opts.resume || opts.retryFailed)) throw new UsageError(`--dry-run and ${opts.resume ? '--resume' : '--retry-failed'} do not go together.`);
-  if (opts.resume && opts.retryFailed) throw new UsageError('--resume and --retry-failed do not go together.', '--retry-failed also finishes an interrupted run');
-  const again = Boolean(opts.resume || opts.retryFailed);
-
-  let input = opts.csv;
-  let cleanup = () => {};
-  if (input === '-') {
-    if (ctx.io.stdin.isTTY) throw new UsageError('--csv - reads the CSV from standard input, but it is a terminal.', 'pipe a file in: jobfit invite --csv - < people.csv');
-  } else {
-    if (!existsSync(input)) throw new UsageError(`No such file: ${input}.`);
-    if (statSync(input).isDirectory()) throw new UsageError(`${input} is a directory, not a CSV file.`);
-  }
+  const concurrency = checkRunOptions(opts);
+  checkInputPath(opts, ctx);
   const label = opts.csv === '-' ? 'Standard input' : opts.csv;
-
   // Where the run writes, checked (and taken) before anything is read or sent.
   const out = resolve(opts.out ?? defaultResultsPath(opts.csv));
   const journalPath = journalPathFor(out);
-  let lock: { release(): void } | undefined;
-  let journal: JournalState | undefined;
-  if (!opts.dryRun) {
-    const inputPath = opts.csv === '-' ? undefined : resolve(opts.csv);
-    if (inputPath && (out === inputPath || journalPath === inputPath)) {
-      throw new UsageError(`--out ${out} is the input CSV itself; writing it would destroy the input.`, 'choose another --out (the default is FILE.results.csv beside the input)');
-    }
-    checkWritablePath(out, 'results file', inputPath);
-    checkWritablePath(journalPath, 'journal', inputPath);
-    // One writer per results file and journal: a second run is refused at once, naming the first.
-    try {
-      lock = acquireLock(out, { command: `jobfit invite --csv ${opts.csv}` });
-    } catch (err) {
-      if (isFileError(err)) throw new UsageError(`Cannot write the results file ${out}: ${fileErrorCause(err)}; nothing was sent.`, 'choose a writable --out');
-      throw err;
-    }
-  }
-
+  const lock = opts.dryRun ? undefined : claimResults(opts, out, journalPath);
+  let input = opts.csv;
+  let cleanup = () => {};
   try {
-    if (!opts.dryRun) {
-      journal = await readJournal(journalPath);
-      if (again && !journal.begin) {
-        throw new UsageError(`Nothing to ${opts.resume ? 'resume' : 'retry'}: there is no journal at ${journalPath}.`, 'run without --resume to start');
-      }
-      if (!again && journal.begin) refuseAnotherInputsResults(journal.begin, opts, out, journalPath);
-      if (!again && journal.begin && !journal.ended) {
-        // It is continued with its own input, which may not be this run's.
-        const theirs = journal.begin.input;
-        const own = theirs === '-' ? opts.csv === '-' : opts.csv !== '-' && resolve(opts.csv) === theirs;
-        throw new UsageError(
-          `An earlier run${own ? '' : ` of ${theirs === '-' ? 'standard input' : theirs}`} into ${out} did not finish (journal ${journalPath}); nothing was sent.`,
-          `continue it with: ${resumeCommand(own ? opts : { ...opts, csv: theirs }, out)}\n      or choose another --out to start over (rows already sent then come back as "exists")`,
-        );
-      }
-      if (!again) journal = { done: new Map(), inFlight: new Map(), ended: false };
-    }
-    if (opts.csv === '-') {
-      const s = await spoolStdin(ctx);
-      input = s.path;
-      cleanup = s.cleanup;
-    }
+    const journal = opts.dryRun ? undefined : planRun(await readJournal(journalPath), opts, out, journalPath);
+    if (opts.csv === '-') ({ path: input, cleanup } = await spoolStdin(ctx));
     const account = await loadAccountData(api);
     const v = await validatePass(input, label, opts, deps, account, journal);
-    const valid = v.rows - v.invalidCount;
-    const base: BulkSummary = {
-      rows: v.rows,
-      valid,
-      invalid: v.invalidCount,
-      created: 0,
-      exists: 0,
-      failed: 0,
-      notSent: 0,
-      unknown: 0,
-      sent: 0,
-      resumed: 0,
-      seconds: 0,
-      interrupted: false,
-      dryRun: Boolean(opts.dryRun),
-      invalidRows: v.invalid,
-      mapping: describeMapping(v.mapping, v.validator, account),
-      errorsFile: opts.errors ? resolve(opts.errors) : undefined,
-    };
+    const base = baseSummary(v, opts, describeMapping(v.mapping, v.validator, account));
     // A dry run too: "0 rows, exit 0" would pass a check that the real run then refuses.
     if (v.rows === 0) throw new UsageError(`${label} has a header but no rows.`, 'add one line per participant under the header');
     if (opts.errors && v.invalidCount > 0) await writeErrorsFile(opts.errors, input, label, v, opts);
-    if (opts.dryRun) {
-      base.seconds = (ctx.io.now().getTime() - started) / 1000;
-      return base;
-    }
-    if (v.invalidCount > 0 && !opts.skipInvalid) {
-      ctx.io.stderr.write(safeText(formatReport(base, label)));
-      throw new UsageError(
-        `${NUM.format(v.invalidCount)} of ${NUM.format(v.rows)} rows are invalid; nothing was sent.`,
-        'fix them, or pass --skip-invalid to send the valid rows only (the invalid ones go to the results file)',
-      );
-    }
+    if (opts.dryRun) return { ...base, seconds: (ctx.io.now().getTime() - started) / 1000 };
+    refuseInvalidRows(base, opts, label, ctx);
     const prior = journal!;
     checkResumable(prior, journalPath, v);
-    const sendable = valid - [...prior.done.values()].filter((o) => o.status !== 'failed').length;
-    if (opts.retryFailed) ctx.info(`Retrying: ${NUM.format(Math.max(0, sendable))} rows failed or were not sent in the earlier run.`);
-    await guardLive(opts, deps, account, v, Math.max(0, sendable));
-
-    // The results file first: refused (a planted file, a link), it leaves nothing behind, no journal either.
-    // (A neutralised cell is first reported by put(), after the journal is open.)
-    let jw: JournalWriter;
-    const results: ResultsWriter = createResultsWriter(out, v.meta.header, v.meta.delimiter, v.meta.bom, (row, col, text) => jw.cell(row, col, text));
-    try {
-      jw = new JournalWriter(journalPath);
-    } catch (err) {
-      await results.close(false);
-      throw err;
-    }
-    try {
-      if (again) jw.resume(ctx.io.now().toISOString());
-      else jw.begin({ input: opts.csv === '-' ? '-' : resolve(opts.csv), header: v.meta.header, rows: v.rows, at: ctx.io.now().toISOString() });
-    } catch (err) {
-      await results.close(false);
-      if (again) jw.close();
-      else jw.remove();
-      throw writeFailure(err, jw.path, opts, out, 0);
-    }
-    const progress = deps.progress?.(v.rows);
-
-    const counts: Record<RowStatus, number> = { created: 0, exists: 0, invalid: 0, failed: 0, not_sent: 0, unknown: 0 };
-    let resumed = 0;
-    let sent = 0;
-    /** Rows the earlier run sent that are past the end of the file now (a shortened CSV): kept in the results. */
-    let lost = 0;
-    const width = v.meta.header.length;
-    const delimiter = v.meta.delimiter;
-    // Where the assessment links point (the command says when nothing serves them there).
-    let linkOrigin: string | undefined;
-    const record = (rec: CsvRecord, o: Outcome) => {
-      counts[o.status]++;
-      if (linkOrigin === undefined && o.url && URL.canParse(o.url)) linkOrigin = new URL(o.url).origin;
-      results.put(rec.row, fitCells(rec.cells, width, delimiter), o);
-      if (o.status !== 'not_sent' && o.status !== 'unknown') progress?.tick({ error: o.status === 'failed', invalid: o.status === 'invalid' });
-    };
-
-    const pace = new Pace(concurrency);
-    const slots = limiter(() => pace.limit);
-    const inflight = new Set<Promise<void>>();
-    // Requests in flight when Ctrl-C comes are finished, not aborted: our own signal, not io.signal.
-    const hard = new AbortController();
-    // Every request in flight listens on it.
-    setMaxListeners(0, hard.signal);
-    let fatal: unknown;
-    let interrupted = false;
-    const onAbort = () => {
-      interrupted = true;
-    };
-    ctx.io.signal.addEventListener('abort', onAbort, { once: true });
-    if (ctx.io.signal.aborted) interrupted = true;
-    const maxWindow = Math.max(2000, concurrency * 64);
-    const streakBound = rowBreakerBound(concurrency, ctx.io.env ?? {});
-    let streak = 0;
-    const onOutcome = (o: Outcome) => {
-      if (!o.transient) {
-        streak = 0;
-        return;
-      }
-      if (++streak < streakBound || fatal) return;
-      fatal = new JobfitError(`The service at ${deps.target.baseUrl} did not answer ${NUM.format(streak)} rows in a row (last: ${String(o.error).replace(/\.$/, '')}); stopped.`, {
-        hint: 'check that the service is up; the failed rows are sent again by --resume',
-      });
-      // The requests still in flight are abandoned (their rows are "unknown": --resume looks them up).
-      hard.abort();
-    };
-    // Without a terminal (no bar), a line every few seconds says the run is alive.
-    const ticker =
-      ctx.io.stderrIsTTY || ctx.globals.quiet
-        ? undefined
-        : setInterval(() => {
-            const done = counts.created + counts.exists + counts.failed + counts.invalid;
-            ctx.io.stderr.write(
-              `Inviting: ${NUM.format(done)} of ${NUM.format(v.rows)} rows (${NUM.format(counts.created)} created, ${NUM.format(counts.exists)} exists, ${NUM.format(counts.failed)} failed), ${NUM.format(Math.round(sent / Math.max(0.001, (ctx.io.now().getTime() - started) / 1000)))} rows/s sent.\n`,
-            );
-          }, opts.progressEveryMs ?? PROGRESS_LINE_MS);
-    ticker?.unref();
-
-    try {
-      // The rows and their checks: kept from the validation pass, or read again.
-      async function* checkedRows(): AsyncGenerator<Array<{ rec: CsvRecord; r: RowCheck }>> {
-        if (v.kept) {
-          yield v.kept;
-          return;
-        }
-        for await (const batch of readInputBatches(input, label, () => {}, againOptions(v, opts))) yield batch.map((rec) => ({ rec, r: checkRow(v, rec, false) }));
-      }
-      let stopping = false;
-      for await (const batch of checkedRows()) for (const { rec, r } of batch) {
-        if ((interrupted || fatal) && !stopping) {
-          // Stop sending; the rest of the file is still written (recorded outcomes, or "not_sent").
-          stopping = true;
-          await Promise.all(inflight);
-          progress?.stop();
-        }
-        if (results.failed) throw results.failed;
-        const done = prior.done.get(rec.row);
-        if (!r.ok) {
-          record(rec, { status: 'invalid', error: r.errors.map((e) => `${e.field}: ${e.reason}`).join('; ') });
-          continue;
-        }
-        // An earlier run's row left "unknown" (a 201 without an id) is looked up again below, never sent again.
-        if (done && done.status !== 'failed' && done.status !== 'unknown') {
-          resumed++;
-          record(rec, done);
-          continue;
-        }
-        if (stopping) {
-          record(rec, prior.inFlight.has(rec.row) ? UNANSWERED : NOT_SENT);
-          continue;
-        }
-        // Wait for a slot (and keep the out-of-order window bounded).
-        let release = await slots.acquire();
-        while (results.window > maxWindow && inflight.size > 0) {
-          release();
-          await Promise.race(inflight);
-          release = await slots.acquire();
-        }
-        const held = release;
-        if (interrupted || fatal) {
-          held();
-          stopping = true;
-          await Promise.all(inflight);
-          progress?.stop();
-          record(rec, prior.inFlight.has(rec.row) ? UNANSWERED : NOT_SENT);
-          continue;
-        }
-        const body = r.body as unknown as Record<string, unknown>;
-        const ask: RowAsk = { email: r.email, first: String(body.first_name ?? ''), last: String(body.last_name ?? ''), teamId: r.teamId };
-        const wasInFlight = prior.inFlight.has(rec.row);
-        const answered = done?.status === 'unknown' ? done : undefined;
-        let journalled = wasInFlight || answered !== undefined;
-        const task = (async () => {
-          let o: Outcome | undefined;
-          if (wasInFlight || answered) o = await resolveInFlight(api, ask, hard.signal);
-          // The service answered 201 for it: made, never sent again, still unknown when not found.
-          if (!o && answered) o = answered;
-          if (!o) {
-            // No request leaves without its "send" line on disk (a full disk stops the run here).
-            jw.sending([{ row: rec.row, email: r.email }]);
-            journalled = true;
-            sent++;
-            o = await sendRow(api, body, ask, pace, hard.signal);
-          } else resumed++;
-          onOutcome(o);
-          jw.done(rec.row, r.email, o);
-          record(rec, o);
-        })()
-          .catch((err) => {
-            fatal ??= err;
-            // The row's outcome is not known (or it never left): --resume settles it.
-            if (!results.failed) record(rec, journalled ? UNANSWERED : NOT_SENT);
-          })
-          .finally(() => {
-            held();
-            inflight.delete(task);
-          });
-        inflight.add(task);
-      }
-      await Promise.all(inflight);
-      if (!stopping) lost = keepLostRows(prior, v, results, width);
-    } catch (err) {
-      fatal ??= err;
-      await Promise.all(inflight);
-    } finally {
-      if (ticker) clearInterval(ticker);
-      ctx.io.signal.removeEventListener('abort', onAbort);
-      progress?.stop();
-      const complete = !interrupted && !fatal && counts.not_sent + counts.unknown === 0 && results.written === v.rows + lost;
-      try {
-        await results.close(!results.failed);
-      } catch (err) {
-        fatal ??= err;
-      }
-      try {
-        if (complete && !fatal) jw.end(ctx.io.now().toISOString(), { ...counts });
-      } catch (err) {
-        fatal ??= err;
-      }
-      try {
-        jw.close();
-      } catch (err) {
-        fatal ??= err;
-      }
-    }
-
-    const summary: BulkSummary = {
-      ...base,
-      created: counts.created,
-      exists: counts.exists,
-      failed: counts.failed,
-      notSent: counts.not_sent + counts.unknown,
-      unknown: counts.unknown,
-      sent,
-      resumed,
-      seconds: (ctx.io.now().getTime() - started) / 1000,
-      results: out,
-      journal: journalPath,
-      interrupted: interrupted && !fatal,
-      linkOrigin,
-    };
-    if (lost > 0) {
-      ctx.warn(
-        `${label} has ${NUM.format(v.rows)} rows, fewer than the earlier run's ${NUM.format(prior.begin?.rows ?? v.rows + lost)}: the results of the ${NUM.format(lost)} row${lost === 1 ? '' : 's'} it sent past the end are kept at the end of ${out} (their email, status and invitation id; the other cells are no longer in the file).`,
-      );
-    }
-    if (fatal) {
-      if (isFileError(fatal)) {
-        const file = jw.failed ? jw.path : results.failed ? out : ((fatal as NodeJS.ErrnoException).path ?? out);
-        throw writeFailure(fatal, file, opts, out, sent);
-      }
-      if (fatal instanceof JobfitError) {
-        ctx.io.stderr.write(`${summaryLine(summary)}\nStopped. Results: ${safeLine(out)} (journal ${safeLine(journalPath)}). Resume with:\n  ${resumeCommand(opts, out)}\n`);
-      }
-      throw fatal;
-    }
-    return summary;
+    const sendable = Math.max(0, sendableRows(prior, base.valid));
+    if (opts.retryFailed) ctx.info(`Retrying: ${NUM.format(sendable)} rows failed or were not sent in the earlier run.`);
+    await guardLive(opts, deps, account, v, sendable);
+    const files = await openRunFiles(opts, v, out, journalPath, ctx.io.now().toISOString());
+    const pass = new SendingPass({ opts, deps, v, prior, input, label, concurrency, started, ...files, out, journalPath });
+    await pass.run();
+    return pass.finish(base);
   } finally {
     lock?.release();
     cleanup();
   }
 }
 
-/**
- * A --resume of a file that lost rows at its end: the rows the earlier run
- * sent (or was sending) past the new end keep their results, after the
- * file's own rows, with the email the journal has; never dropped without a
- * word. Returns how many were kept.
- */
-function keepLostRows(prior: JournalState, v: Awaited<ReturnType<typeof validatePass>>, results: ResultsWriter, width: number): number {
-  const past = new Set<number>();
-  for (const row of prior.done.keys()) if (row > v.rows) past.add(row);
-  for (const row of prior.inFlight.keys()) if (row > v.rows) past.add(row);
-  const emailCol = v.mapping.index.email;
-  let next = v.rows + 1;
-  for (const row of [...past].sort((a, b) => a - b)) {
-    const done = prior.done.get(row);
-    const email = done?.email ?? prior.inFlight.get(row) ?? '';
-    const cells: string[] = Array(width).fill('');
-    if (emailCol !== undefined && emailCol < width) cells[emailCol] = email;
-    const o: Outcome = done
-      ? { status: done.status, id: done.id, url: done.url, error: done.error }
-      : { status: 'unknown', error: `sent by the earlier run as row ${row}, which is no longer in the file; check with \`jobfit invitations list --email ${email}\`` };
-    // The row number is the earlier run's, so the line says which row it was.
-    results.put(next++, cells, { ...o, error: o.error ?? `row ${row} of the earlier run, no longer in the file` });
+/** The options that do not go together, and the concurrency (returned): refused before anything is read. */
+export function checkRunOptions(opts: Pick<BulkOptions, 'concurrency' | 'dryRun' | 'resume' | 'retryFailed'>): number {
+  const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
+    throw new UsageError(`--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}.`);
   }
-  return past.size;
+  if (opts.dryRun && (opts.resume || opts.retryFailed)) throw new UsageError(`--dry-run and ${opts.resume ? '--resume' : '--retry-failed'} do not go together.`);
+  if (opts.resume && opts.retryFailed) throw new UsageError('--resume and --retry-failed do not go together.', '--retry-failed also finishes an interrupted run');
+  return concurrency;
+}
+
+/** The input exists and is a file; standard input is not a terminal. */
+function checkInputPath(opts: BulkOptions, ctx: BulkDeps['ctx']): void {
+  const input = opts.csv;
+  if (input === '-') {
+    if (ctx.io.stdin.isTTY) throw new UsageError('--csv - reads the CSV from standard input, but it is a terminal.', 'pipe a file in: jobfit invite --csv - < people.csv');
+    return;
+  }
+  if (!existsSync(input)) throw new UsageError(`No such file: ${input}.`);
+  if (statSync(input).isDirectory()) throw new UsageError(`${input} is a directory, not a CSV file.`);
+}
+
+/** The results file and the journal: never the input, writable, and this run's alone (the lock, returned). */
+function claimResults(opts: BulkOptions, out: string, journalPath: string): { release(): void } {
+  const inputPath = opts.csv === '-' ? undefined : resolve(opts.csv);
+  if (inputPath && (out === inputPath || journalPath === inputPath)) {
+    throw new UsageError(`--out ${out} is the input CSV itself; writing it would destroy the input.`, 'choose another --out (the default is FILE.results.csv beside the input)');
+  }
+  checkWritablePath(out, 'results file', inputPath);
+  checkWritablePath(journalPath, 'journal', inputPath);
+  // One writer per results file and journal: a second run is refused at once, naming the first.
+  try {
+    return acquireLock(out, { command: `jobfit invite --csv ${opts.csv}` });
+  } catch (err) {
+    if (isFileError(err)) throw new UsageError(`Cannot write the results file ${out}: ${fileErrorCause(err)}; nothing was sent.`, 'choose a writable --out');
+    throw err;
+  }
+}
+
+/**
+ * What the journal at the results' side says this run is: a --resume or
+ * --retry-failed continues it (there must be one); a new run starts from an
+ * empty one, refused when the results are another input's or when an
+ * earlier run into them did not finish (it says how to continue that one).
+ */
+export function planRun(journal: JournalState, opts: BulkOptions, out: string, journalPath: string): JournalState {
+  const again = Boolean(opts.resume || opts.retryFailed);
+  if (again) {
+    if (!journal.begin) throw new UsageError(`Nothing to ${opts.resume ? 'resume' : 'retry'}: there is no journal at ${journalPath}.`, 'run without --resume to start');
+    return journal;
+  }
+  if (journal.begin) refuseAnotherInputsResults(journal.begin, opts, out, journalPath);
+  if (journal.begin && !journal.ended) {
+    // It is continued with its own input, which may not be this run's.
+    const theirs = journal.begin.input;
+    const own = theirs === '-' ? opts.csv === '-' : opts.csv !== '-' && resolve(opts.csv) === theirs;
+    throw new UsageError(
+      `An earlier run${own ? '' : ` of ${theirs === '-' ? 'standard input' : theirs}`} into ${out} did not finish (journal ${journalPath}); nothing was sent.`,
+      `continue it with: ${resumeCommand(own ? opts : { ...opts, csv: theirs }, out)}\n      or choose another --out to start over (rows already sent then come back as "exists")`,
+    );
+  }
+  return { done: new Map(), inFlight: new Map(), ended: false };
+}
+
+/** The summary of the validation pass (what a dry run reports); the sending stage fills in the rest. */
+export function baseSummary(v: Pick<Validated, 'rows' | 'invalidCount' | 'invalid'>, opts: Pick<BulkOptions, 'dryRun' | 'errors'>, mapping: BulkSummary['mapping']): BulkSummary {
+  return {
+    rows: v.rows,
+    valid: v.rows - v.invalidCount,
+    invalid: v.invalidCount,
+    created: 0,
+    exists: 0,
+    failed: 0,
+    notSent: 0,
+    unknown: 0,
+    sent: 0,
+    resumed: 0,
+    seconds: 0,
+    interrupted: false,
+    dryRun: Boolean(opts.dryRun),
+    invalidRows: v.invalid,
+    mapping,
+    errorsFile: opts.errors ? resolve(opts.errors) : undefined,
+  };
+}
+
+/** A live run with invalid rows sends nothing unless --skip-invalid: the report, then the refusal. */
+function refuseInvalidRows(base: BulkSummary, opts: BulkOptions, label: string, ctx: BulkDeps['ctx']): void {
+  if (base.invalid === 0 || opts.skipInvalid) return;
+  ctx.io.stderr.write(safeText(formatReport(base, label)));
+  throw new UsageError(
+    `${NUM.format(base.invalid)} of ${NUM.format(base.rows)} rows are invalid; nothing was sent.`,
+    'fix them, or pass --skip-invalid to send the valid rows only (the invalid ones go to the results file)',
+  );
+}
+
+/** The valid rows this run may send: those the earlier run did not settle (failed rows are sent again). */
+export function sendableRows(prior: Pick<JournalState, 'done'>, valid: number): number {
+  return valid - [...prior.done.values()].filter((o) => o.status !== 'failed').length;
+}
+
+/**
+ * The results file, then the journal (begun, or resumed). The results file
+ * first: refused (a planted file, a link), it leaves nothing behind, no
+ * journal either. (A neutralised cell is first reported by put(), after the
+ * journal is open.)
+ */
+async function openRunFiles(opts: BulkOptions, v: Validated, out: string, journalPath: string, now: string): Promise<{ results: ResultsWriter; journal: JournalWriter }> {
+  const again = Boolean(opts.resume || opts.retryFailed);
+  let jw: JournalWriter;
+  const results: ResultsWriter = createResultsWriter(out, v.meta.header, v.meta.delimiter, v.meta.bom, (row, col, text) => jw.cell(row, col, text));
+  try {
+    jw = new JournalWriter(journalPath);
+  } catch (err) {
+    await results.close(false);
+    throw err;
+  }
+  try {
+    if (again) jw.resume(now);
+    else jw.begin({ input: opts.csv === '-' ? '-' : resolve(opts.csv), header: v.meta.header, rows: v.rows, at: now });
+  } catch (err) {
+    await results.close(false);
+    if (again) jw.close();
+    else jw.remove();
+    throw writeFailure(err, jw.path, opts, out, 0);
+  }
+  return { results, journal: jw };
 }
 
 export type { Outcome, RowStatus };

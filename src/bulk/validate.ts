@@ -309,152 +309,163 @@ export class RowValidator {
   }
 
   check(cells: string[]): RowCheck {
-    const errors: RowError[] = [];
-    const a = this.account;
+    const read = (f: Field) => this.cell(cells, f);
     const d = this.defaults;
     const body: Record<string, unknown> = {};
 
     const { first, last } = this.names(cells);
     body.first_name = first;
     body.last_name = last;
-    const emails = emailsOf(this.cell(cells, 'email'));
+    const emails = emailsOf(read('email'));
     if (emails.count > 1) this.stats.severalEmails++;
     body.email = emails.pick;
-    const inviter = this.cell(cells, 'created_by_user_email') || d.created_by || '';
-    body.created_by_user_email = inviter;
+    body.created_by_user_email = read('created_by_user_email') || d.created_by || '';
+    for (const f of ['person_id', 'custom_id', 'ref_text'] as const) {
+      const v = read(f);
+      if (v !== '') body[f] = v;
+    }
+    const phone = readPhone(read('phone'), read('phone_country') || (d.phone_country ?? ''));
+    if (phone.count > 1) this.stats.severalPhones++;
+    if (phone.value !== '') body.phone = phone.value;
+    const errors: RowError[] = [...phone.errors];
 
-    const put = (key: string, f: Field) => {
-      const v = this.cell(cells, f);
-      if (v !== '') body[key] = v;
-    };
-    put('person_id', 'person_id');
-    put('custom_id', 'custom_id');
-    put('ref_text', 'ref_text');
-    // A local number with a country hint is made E.164 here; without one the
-    // service would read it as a US number.
-    const country = this.cell(cells, 'phone_country') || (d.phone_country ?? '');
-    const phones = phonesOf(this.cell(cells, 'phone'), (country && phoneCountry(country)) || undefined);
-    if (phones.count > 1) this.stats.severalPhones++;
-    const rawPhone = phones.pick;
-    if (rawPhone !== '') body.phone = rawPhone;
-    if (rawPhone && country && !/^(\+|00)/.test(rawPhone)) {
-      const cc = phoneCountry(country);
-      if (!cc) errors.push({ field: 'phone_country', reason: `"${country}" is not a country the phone number can be read for (use a code such as GB, DE or US)` });
-      else {
-        const e164 = toE164(rawPhone, cc);
-        if (e164) body.phone = e164;
-        else errors.push({ field: 'phone', reason: `Invalid phone number for ${cc}` });
-      }
-    }
-
-    // Channels: send_via column, then the two boolean columns, then defaults.
-    let viaEmail = d.send_via_email;
-    let viaSms = d.send_via_sms;
-    const via = this.cell(cells, 'send_via');
-    if (via) {
-      const r = parseSendVia(via);
-      if (!r) errors.push({ field: 'send_via', reason: `"${via}" is not email, sms, email+sms or none` });
-      else {
-        viaEmail = r.email;
-        viaSms = r.sms;
-      }
-    }
-    for (const [f, key] of CHANNEL_COLUMNS) {
-      const raw = this.cell(cells, f);
-      const b = parseBool(raw);
-      if (b === 'invalid') errors.push({ field: f, reason: `"${raw}" is not yes or no` });
-      else if (b !== undefined) {
-        if (key === 'email') viaEmail = b;
-        else viaSms = b;
-      }
-    }
-    if (viaEmail !== undefined) body.send_via_email = viaEmail;
-    if (viaSms !== undefined) body.send_via_sms = viaSms;
-
-    // Team.
-    let teamId = d.team_id;
-    const team = this.cell(cells, 'team');
-    if (team) {
-      const r = this.team(team);
-      if (r.ok) teamId = r.value;
-      else errors.push({ field: 'team', reason: r.reason });
-    }
+    const channels = readChannels(read, d);
+    errors.push(...channels.errors);
+    if (channels.email !== undefined) body.send_via_email = channels.email;
+    if (channels.sms !== undefined) body.send_via_sms = channels.sms;
+    const teamId = resolvedCell('team', read('team'), this.team, d.team_id, errors);
     if (teamId !== undefined) body.team_id = teamId;
-
-    // Assessments: a list cell, else the v1 assign* columns, else defaults.
-    let testIds = d.test_ids;
-    const list = this.cell(cells, 'assessments');
-    if (list) {
-      const r = this.tests(list);
-      if (r.ok) testIds = r.value;
-      else errors.push({ field: 'assessments', reason: r.reason });
-    } else {
-      const v1: number[] = [];
-      let any = false;
-      for (const [f, id] of V1_COLUMNS) {
-        const raw = this.cell(cells, f);
-        const b = parseBool(raw);
-        if (b === 'invalid') errors.push({ field: f, reason: `"${raw}" is not yes or no` });
-        else if (b !== undefined) {
-          any = true;
-          if (b) v1.push(id);
-        }
-      }
-      if (any) {
-        if (v1.length) testIds = v1;
-        else errors.push({ field: 'assessments', reason: 'At least one assessment is required' });
-      }
-    }
+    const testIds = readAssessments(read, this.tests, d.test_ids, errors);
     if (testIds !== undefined) body.assessments_to_assign = testIds.map((id) => ({ test_id: id }));
-
-    // Template.
-    let templateId = d.email_template_id;
-    const tpl = this.cell(cells, 'email_template');
-    if (tpl) {
-      const r = this.template(tpl);
-      if (r.ok) templateId = r.value;
-      else errors.push({ field: 'email_template', reason: r.reason });
-    }
+    const templateId = resolvedCell('email_template', read('email_template'), this.template, d.email_template_id, errors);
     if (templateId !== undefined) body.email_template_id = templateId;
 
     // The contract's schema: required fields, email, phone → E.164, lengths.
     const parsed = CreateInvitationBody.safeParse(body);
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        const head = String(issue.path[0] ?? '');
-        let reason = issue.message;
-        if (head === 'phone' && errors.some((e) => e.field === 'phone' || e.field === 'phone_country')) continue;
-        if (head === 'phone' && /^\d(\.\d+)?e\+?\d+$/i.test(rawPhone)) {
-          reason += ` (${rawPhone} is how a spreadsheet shows a long number: format the column as Text and export again)`;
-        } else if (head === 'phone' && !/^(\+|00)/.test(rawPhone)) {
-          reason += ' (without a +country code it is read as a US number: write it as +44…, add a Country column or use --phone-country)';
-        }
-        errors.push({ field: EXTERNAL_NAME[head] ?? head, reason });
-      }
-    }
+    if (!parsed.success) errors.push(...schemaErrors(parsed.error.issues, phone.raw, errors));
     const email = typeof body.email === 'string' ? body.email.trim() : undefined;
     if (!parsed.success || errors.length) return { ok: false, email, errors: this.explain(cells, errors) };
-    const out = parsed.data;
-
-    // The service's rules, in its order: inviter, team, defaults, assessments, SMS.
-    const user = a.users.get(out.created_by_user_email.toLowerCase());
-    if (!user) {
-      errors.push({ field: 'created_by_user_email', reason: MSG.userNotFound(out.created_by_user_email) });
-      return { ok: false, email, errors };
-    }
-    const effectiveTeam = out.team_id ?? user.default_team?.id;
-    if (effectiveTeam === undefined) errors.push({ field: 'team', reason: MSG.noDefaultTeam(user.email) });
-    const effectiveTests = out.assessments_to_assign?.map((t) => t.test_id) ?? user.default_assessments.map((x) => x.id);
-    if (effectiveTests.length === 0) errors.push({ field: 'assessments', reason: MSG.noDefaultAssessments(user.email) });
-    const sendEmail = out.send_via_email ?? true;
-    if (sendEmail && out.email_template_id === undefined && !user.default_invitation_email_template) {
-      errors.push({ field: 'email_template', reason: MSG.noDefaultTemplate(user.email) });
-    }
-    const rule = assessmentRule(effectiveTests);
-    if (rule) errors.push({ field: 'assessments', reason: rule });
-    const sms = smsRule(out.send_via_sms, out.phone);
-    if (sms) errors.push({ field: 'phone', reason: sms });
-    if (errors.length) return { ok: false, email, errors };
-    return { ok: true, body: out, email: out.email, teamId: effectiveTeam, channels: { email: sendEmail, sms: Boolean(out.send_via_sms) } };
+    const service = serviceRules(parsed.data, this.account);
+    if (service.errors.length) return { ok: false, email, errors: service.errors };
+    return { ok: true, body: parsed.data, email: parsed.data.email, teamId: service.teamId, channels: service.channels };
   }
+}
+
+/**
+ * A row's phone: the first readable number of its cell, made E.164 when it is
+ * written without a +country code and the row (or --phone-country) names a
+ * country; without one the service would read it as a US number. `raw` is the
+ * number as written (the schema's error explains it), `value` what is sent.
+ */
+export function readPhone(cell: string, country: string): { raw: string; value: string; count: number; errors: RowError[] } {
+  const phones = phonesOf(cell, (country && phoneCountry(country)) || undefined);
+  const raw = phones.pick;
+  const out = { raw, value: raw, count: phones.count, errors: [] as RowError[] };
+  if (!raw || !country || /^(\+|00)/.test(raw)) return out;
+  const cc = phoneCountry(country);
+  if (!cc) out.errors.push({ field: 'phone_country', reason: `"${country}" is not a country the phone number can be read for (use a code such as GB, DE or US)` });
+  else {
+    const e164 = toE164(raw, cc);
+    if (e164) out.value = e164;
+    else out.errors.push({ field: 'phone', reason: `Invalid phone number for ${cc}` });
+  }
+  return out;
+}
+
+/** A row's channels: the send_via column, then the two yes/no columns, then the defaults. */
+export function readChannels(read: (f: Field) => string, d: Pick<RowDefaults, 'send_via_email' | 'send_via_sms'>): { email?: boolean; sms?: boolean; errors: RowError[] } {
+  const out: { email?: boolean; sms?: boolean; errors: RowError[] } = { email: d.send_via_email, sms: d.send_via_sms, errors: [] };
+  const via = read('send_via');
+  if (via) {
+    const r = parseSendVia(via);
+    if (!r) out.errors.push({ field: 'send_via', reason: `"${via}" is not email, sms, email+sms or none` });
+    else {
+      out.email = r.email;
+      out.sms = r.sms;
+    }
+  }
+  for (const [f, key] of CHANNEL_COLUMNS) {
+    const raw = read(f);
+    const b = parseBool(raw);
+    if (b === 'invalid') out.errors.push({ field: f, reason: `"${raw}" is not yes or no` });
+    else if (b !== undefined) out[key] = b;
+  }
+  return out;
+}
+
+/** A cell resolved against the account (team, template): its value, else the default; a cell that does not resolve is an error (and the default stays). */
+export function resolvedCell<T>(field: string, raw: string, resolve: (raw: string) => Resolved<T>, fallback: T | undefined, errors: RowError[]): T | undefined {
+  if (!raw) return fallback;
+  const r = resolve(raw);
+  if (r.ok) return r.value;
+  errors.push({ field, reason: r.reason });
+  return fallback;
+}
+
+/** A row's assessments: a list cell, else the v1 API's yes/no assign* columns, else the defaults. */
+export function readAssessments(read: (f: Field) => string, resolve: (raw: string) => Resolved<number[]>, fallback: number[] | undefined, errors: RowError[]): number[] | undefined {
+  const list = read('assessments');
+  if (list) return resolvedCell('assessments', list, resolve, fallback, errors);
+  const v1: number[] = [];
+  let any = false;
+  for (const [f, id] of V1_COLUMNS) {
+    const raw = read(f);
+    const b = parseBool(raw);
+    if (b === 'invalid') errors.push({ field: f, reason: `"${raw}" is not yes or no` });
+    else if (b !== undefined) {
+      any = true;
+      if (b) v1.push(id);
+    }
+  }
+  if (!any) return fallback;
+  if (v1.length) return v1;
+  errors.push({ field: 'assessments', reason: 'At least one assessment is required' });
+  return fallback;
+}
+
+/**
+ * The contract schema's complaints as row errors, by the column names a
+ * person wrote. A phone already refused (`earlier`) is not refused twice; a
+ * bad phone says why it is likely bad (a spreadsheet's scientific notation,
+ * no +country code).
+ */
+export function schemaErrors(issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>, rawPhone: string, earlier: readonly RowError[]): RowError[] {
+  const out: RowError[] = [];
+  for (const issue of issues) {
+    const head = String(issue.path[0] ?? '');
+    let reason = issue.message;
+    if (head === 'phone' && earlier.some((e) => e.field === 'phone' || e.field === 'phone_country')) continue;
+    if (head === 'phone' && /^\d(\.\d+)?e\+?\d+$/i.test(rawPhone)) {
+      reason += ` (${rawPhone} is how a spreadsheet shows a long number: format the column as Text and export again)`;
+    } else if (head === 'phone' && !/^(\+|00)/.test(rawPhone)) {
+      reason += ' (without a +country code it is read as a US number: write it as +44…, add a Country column or use --phone-country)';
+    }
+    out.push({ field: EXTERNAL_NAME[head] ?? head, reason });
+  }
+  return out;
+}
+
+/**
+ * The service's rules for a body the schema accepts, in its order: the
+ * inviter (nothing else is checked without one), the team, the defaults, the
+ * assessments, SMS. Returns the team the invitation lands on and its channels.
+ */
+export function serviceRules(out: CreateInvitationParsed, a: Pick<AccountData, 'users'>): { errors: RowError[]; teamId?: number; channels: { email: boolean; sms: boolean } } {
+  const errors: RowError[] = [];
+  const sendEmail = out.send_via_email ?? true;
+  const channels = { email: sendEmail, sms: Boolean(out.send_via_sms) };
+  const user = a.users.get(out.created_by_user_email.toLowerCase());
+  if (!user) return { errors: [{ field: 'created_by_user_email', reason: MSG.userNotFound(out.created_by_user_email) }], channels };
+  const teamId = out.team_id ?? user.default_team?.id;
+  if (teamId === undefined) errors.push({ field: 'team', reason: MSG.noDefaultTeam(user.email) });
+  const tests = out.assessments_to_assign?.map((t) => t.test_id) ?? user.default_assessments.map((x) => x.id);
+  if (tests.length === 0) errors.push({ field: 'assessments', reason: MSG.noDefaultAssessments(user.email) });
+  if (sendEmail && out.email_template_id === undefined && !user.default_invitation_email_template) {
+    errors.push({ field: 'email_template', reason: MSG.noDefaultTemplate(user.email) });
+  }
+  const rule = assessmentRule(tests);
+  if (rule) errors.push({ field: 'assessments', reason: rule });
+  const sms = smsRule(out.send_via_sms, out.phone);
+  if (sms) errors.push({ field: 'phone', reason: sms });
+  return { errors, teamId, channels };
 }

@@ -135,7 +135,7 @@ const localName = (name: string) => {
 };
 
 /** "B12" → {col: 2, row: 12} (1-based). */
-function decodeRef(ref: string): { col: number; row: number } {
+export function decodeRef(ref: string): { col: number; row: number } {
   let col = 0;
   let i = 0;
   for (; i < ref.length; i++) {
@@ -320,7 +320,7 @@ async function readSharedStrings(entry: ZipEntry | undefined): Promise<StringTab
   return out;
 }
 
-interface Merge {
+export interface Merge {
   r1: number;
   c1: number;
   r2: number;
@@ -507,6 +507,321 @@ async function hasTable(book: Book, sheet: SheetRef, opts: XlsxReadOptions): Pro
   }
 }
 
+/** A cell as the sheet's XML has it: its type (`t`), its style (`s`), whether it has a formula, and its `<v>` or inline text. */
+export interface SheetCell {
+  type: string;
+  style: number;
+  formula: boolean;
+  value: string | undefined;
+}
+
+/**
+ * A cell's text as the sheet displays it: a shared string, text, TRUE/FALSE,
+ * an error's or a date's text, a number by its number format. null: a formula
+ * with no saved value (read as empty, and counted for a note).
+ */
+export function cellText(c: SheetCell, strings: Pick<StringTable, 'get'>, formats: ReadonlyArray<string | undefined>, date1904: boolean): string | null {
+  const { value } = c;
+  if (value === undefined || (c.formula && value === '' && c.type !== 'str')) return c.formula ? null : '';
+  switch (c.type) {
+    case 's':
+      return strings.get(Number(value)) ?? '';
+    case 'str':
+    case 'inlineStr':
+    case 'e':
+    case 'd':
+      return value;
+    case 'b':
+      return value === '1' || value === 'true' ? 'TRUE' : 'FALSE';
+    default: {
+      const n = Number(value);
+      if (value.trim() === '' || Number.isNaN(n)) return value;
+      return formatNumber(n, formats[c.style], date1904);
+    }
+  }
+}
+
+/** A header cell merged across columns names each of them ("Notes", "Notes (2)", ...); the other empty cells are ''. */
+export function nameMergedHeader(rec: string[], merges: readonly Merge[], line: number): string[] {
+  for (const m of merges) {
+    if (m.r1 > line || m.r2 < line || m.c2 <= m.c1 || m.c2 > 16_384) continue;
+    const name = rec[m.c1 - 1] ?? '';
+    if (name === '') continue;
+    for (let c = m.c1 + 1; c <= m.c2; c++) if (!rec[c - 1]) rec[c - 1] = `${name} (${c - m.c1 + 1})`;
+  }
+  for (let i = 0; i < rec.length; i++) rec[i] ??= '';
+  return rec;
+}
+
+/** What a sheet's rows are assembled with: its merged ranges, how the header is found, and where errors say they are. */
+export interface RowAssembly extends Pick<XlsxReadOptions, 'headerRow' | 'isHeader'> {
+  merges: readonly Merge[];
+  /** Only looking for a table: NoTable when the first rows have no header, and onHeader is not called. */
+  probe: boolean;
+  onHeader: (header: string[], line: number) => void;
+  label: string;
+  /** The sheet as errors name it: `sheet "People" (2 of 3)`. */
+  where: string;
+}
+
+/**
+ * The records of a sheet from its cells, row by row: the header found (the
+ * rows above it kept aside: a title block), a value merged down given to each
+ * row under it, each row as wide as the header (non-empty cells past it kept
+ * at its end, so the row's check can say so), hidden rows counted, and the
+ * cells bounded (MAX_SHEET_CELLS).
+ */
+export class SheetRowAssembler {
+  header: string[] | undefined;
+  headerLine = 0;
+  /** Hidden rows read. */
+  hidden = 0;
+  /** Rows above the header (a title block, notes), while it is looked for. */
+  readonly above: Array<{ line: number; cells: string[]; hidden: boolean }> = [];
+  private out: CsvRecord[] = [];
+  private row = 0;
+  private cellBudget = MAX_SHEET_CELLS;
+  /** Top-left cell of each merge, by "row:col". */
+  private readonly mergeAt = new Map<string, Merge>();
+  /** Values carried down a vertical merge: column → {value, last row}. */
+  private readonly fills = new Map<number, { value: string; until: number }>();
+  // The row being read.
+  private line = 0;
+  private rowHidden = false;
+  private cells: string[] = [];
+  /** Non-empty cells right of the header. */
+  private extra: string[] = [];
+
+  constructor(private readonly a: RowAssembly) {
+    for (const m of a.merges) this.mergeAt.set(`${m.r1}:${m.c1}`, m);
+  }
+
+  startRow(line: number, hidden: boolean): void {
+    this.line = line;
+    this.rowHidden = hidden;
+    this.cells = [];
+    this.extra = [];
+  }
+
+  /** A non-empty cell of the row (1-based column). */
+  cell(col: number, text: string): void {
+    const { header } = this;
+    if (header && col > header.length) this.extra.push(text);
+    else this.cells[col - 1] = text;
+    const m = this.mergeAt.get(`${this.line}:${col}`);
+    if (m && m.r2 > m.r1 && header && col <= header.length) this.fills.set(col, { value: text, until: m.r2 });
+  }
+
+  endRow(): void {
+    const { line, header } = this;
+    // Trailing empty cells are not columns (only non-empty cells are set).
+    let end = this.cells.length;
+    const own = end > 0 || this.extra.length > 0;
+    if (own && header) end = this.fillDown(end);
+    // Rows are as wide as the header (a CSV row has every delimiter; a sheet row stops at its last cell).
+    if (header && end < header.length) end = header.length;
+    if (header) this.spend(end);
+    const cells = this.cells;
+    for (let i = 0; i < end; i++) if (cells[i] === undefined) cells[i] = '';
+    const rec = end === cells.length ? cells : cells.slice(0, end);
+    if (this.extra.length) rec.push(...this.extra);
+    this.cells = [];
+    this.extra = [];
+    if (!own) return;
+    if (header) return this.pushRow(line, rec, this.rowHidden);
+    this.beforeHeader(line, rec);
+  }
+
+  /** The records assembled since the last call. */
+  take(): CsvRecord[] {
+    const out = this.out;
+    this.out = [];
+    return out;
+  }
+
+  /** The sheet ended: when no row looked like a header, the first is taken. */
+  end(): void {
+    if (!this.header && this.above.length) this.headerIsFirst();
+  }
+
+  /** Values merged down over this row's empty cells; returns the row's width. */
+  private fillDown(end: number): number {
+    for (const [c, f] of this.fills) {
+      if (this.line > f.until) this.fills.delete(c);
+      else if (!this.cells[c - 1]) {
+        this.cells[c - 1] = f.value;
+        end = Math.max(end, c);
+      }
+    }
+    return end;
+  }
+
+  private spend(cells: number): void {
+    this.cellBudget -= cells;
+    if (this.cellBudget < 0) {
+      throw new UsageError(
+        `${this.a.label} is refused: ${this.a.where} has more than ${MAX_SHEET_CELLS.toLocaleString('en-US')} cells in its rows, which no participant list needs.`,
+        'save only the columns and rows of people, or save it as "CSV UTF-8"',
+      );
+    }
+  }
+
+  /** A row before the header: the header (--header-row, the header test, or the row under a title), or one more row above it. */
+  private beforeHeader(line: number, rec: string[]): void {
+    const { headerRow, isHeader, where } = this.a;
+    const hidden = this.rowHidden;
+    if (headerRow !== undefined) {
+      if (line < headerRow) this.above.push({ line, cells: rec, hidden });
+      else if (line > headerRow) throw new UsageError(`--header-row ${headerRow}: row ${headerRow} of ${where} is empty.`, `the first row with cells after it is ${line}`);
+      else this.setHeader(rec, line);
+      return;
+    }
+    if (isHeader) {
+      if (isHeader(rec)) return this.setHeader(rec, line);
+      this.above.push({ line, cells: rec, hidden });
+      if (this.above.length >= PREAMBLE_RECORDS) this.headerIsFirst();
+      return;
+    }
+    // Without a test for the header: a title (one cell merged across columns) is skipped, the next row is the header.
+    const named = rec.map((c, i) => (c !== '' ? i : -1)).filter((i) => i >= 0);
+    const m = named.length === 1 ? this.mergeAt.get(`${line}:${named[0] + 1}`) : undefined;
+    if (m && m.c2 > m.c1 && m.r1 === line) this.above.push({ line, cells: rec, hidden });
+    else this.setHeader(rec, line);
+  }
+
+  private setHeader(rec: string[], line: number): void {
+    this.header = nameMergedHeader(rec, this.a.merges, line);
+    this.headerLine = line;
+    if (!this.a.probe) this.a.onHeader(this.header, line);
+  }
+
+  private pushRow(line: number, rec: string[], isHidden: boolean): void {
+    if (isHidden) this.hidden++;
+    this.row++;
+    this.out.push({ row: this.row, line, cells: rec });
+  }
+
+  /** No row looked like a header: the first is taken (its mapping says what is missing), the others are rows. */
+  private headerIsFirst(): void {
+    if (this.a.probe) throw new NoTable();
+    const [first, ...rest] = this.above.splice(0);
+    this.setHeader(first.cells, first.line);
+    for (const r of rest) this.pushRow(r.line, r.cells, r.hidden);
+  }
+}
+
+/**
+ * A sheet's XML to the assembler's rows and cells: `<row>` (its number, hidden
+ * or not), `<c>` (its column, type and style; a formula; its `<v>` or inline
+ * text without phonetic guides), each cell's text as displayed (cellText).
+ * Past MAX_SHEET_ROWS rows the sheet is refused. Only the XML's own errors
+ * are "not valid XML"; the header's check and the bounds speak for themselves.
+ */
+class SheetXml {
+  /** Formula cells without a saved value (read as empty). */
+  noCachedValue = 0;
+  private readonly parser = xmlParser();
+  private rowNo = 0;
+  private rowsSeen = 0;
+  private col = 0;
+  private cell: SheetCell = { type: 'n', style: 0, formula: false, value: undefined };
+  private capture: 'v' | 'is' | undefined;
+  private inPh = 0;
+
+  constructor(
+    private readonly book: Book,
+    private readonly rows: SheetRowAssembler,
+    private readonly where: string,
+  ) {
+    this.parser.on('opentag', (t) => this.open(t));
+    const onText = (s: string) => {
+      if (this.capture === 'v' || (this.capture === 'is' && this.inPh === 0)) this.cell.value += s;
+    };
+    this.parser.on('text', onText);
+    this.parser.on('cdata', onText);
+    this.parser.on('closetag', (t) => this.close(t.name));
+  }
+
+  write(text: string): void {
+    try {
+      this.parser.write(text);
+    } catch (err) {
+      if (err instanceof XmlError) throw notWorkbook(this.book.label, `${this.where} is not valid XML (${short(err)})`);
+      throw err;
+    }
+  }
+
+  end(): void {
+    try {
+      this.parser.close();
+    } catch (err) {
+      if (err instanceof XmlError) throw notWorkbook(this.book.label, `${this.where} ends early (${short(err)})`);
+      throw err;
+    }
+  }
+
+  private open(t: SaxesTagPlain): void {
+    switch (localName(t.name)) {
+      case 'row':
+        this.rowNo = t.attributes.r ? Number(t.attributes.r) : this.rowNo + 1;
+        if (++this.rowsSeen > MAX_SHEET_ROWS || this.rowNo > MAX_SHEET_ROWS) {
+          throw new UsageError(`${this.book.label} is refused: ${this.where} has more than ${NUM_ROWS} rows (Excel's own limit).`, 'save only the rows of people, or save it as "CSV UTF-8"');
+        }
+        this.rows.startRow(this.rowNo, t.attributes.hidden === '1' || t.attributes.hidden === 'true');
+        this.col = 0;
+        break;
+      case 'c':
+        this.col = t.attributes.r ? decodeRef(t.attributes.r).col : this.col + 1;
+        this.cell = { type: t.attributes.t ?? 'n', style: t.attributes.s ? Number(t.attributes.s) : 0, formula: false, value: undefined };
+        break;
+      case 'f':
+        this.cell.formula = true;
+        break;
+      case 'v':
+      case 'is':
+        this.capture = localName(t.name) as 'v' | 'is';
+        this.cell.value = '';
+        break;
+      case 'rPh':
+        this.inPh++;
+        break;
+      default:
+        break;
+    }
+  }
+
+  private close(name: string): void {
+    switch (localName(name)) {
+      case 'v':
+      case 'is':
+        this.capture = undefined;
+        break;
+      case 'rPh':
+        this.inPh--;
+        break;
+      case 'c':
+        this.endCell();
+        break;
+      case 'row':
+        this.rows.endRow();
+        break;
+      default:
+        break;
+    }
+  }
+
+  private endCell(): void {
+    if (this.col < 1 || this.col > 16_384) return;
+    const { styles, strings, wb } = this.book;
+    const shown = cellText(this.cell, strings, styles.formats, wb.date1904);
+    if (shown === null) this.noCachedValue++;
+    // A copy: the parser's text is a slice of its 64 KB chunk, and a kept
+    // cell (an email in the duplicate check) would keep the whole chunk.
+    const read = (shown ?? '').trim();
+    if (read !== '') this.rows.cell(this.col, ` ${read}`.slice(1));
+  }
+}
+
 /**
  * One sheet's records. `probe`: stop (return) as soon as the header is found,
  * and throw NoTable when it is not within the first rows.
@@ -519,273 +834,70 @@ async function* sheetRows(
   opts: XlsxReadOptions,
   probe: boolean,
 ): AsyncGenerator<CsvRecord[]> {
-  const { wb, label, styles, strings } = book;
+  const { wb, label } = book;
   if (!sheet.part) throw new UsageError(`Sheet "${sheet.name}" of ${label} is a chart, not a table of rows.`, `choose another with --sheet; the sheets are: ${sheetList(wb.sheets)}`);
   const entry = wb.files.get(sheet.part);
   if (!entry) throw notWorkbook(label, `the part of sheet "${sheet.name}" is missing`);
   const where = wb.sheets.length > 1 ? `sheet "${sheet.name}" (${index + 1} of ${wb.sheets.length})` : `sheet "${sheet.name}"`;
-  const merges = await readMerges(entry);
-  const { headerRow, isHeader } = opts;
-
-  // Top-left cell of each merge, by "row:col".
-  const mergeAt = new Map<string, Merge>();
-  for (const m of merges) mergeAt.set(`${m.r1}:${m.c1}`, m);
-  // Values carried down a vertical merge: column → {value, last row}.
-  const fills = new Map<number, { value: string; until: number }>();
-
-  let header: string[] | undefined;
-  let headerLine = 0;
-  let row = 0;
-  let hidden = 0;
-  let noCachedValue = 0;
-  let rowsSeen = 0;
-  let cellBudget = MAX_SHEET_CELLS;
-  let out: CsvRecord[] = [];
-  // Rows above the header (a title block, notes), while it is looked for.
-  const above: Array<{ line: number; cells: string[]; hidden: boolean }> = [];
-
-  // Parse state.
-  let rowNo = 0;
-  let rowHidden = false;
-  let cells: string[] = [];
-  // Non-empty cells right of the header (kept, so the row's check can say so).
-  let extra: string[] = [];
-  let col = 0;
-  let cType = '';
-  let cStyle = 0;
-  let hasFormula = false;
-  let value: string | undefined;
-  let capture: 'v' | 'is' | undefined;
-  let inPh = 0;
-
-  const cellText = (): string => {
-    if (value === undefined || (hasFormula && value === '' && cType !== 'str')) {
-      if (hasFormula) noCachedValue++;
-      return '';
-    }
-    switch (cType) {
-      case 's': {
-        const s = strings.get(Number(value));
-        return s ?? '';
-      }
-      case 'str':
-      case 'inlineStr':
-        return value;
-      case 'b':
-        return value === '1' || value === 'true' ? 'TRUE' : 'FALSE';
-      case 'e':
-        return value;
-      case 'd':
-        return value;
-      default: {
-        const n = Number(value);
-        if (value.trim() === '' || Number.isNaN(n)) return value;
-        return formatNumber(n, styles.formats[cStyle], wb.date1904);
-      }
-    }
-  };
-
-  const setHeader = (rec: string[], line: number) => {
-    // A header cell merged across columns names each of them: "Notes", "Notes (2)", ...
-    for (const m of merges) {
-      if (m.r1 > line || m.r2 < line || m.c2 <= m.c1 || m.c2 > 16_384) continue;
-      const name = rec[m.c1 - 1] ?? '';
-      if (name === '') continue;
-      for (let c = m.c1 + 1; c <= m.c2; c++) if (!rec[c - 1]) rec[c - 1] = `${name} (${c - m.c1 + 1})`;
-    }
-    for (let i = 0; i < rec.length; i++) rec[i] ??= '';
-    header = rec;
-    headerLine = line;
-    if (!probe) onHeader({ delimiter: ',', bom: false, header, headerLine: line, sheet: sheet.name });
-  };
-  const pushRow = (line: number, rec: string[], isHidden: boolean) => {
-    if (isHidden) hidden++;
-    row++;
-    out.push({ row, line, cells: rec });
-  };
-  /** No row looked like a header: the first is taken (its mapping says what is missing), the others are rows. */
-  const headerIsFirst = () => {
-    if (probe) throw new NoTable();
-    const [first, ...rest] = above.splice(0);
-    setHeader(first.cells, first.line);
-    for (const r of rest) pushRow(r.line, r.cells, r.hidden);
-  };
-
-  const endRow = () => {
-    // Trailing empty cells are not columns (only non-empty cells are set).
-    let end = cells.length;
-    const own = end > 0 || extra.length > 0;
-    const line = rowNo;
-    if (own && header) {
-      for (const [c, f] of fills) {
-        if (line > f.until) fills.delete(c);
-        else if (!cells[c - 1]) {
-          cells[c - 1] = f.value;
-          end = Math.max(end, c);
-        }
-      }
-    }
-    // Rows are as wide as the header (a CSV row has every delimiter; a sheet row stops at its last cell).
-    if (header && end < header.length) end = header.length;
-    if (header) {
-      cellBudget -= end;
-      if (cellBudget < 0) {
-        throw new UsageError(`${label} is refused: ${where} has more than ${MAX_SHEET_CELLS.toLocaleString('en-US')} cells in its rows, which no participant list needs.`, 'save only the columns and rows of people, or save it as "CSV UTF-8"');
-      }
-    }
-    for (let i = 0; i < end; i++) if (cells[i] === undefined) cells[i] = '';
-    const rec = end === cells.length ? cells : cells.slice(0, end);
-    if (extra.length) rec.push(...extra);
-    cells = [];
-    extra = [];
-    if (!own) return;
-    if (header) return pushRow(line, rec, rowHidden);
-    if (headerRow !== undefined) {
-      if (line < headerRow) above.push({ line, cells: rec, hidden: rowHidden });
-      else if (line > headerRow) throw new UsageError(`--header-row ${headerRow}: row ${headerRow} of ${where} is empty.`, `the first row with cells after it is ${line}`);
-      else setHeader(rec, line);
-      return;
-    }
-    if (isHeader) {
-      if (isHeader(rec)) return setHeader(rec, line);
-      above.push({ line, cells: rec, hidden: rowHidden });
-      if (above.length >= PREAMBLE_RECORDS) headerIsFirst();
-      return;
-    }
-    // Without a test for the header: a title (one cell merged across columns) is skipped, the next row is the header.
-    const named = rec.map((c, i) => (c !== '' ? i : -1)).filter((i) => i >= 0);
-    const m = named.length === 1 ? mergeAt.get(`${line}:${named[0] + 1}`) : undefined;
-    if (m && m.c2 > m.c1 && m.r1 === line) above.push({ line, cells: rec, hidden: rowHidden });
-    else setHeader(rec, line);
-  };
-
-  const parser = xmlParser();
-  parser.on('opentag', (t: SaxesTagPlain) => {
-    switch (localName(t.name)) {
-      case 'row':
-        rowNo = t.attributes.r ? Number(t.attributes.r) : rowNo + 1;
-        if (++rowsSeen > MAX_SHEET_ROWS || rowNo > MAX_SHEET_ROWS) {
-          throw new UsageError(`${label} is refused: ${where} has more than ${NUM_ROWS} rows (Excel's own limit).`, 'save only the rows of people, or save it as "CSV UTF-8"');
-        }
-        rowHidden = t.attributes.hidden === '1' || t.attributes.hidden === 'true';
-        cells = [];
-        extra = [];
-        col = 0;
-        break;
-      case 'c':
-        col = t.attributes.r ? decodeRef(t.attributes.r).col : col + 1;
-        cType = t.attributes.t ?? 'n';
-        cStyle = t.attributes.s ? Number(t.attributes.s) : 0;
-        hasFormula = false;
-        value = undefined;
-        break;
-      case 'f':
-        hasFormula = true;
-        break;
-      case 'v':
-        capture = 'v';
-        value = '';
-        break;
-      case 'is':
-        capture = 'is';
-        value = '';
-        break;
-      case 'rPh':
-        inPh++;
-        break;
-      default:
-        break;
-    }
+  const rows = new SheetRowAssembler({
+    merges: await readMerges(entry),
+    headerRow: opts.headerRow,
+    isHeader: opts.isHeader,
+    probe,
+    label,
+    where,
+    onHeader: (header, line) => onHeader({ delimiter: ',', bom: false, header, headerLine: line, sheet: sheet.name }),
   });
-  const onText = (s: string) => {
-    if (capture === 'v' || (capture === 'is' && inPh === 0)) value += s;
-  };
-  parser.on('text', onText);
-  parser.on('cdata', onText);
-  parser.on('closetag', (t) => {
-    switch (localName(t.name)) {
-      case 'v':
-      case 'is':
-        capture = undefined;
-        break;
-      case 'rPh':
-        inPh--;
-        break;
-      case 'c': {
-        if (col < 1 || col > 16_384) break;
-        // A copy: the parser's text is a slice of its 64 KB chunk, and a kept
-        // cell (an email in the duplicate check) would keep the whole chunk.
-        const read = cellText().trim();
-        if (read === '') break;
-        const text = ` ${read}`.slice(1);
-        if (header && col > header.length) extra.push(text);
-        else cells[col - 1] = text;
-        const m = mergeAt.get(`${rowNo}:${col}`);
-        if (m && m.r2 > m.r1 && header && col <= header.length) fills.set(col, { value: text, until: m.r2 });
-        break;
-      }
-      case 'row':
-        endRow();
-        break;
-      default:
-        break;
-    }
-  });
+  const xml = new SheetXml(book, rows, where);
   const decoder = new TextDecoder('utf-8');
-  // Only the XML's own errors are "not valid XML"; the header's check and the bounds speak for themselves.
-  const feed = (text: string) => {
-    try {
-      parser.write(text);
-    } catch (err) {
-      if (err instanceof XmlError) throw notWorkbook(label, `${where} is not valid XML (${short(err)})`);
-      throw err;
-    }
-  };
   const chunks = entry.stream()[Symbol.asyncIterator]();
   try {
-  for (;;) {
-    let next: IteratorResult<unknown>;
-    try {
-      next = await chunks.next();
-    } catch (err) {
-      throw err instanceof JobfitError ? err : new PartFailure(entry.path, err);
+    for (;;) {
+      const next = await nextChunk(chunks, entry.path);
+      if (next.done) break;
+      xml.write(decoder.decode(next.value as Buffer, { stream: true }));
+      if (probe && rows.header) return;
+      const batch = rows.take();
+      if (batch.length) yield batch;
     }
-    if (next.done) break;
-    feed(decoder.decode(next.value as Buffer, { stream: true }));
-    if (probe && header) return;
-    if (out.length) {
-      yield out;
-      out = [];
-    }
-  }
   } finally {
     await chunks.return?.();
   }
-  feed(decoder.decode());
-  try {
-    parser.close();
-  } catch (err) {
-    if (err instanceof XmlError) throw notWorkbook(label, `${where} ends early (${short(err)})`);
-    throw err;
-  }
-  if (!header && above.length) headerIsFirst();
+  xml.write(decoder.decode());
+  xml.end();
+  rows.end();
   if (probe) {
-    if (!header) throw new NoTable();
+    if (!rows.header) throw new NoTable();
     return;
   }
-  if (out.length) yield out;
-  out = [];
-  if (!header) {
+  const last = rows.take();
+  if (last.length) yield last;
+  if (!rows.header) {
     const others = wb.sheets.length > 1 ? `; it has other sheets: choose one with --sheet (${sheetList(wb.sheets)})` : '';
     throw new UsageError(`${label} is empty: ${where} has no header row${others}.`, 'the first row must name the columns, e.g. First Name | Last Name | Email');
   }
+  sheetNotes(rows, xml.noCachedValue, label, where, opts.note);
+}
+
+/** The next chunk of a part; a failure to read it is the part's (our own errors pass as they are). */
+async function nextChunk(chunks: AsyncIterator<unknown>, part: string): Promise<IteratorResult<unknown>> {
+  try {
+    return await chunks.next();
+  } catch (err) {
+    throw err instanceof JobfitError ? err : new PartFailure(part, err);
+  }
+}
+
+/** What a person is told once the sheet is read: title rows skipped, hidden rows read, formulas without a saved value. */
+function sheetNotes(rows: SheetRowAssembler, noCachedValue: number, label: string, where: string, note: ((text: string) => void) | undefined): void {
+  const { above, hidden } = rows;
   if (above.length) {
     const first = above[0].cells.filter((c) => c !== '').join(' ').slice(0, 60);
     const n = above.length;
-    opts.note?.(`${label}: ${n === 1 ? 'a title row' : `${n} title rows`} above the header skipped (the header is row ${headerLine} of ${where}; row ${above[0].line}: "${first}").`);
+    note?.(`${label}: ${n === 1 ? 'a title row' : `${n} title rows`} above the header skipped (the header is row ${rows.headerLine} of ${where}; row ${above[0].line}: "${first}").`);
   }
-  if (hidden) opts.note?.(`${label}: ${hidden} hidden row${hidden === 1 ? ' was' : 's were'} read like the others (unhide them in the sheet to check, or delete them).`);
+  if (hidden) note?.(`${label}: ${hidden} hidden row${hidden === 1 ? ' was' : 's were'} read like the others (unhide them in the sheet to check, or delete them).`);
   if (noCachedValue) {
-    opts.note?.(`${label}: ${noCachedValue} formula cell${noCachedValue === 1 ? ' has' : 's have'} no saved value and ${noCachedValue === 1 ? 'was' : 'were'} read as empty (open and save the workbook in Excel to compute them).`);
+    note?.(`${label}: ${noCachedValue} formula cell${noCachedValue === 1 ? ' has' : 's have'} no saved value and ${noCachedValue === 1 ? 'was' : 'were'} read as empty (open and save the workbook in Excel to compute them).`);
   }
 }

@@ -1,3 +1,9 @@
+/**
+ * The real Context of a command run (commands/kit/context.ts): the process's
+ * streams and global options, the config store, the prompter, and the one
+ * client, created on first use from the resolved connection (the embedded
+ * stub when nothing is configured), which shows the mode line once.
+ */
 import type { JobfitClient } from '../client/client.js';
 import type { HttpClientOptions } from '../client/http.js';
 import type { ConfigStore } from '../config/store.js';
@@ -43,6 +49,101 @@ async function keyFromKeyring(env: Record<string, string | undefined>, ref: { pr
   return got.value;
 }
 
+/** What makeClient resolves before it builds the client: where, with which key, and what the mode line says. */
+interface Target {
+  baseUrl: string;
+  apiKey?: string;
+  connection: ConnectionInfo;
+}
+
+/** What the connection steps share with the Context: its streams, options, seams, closers and notices. */
+interface Steps {
+  io: IOStreams;
+  globals: GlobalOptions;
+  deps: ContextDeps;
+  closers: Array<() => Promise<void>>;
+  info(m: string): void;
+  /** Told the connection as soon as it is known (before the client is built). */
+  resolved(c: ConnectionInfo): void;
+}
+
+/** The embedded stub, started for this command on a random port; its first account's key in the mode asked for. */
+async function startEmbedded(s: Steps, resolution: { mode?: 'live' | 'test'; profileName?: string }, maskKey: (k: string | undefined) => string): Promise<Target> {
+  const { stubDataDir } = await import('../config/paths.js');
+  const startStub: StartStub = s.deps.startStub ?? (await import('../stub/index.js')).startStub;
+  // publishOrigin false: a `stub serve` on the same data keeps its origin, and URLs point at it.
+  const stub = await startStub({ dataDir: stubDataDir(s.io.env), port: 0, host: '127.0.0.1', publishOrigin: false });
+  s.closers.push(() => stub.close());
+  const account = stub.keys[0];
+  if (!account) throw new UsageError('The embedded stub has no seeded account.', 'run `jobfit stub reset`');
+  // Live by default so its state is kept between runs; nothing leaves this machine.
+  const mode = resolution.mode ?? 'live';
+  const apiKey = mode === 'test' ? account.test_key : account.live_key;
+  s.info(EMBEDDED_NOTICE);
+  return {
+    baseUrl: stub.url,
+    apiKey,
+    connection: { baseUrl: stub.url, mode, maskedKey: maskKey(apiKey), source: 'embedded-stub', embedded: true, profileName: resolution.profileName, account: `${account.display_name} (${account.account_id})` },
+  };
+}
+
+/** A live key is refused over plain http (HttpClient); a test key is let through, as test servers often lack TLS, but not without a word. */
+async function warnPlainHttp(io: IOStreams, baseUrl: string, apiKey: string | undefined): Promise<void> {
+  const [{ modeOfKey }, { isLoopbackHost }] = await Promise.all([import('../config/mask.js'), import('../core/loopback.js')]);
+  if (!apiKey || modeOfKey(apiKey) !== 'test' || !URL.canParse(baseUrl)) return;
+  const u = new URL(baseUrl);
+  if (u.protocol === 'http:' && !isLoopbackHost(u.hostname)) {
+    io.stderr.write(`Warning: ${forPerson(`the test key goes over plain http:// to ${u.host}: anyone on the network between can read it and the answers (use https://).`)}\n`);
+  }
+}
+
+/** Resolves the connection (the embedded stub when nothing is configured) and builds the one client of the command. */
+async function makeClient(s: Steps): Promise<JobfitClient> {
+  const [{ readConfigView }, { resolveConnection }, { maskKey, hideUrlPasswords }, { createClient }] = await Promise.all([
+    import('../config/read.js'),
+    import('../config/resolve.js'),
+    import('../config/mask.js'),
+    import('../client/create.js'),
+  ]);
+  const { io, globals } = s;
+  // A config another user owns or others can write is refused here (read.ts), before any key is sent.
+  const resolution = resolveConnection({ globals, env: io.env, config: readConfigView(io.env) });
+  let target: Target;
+  if (resolution.embedded) {
+    target = await startEmbedded(s, resolution, maskKey);
+  } else {
+    const apiKey = resolution.keyring ? await keyFromKeyring(io.env, resolution.keyring) : resolution.apiKey;
+    target = {
+      baseUrl: resolution.baseUrl,
+      apiKey,
+      connection: {
+        // Safe to print: a password in the URL never is.
+        baseUrl: hideUrlPasswords(resolution.baseUrl),
+        mode: resolution.mode,
+        maskedKey: maskKey(apiKey),
+        source: resolution.source,
+        profileName: resolution.profileName,
+        embedded: false,
+        keyInKeyring: resolution.keyring !== undefined,
+      },
+    };
+  }
+  s.resolved(target.connection);
+  await warnPlainHttp(io, target.baseUrl, target.apiKey);
+  // JOBFIT_TIMEOUT, JOBFIT_MAX_RETRIES and JOBFIT_BREAKER_SECONDS are read by the factory, for every client alike.
+  const client = createClient({
+    baseUrl: target.baseUrl,
+    apiKey: target.apiKey,
+    env: io.env,
+    signal: io.signal,
+    trace: globals.verbose ? (line) => io.stderr.write(`${forPerson(line)}\n`) : undefined,
+    verbose: globals.verbose,
+    ...s.deps.clientOptions,
+  });
+  s.closers.unshift(() => client.close());
+  return client;
+}
+
 export function createContext(io: IOStreams, globals: GlobalOptions, deps: ContextDeps = {}): Context {
   let configP: Promise<ConfigStore> | undefined;
   let clientP: Promise<JobfitClient> | undefined;
@@ -55,71 +156,6 @@ export function createContext(io: IOStreams, globals: GlobalOptions, deps: Conte
   const info = (m: string) => {
     if (!globals.quiet) io.stderr.write(`${forPerson(m)}\n`);
   };
-
-  async function makeClient(): Promise<JobfitClient> {
-    const [{ readConfigView }, { resolveConnection }, { stubDataDir }, { maskKey, hideUrlPasswords, modeOfKey }, { isLoopbackHost }, { createClient }] = await Promise.all([
-      import('../config/read.js'),
-      import('../config/resolve.js'),
-      import('../config/paths.js'),
-      import('../config/mask.js'),
-      import('../core/loopback.js'),
-      import('../client/create.js'),
-    ]);
-    // A config another user owns or others can write is refused here (read.ts), before any key is sent.
-    const config = readConfigView(io.env);
-    const resolution = resolveConnection({ globals, env: io.env, config });
-    let baseUrl: string;
-    let apiKey: string | undefined;
-    let mode: 'live' | 'test' | undefined;
-    if (resolution.embedded) {
-      const startStub: StartStub = deps.startStub ?? (await import('../stub/index.js')).startStub;
-      // publishOrigin false: a `stub serve` on the same data keeps its origin, and URLs point at it.
-      const stub = await startStub({ dataDir: stubDataDir(io.env), port: 0, host: '127.0.0.1', publishOrigin: false });
-      closers.push(() => stub.close());
-      const account = stub.keys[0];
-      if (!account) throw new UsageError('The embedded stub has no seeded account.', 'run `jobfit stub reset`');
-      // Live by default so its state is kept between runs; nothing leaves this machine.
-      mode = resolution.mode ?? 'live';
-      apiKey = mode === 'test' ? account.test_key : account.live_key;
-      baseUrl = stub.url;
-      info(EMBEDDED_NOTICE);
-      connection = { baseUrl, mode, maskedKey: maskKey(apiKey), source: 'embedded-stub', embedded: true, profileName: resolution.profileName, account: `${account.display_name} (${account.account_id})` };
-    } else {
-      baseUrl = resolution.baseUrl;
-      apiKey = resolution.keyring ? await keyFromKeyring(io.env, resolution.keyring) : resolution.apiKey;
-      mode = resolution.mode;
-      connection = {
-        // Safe to print: a password in the URL never is.
-        baseUrl: hideUrlPasswords(baseUrl),
-        mode,
-        maskedKey: maskKey(apiKey),
-        source: resolution.source,
-        profileName: resolution.profileName,
-        embedded: false,
-        keyInKeyring: resolution.keyring !== undefined,
-      };
-    }
-    if (apiKey && modeOfKey(apiKey) === 'test' && URL.canParse(baseUrl)) {
-      // A live key is refused over plain http (HttpClient); a test key is let
-      // through, as test servers often lack TLS, but not without a word.
-      const u = new URL(baseUrl);
-      if (u.protocol === 'http:' && !isLoopbackHost(u.hostname)) {
-        io.stderr.write(`Warning: ${forPerson(`the test key goes over plain http:// to ${u.host}: anyone on the network between can read it and the answers (use https://).`)}\n`);
-      }
-    }
-    // JOBFIT_TIMEOUT, JOBFIT_MAX_RETRIES and JOBFIT_BREAKER_SECONDS are read by the factory, for every client alike.
-    const client = createClient({
-      baseUrl,
-      apiKey,
-      env: io.env,
-      signal: io.signal,
-      trace: globals.verbose ? (line) => io.stderr.write(`${forPerson(line)}\n`) : undefined,
-      verbose: globals.verbose,
-      ...deps.clientOptions,
-    });
-    closers.unshift(() => client.close());
-    return client;
-  }
 
   const session: Context = {
     io,
@@ -142,7 +178,7 @@ export function createContext(io: IOStreams, globals: GlobalOptions, deps: Conte
       return configP;
     },
     async client(opts: { announce?: boolean } = {}) {
-      clientP ??= makeClient();
+      clientP ??= makeClient({ io, globals, deps, closers, info, resolved: (c) => (connection = c) });
       const client = await clientP;
       if (opts.announce !== false && !announced && connection) {
         announced = true;

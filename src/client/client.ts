@@ -1,5 +1,8 @@
 /**
- * The typed client: one method per route of src/api/routes.ts.
+ * The typed client: one method per route of the route table
+ * (src/api/routes.ts), each a thin wrapper over callRoute(), which sends any
+ * route of that shape: its method, path, key requirement and accept type,
+ * and reads the answer as the table says (a JSON list or item, or bytes).
  *
  * Responses are returned as received (unknown fields and nulls pass through:
  * a newer server may add them). They are checked against the shared zod
@@ -7,53 +10,19 @@
  * reported there; this keeps zod and the schemas out of a normal run's start-up.
  */
 import type { CreateInvitationBody, ListQuery, UpdateInvitationBody } from '../api/requests.js';
-import type { RouteName, RouteResponse, ROUTES } from '../api/routes.js';
+import { isKeyless } from '../api/route-match.js';
+import { type AnswerOf, fillPath, ROUTES, type RouteDef, type RouteName, type RouteResponse, type RouteTable } from '../api/routes.js';
 import type { z } from 'zod';
 import { ProtocolError, UnknownOutcomeError } from './errors.js';
-import type { ExpectedShape, HttpClient, HttpResponse, QueryValue } from './http.js';
-
-type RouteTable = typeof ROUTES;
-
-/**
- * Method and path of every route. The `satisfies` clause makes the compiler
- * check each line against ROUTES (a type-only import: no runtime cost).
- */
-export const ROUTE_LINES = {
-  healthcheck: { method: 'GET', path: '/healthcheck' },
-  getAccount: { method: 'GET', path: '/accounts' },
-  listUsers: { method: 'GET', path: '/users' },
-  listTeams: { method: 'GET', path: '/teams' },
-  listEmailTemplates: { method: 'GET', path: '/email-templates' },
-  createInvitation: { method: 'POST', path: '/invitations' },
-  listInvitations: { method: 'GET', path: '/invitations' },
-  getInvitation: { method: 'GET', path: '/invitations/:invitationId' },
-  updateInvitation: { method: 'PUT', path: '/invitations/:invitationId' },
-  listTestTakers: { method: 'GET', path: '/test-takers' },
-  getTestTaker: { method: 'GET', path: '/test-takers/:testTakerId' },
-  getScorecard: { method: 'GET', path: '/test-takers/:testTakerId/scorecard' },
-  getJobFitReport: { method: 'GET', path: '/test-takers/:testTakerId/job-fit-report' },
-  listCareerNavigationProfiles: { method: 'GET', path: '/career-navigation-profiles' },
-  getCareerNavigationProfile: { method: 'GET', path: '/career-navigation-profiles/:careerNavigationProfileId' },
-  listAssessments: { method: 'GET', path: '/assessments' },
-  listScoreProfiles: { method: 'GET', path: '/score-profiles' },
-} as const satisfies { [K in RouteName]: { method: RouteTable[K]['method']; path: RouteTable[K]['path'] } };
-
-/** Routes whose answer is a list envelope; every other route answers one JSON object. */
-const LIST_ROUTES: ReadonlySet<RouteName> = new Set<RouteName>([
-  'listUsers',
-  'listTeams',
-  'listEmailTemplates',
-  'listInvitations',
-  'listTestTakers',
-  'listCareerNavigationProfiles',
-  'listAssessments',
-  'listScoreProfiles',
-]);
+import type { HttpClient, HttpResponse, QueryValue } from './http.js';
 
 export type ListFilter = { team_id?: number | string; custom_id?: string; email?: string } & Partial<Record<keyof ListQuery, unknown>>;
 
-export interface CallOptions {
-  params?: Record<string, string | number>;
+/** The values of a route's path params, by the names its line declares. */
+export type ParamsOf<R extends RouteDef> = R extends { params: infer P } ? { [K in keyof P]: string | number } : Record<string, string | number>;
+
+export interface CallOptions<P extends Record<string, string | number> = Record<string, string | number>> {
+  params?: P;
   query?: Record<string, QueryValue>;
   body?: unknown;
   signal?: AbortSignal;
@@ -68,14 +37,6 @@ export interface CreateInvitationResult {
 }
 
 export type ValidateMode = 'always' | 'verbose' | 'never';
-
-function fillPath(path: string, params: Record<string, string | number> = {}): string {
-  return path.replace(/:([A-Za-z]+)/g, (_, name: string) => {
-    const v = params[name];
-    if (v === undefined || v === '') throw new Error(`missing path parameter ${name}`);
-    return encodeURIComponent(String(v));
-  });
-}
 
 /**
  * The account of an answer of GET /accounts, in either shape the reference
@@ -102,7 +63,7 @@ function describeIssues(issues: z.core.$ZodIssue[]): string {
 export class JobfitClient {
   readonly http: HttpClient;
   private readonly validate: ValidateMode;
-  private routes?: Promise<RouteTable>;
+  private schemas?: Promise<typeof import('../api/route-schemas.js')>;
 
   constructor(http: HttpClient, opts: { validate?: ValidateMode; verbose?: boolean } = {}) {
     this.http = http;
@@ -113,35 +74,45 @@ export class JobfitClient {
     await this.http.close();
   }
 
-  /** Calls a route by name; the answer is returned as received. */
-  async call<N extends RouteName>(name: N, opts: CallOptions = {}): Promise<RouteResponse<N>> {
-    const line = ROUTE_LINES[name];
+  /** Calls a route of the table by name; the answer is returned as received. */
+  call<N extends RouteName>(name: N, opts: CallOptions<ParamsOf<RouteTable[N]>> = {}): Promise<RouteResponse<N>> {
+    return this.callRoute(ROUTES[name], opts, name) as Promise<RouteResponse<N>>;
+  }
+
+  /**
+   * Sends a route described as in the table (one of ROUTES, or a route the
+   * table does not have yet): a JSON answer is returned as received, after
+   * its shape is checked (a list envelope or an object); any other content
+   * type comes back as its bytes.
+   */
+  async callRoute<R extends RouteDef>(route: R, opts: CallOptions<ParamsOf<R>> = {}, name = `${route.method} ${route.path}`): Promise<AnswerOf<R>> {
     const res = await this.http.request({
-      method: line.method,
-      path: fillPath(line.path, opts.params),
+      method: route.method,
+      path: fillPath(route.path, opts.params),
       query: opts.query,
       body: opts.body,
-      auth: name !== 'healthcheck',
+      auth: route.auth,
       signal: opts.signal,
+      accept: route.contentType,
       // Anything else (an HTML page, null, an array) fails here as one sentence, not later in a command.
-      expect: (LIST_ROUTES.has(name) ? 'list' : 'object') satisfies ExpectedShape,
+      expect: route.response === undefined ? 'bytes' : route.kind === 'list' ? 'list' : 'object',
     });
-    if (this.validate === 'always') await this.check(name, res);
-    return res.data as RouteResponse<N>;
+    if (this.validate === 'always' && route.response !== undefined) await this.check(name, route, res);
+    return res.data as AnswerOf<R>;
   }
 
   /** A raw request for `jobfit api`: non-2xx answers are returned, not thrown. */
   raw(method: string, path: string, opts: { query?: Record<string, QueryValue>; body?: unknown; signal?: AbortSignal } = {}): Promise<HttpResponse> {
-    return this.http.request({ method, path, query: opts.query, body: opts.body, throwOnError: false, signal: opts.signal, auth: !/^\/?healthcheck\b/.test(path) });
+    return this.http.request({ method, path, query: opts.query, body: opts.body, throwOnError: false, signal: opts.signal, auth: !isKeyless(path) });
   }
 
   /** Notes a schema mismatch in the trace; never throws (lenient by design). */
-  private async check(name: RouteName, res: HttpResponse): Promise<void> {
+  private async check(name: string, route: RouteDef, res: HttpResponse): Promise<void> {
     try {
-      this.routes ??= import('../api/routes.js').then((m) => m.ROUTES);
-      const schema = (await this.routes)[name].response as z.ZodType;
-      const result = schema.safeParse(res.data);
-      if (result.success) return;
+      this.schemas ??= import('../api/route-schemas.js');
+      const schema = (await this.schemas).responseSchema(route);
+      const result = schema?.safeParse(res.data);
+      if (!result || result.success) return;
       // Fields a newer server added are expected, not a mismatch.
       const issues = result.error.issues.filter((i) => i.code !== 'unrecognized_keys');
       if (issues.length === 0) return;

@@ -4,6 +4,8 @@
  * so main() maps them to exit codes without knowing about HTTP.
  */
 import { ExitCode, type ExitCodeValue, JobfitError } from '../core/errors.js';
+import { routeAt } from '../api/route-match.js';
+import { type RouteDef, ROUTES } from '../api/routes.js';
 import { parseRetryAfter } from './retry.js';
 
 export const LOGIN_HINT = 'run `jobfit login` or set JOBFIT_API_KEY';
@@ -227,13 +229,13 @@ export function errorFromResponse(init: ApiErrorInit): ApiError {
     });
   }
   if (status === 400) {
-    const bare = init.path.split('?')[0];
-    const hint = /\/scorecard$/.test(bare) && /\bsp\b|score.?profile/i.test(apiMessageText(apiMessage) ?? '') ? SCORE_PROFILES_HINT : undefined;
+    const hint = routeAt(init.method, init.path) === 'getScorecard' && /\bsp\b|score.?profile/i.test(apiMessageText(apiMessage) ?? '') ? SCORE_PROFILES_HINT : undefined;
     return new BadRequestError({ ...full, hint: init.hint ?? hint });
   }
   if (status === 404) {
     // Only career navigation profiles answer 404 by design; elsewhere it usually means a wrong base URL.
-    const wrongBase = !/^\/career-navigation-profiles\//.test(init.path);
+    const route = routeAt(init.method, init.path);
+    const wrongBase = !(route !== undefined && (ROUTES[route] as RouteDef).nullWhenMissing === true);
     return new NotFoundError({ ...full, hint: init.hint ?? (wrongBase ? 'check that the base URL is the root of the v2 API (it ends in /v2)' : undefined) }, 'not found');
   }
   if (status === 429) {

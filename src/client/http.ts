@@ -15,7 +15,7 @@ import { hideUrlPasswords, maskKey, modeOfKey, redactKey } from '../config/mask.
 import { errorFromResponse, LOGIN_HINT, NetworkError, ProtocolError, ServiceGoneError, UnknownOutcomeError } from './errors.js';
 import { Breaker, DEFAULT_BREAKER, type BreakerOptions } from './breaker.js';
 import { decideRedirect, redirectError, redirectTrace } from './redirect.js';
-import { checkMode, checkShape, DEFAULT_MAX_BODY_BYTES, type ExpectedShape, parseBody, readText } from './response.js';
+import { checkContentType, checkMode, checkShape, DEFAULT_MAX_BODY_BYTES, type ExpectedShape, parseBody, readBytes, readText } from './response.js';
 import { classifyNetworkError, DEFAULT_RETRY, decideRetry, isNonIdempotent, type RetryOptions } from './retry.js';
 import { DEFAULT_TIMEOUTS, describeNetworkError, errorCode, exchange, header, type Headers, isAbort, makeDispatcher, sizeText, type Timeouts } from './transport.js';
 
@@ -28,6 +28,12 @@ import { DEFAULT_TIMEOUTS, describeNetworkError, errorCode, exchange, header, ty
 function interrupted(signal: AbortSignal | undefined, err: unknown): CancelError {
   if (signal?.reason instanceof CancelError) return signal.reason;
   return new CancelError('Interrupted.', undefined, { cause: signal?.aborted ? signal.reason : err });
+}
+
+/** ` (retry N)` on the trace lines of a request sent again. */
+function retrySuffix(tries: Tries): string {
+  const sent = tries.retries + tries.rateLimitWaits;
+  return sent > 0 ? ` (retry ${sent})` : '';
 }
 
 export type { ExpectedShape } from './response.js';
@@ -71,14 +77,16 @@ export interface RequestOptions {
   /** Return non-2xx answers instead of throwing (the raw `api` command). */
   throwOnError?: boolean;
   signal?: AbortSignal;
-  /** Check the shape of a 2xx answer (typed routes); the raw `api` command takes anything. */
+  /** Check the shape of a 2xx answer (typed routes); the raw `api` command takes anything. `bytes`: return the body's bytes, of the `accept` type. */
   expect?: ExpectedShape;
+  /** The content type asked for (default application/json); with `expect: 'bytes'`, the one a 2xx answer must have. */
+  accept?: string;
 }
 
 export interface HttpResponse<T = unknown> {
   status: number;
   headers: Headers;
-  /** Parsed JSON, or the text when the body is not JSON, or null when empty. */
+  /** Parsed JSON, or the text when the body is not JSON, or null when empty; the bytes (a Buffer) with `expect: 'bytes'`. */
   data: T;
   /** Retries made before this answer. */
   retries: number;
@@ -118,7 +126,36 @@ function joinParsed(origin: string, basePath: string, path: string, query?: Reco
   return new URL(`${origin}${basePath}${p.startsWith('/') ? p : `/${p}`}${search ? `?${search}` : ''}`);
 }
 
-/** The stop of a request by the run's signal: its reason when it names the signal (core/io.ts), else Ctrl-C's. */
+/** One request as it goes out, the same for every attempt but its URL (a redirect moves it). */
+interface Outgoing {
+  opts: RequestOptions;
+  method: string;
+  url: URL;
+  /** The path as the caller gave it, with the query, for messages. */
+  relPath: string;
+  auth: boolean;
+  signal?: AbortSignal;
+  headers: Record<string, string>;
+  payload?: string;
+}
+
+/** What one attempt got: an answer (status) or, when none came, the network error's code. */
+interface Attempt {
+  status?: number;
+  headers: Headers;
+  raw: Buffer;
+  code?: string;
+  cause?: unknown;
+  ms: number;
+}
+
+/** The counts of one request's loop: retries that count against maxRetries, 429s waited out on the server's word (retry.ts), redirects followed. */
+interface Tries {
+  retries: number;
+  rateLimitWaits: number;
+  redirects: number;
+}
+
 export class HttpClient {
   readonly baseUrl: string;
   /** The base URL's origin and path (without a trailing slash), parsed on the first request. */
@@ -196,155 +233,166 @@ export class HttpClient {
    * and RedirectError for a redirect it will not follow.
    */
   async request<T = unknown>(opts: RequestOptions): Promise<HttpResponse<T>> {
-    const method = opts.method.toUpperCase();
-    if (!this.base) {
-      const b = new URL(this.baseUrl);
-      this.base = { origin: b.origin, path: b.pathname.replace(/\/+$/, '') };
+    const out = this.outgoing(opts);
+    const tries: Tries = { retries: 0, rateLimitWaits: 0, redirects: 0 };
+    for (;;) {
+      const got = await this.attempt(out, tries);
+      if (this.followed(out, got, tries)) continue;
+      const ok = got.status !== undefined && got.status >= 200 && got.status < 300;
+      if (!ok && (await this.waitedToRetry(out, got, tries))) continue;
+      return this.answer<T>(out, got as Attempt & { status: number }, ok, tries);
     }
-    let url = joinParsed(this.base.origin, this.base.path, opts.path, opts.query);
-    const relPath = url.pathname.slice(this.base.path.length) + url.search;
+  }
+
+  /** The request's URL, headers and body; refuses at once a keyed route without a key. */
+  private outgoing(opts: RequestOptions): Outgoing {
+    const method = opts.method.toUpperCase();
+    const base = this.parsedBase();
+    const url = joinParsed(base.origin, base.path, opts.path, opts.query);
+    const relPath = url.pathname.slice(base.path.length) + url.search;
     const auth = opts.auth !== false;
     if (auth && !this.apiKey) {
       // No key at all: the service would answer 404 'API key is required'; say it plainly instead.
       throw new AuthError('No API key is configured.', LOGIN_HINT);
     }
-    const signal = opts.signal ?? this.signal;
     // Compression is not asked for: the answers are small, and inflating costs
     // CPU on every request of a bulk run. A server that compresses anyway is decoded.
-    const headers: Record<string, string> = { accept: 'application/json', 'accept-encoding': 'identity', 'user-agent': this.userAgent };
+    const headers: Record<string, string> = { accept: opts.accept ?? 'application/json', 'accept-encoding': 'identity', 'user-agent': this.userAgent };
     if (auth && this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
     let payload: string | undefined;
     if (opts.body !== undefined) {
       payload = JSON.stringify(opts.body);
       headers['content-type'] = 'application/json';
     }
+    return { opts, method, url, relPath, auth, signal: opts.signal ?? this.signal, headers, payload };
+  }
 
-    // Retries that count against maxRetries, and 429s waited out on the server's word (retry.ts).
-    let retries = 0;
-    let rateLimitWaits = 0;
-    let redirects = 0;
-    for (;;) {
-      const shown = `${url.pathname}${url.search}`;
-      const sent = retries + rateLimitWaits;
-      const suffix = sent > 0 ? ` (retry ${sent})` : '';
-      this.trace(`→ ${method} ${shown}${suffix}`);
-      if (sent === 0 && redirects === 0 && auth) this.trace(`  Authorization: Bearer ${this.maskedKey}`);
+  private parsedBase(): { origin: string; path: string } {
+    if (!this.base) {
+      const b = new URL(this.baseUrl);
+      this.base = { origin: b.origin, path: b.pathname.replace(/\/+$/, '') };
+    }
+    return this.base;
+  }
+
+  /** Sends the request once: the answer or the network error, traced and told to the breaker. */
+  private async attempt(out: Outgoing, tries: Tries): Promise<Attempt> {
+    const { method, url, signal } = out;
+    const suffix = retrySuffix(tries);
+    this.trace(`→ ${method} ${url.pathname}${url.search}${suffix}`);
+    if (suffix === '' && tries.redirects === 0 && out.auth) this.trace(`  Authorization: Bearer ${this.maskedKey}`);
+    if (this.breaker.isOpen) throw this.gone();
+    const started = this.now();
+    const got: Attempt = { headers: {}, raw: Buffer.alloc(0), ms: 0 };
+    try {
+      const res = await exchange(this.getDispatcher(), url, method, out.headers, out.payload, signal, this.timeouts, this.maxBodyBytes);
+      got.headers = res.headers;
+      got.raw = res.body;
+      got.status = res.status;
+    } catch (err) {
+      if (isAbort(err, signal)) throw interrupted(signal, err);
+      got.code = errorCode(err) ?? 'UNKNOWN';
+      got.cause = err;
+      if (got.code === 'JOBFIT_TOO_LARGE') {
+        throw new ProtocolError(`The answer to ${method} ${out.relPath} is larger than ${sizeText(this.maxBodyBytes)}; it was not read.`, { cause: err });
+      }
+    }
+    got.ms = this.now() - started;
+    if (got.status !== undefined && got.status < 500) this.breaker.success();
+    else this.breaker.failure(got.status !== undefined ? `HTTP ${got.status}` : describeNetworkError(got.code, this.timeouts));
+    this.trace(got.status !== undefined ? `← ${got.status} ${got.ms}ms${suffix}` : `← ${got.code} after ${got.ms}ms${suffix}`);
+    return got;
+  }
+
+  /** True when the answer is a redirect to follow (the URL moves); a redirect it will not follow throws, unless the caller takes any answer. */
+  private followed(out: Outgoing, got: Attempt, tries: Tries): boolean {
+    const facts = { method: out.method, status: got.status, location: header(got.headers, 'location'), url: out.url, baseOrigin: this.parsedBase().origin, redirects: tries.redirects };
+    const redirect = decideRedirect(facts);
+    if (!redirect) return false;
+    this.trace(redirectTrace(redirect));
+    if (redirect.follow) {
+      tries.redirects++;
+      out.url = redirect.target;
+      return true;
+    }
+    if (out.opts.throwOnError !== false) throw redirectError(redirect, facts, out.relPath, (t) => this.redact(t));
+    return false;
+  }
+
+  /**
+   * After a failed attempt: true once the wait before the next one is over;
+   * false when the answer is final. With no answer at all and no retry left,
+   * throws the network error (or UnknownOutcomeError for a lost write).
+   */
+  private async waitedToRetry(out: Outgoing, got: Attempt, tries: Tries): Promise<boolean> {
+    const { method, signal } = out;
+    const ra = got.headers['retry-after'];
+    const facts = { method, path: out.relPath, retries: tries.retries, rateLimitWaits: tries.rateLimitWaits, status: got.status, retryAfter: Array.isArray(ra) ? ra[0] : ra, errorCode: got.code, nowMs: this.now() };
+    const decision = decideRetry(facts, this.retry, this.random);
+    if (decision.retry) {
+      this.trace(`  waiting ${decision.delayMs}ms before retry ${tries.retries + tries.rateLimitWaits + 1} (${decision.reason})`);
       if (this.breaker.isOpen) throw this.gone();
-      const started = this.now();
-      let status: number | undefined;
-      let resHeaders: Headers = {};
-      let raw: Buffer = Buffer.alloc(0);
-      let code: string | undefined;
-      let cause: unknown;
       try {
-        const res = await exchange(this.getDispatcher(), url, method, headers, payload, signal, this.timeouts, this.maxBodyBytes);
-        resHeaders = res.headers;
-        raw = res.body;
-        status = res.status;
+        await this.sleep(decision.delayMs, signal ? AbortSignal.any([signal, this.breaker.signal]) : this.breaker.signal);
       } catch (err) {
+        if (this.breaker.isOpen && !signal?.aborted) throw this.gone();
         if (isAbort(err, signal)) throw interrupted(signal, err);
-        code = errorCode(err) ?? 'UNKNOWN';
-        cause = err;
-        if (code === 'JOBFIT_TOO_LARGE') {
-          throw new ProtocolError(`The answer to ${method} ${relPath} is larger than ${sizeText(this.maxBodyBytes)}; it was not read.`, { cause: err });
-        }
-      }
-      const ms = this.now() - started;
-      if (status !== undefined && status < 500) this.breaker.success();
-      else this.breaker.failure(status !== undefined ? `HTTP ${status}` : describeNetworkError(code, this.timeouts));
-
-      if (status !== undefined) {
-        this.trace(`← ${status} ${ms}ms${suffix}`);
-      } else {
-        this.trace(`← ${code} after ${ms}ms${suffix}`);
-      }
-
-      const facts = { method, status, location: header(resHeaders, 'location'), url, baseOrigin: this.base.origin, redirects };
-      const redirect = decideRedirect(facts);
-      if (redirect) {
-        this.trace(redirectTrace(redirect));
-        if (redirect.follow) {
-          redirects++;
-          url = redirect.target;
-          continue;
-        }
-        if (opts.throwOnError !== false) throw redirectError(redirect, facts, relPath, (t) => this.redact(t));
-      }
-
-      const ok = status !== undefined && status >= 200 && status < 300;
-      if (!ok) {
-        const ra = resHeaders['retry-after'];
-        const decision = decideRetry(
-          {
-            method,
-            path: relPath,
-            retries,
-            rateLimitWaits,
-            status,
-            retryAfter: Array.isArray(ra) ? ra[0] : ra,
-            errorCode: code,
-            nowMs: this.now(),
-          },
-          this.retry,
-          this.random,
-        );
-        if (decision.retry) {
-          this.trace(`  waiting ${decision.delayMs}ms before retry ${sent + 1} (${decision.reason})`);
-          if (this.breaker.isOpen) throw this.gone();
-          try {
-            await this.sleep(decision.delayMs, signal ? AbortSignal.any([signal, this.breaker.signal]) : this.breaker.signal);
-          } catch (err) {
-            if (this.breaker.isOpen && !signal?.aborted) throw this.gone();
-            if (isAbort(err, signal)) throw interrupted(signal, err);
-            throw err;
-          }
-          if (decision.waited) rateLimitWaits++;
-          else retries++;
-          continue;
-        }
-        if (status === undefined) {
-          const what = describeNetworkError(code, this.timeouts);
-          if (decision.unknownOutcome && isNonIdempotent(method)) {
-            throw new UnknownOutcomeError(`${method} ${relPath} to ${this.baseUrl} was lost (${what}); it may or may not have been done.`, {
-              url: url.toString(),
-              code,
-              cause,
-              requestSent: true,
-            });
-          }
-          const message =
-            classifyNetworkError(code) === 'dropped'
-              ? `No complete answer from ${this.baseUrl} to ${method} ${relPath} (${what}).`
-              : `Could not reach ${this.baseUrl} (${what}).`;
-          const slow = code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'JOBFIT_TOTAL_TIMEOUT';
-          const hint = slow ? 'the service is slow or stalled; JOBFIT_TIMEOUT (seconds) waits longer' : undefined;
-          throw new NetworkError(message, { url: url.toString(), code, cause, hint });
-        }
-      }
-
-      const text = await readText(raw, resHeaders, method, relPath, status!, { maxBytes: this.maxBodyBytes, apiKey: this.apiKey, trace: (line) => this.trace(line) });
-      const contentType = header(resHeaders, 'content-type');
-      const { data, kind } = parseBody(text, contentType);
-      const response: HttpResponse<T> = { status: status!, headers: resHeaders, data: data as T, retries: retries + rateLimitWaits, durationMs: ms };
-      if (!ok) {
-        if (opts.throwOnError === false) return response;
-        const err = errorFromResponse({ status: status!, method, path: relPath, body: data, headers: resHeaders });
-        if (isNonIdempotent(method) && status! >= 500 && status !== 503) {
-          // The write may have happened before the server failed.
-          throw new UnknownOutcomeError(`${err.message}; it may or may not have been done.`, {
-            url: url.toString(),
-            code: String(status),
-            cause: err,
-            requestSent: true,
-            hint: err.hint,
-          });
-        }
         throw err;
       }
-      if (opts.expect) checkShape(opts.expect, data, kind, text, contentType, status!, method, relPath);
-      checkMode(data, this.keyMode, this.maskedKey, method, relPath);
-      return response;
+      if (decision.waited) tries.rateLimitWaits++;
+      else tries.retries++;
+      return true;
     }
+    if (got.status === undefined) throw this.noAnswer(out, got, decision.unknownOutcome);
+    return false;
+  }
+
+  /** The error of a request that got no answer: a lost write's outcome is unknown; anything else could not reach or was cut off. */
+  private noAnswer(out: Outgoing, got: Attempt, unknownOutcome: boolean | undefined): Error {
+    const { method, relPath, url } = out;
+    const { code, cause } = got;
+    const what = describeNetworkError(code, this.timeouts);
+    if (unknownOutcome && isNonIdempotent(method)) {
+      return new UnknownOutcomeError(`${method} ${relPath} to ${this.baseUrl} was lost (${what}); it may or may not have been done.`, { url: url.toString(), code, cause, requestSent: true });
+    }
+    const message = classifyNetworkError(code) === 'dropped' ? `No complete answer from ${this.baseUrl} to ${method} ${relPath} (${what}).` : `Could not reach ${this.baseUrl} (${what}).`;
+    const slow = code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'JOBFIT_TOTAL_TIMEOUT';
+    const hint = slow ? 'the service is slow or stalled; JOBFIT_TIMEOUT (seconds) waits longer' : undefined;
+    return new NetworkError(message, { url: url.toString(), code, cause, hint });
+  }
+
+  /** The final answer: read and checked as the caller expects, or the typed error of a non-2xx one. */
+  private async answer<T>(out: Outgoing, got: Attempt & { status: number }, ok: boolean, tries: Tries): Promise<HttpResponse<T>> {
+    const { method, relPath, opts } = out;
+    const { status, headers } = got;
+    const limits = { maxBytes: this.maxBodyBytes, apiKey: this.apiKey, trace: (line: string) => this.trace(line) };
+    const contentType = header(headers, 'content-type');
+    const done = (data: unknown): HttpResponse<T> => ({ status, headers, data: data as T, retries: tries.retries + tries.rateLimitWaits, durationMs: got.ms });
+    if (ok && opts.expect === 'bytes') {
+      const bytes = await readBytes(got.raw, headers, method, relPath, status, limits);
+      checkContentType(contentType, opts.accept ?? 'application/json', status, method, relPath);
+      return done(bytes);
+    }
+    const text = await readText(got.raw, headers, method, relPath, status, limits);
+    const { data, kind } = parseBody(text, contentType);
+    if (!ok) {
+      if (opts.throwOnError === false) return done(data);
+      throw this.refused(out, got, data);
+    }
+    if (opts.expect) checkShape(opts.expect, data, kind, text, contentType, status, method, relPath);
+    checkMode(data, this.keyMode, this.maskedKey, method, relPath);
+    return done(data);
+  }
+
+  /** The typed error of a non-2xx answer; a write the server failed (5xx but 503) may have happened. */
+  private refused(out: Outgoing, got: Attempt & { status: number }, data: unknown): Error {
+    const { method, relPath, url } = out;
+    const { status } = got;
+    const err = errorFromResponse({ status, method, path: relPath, body: data, headers: got.headers });
+    if (isNonIdempotent(method) && status >= 500 && status !== 503) {
+      return new UnknownOutcomeError(`${err.message}; it may or may not have been done.`, { url: url.toString(), code: String(status), cause: err, requestSent: true, hint: err.hint });
+    }
+    return err;
   }
 
   private redact(text: string): string {

@@ -3,7 +3,8 @@
  * and its JSON handling): the bytes undone from a compression the client did
  * not ask for, the text without a BOM and with any echo of the key masked,
  * the JSON parsed leniently (a foreign server may mislabel it), and for a
- * typed route the shape (an object, a list envelope) and the key's mode.
+ * typed route the shape (an object, a list envelope) and the key's mode, or
+ * for a route that answers bytes (a PDF), its content type.
  * A 2xx answer that is not the API's is one sentence (ProtocolError).
  */
 import { AuthError } from '../core/errors.js';
@@ -19,8 +20,12 @@ import { errorCode, errorWithCode, header, type Headers, sizeText } from './tran
  */
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
 
-/** What a 2xx answer of a typed route must be: any JSON object, or a list envelope (an object with a data array). */
-export type ExpectedShape = 'object' | 'list';
+/**
+ * What a 2xx answer of a typed route must be: any JSON object, a list
+ * envelope (an object with a data array), or bytes of the type asked for
+ * (`accept`), returned as they are.
+ */
+export type ExpectedShape = 'object' | 'list' | 'bytes';
 
 /** What a body turned out to be, for the sentence about an answer that is not the API's. */
 export type BodyKind = 'empty' | 'json' | 'invalid-json' | 'html' | 'text';
@@ -84,23 +89,28 @@ export interface ReadLimits {
   trace(line: string): void;
 }
 
+/** The body's bytes, decompressed when the server compressed it anyway. */
+export async function readBytes(raw: Buffer, headers: Headers, method: string, path: string, status: number, limits: ReadLimits): Promise<Buffer> {
+  const encoding = header(headers, 'content-encoding');
+  if (!encoding) return raw;
+  let body: Buffer;
+  try {
+    body = await decodeBody(raw, encoding, limits.maxBytes);
+  } catch (err) {
+    const code = errorCode(err);
+    if (code === 'ERR_BUFFER_TOO_LARGE') {
+      throw new ProtocolError(`The answer to ${method} ${path} is larger than ${sizeText(limits.maxBytes)} once decompressed; it was not read.`, { status, cause: err });
+    }
+    const what = code === 'JOBFIT_UNKNOWN_ENCODING' ? `an encoding the client cannot read (content-encoding: ${encoding})` : `a body that is not valid ${encoding} (content-encoding: ${encoding})`;
+    throw new ProtocolError(`The service answered ${method} ${path} with ${what}.`, { status, cause: err, hint: 'a proxy may be changing the answers; try without it (NO_PROXY)' });
+  }
+  limits.trace(`  decoded content-encoding ${encoding} (${raw.length} → ${body.length} bytes)`);
+  return body;
+}
+
 /** The body as text: decompressed when the server compressed it anyway, without a BOM, the key masked. */
 export async function readText(raw: Buffer, headers: Headers, method: string, path: string, status: number, limits: ReadLimits): Promise<string> {
-  let body = raw;
-  const encoding = header(headers, 'content-encoding');
-  if (encoding) {
-    try {
-      body = await decodeBody(raw, encoding, limits.maxBytes);
-    } catch (err) {
-      const code = errorCode(err);
-      if (code === 'ERR_BUFFER_TOO_LARGE') {
-        throw new ProtocolError(`The answer to ${method} ${path} is larger than ${sizeText(limits.maxBytes)} once decompressed; it was not read.`, { status, cause: err });
-      }
-      const what = code === 'JOBFIT_UNKNOWN_ENCODING' ? `an encoding the client cannot read (content-encoding: ${encoding})` : `a body that is not valid ${encoding} (content-encoding: ${encoding})`;
-      throw new ProtocolError(`The service answered ${method} ${path} with ${what}.`, { status, cause: err, hint: 'a proxy may be changing the answers; try without it (NO_PROXY)' });
-    }
-    limits.trace(`  decoded content-encoding ${encoding} (${raw.length} → ${body.length} bytes)`);
-  }
+  const body = await readBytes(raw, headers, method, path, status, limits);
   let text = body.toString('utf8');
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   // A server that echoes the key (in an error, a page) must not get it printed.
@@ -142,6 +152,14 @@ export function checkShape(expect: ExpectedShape, data: unknown, kind: BodyKind,
   // A write answered 2xx was accepted: what it did is unknown, not undone.
   const hint = isNonIdempotent(method) ? `the ${method} was accepted (HTTP ${status}) and may have been done; check before sending it again` : undefined;
   throw new ProtocolError(`${answered} with ${what}.`, { status, hint, garbled: kind !== 'json' });
+}
+
+/** A 2xx answer of a route that answers bytes must be of the type asked for; anything else (an HTML page, JSON) is one sentence. */
+export function checkContentType(contentType: string | undefined, wanted: string, status: number, method: string, path: string): void {
+  if ((contentType ?? '').split(';')[0].trim().toLowerCase() === wanted.toLowerCase()) return;
+  const got = contentType ? contentType.split(';')[0].trim() : 'no content type';
+  const hint = isNonIdempotent(method) ? `the ${method} was accepted (HTTP ${status}) and may have been done; check before sending it again` : undefined;
+  throw new ProtocolError(`The service answered ${method} ${path} with ${got} instead of ${wanted} (HTTP ${status}).`, { status, hint, garbled: true });
 }
 
 /** Every keyed answer carries `mode`; one that disagrees with the key means the wrong server or key. A missing mode is let through. */

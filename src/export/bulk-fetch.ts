@@ -125,188 +125,256 @@ function isAbort(err: unknown, signal?: AbortSignal): boolean {
   return Boolean(signal?.aborted) || (err as { name?: string } | null)?.name === 'AbortError';
 }
 
-export async function bulkFetch<I, R>(
-  feed: IdFeed<I>,
-  fetchOne: (id: I, signal?: AbortSignal) => Promise<R>,
-  opts: BulkOptions<I, R>,
-): Promise<BulkResult> {
-  const max = Math.max(1, opts.concurrency ?? 16);
-  // Every request in flight listens to Ctrl-C on the same signal.
-  if (opts.signal) setMaxListeners(Math.max(64, max * 4), opts.signal);
-  // One slot per request in flight, taken before the next id: the feed is read
-  // no faster than its ids are fetched. A 429 halves the bound for a while.
-  const pool = limiter(max);
-  let coolUntil = 0;
-  const result: BulkResult = { ok: 0, skipped: 0, failed: 0, requests: 0 };
-  let stop: { error: unknown } | undefined;
-  /** Ids taken from the feed, and outcomes handed to onResult: equal at the end, or the run fails. */
-  let taken = 0;
-  let delivered = 0;
-  // Results wait here until every earlier id has one, so output follows input order.
-  const pending = new Map<number, { id: I; outcome: Outcome<R> }>();
-  let nextOut = 0;
-  let emitting: Promise<void> = Promise.resolve();
-  let emitError: unknown;
+/**
+ * What a fetch that failed after its retries means for the run:
+ * - 'abort': Ctrl-C (or the request was aborted): the run ends at once;
+ * - 'park': a long Retry-After on an id that may still be set aside;
+ * - 'stopping': the run is already stopping for another error;
+ * - 'stop': this error ends the run (stopWhen: the service is gone);
+ * - otherwise the id's outcome: skipped (skipWhen gave a reason) or failed.
+ */
+export function sortFailure(
+  err: unknown,
+  o: { signal?: AbortSignal; mayPark: boolean; stopping: boolean; stopWhen?: (error: unknown) => boolean; skipWhen?: (error: unknown) => string | undefined },
+): 'abort' | 'park' | 'stopping' | 'stop' | Outcome<never> {
+  if (isAbort(err, o.signal)) return 'abort';
+  if (o.mayPark && isLongRetryAfter(err) && !o.stopping) return 'park';
+  if (o.stopping) return 'stopping';
+  if (o.stopWhen?.(err)) return 'stop';
+  const reason = o.skipWhen?.(err);
+  if (reason !== undefined) return { kind: 'skipped', reason };
+  return { kind: 'failed', error: err };
+}
 
-  const emit = () => {
-    emitting = emitting.then(async () => {
-      while (pending.has(nextOut)) {
-        const { id, outcome } = pending.get(nextOut)!;
-        pending.delete(nextOut);
-        nextOut++;
-        if (emitError !== undefined) continue;
-        delivered++;
+/** The pool's bound as a request finishes: after a 429's cool-down it doubles back up to `max`. */
+export function recoveredLimit(limit: number, max: number, now: number, coolUntil: number): number {
+  return limit < max && now > coolUntil ? Math.min(max, limit * 2) : limit;
+}
+
+/**
+ * One bulk fetch: the pool, the results waiting for their turn, and what
+ * stops the run. Its methods are the steps: take an id (launch), fetch it
+ * with retries and parking (attempt, attemptOnce, park), count it (settle),
+ * and hand the outcomes over in input order (emit).
+ */
+class BulkRun<I, R> {
+  readonly max: number;
+  /** One slot per request in flight, taken before the next id; a 429 halves the bound for a while. */
+  readonly pool: ReturnType<typeof limiter>;
+  coolUntil = 0;
+  readonly result: BulkResult = { ok: 0, skipped: 0, failed: 0, requests: 0 };
+  stop: { error: unknown } | undefined;
+  /** Ids taken from the feed, and outcomes handed to onResult: equal at the end, or the run fails. */
+  taken = 0;
+  delivered = 0;
+  /** Results wait here until every earlier id has one, so output follows input order. */
+  private readonly pending = new Map<number, { id: I; outcome: Outcome<R> }>();
+  private nextOut = 0;
+  emitting: Promise<void> = Promise.resolve();
+  emitError: unknown;
+  /** Wakes the ids waiting to be asked again when the run stops for another reason. */
+  readonly ending = new AbortController();
+  /** Ids set aside on a long Retry-After, and the longest asked. */
+  private waiting = 0;
+  private longest = 0;
+  /** An error that ends the run at once (Ctrl-C): passed on without waiting for the ids in flight. */
+  fatal = false;
+  private inFlight = 0;
+  private allSettled: (() => void) | undefined;
+
+  constructor(
+    readonly feed: IdFeed<I>,
+    private readonly fetchOne: (id: I, signal?: AbortSignal) => Promise<R>,
+    readonly opts: BulkOptions<I, R>,
+    private readonly fail: (err: unknown) => void,
+  ) {
+    this.max = Math.max(1, opts.concurrency ?? 16);
+    this.pool = limiter(this.max);
+    setMaxListeners(Math.max(64, this.max * 4), this.ending.signal);
+  }
+
+  /** Hands over every outcome whose turn has come, one at a time. */
+  emit(): void {
+    this.emitting = this.emitting.then(async () => {
+      while (this.pending.has(this.nextOut)) {
+        const { id, outcome } = this.pending.get(this.nextOut)!;
+        this.pending.delete(this.nextOut);
+        this.nextOut++;
+        if (this.emitError !== undefined) continue;
+        this.delivered++;
         try {
-          await opts.onResult(id, outcome);
+          await this.opts.onResult(id, outcome);
         } catch (err) {
-          emitError = err;
+          this.emitError = err;
         }
       }
     });
-  };
+  }
 
-  // Wakes the ids waiting to be asked again when the run stops for another reason.
-  const ending = new AbortController();
-  setMaxListeners(Math.max(64, max * 4), ending.signal);
   /**
    * A long Retry-After on one id does not hold its slot: the id is set aside
    * (parked) for at most 10 s while the others go on, then asked again, up to
    * EXPORT_RETRIES times; the pool is not slowed down for it.
    */
-  let waiting = 0;
-  let longest = 0;
-  const park = async (err: unknown, slot: Slot): Promise<void> => {
+  async park(err: unknown, slot: Slot): Promise<void> {
     const ra = (err as { retryAfterSeconds?: number }).retryAfterSeconds ?? 0;
-    longest = Math.max(longest, ra);
+    this.longest = Math.max(this.longest, ra);
     slot.release();
-    waiting++;
-    opts.onWaiting?.(waiting, longest);
+    this.waiting++;
+    this.opts.onWaiting?.(this.waiting, this.longest);
     try {
-      await sleepUnless(Math.min(MAX_RETRY_AFTER_MS, ra * 1000), ending.signal, opts.signal);
+      await sleepUnless(Math.min(MAX_RETRY_AFTER_MS, ra * 1000), this.ending.signal, this.opts.signal);
     } finally {
-      waiting--;
-      opts.onWaiting?.(waiting, longest);
+      this.waiting--;
+      this.opts.onWaiting?.(this.waiting, this.longest);
     }
-    slot.release = await pool.acquire();
-  };
-  const attempt = async (id: I, slot: Slot): Promise<Outcome<R>> => {
+    slot.release = await this.pool.acquire();
+  }
+
+  /** The outcome of one id, parking it on a long Retry-After as often as allowed. */
+  async attempt(id: I, slot: Slot): Promise<Outcome<R>> {
     for (let parked = 0; ; parked++) {
       try {
-        return await attemptOnce(id, parked < EXPORT_RETRIES);
+        return await this.attemptOnce(id, parked < EXPORT_RETRIES);
       } catch (err) {
         if (!(err instanceof Parked)) throw err;
-        if (opts.signal?.aborted) throw opts.signal.reason ?? err.error;
-        if (stop) throw new Stop(stop.error);
-        await park(err.error, slot);
+        if (this.opts.signal?.aborted) throw this.opts.signal.reason ?? err.error;
+        if (this.stop) throw new Stop(this.stop.error);
+        await this.park(err.error, slot);
       }
     }
-  };
-  const attemptOnce = async (id: I, mayPark: boolean): Promise<Outcome<R>> => {
+  }
+
+  /** One fetch of an id, asked again on transient failures; its error sorted into skip, failure, park or stop. */
+  async attemptOnce(id: I, mayPark: boolean): Promise<Outcome<R>> {
+    const opts = this.opts;
     try {
       const value = await askAgain(
         () => {
-          result.requests++;
-          return fetchOne(id, opts.signal);
+          this.result.requests++;
+          return this.fetchOne(id, opts.signal);
         },
         {
           signal: opts.signal,
-          wake: ending.signal,
+          wake: this.ending.signal,
           giveUp: (err) => mayPark && isLongRetryAfter(err),
           onRetry: (err) => {
             // The client's own waits ran out on a 429: slow the whole pool down too.
             if (isRateLimit(err)) {
-              pool.limit = Math.floor(pool.limit / 2);
-              coolUntil = Date.now() + 5000;
+              this.pool.limit = Math.floor(this.pool.limit / 2);
+              this.coolUntil = Date.now() + 5000;
             }
           },
         },
       );
       return { kind: 'ok', value };
     } catch (err) {
-      if (isAbort(err, opts.signal)) throw err;
-      if (mayPark && isLongRetryAfter(err) && !stop) throw new Parked(err);
-      if (stop) throw new Stop(stop.error);
-      if (opts.stopWhen?.(err)) {
-        ending.abort();
-        throw new Stop(err);
-      }
-      const reason = opts.skipWhen?.(err);
-      if (reason !== undefined) return { kind: 'skipped', reason };
-      return { kind: 'failed', error: err };
+      return this.sortError(err, mayPark);
     }
-  };
+  }
 
-  // An error that ends the run at once (Ctrl-C): passed on without waiting for the ids in flight.
-  let fatal = false;
-  let fail!: (err: unknown) => void;
-  const failed = new Promise<never>((_, reject) => {
-    fail = reject;
-  });
-  let inFlight = 0;
-  let allSettled: (() => void) | undefined;
-  const settle = async (next: { id: I; index: number }, slot: Slot): Promise<void> => {
+  /** Acts on what a failed fetch means (sortFailure): throws to abort, park or stop; else the outcome. */
+  private sortError(err: unknown, mayPark: boolean): Outcome<R> {
+    const sorted = sortFailure(err, { signal: this.opts.signal, mayPark, stopping: this.stop !== undefined, stopWhen: this.opts.stopWhen, skipWhen: this.opts.skipWhen });
+    switch (sorted) {
+      case 'abort':
+        throw err;
+      case 'park':
+        throw new Parked(err);
+      case 'stopping':
+        throw new Stop(this.stop!.error);
+      case 'stop':
+        this.ending.abort();
+        throw new Stop(err);
+      default:
+        return sorted;
+    }
+  }
+
+  /** Fetches one id and counts its outcome, which then waits for its turn. */
+  async settle(next: { id: I; index: number }, slot: Slot): Promise<void> {
     let outcome: Outcome<R>;
     try {
-      outcome = await attempt(next.id, slot);
+      outcome = await this.attempt(next.id, slot);
     } catch (err) {
       if (!(err instanceof Stop)) throw err;
-      stop ??= { error: err.error };
+      this.stop ??= { error: err.error };
       return;
     }
-    if (outcome.kind === 'ok') result.ok++;
-    else if (outcome.kind === 'skipped') result.skipped++;
-    else result.failed++;
-    opts.onSettled?.(outcome);
-    pending.set(next.index, { id: next.id, outcome });
-    emit();
-  };
-  const launch = async () => {
+    if (outcome.kind === 'ok') this.result.ok++;
+    else if (outcome.kind === 'skipped') this.result.skipped++;
+    else this.result.failed++;
+    this.opts.onSettled?.(outcome);
+    this.pending.set(next.index, { id: next.id, outcome });
+    this.emit();
+  }
+
+  /** Takes ids from the feed as slots free up, until it is drained or the run stops; then waits for those in flight. */
+  async launch(): Promise<void> {
     for (;;) {
-      if (emitError !== undefined || stop || fatal) break;
-      const release = await pool.acquire();
-      if (stop || fatal) {
+      if (this.emitError !== undefined || this.stop || this.fatal) break;
+      const release = await this.pool.acquire();
+      if (this.stop || this.fatal) {
         release();
         break;
       }
-      const next = await feed.next();
+      const next = await this.feed.next();
       if (!next) {
         release();
         break;
       }
-      taken++;
-      if (stop) {
+      this.taken++;
+      if (this.stop) {
         release();
         break;
       }
-      if (opts.signal?.aborted) {
+      if (this.opts.signal?.aborted) {
         release();
-        throw opts.signal.reason ?? new Error('aborted');
+        throw this.opts.signal.reason ?? new Error('aborted');
       }
-      inFlight++;
-      const slot: Slot = { release };
-      const done = () => {
-        // After a 429's cool-down, the pool recovers its concurrency as requests finish.
-        if (pool.limit < max && Date.now() > coolUntil) pool.limit = Math.min(max, pool.limit * 2);
-        slot.release();
-        if (--inFlight === 0) allSettled?.();
-      };
-      settle(next, slot).then(done, (err: unknown) => {
-        fatal = true;
-        fail(err);
-        done();
-      });
+      this.start(next, { release });
     }
-    if (inFlight > 0) await new Promise<void>((resolve) => (allSettled = resolve));
-  };
-  await Promise.race([launch(), failed]);
-  await emitting;
-  if (emitError !== undefined) throw emitError;
-  if (stop) throw stop.error;
-  // By construction every id taken gets one outcome, in order; say so loudly if not.
-  if (delivered !== taken || taken !== feed.count) {
-    throw new JobfitError(`${feed.count - delivered} of ${feed.count} ids got no outcome; the export is incomplete (a bug: please report it).`);
+    if (this.inFlight > 0) await new Promise<void>((resolve) => (this.allSettled = resolve));
   }
-  return result;
+
+  /** Runs one id in its slot, without waiting for it. */
+  private start(next: { id: I; index: number }, slot: Slot): void {
+    this.inFlight++;
+    const done = () => {
+      const limit = recoveredLimit(this.pool.limit, this.max, Date.now(), this.coolUntil);
+      if (limit !== this.pool.limit) this.pool.limit = limit;
+      slot.release();
+      if (--this.inFlight === 0) this.allSettled?.();
+    };
+    this.settle(next, slot).then(done, (err: unknown) => {
+      this.fatal = true;
+      this.fail(err);
+      done();
+    });
+  }
+}
+
+export async function bulkFetch<I, R>(
+  feed: IdFeed<I>,
+  fetchOne: (id: I, signal?: AbortSignal) => Promise<R>,
+  opts: BulkOptions<I, R>,
+): Promise<BulkResult> {
+  // Every request in flight listens to Ctrl-C on the same signal.
+  if (opts.signal) setMaxListeners(Math.max(64, Math.max(1, opts.concurrency ?? 16) * 4), opts.signal);
+  let fail!: (err: unknown) => void;
+  const failed = new Promise<never>((_, reject) => {
+    fail = reject;
+  });
+  const run = new BulkRun(feed, fetchOne, opts, (err) => fail(err));
+  await Promise.race([run.launch(), failed]);
+  await run.emitting;
+  if (run.emitError !== undefined) throw run.emitError;
+  if (run.stop) throw run.stop.error;
+  // By construction every id taken gets one outcome, in order; say so loudly if not.
+  if (run.delivered !== run.taken || run.taken !== feed.count) {
+    throw new JobfitError(`${feed.count - run.delivered} of ${feed.count} ids got no outcome; the export is incomplete (a bug: please report it).`);
+  }
+  return run.result;
 }
 
 /** The pool slot an id holds; replaced when a parked id takes a slot again. */

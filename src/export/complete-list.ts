@@ -35,8 +35,33 @@ import { setMaxListeners } from 'node:events';
 import { JobfitError } from '../core/errors.js';
 import { askAgain, isGarbled } from './ask-again.js';
 import { limiter } from '../core/pool.js';
-import { LIST_CAP_FILTERED } from '../api/limits.js';
 import { readId } from '../api/ids.js';
+import { LIST_CAP_FILTERED } from '../api/limits.js';
+import {
+  type Active,
+  type Cell,
+  CharStats,
+  cellDone,
+  checkComplete,
+  child,
+  chooseSide,
+  gaveUpError,
+  join,
+  minimumRequests,
+  openCell,
+  patternOf,
+  requestBudget,
+  type Seen,
+  seenItem,
+  seenOrder,
+  sharedJump,
+  type Side,
+  smallChildren,
+  type Unfinished,
+} from './cell-search.js';
+import { InOrder } from './in-order.js';
+
+export { minimumRequests } from './cell-search.js';
 
 export interface ListEnvelopeLike<T> {
   total_count?: number;
@@ -84,10 +109,6 @@ export interface ListAllResult {
   created: number;
 }
 
-/** Characters an email may hold, beyond those seen in the data (lower case: the filter ignores case). */
-const FALLBACK_DOMAIN = 'abcdefghijklmnopqrstuvwxyz0123456789.-_';
-const FALLBACK_LOCAL = `${FALLBACK_DOMAIN}+!#$%&'*/=?^\`{|}~"`;
-
 /**
  * A list request that still fails for a transient cause after the client's
  * own retries (a 429, a dropped connection, a 502/503/504, a page that is
@@ -111,49 +132,185 @@ export function patient<T>(fetchPage: FetchPage<T>, signal?: AbortSignal): Fetch
     );
 }
 
-/** The fewest requests that can return `total` items. */
-export function minimumRequests(total: number): number {
-  return Math.max(1, Math.ceil(total / LIST_CAP_FILTERED));
+/** The base filter as sent: an empty team or custom id is no filter at all. */
+export function cleanFilter(base: BaseFilter): BaseFilter {
+  const clean: BaseFilter = {};
+  if (base.team_id !== undefined && base.team_id !== '') clean.team_id = base.team_id;
+  if (base.custom_id) clean.custom_id = base.custom_id;
+  return clean;
 }
 
-interface Cell {
-  /** Local-part suffix, lower case. */
-  s: string;
-  /** Domain prefix, lower case. */
-  p: string;
+/**
+ * What a list answer says, checked: its total_count and whether it was cut
+ * (`has_more`, or fewer items than the count). A complete list cannot be
+ * checked without both a data array and a count.
+ */
+export function readAnswer<T>(env: ListEnvelopeLike<T> | undefined, noun: string): { total: number; hasMore: boolean } {
+  if (!env || !Array.isArray(env.data)) throw new JobfitError(`The service answered the list of ${noun} without a data array.`);
+  const total = typeof env.total_count === 'number' ? env.total_count : Number.NaN;
+  if (!Number.isFinite(total)) throw new JobfitError(`The service answered the list of ${noun} without a total_count; a complete list cannot be checked.`);
+  return { total, hasMore: env.has_more === true || env.data.length < total };
 }
 
-const patternOf = (c: Cell) => `${c.s}@${c.p}`;
+/** The id of a list item, as a string (numeric strings and numbers alike, api/ids.ts). */
+export function itemId(item: unknown, noun: string): string {
+  return String(readId(item !== null && typeof item === 'object' ? (item as { id?: unknown }).id : item, `id of an item of the list of ${noun}`));
+}
 
-interface Active {
-  cell: Cell;
-  pattern: string;
-  /** The cell's total_count. */
+/** One answer of the search: its count, whether it was cut, and the created_at that dates the count. */
+interface Answer {
   total: number;
-  /** created_at (ms) of the newest item of the answer that gave `total`; +Infinity when it cannot be told. */
+  hasMore: boolean;
   newest: number;
-  /** Items seen so far that lie in the cell (kept up to date by take()). */
-  members: Seen[];
-  /** Members that existed when `total` was counted (created at or before `newest`): what may add up to `total`. */
-  counted: number;
 }
 
-interface Seen {
-  id: string;
-  /** created_at in ms (NaN when the item has none). */
-  at: number;
-  /** Lower-cased email, or '' when the item has none. */
-  email: string;
-  local: string;
-  domain: string;
-}
+/**
+ * The state of one complete listing: the items seen, the cells being refined,
+ * the requests sent. Its methods are the steps of the search; listAll runs it.
+ */
+class PartitionSearch<T> {
+  readonly seen = new Map<string, Seen>();
+  readonly unfinished: Unfinished[] = [];
+  requests = 0;
+  /**
+   * A server whose answers never add up (it says there are more, yet every
+   * narrower filter returns the same few items) would make the search grow
+   * without end; give up, with a sentence, far past what a real list needs.
+   */
+  budget = Number.POSITIVE_INFINITY;
+  total0 = 0;
+  /** onItem runs strictly one item after another, in the order items were found. */
+  readonly delivery = new InOrder();
+  private readonly stats = new CharStats();
+  private readonly active = new Set<Active>();
+  private readonly slot: ReturnType<typeof limiter>;
+  private readonly emailOf: (item: T) => string | null | undefined;
+  readonly noun: string;
 
-function splitEmail(lc: string): { local: string; domain: string } {
-  const at = lc.lastIndexOf('@');
-  return at < 0 ? { local: lc, domain: '' } : { local: lc.slice(0, at), domain: lc.slice(at + 1) };
-}
+  constructor(
+    private readonly fetchPage: FetchPage<T>,
+    readonly base: BaseFilter,
+    private readonly onItem: (item: T) => void | Promise<void>,
+    private readonly opts: ListAllOptions<T>,
+  ) {
+    this.noun = opts.noun ?? 'items';
+    this.emailOf = opts.emailOf ?? ((it: T) => (it as { email?: string | null }).email);
+    this.slot = limiter(Math.max(1, opts.concurrency ?? 8));
+  }
 
-type Side = 'local' | 'domain';
+  /** Records the new items of an answer, adds them to the open cells they lie in, and queues their delivery. */
+  take(items: T[]): void {
+    for (const item of items) {
+      const id = itemId(item, this.noun);
+      if (this.seen.has(id)) continue;
+      const entry = seenItem(id, createdAt(item), this.emailOf(item));
+      this.seen.set(id, entry);
+      this.stats.add(entry);
+      for (const a of this.active) if (entry.email.includes(a.pattern)) join(a, entry);
+      this.delivery.add(() => this.onItem(item));
+    }
+  }
+
+  /** One request: the base filter, narrowed to `email` when given. */
+  async query(email: string | undefined): Promise<Answer> {
+    const signal = this.opts.signal;
+    if (signal?.aborted) throw signal.reason ?? new Error('aborted');
+    const q: ListQuery = { ...this.base };
+    if (email !== undefined) q.email = email;
+    const env = await this.slot(() => {
+      if (this.requests >= this.budget) {
+        throw gaveUpError({ open: [...this.active].filter((a) => a.counted < a.total), requests: this.requests, found: this.seen.size, total: this.total0, noun: this.noun });
+      }
+      this.requests++;
+      return this.fetchPage(q, signal);
+    });
+    const { total, hasMore } = readAnswer(env, this.noun);
+    this.take(env.data);
+    this.opts.onRequest?.(q, { total, returned: env.data.length, hasMore });
+    return { total, hasMore, newest: newestOf(env.data) };
+  }
+
+  /**
+   * Finishes cell `c`, whose total is known and exceeds what one answer held.
+   * `tried` lists the sides already exhausted for this cell.
+   */
+  async refine(c: Cell, total: number, newest: number, tried: Side[] = [], parent?: Active): Promise<void> {
+    const cell = openCell(c, total, newest, parent ? parent.members : this.seen.values());
+    this.active.add(cell);
+    try {
+      await this.refineActive(cell, tried);
+    } finally {
+      this.active.delete(cell);
+    }
+  }
+
+  /**
+   * Refines an open cell on its cheaper side (chooseSide), in three steps,
+   * until it is done (cellDone) or both sides are exhausted. The steps' rules
+   * are in cell-search.ts; here only the requests, in their order. (Every
+   * await here is a request or a child's refinement: an await that waits on
+   * nothing would reorder the requests of cells refined side by side.)
+   */
+  private async refineActive(cell: Active, tried: Side[]): Promise<void> {
+    if (cellDone(cell)) return;
+    const sides = (['local', 'domain'] as Side[]).filter((s) => !tried.includes(s));
+    if (sides.length === 0) {
+      this.unfinished.push({ pattern: cell.pattern, missing: cell.total - cell.counted });
+      return;
+    }
+    const { side, n, localCounts, domainCounts } = chooseSide(cell, sides);
+    const other: Side = side === 'local' ? 'domain' : 'local';
+    const counts = side === 'local' ? localCounts : domainCounts;
+    const queried = new Set<string>();
+
+    // 0. Every item seen continues the same way (`@yahoo` -> `@yahoo.com`): jump
+    // to the longest shared extension with one request instead of one per
+    // character. When the counts show items outside it, the character split follows.
+    const jump = sharedJump(cell, side, counts);
+    if (jump) {
+      const r = await this.query(patternOf(jump));
+      if (r.total === cell.total) {
+        if (r.hasMore) await this.refine(jump, r.total, r.newest, [], cell);
+        if (cellDone(cell)) return;
+      }
+    }
+
+    // 1. Every character seen at this position, at once.
+    await Promise.all(seenOrder(counts).map((ch) => this.visit(cell, side, ch, queried)));
+    if (cellDone(cell)) return;
+
+    // 2. What is still missing has a character here that no item seen so far
+    // has (in this generator and in real data: the oldest items, which no
+    // capped answer returned). The other side's children that fit under the
+    // cap return everything they hold, missing items included, with odds
+    // proportional to their size; try them, largest first. (`n` and the counts
+    // are those the side was chosen from, before step 1 added members.)
+    if (!tried.includes(other)) {
+      for (const ch of smallChildren(other === 'local' ? localCounts : domainCounts, n, cell.total)) {
+        if (cellDone(cell)) break;
+        await this.query(patternOf(child(cell.cell, other, ch)));
+      }
+      if (cellDone(cell)) return;
+    }
+
+    // 3. Probe the characters nobody has seen here, the likeliest first.
+    for (const ch of this.stats.probeOrder(cell.cell, side, queried, this.seen)) {
+      if (cellDone(cell)) return;
+      await this.visit(cell, side, ch, queried);
+    }
+    if (cellDone(cell)) return;
+    // What is left ends exactly here on this side: refine on the other one.
+    await this.refineActive(cell, [...tried, side]);
+  }
+
+  /** Asks for child `ch` of the cell on `side`, and refines it when its answer was cut. */
+  private async visit(cell: Active, side: Side, ch: string, queried: Set<string>): Promise<void> {
+    queried.add(ch);
+    const cc = child(cell.cell, side, ch);
+    const r = await this.query(patternOf(cc));
+    if (r.hasMore) await this.refine(cc, r.total, r.newest, [], cell);
+  }
+}
 
 /**
  * Every item matching `base`, each exactly once, streamed to `onItem` as it is
@@ -166,334 +323,28 @@ export async function listAll<T>(
   onItem: (item: T) => void | Promise<void>,
   opts: ListAllOptions<T> = {},
 ): Promise<ListAllResult> {
-  const idOf = (it: T) => String(readId(it !== null && typeof it === 'object' ? (it as { id?: unknown }).id : it, `id of an item of the list of ${noun}`));
-  const emailOf = opts.emailOf ?? ((it: T) => (it as { email?: string | null }).email);
-  const noun = opts.noun ?? 'items';
-  fetchPage = patient(fetchPage, opts.signal);
-  const slot = limiter(Math.max(1, opts.concurrency ?? 8));
-  const signal = opts.signal;
   // Every request in flight listens to Ctrl-C on the same signal.
-  if (signal) setMaxListeners(64, signal);
-
-  const seen = new Map<string, Seen>();
-  /** Characters seen at the end of local parts and the start of domains, over all items. */
-  const charFreq: Record<Side, Map<string, number>> = { local: new Map(), domain: new Map() };
-  let requests = 0;
-  /**
-   * A server whose answers never add up (it says there are more, yet every
-   * narrower filter returns the same few items) would make the search below
-   * grow without end; give up, with a sentence, far past what a real list needs.
-   */
-  let budget = Number.POSITIVE_INFINITY;
-  let total0 = 0;
-  // onItem runs strictly one item after another, in the order items were found.
-  let delivery: Promise<void> = Promise.resolve();
-  let deliveryError: unknown;
-
-  const cleanBase: BaseFilter = {};
-  if (base.team_id !== undefined && base.team_id !== '') cleanBase.team_id = base.team_id;
-  if (base.custom_id) cleanBase.custom_id = base.custom_id;
-
-  function take(items: T[]): void {
-    for (const item of items) {
-      const id = idOf(item);
-      if (seen.has(id)) continue;
-      const email = (emailOf(item) ?? '').toLowerCase();
-      const { local, domain } = splitEmail(email);
-      const entry: Seen = { id, at: createdAt(item), email, local, domain };
-      seen.set(id, entry);
-      for (const ch of local) bump(charFreq.local, ch);
-      for (const ch of domain) bump(charFreq.domain, ch);
-      for (const a of active) if (email.includes(a.pattern)) join(a, entry);
-      delivery = delivery.then(async () => {
-        if (deliveryError !== undefined) return;
-        try {
-          await onItem(item);
-        } catch (err) {
-          deliveryError = err;
-        }
-      });
-    }
-  }
-
-  async function query(email: string | undefined): Promise<{ total: number; hasMore: boolean; newest: number }> {
-    if (signal?.aborted) throw signal.reason ?? new Error('aborted');
-    const q: ListQuery = { ...cleanBase };
-    if (email !== undefined) q.email = email;
-    const env = await slot(() => {
-      if (requests >= budget) {
-        const open = [...active].filter((a) => a.counted < a.total);
-        // The narrowest open group says most about where the answers stop adding up.
-        const narrowest = open.sort((a, b) => b.pattern.length - a.pattern.length)[0];
-        const where = narrowest
-          ? ` Not completed: ${open.length} group${open.length === 1 ? '' : 's'}, the narrowest emails matching "${narrowest.pattern.slice(0, 60)}" (${narrowest.counted} of ${narrowest.total} found).`
-          : '';
-        throw new JobfitError(`Gave up on the complete list of ${noun} after ${requests} requests (${seen.size} of ${total0} found): the service's answers do not add up (it keeps reporting more than it returns).${where}`, {
-          hint: 'narrow the list with --team or --custom-id, or check that the base URL points at the service',
-        });
-      }
-      requests++;
-      return fetchPage(q, signal);
-    });
-    if (!env || !Array.isArray(env.data)) throw new JobfitError(`The service answered the list of ${noun} without a data array.`);
-    const total = typeof env.total_count === 'number' ? env.total_count : Number.NaN;
-    if (!Number.isFinite(total)) throw new JobfitError(`The service answered the list of ${noun} without a total_count; a complete list cannot be checked.`);
-    const hasMore = env.has_more === true || env.data.length < total;
-    take(env.data);
-    opts.onRequest?.(q, { total, returned: env.data.length, hasMore });
-    return { total, hasMore, newest: newestOf(env.data) };
-  }
-
-  const matches = (it: Seen, c: Cell) => it.email.includes(patternOf(c));
-  const unfinished: Array<{ pattern: string; missing: number }> = [];
-
-  /** The character that refines an item of cell `c` on `side`, or '' when it ends there. */
-  function nextChar(it: Seen, c: Cell, side: Side): string {
-    if (side === 'domain') return it.domain.length > c.p.length ? it.domain[c.p.length] : '';
-    return it.local.length > c.s.length ? it.local[it.local.length - c.s.length - 1] : '';
-  }
-
-  const child = (c: Cell, side: Side, ch: string): Cell => (side === 'domain' ? { s: c.s, p: c.p + ch } : { s: ch + c.s, p: c.p });
-
-  function charCounts(items: Seen[], c: Cell, side: Side): Map<string, number> {
-    const counts = new Map<string, number>();
-    for (const it of items) bump(counts, nextChar(it, c, side));
-    return counts;
-  }
-
-  /**
-   * Expected requests to finish cell `c` (of `total` items) by refining on
-   * `side`, from the distribution of the items already seen in it.
-   */
-  function splitCost(counts: Map<string, number>, n: number, side: Side, total: number): number {
-    let cost = 0;
-    let singletons = 0;
-    let distinct = 0;
-    for (const [ch] of counts) if (ch !== '') distinct++;
-    // An overflowing child splits again about as widely as this cell does (ten
-    // ways for digits), and its children again, until they fit: a child just
-    // above the cap costs a whole level of requests.
-    const fan = Math.min(20, Math.max(4, distinct));
-    const tree = (x: number): number => (x <= LIST_CAP_FILTERED ? 1 : 1 + fan * tree(x / fan));
-    for (const [ch, k] of counts) {
-      if (ch === '') continue;
-      cost += tree((total * k) / n);
-      if (k === 1) singletons++;
-    }
-    // Good-Turing: the share of the cell in characters not seen yet; each costs a probe.
-    const alphabet = side === 'domain' ? FALLBACK_DOMAIN.length : FALLBACK_LOCAL.length;
-    const unseenMass = (singletons / n) * total;
-    if (unseenMass >= 1) cost += Math.min(alphabet - distinct, 2 + Math.sqrt(unseenMass) / 2);
-    // Items that end at this cell on this side cannot be reached by its children at all.
-    const ends = counts.get('') ?? 0;
-    if (ends > 0) cost += 3 + ((total * ends) / n / LIST_CAP_FILTERED) * 20;
-    return cost;
-  }
-
-  /** Characters seen at the same distance from the `@` on this side, over every item: the best guess for a probe. */
-  const positional = new Map<string, { size: number; order: string[] }>();
-  function positionalOrder(c: Cell, side: Side): string[] {
-    const k = side === 'domain' ? c.p.length : c.s.length;
-    const key = `${side}${k}`;
-    const cached = positional.get(key);
-    // Recounted only when the items seen grew by a tenth: an order, not an exact count, is needed.
-    if (cached && seen.size < cached.size * 1.1) return cached.order;
-    const counts = new Map<string, number>();
-    for (const it of seen.values()) {
-      const ch = side === 'domain' ? it.domain[k] : it.local[it.local.length - k - 1];
-      if (ch) bump(counts, ch);
-    }
-    const order = [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([ch]) => ch);
-    positional.set(key, { size: seen.size, order });
-    return order;
-  }
-
-  /** Unseen characters to probe on `side`: by position, then by overall frequency, then the alphabet. */
-  function probeOrder(c: Cell, side: Side, exclude: Set<string>): string[] {
-    const out: string[] = [];
-    const have = new Set(exclude);
-    const add = (ch: string) => {
-      if (!have.has(ch) && ch !== '@') {
-        have.add(ch);
-        out.push(ch);
-      }
-    };
-    for (const ch of positionalOrder(c, side)) add(ch);
-    for (const [ch] of [...charFreq[side].entries()].sort((a, b) => b[1] - a[1])) add(ch);
-    for (const ch of side === 'domain' ? FALLBACK_DOMAIN : FALLBACK_LOCAL) add(ch);
-    return out;
-  }
-
-  /** The longest run of characters every member shares next to cell `c` on `side`. */
-  function sharedExtension(members: Seen[], c: Cell, side: Side): string {
-    if (members.length === 0) return '';
-    const rest = (it: Seen) => (side === 'domain' ? it.domain.slice(c.p.length) : it.local.slice(0, it.local.length - c.s.length));
-    let ext = rest(members[0]);
-    for (const it of members) {
-      const r = rest(it);
-      if (side === 'domain') {
-        let i = 0;
-        while (i < ext.length && i < r.length && ext[i] === r[i]) i++;
-        ext = ext.slice(0, i);
-      } else {
-        let i = 0;
-        while (i < ext.length && i < r.length && ext[ext.length - 1 - i] === r[r.length - 1 - i]) i++;
-        ext = ext.slice(ext.length - i);
-      }
-      if (!ext) break;
-    }
-    return ext.slice(side === 'domain' ? 0 : Math.max(0, ext.length - 200), 200);
-  }
-
-  const active = new Set<Active>();
-
-  /**
-   * Finishes cell `c`, whose total is known and exceeds what one answer held.
-   * `tried` lists the sides already exhausted for this cell.
-   */
-  async function refine(c: Cell, total: number, newest: number, tried: Side[] = [], parent?: Active): Promise<void> {
-    const pool = parent ? parent.members : seen.values();
-    const cell: Active = { cell: c, pattern: patternOf(c), total, newest, members: [], counted: 0 };
-    for (const it of pool) if (matches(it, c)) join(cell, it);
-    active.add(cell);
-    try {
-      await refineActive(cell, total, tried);
-    } finally {
-      active.delete(cell);
-    }
-  }
-
-  async function refineActive(cell: Active, total: number, tried: Side[]): Promise<void> {
-    const c = cell.cell;
-    // Only items that existed when the cell was counted may add up to its
-    // total: one created since must not stand in for an old one never fetched.
-    const done = () => cell.counted >= total;
-    if (done()) return;
-    const sides = (['local', 'domain'] as Side[]).filter((s) => !tried.includes(s));
-    if (sides.length === 0) {
-      unfinished.push({ pattern: cell.pattern, missing: total - cell.counted });
-      return;
-    }
-    const n = cell.members.length || 1;
-    const localCounts = charCounts(cell.members, c, 'local');
-    const domainCounts = charCounts(cell.members, c, 'domain');
-    const side: Side =
-      sides.length === 1
-        ? sides[0]
-        : // The domain side is preferred on a near tie: capped samples show the newest items
-          // only, and the end of a local part (often a number) changes with age more than a domain does.
-          splitCost(localCounts, n, 'local', total) < 0.85 * splitCost(domainCounts, n, 'domain', total)
-          ? 'local'
-          : 'domain';
-    const other: Side = side === 'local' ? 'domain' : 'local';
-    const counts = side === 'local' ? localCounts : domainCounts;
-    const queried = new Set<string>();
-
-    // Every item seen continues the same way (`@yahoo` -> `@yahoo.com`): jump
-    // to the longest shared extension with one request instead of one per
-    // character. When the counts show items outside it, fall through to the
-    // character split below.
-    if (counts.size === 1 && !counts.has('')) {
-      const ext = sharedExtension(cell.members, c, side);
-      if (ext.length > 1) {
-        const cc = side === 'domain' ? { s: c.s, p: c.p + ext } : { s: ext + c.s, p: c.p };
-        const r = await query(patternOf(cc));
-        if (r.total === total) {
-          if (r.hasMore) await refine(cc, r.total, r.newest, [], cell);
-          if (done()) return;
-        }
-      }
-    }
-
-    const visit = async (ch: string) => {
-      queried.add(ch);
-      const cc = child(c, side, ch);
-      const r = await query(patternOf(cc));
-      if (r.hasMore) await refine(cc, r.total, r.newest, [], cell);
-    };
-
-    // 1. Every character seen at this position, at once.
-    const seenChars = [...counts.entries()].filter(([ch]) => ch !== '').sort((a, b) => b[1] - a[1]).map(([ch]) => ch);
-    await Promise.all(seenChars.map(visit));
-    if (done()) return;
-
-    // 2. What is still missing has a character here that no item seen so far
-    // has (in this generator and in real data: the oldest items, which no
-    // capped answer returned). The other side's children that fit under the
-    // cap return everything they hold, missing items included, with odds
-    // proportional to their size; try them, largest first.
-    if (!tried.includes(other)) {
-      const otherCounts = side === 'local' ? domainCounts : localCounts;
-      const small = [...otherCounts.entries()]
-        .filter(([ch, k]) => ch !== '' && (total * k) / n <= LIST_CAP_FILTERED * 0.8)
-        .sort((a, b) => b[1] - a[1])
-        .map(([ch]) => ch);
-      const budget = Math.min(small.length, 6);
-      for (let i = 0; i < budget && !done(); i++) await query(patternOf(child(c, other, small[i])));
-      if (done()) return;
-    }
-
-    // 3. Probe the characters nobody has seen here, the likeliest first.
-    for (const ch of probeOrder(c, side, queried)) {
-      if (done()) return;
-      await visit(ch);
-    }
-    if (done()) return;
-    // What is left ends exactly here on this side: refine on the other one.
-    await refineActive(cell, total, [...tried, side]);
-  }
-
-  const first = await query(undefined);
+  if (opts.signal) setMaxListeners(64, opts.signal);
+  const search = new PartitionSearch(patient(fetchPage, opts.signal), cleanFilter(base), onItem, opts);
+  const first = await search.query(undefined);
   const total = first.total;
-  total0 = total;
-  // What the first answer counted: items created after it are not in `total`.
-  const newest0 = first.newest;
-  // A few times what a real list needs (the search stays within 5x on realistic data),
-  // plus room to probe the whole alphabet on both sides of one cell.
-  budget = 8 * minimumRequests(total) + 128;
+  search.total0 = total;
+  search.budget = requestBudget(total);
   if (first.hasMore) {
     // A cut unfiltered answer (50): the `@` pattern matches every email and
     // raises the cap to 150, so small sets finish in one more request.
     const root: Cell = { s: '', p: '' };
-    if (total <= LIST_CAP_FILTERED && !cleanBase.custom_id) {
-      const r = await query('@');
-      if (r.hasMore) await refine(root, r.total, r.newest);
+    if (total <= LIST_CAP_FILTERED && !search.base.custom_id) {
+      const r = await search.query('@');
+      if (r.hasMore) await search.refine(root, r.total, r.newest);
     } else {
-      await refine(root, total, newest0);
+      await search.refine(root, total, first.newest);
     }
   }
-  await delivery;
-  if (deliveryError !== undefined) throw deliveryError;
-
-  let created = 0;
-  for (const it of seen.values()) if (it.at > newest0) created++;
-  // Items created during the run are delivered, and reported, but only those
-  // that existed at the first answer must add up to its total_count.
-  const found = seen.size - created;
-  const result: ListAllResult = { items: seen.size, requests, total, minimum: minimumRequests(total), created };
-  if (found !== total) {
-    const where = unfinished.length
-      ? ` Unreachable: ${unfinished
-          .slice(0, 5)
-          .map((u) => `${u.missing} matching email "${u.pattern}"`)
-          .join(', ')}${unfinished.length > 5 ? ` and ${unfinished.length - 5} more groups` : ''}.`
-      : '';
-    const noEmail = [...seen.values()].filter((s) => !s.email).length;
-    const why =
-      found < total
-        ? `${total - found} of ${total} ${noun} could not be reached through the email filter.${where}${noEmail ? ` ${noEmail} items have no email.` : ''}`
-        : `found ${found} distinct ${noun} but the service reports ${total}; the list probably changed during the export.`;
-    throw new JobfitError(`The complete list is not complete: ${why}`, {
-      hint: found < total ? 'run it again; if it persists, narrow the export with --team or --custom-id' : 'run the export again',
-    });
-  }
-  return result;
-}
-
-/** Adds `it` to the members of `cell`, counting it when it existed when the cell was counted. */
-function join(cell: Active, it: Seen): void {
-  cell.members.push(it);
-  if (!(it.at > cell.newest)) cell.counted++;
+  await search.delivery.done();
+  // What the first answer counted: items created after it are not in `total`.
+  const created = checkComplete({ seen: search.seen.values(), newest0: first.newest, total, unfinished: search.unfinished, noun: search.noun });
+  return { items: search.seen.size, requests: search.requests, total, minimum: minimumRequests(total), created };
 }
 
 /** An item's created_at in ms, NaN when it has none. */
@@ -518,8 +369,4 @@ export function newestOf(data: unknown[]): number {
     if (at > max) max = at;
   }
   return data.length === 0 ? Number.POSITIVE_INFINITY : max;
-}
-
-function bump(m: Map<string, number>, k: string): void {
-  m.set(k, (m.get(k) ?? 0) + 1);
 }

@@ -23,7 +23,8 @@ import { JobfitError } from '../core/errors.js';
 import { NUM } from '../format/number.js';
 import { LIST_CAP_FILTERED } from '../api/limits.js';
 import { readId } from '../api/ids.js';
-import { type BaseFilter, createdAt, type FetchPage, type ListAllOptions, type ListAllResult, type ListQuery, listAll, minimumRequests, newestOf, patient } from './complete-list.js';
+import { type BaseFilter, cleanFilter, createdAt, type FetchPage, itemId, type ListAllOptions, type ListAllResult, type ListQuery, listAll, minimumRequests, newestOf, patient, readAnswer } from './complete-list.js';
+import { InOrder } from './in-order.js';
 
 interface Known {
   local: string;
@@ -118,6 +119,85 @@ export interface CompleteTakersOptions<T> extends Omit<ListAllOptions<T>, 'idOf'
   idsOnly?: boolean;
 }
 
+/** One answer of GET /test-takers, checked. */
+interface TakerAnswer<T> {
+  data: T[];
+  total: number;
+  hasMore: boolean;
+}
+
+/** The item carries an email the filter can match. */
+const hasEmail = (it: TestTakerLike | undefined): boolean => typeof it?.email === 'string' && it.email.includes('@');
+
+/**
+ * The state of one complete listing of test takers: the ids seen, the emails
+ * the invitations gave (the guide), the requests sent, and the items handed
+ * over in order. listTestTakersComplete runs its steps.
+ */
+class TakerListing<T extends TestTakerLike> {
+  readonly noun = 'test takers';
+  requests = 0;
+  readonly seen = new Set<string>();
+  /** test_taker_id -> email, from the complete list of invitations. */
+  readonly guide = new Map<string, string>();
+  /** Items newer than the first answer: delivered, not part of its total_count. */
+  created = 0;
+  /** created_at of the first answer's newest item (complete-list.ts, newestOf). */
+  newest0 = Number.POSITIVE_INFINITY;
+  total = 0;
+  private readonly delivery = new InOrder();
+
+  constructor(
+    readonly fetchTakers: FetchPage<T>,
+    readonly base: BaseFilter,
+    private readonly onItem: (item: T, email: string | undefined) => void | Promise<void>,
+    readonly opts: CompleteTakersOptions<T>,
+  ) {}
+
+  /** The item's own email, or its invitation's. */
+  emailOf(it: T): string | undefined {
+    return typeof it.email === 'string' && it.email.includes('@') ? it.email : this.guide.get(String(it.id));
+  }
+
+  /** One request for test takers, checked and traced. */
+  async ask(q: ListQuery): Promise<TakerAnswer<T>> {
+    const signal = this.opts.signal;
+    if (signal?.aborted) throw signal.reason ?? new Error('aborted');
+    this.requests++;
+    const env = await this.fetchTakers(q, signal);
+    const { total, hasMore } = readAnswer(env, this.noun);
+    this.opts.onRequest?.(q, { total, returned: env.data.length, hasMore });
+    return { data: env.data, total, hasMore };
+  }
+
+  /** Hands one item over at once, with its email (when listAll does the ordering). */
+  deliver(it: T): void | Promise<void> {
+    return this.onItem(it, this.emailOf(it));
+  }
+
+  /** Queues the delivery of the items not seen before. */
+  take(items: T[]): void {
+    for (const it of items) {
+      const id = itemId(it, this.noun);
+      if (this.seen.has(id)) continue;
+      this.seen.add(id);
+      if (createdAt(it) > this.newest0) this.created++;
+      this.delivery.add(() => this.deliver(it));
+    }
+  }
+
+  /** Waits for every delivery; the listing's figures. */
+  async settle(): Promise<ListAllResult> {
+    await this.delivery.done();
+    return { items: this.seen.size, requests: this.requests, total: this.total, minimum: minimumRequests(this.total), created: this.created };
+  }
+
+  /** Distinct items that existed at the first answer add up to its total_count. */
+  adds(r: { items: number; created: number }): boolean {
+    return r.items - r.created === this.total;
+  }
+}
+
 /**
  * Every test taker matching `base`, each exactly once, to `onItem` with the
  * email known for it (its own, or its invitation's). Works whether or not
@@ -131,116 +211,81 @@ export async function listTestTakersComplete<T extends TestTakerLike>(
   onItem: (item: T, email: string | undefined) => void | Promise<void>,
   opts: CompleteTakersOptions<T> = {},
 ): Promise<ListAllResult> {
-  const noun = 'test takers';
-  fetchTakers = patient(fetchTakers, opts.signal);
-  const clean: BaseFilter = {};
-  if (base.team_id !== undefined && base.team_id !== '') clean.team_id = base.team_id;
-  if (base.custom_id) clean.custom_id = base.custom_id;
-  const signal = opts.signal;
-  let requests = 0;
-  const ask = async (q: ListQuery) => {
-    if (signal?.aborted) throw signal.reason ?? new Error('aborted');
-    requests++;
-    const env = await fetchTakers(q, signal);
-    if (!env || !Array.isArray(env.data)) throw new JobfitError(`The service answered the list of ${noun} without a data array.`);
-    if (typeof env.total_count !== 'number') throw new JobfitError(`The service answered the list of ${noun} without a total_count; a complete list cannot be checked.`);
-    const hasMore = env.has_more === true || env.data.length < env.total_count;
-    opts.onRequest?.(q, { total: env.total_count, returned: env.data.length, hasMore });
-    return { data: env.data, total: env.total_count, hasMore };
-  };
-
-  const first = await ask({ ...clean });
-  const total = first.total;
+  const l = new TakerListing(patient(fetchTakers, opts.signal), cleanFilter(base), onItem, opts);
+  const first = await l.ask({ ...l.base });
+  l.total = first.total;
   // Test takers created after the first answer (an invitation accepted during
   // the run) are delivered, but are not part of its total_count.
-  const newest0 = newestOf(first.data);
-  let created = 0;
-  const seen = new Set<string>();
-  const guide = new Map<string, string>();
-  const emailOf = (it: T): string | undefined => (typeof it.email === 'string' && it.email.includes('@') ? it.email : guide.get(String(it.id)));
-  let delivery: Promise<void> = Promise.resolve();
-  let deliveryError: unknown;
-  const take = (items: T[]) => {
-    for (const it of items) {
-      const id = String(readId(it !== null && typeof it === 'object' ? it.id : it, `id of an item of the list of ${noun}`));
-      if (seen.has(id)) continue;
-      seen.add(id);
-      if (createdAt(it) > newest0) created++;
-      delivery = delivery.then(async () => {
-        if (deliveryError !== undefined) return;
-        try {
-          await onItem(it, emailOf(it));
-        } catch (err) {
-          deliveryError = err;
-        }
-      });
-    }
-  };
-  const settle = async (): Promise<ListAllResult> => {
-    await delivery;
-    if (deliveryError !== undefined) throw deliveryError;
-    return { items: seen.size, requests, total, minimum: minimumRequests(total), created };
-  };
-
+  l.newest0 = newestOf(first.data);
   // Every item of the first answer carries an email: the adaptive search needs nothing else.
-  if (!first.hasMore || first.data.every((it) => typeof it?.email === 'string' && it.email.includes('@'))) {
-    if (!first.hasMore) {
-      take(first.data);
-      const r = await settle();
-      if (r.items - r.created !== total) throw new JobfitError(`The service listed ${NUM.format(r.items)} distinct ${noun} but reports ${NUM.format(total)}; the list is not complete.`);
-      return r;
-    }
-    const r = await listAll(fetchTakers, clean, (it) => onItem(it, emailOf(it)), { ...opts, noun });
-    return { ...r, requests: r.requests + requests };
-  }
-
+  if (!first.hasMore || first.data.every(hasEmail)) return listDirectly(l, first);
   // 1. Every test taker's email, from the complete list of invitations.
+  await learnEmails(l, fetchInvitations);
+  if (opts.idsOnly && l.guide.size === l.total && first.data.every((it) => l.guide.has(String(it?.id)))) {
+    l.take([...l.guide.keys()].map((id) => ({ id: Number(id) }) as T));
+    return l.settle();
+  }
+  l.take(first.data);
+  // 2. and 3. The planned patterns, a few at a time.
+  const capped = await askPlanned(l, planCells(l.guide.values()));
+  if (l.seen.size - l.created === l.total) return l.settle();
+  return searchTheRest(l, capped);
+}
+
+/** The first answer holds everything, or its items carry emails: no guide needed. */
+async function listDirectly<T extends TestTakerLike>(l: TakerListing<T>, first: TakerAnswer<T>): Promise<ListAllResult> {
+  if (!first.hasMore) {
+    l.take(first.data);
+    const r = await l.settle();
+    if (!l.adds(r)) throw new JobfitError(`The service listed ${NUM.format(r.items)} distinct ${l.noun} but reports ${NUM.format(l.total)}; the list is not complete.`);
+    return r;
+  }
+  const r = await listAll(l.fetchTakers, l.base, (it) => l.deliver(it), { ...l.opts, noun: l.noun });
+  return { ...r, requests: r.requests + l.requests };
+}
+
+/** Step 1: the guide (test_taker_id -> email) from the complete list of invitations. */
+async function learnEmails<T extends TestTakerLike>(l: TakerListing<T>, fetchInvitations: FetchPage<InvitationLike>): Promise<void> {
+  const { signal, concurrency, onRequest } = l.opts;
   const g = await listAll(
     fetchInvitations,
-    clean,
+    l.base,
     (inv) => {
       // Invitations created during the run have no test taker yet: a guide, not a count, so they change nothing here.
-      if (inv.test_taker_id !== null && inv.test_taker_id !== undefined && typeof inv.email === 'string') guide.set(String(readId(inv.test_taker_id, `test_taker_id of invitation ${String(inv.id).slice(0, 20)}`)), inv.email);
+      if (inv.test_taker_id !== null && inv.test_taker_id !== undefined && typeof inv.email === 'string') l.guide.set(String(readId(inv.test_taker_id, `test_taker_id of invitation ${String(inv.id).slice(0, 20)}`)), inv.email);
     },
-    { signal, concurrency: opts.concurrency, onRequest: opts.onRequest, noun: 'invitations' },
+    { signal, concurrency, onRequest, noun: 'invitations' },
   );
-  opts.onGuide?.(g);
-  requests += g.requests;
-  if (opts.idsOnly && guide.size === total && first.data.every((it) => guide.has(String(it?.id)))) {
-    take([...guide.keys()].map((id) => ({ id: Number(id) }) as T));
-    return settle();
-  }
-  take(first.data);
+  l.opts.onGuide?.(g);
+  l.requests += g.requests;
+}
 
-  // 2. and 3. The planned patterns, a few at a time.
-  const cells = planCells(guide.values());
+/** Steps 2 and 3: one request per planned pattern, a few at a time. The patterns that still came back capped. */
+async function askPlanned<T extends TestTakerLike>(l: TakerListing<T>, cells: string[]): Promise<string[]> {
   const capped: string[] = [];
   const queue = [...cells];
   const worker = async () => {
     for (let email = queue.shift(); email !== undefined; email = queue.shift()) {
-      const a = await ask({ ...clean, email });
-      take(a.data);
+      const a = await l.ask({ ...l.base, email });
+      l.take(a.data);
       if (a.hasMore) capped.push(email);
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, opts.concurrency ?? 8) }, worker));
-  if (seen.size - created === total) return settle();
+  await Promise.all(Array.from({ length: Math.max(1, l.opts.concurrency ?? 8) }, worker));
+  return capped;
+}
 
-  // The invitations and the test takers disagree somewhere: search what is left.
-  const r = await listAll(fetchTakers, clean, (it) => take([it]), {
-    signal,
-    concurrency: opts.concurrency,
-    onRequest: opts.onRequest,
-    noun,
-    emailOf: (it) => emailOf(it),
-  }).catch((err: unknown) => {
+/** The invitations and the test takers disagree somewhere: the adaptive search for what is left. */
+async function searchTheRest<T extends TestTakerLike>(l: TakerListing<T>, capped: string[]): Promise<ListAllResult> {
+  const { signal, concurrency, onRequest } = l.opts;
+  const r = await listAll(l.fetchTakers, l.base, (it) => l.take([it]), { signal, concurrency, onRequest, noun: l.noun, emailOf: (it) => l.emailOf(it) }).catch((err: unknown) => {
     if (err instanceof JobfitError && capped.length > 0) {
       throw new JobfitError(`${err.message} The emails of ${capped.length} group${capped.length === 1 ? '' : 's'} (${capped.slice(0, 3).map((c) => `"${c}"`).join(', ')}) differ between invitations and test takers.`, { hint: err.hint });
     }
     throw err;
   });
-  requests += r.requests;
-  const out = await settle();
-  if (out.items - out.created !== total) throw new JobfitError(`Found ${NUM.format(out.items)} of ${NUM.format(total)} ${noun}; the list is not complete.`);
+  l.requests += r.requests;
+  const out = await l.settle();
+  if (!l.adds(out)) throw new JobfitError(`Found ${NUM.format(out.items)} of ${NUM.format(l.total)} ${l.noun}; the list is not complete.`);
   return out;
 }

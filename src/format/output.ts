@@ -339,67 +339,186 @@ async function createXlsxListWriter(ctx: OutputCtx, opts: ListWriterOptions): Pr
 }
 
 /**
- * Streams a long list: NDJSON and CSV lines leave as they come (those of one
- * turn of the event loop in one write, see `emit`); JSON is written as
- * it comes and is valid when end() is called (with `envelope`: the list
- * envelope with `data` first and `total_count` = items written, `has_more`:
- * false after it); a table needs every row for its widths, so it waits for end().
- * With CSV and no `csvColumns`, the first item fixes the header; fields of later
- * items outside it are dropped with one warning.
+ * The rows of one format, for createListWriter: what opens the output, each
+ * item (emitted through the line batch), and what closes it.
  */
-export async function createListWriter(ctx: OutputCtx, opts: ListWriterOptions): Promise<ListWriter> {
-  const format = resolveFormat(ctx, opts.allowed);
-  // A fixed list is checked before any item (an empty list included); otherwise on the first item.
-  checkFields(ctx, opts);
-  if (format === 'xlsx') return createXlsxListWriter(ctx, opts);
-  const { cellsFor, csvLine, csvRecord } = format === 'csv' ? await loadCsv() : ({} as Awaited<ReturnType<typeof loadCsv>>);
-  const { renderTable } = format === 'table' ? await loadTable() : ({} as Awaited<ReturnType<typeof loadTable>>);
-  const fields = fieldsOf(ctx);
-  const out = ctx.io.stdout;
-  let count = 0;
-  let header: string[] | undefined = fields ? undefined : opts.csvColumns;
-  let warnedExtra = false;
-  const buffered: unknown[] = [];
-  let ended = false;
+export interface FormatRows {
+  /** Writes what opens the output (a JSON array or envelope, a fixed CSV header). */
+  start(): void;
+  /** One item, at position `index`; `shown` is the item cut down to --fields. */
+  row(item: unknown, shown: unknown, index: number, emit: (chunk: string) => void): void;
+  /** Writes what closes the output after `count` items (the batch already flushed). */
+  end(count: number): void;
+}
 
-  const start = () => {
-    if (format === 'json') {
-      if (opts.envelope) {
+/**
+ * -o json: written as it comes and valid once ended. With `envelope`, the
+ * list envelope with `data` first and `total_count` = items written,
+ * `has_more`: false after it; otherwise a JSON array.
+ */
+export function jsonRows(out: OutputCtx['io']['stdout'], envelope?: { mode?: string }): FormatRows {
+  const indent = envelope ? '    ' : '  ';
+  return {
+    start() {
+      if (envelope) {
         const head: Record<string, unknown> = {};
-        if (opts.envelope.mode !== undefined) head.mode = opts.envelope.mode;
+        if (envelope.mode !== undefined) head.mode = envelope.mode;
         head.object = 'list';
         const open = JSON.stringify(head, null, 2).replace(/\n}$/, '');
         out.write(`${open},\n  "data": [`);
       } else {
         out.write('[');
       }
-    }
-    if (format === 'csv' && header) out.write(csvLine(header));
+    },
+    row(_item, shown, index, emit) {
+      const body = jsonText(shown, 2).replace(/\n/g, `\n${indent}`);
+      emit(`${index === 0 ? '' : ','}\n${indent}${body}`);
+    },
+    end(count) {
+      if (envelope) {
+        out.write(`${count === 0 ? '' : '\n  '}],\n  "total_count": ${count},\n  "has_more": false\n}\n`);
+      } else {
+        out.write(`${count === 0 ? '' : '\n'}]\n`);
+      }
+    },
   };
-  start();
+}
 
-  const indent = opts.envelope ? '    ' : '  ';
-  let full = false;
-  // Lines are gathered and leave together, at the end of this turn of the
-  // event loop or every 64 KB: a write to a file or a pipe is a system call,
-  // and one per line was a twentieth of a scorecard export's time.
+/** -o ndjson: one compact JSON object per line, nothing around them. */
+export function ndjsonRows(): FormatRows {
+  return {
+    start() {},
+    row(_item, shown, _index, emit) {
+      emit(`${jsonText(shown)}\n`);
+    },
+    end() {},
+  };
+}
+
+/**
+ * -o csv: a header line, then one line per item. Without `csvColumns` the
+ * first item fixes the header; fields of later items outside it are dropped
+ * with one warning.
+ */
+export function csvRows(ctx: OutputCtx, opts: ListWriterOptions, fields: string[] | undefined, csv: Awaited<ReturnType<typeof loadCsv>>): FormatRows {
+  const out = ctx.io.stdout;
+  let header: string[] | undefined = fields ? undefined : opts.csvColumns;
+  let warnedExtra = false;
+  return {
+    start() {
+      if (header) out.write(csv.csvLine(header));
+    },
+    row(item, _shown, _index, emit) {
+      const rec = opts.flatItems && !fields ? (item as Record<string, Cell>) : csv.csvRecord(item, fields);
+      if (!header) {
+        header = unionKeys([rec], fields);
+        emit(csv.csvLine(header));
+      } else if (!warnedExtra && !opts.csvColumns && keysOutside(rec, header).length > 0) {
+        warnedExtra = true;
+        const extra = keysOutside(rec, header);
+        ctx.io.stderr.write(`Warning: CSV columns were fixed by the first row; ${safeLine(extra.join(', '))} of later rows left out (use -o ndjson for every field).\n`);
+      }
+      emit(csv.csvLine(csv.cellsFor(rec, header)));
+    },
+    end(count) {
+      // An empty export still says what its columns would have been, when known.
+      if (!header && count === 0 && fields) out.write(csv.csvLine(fields));
+    },
+  };
+}
+
+/** -o table: a table needs every row for its widths, so it is printed at the end. */
+export function tableRows(ctx: OutputCtx, opts: ListWriterOptions, fields: string[] | undefined, renderTable: Awaited<ReturnType<typeof loadTable>>['renderTable']): FormatRows {
+  const buffered: unknown[] = [];
+  return {
+    start() {},
+    row(item) {
+      buffered.push(item);
+    },
+    end() {
+      if (buffered.length > 0) {
+        ctx.io.stdout.write(renderTable(buffered, tableColumns(fields, opts.columns, buffered), tableOptions(ctx)));
+      } else if (!ctx.globals.quiet) {
+        ctx.io.stderr.write(`No ${opts.noun ?? 'items'} found.\n`);
+      }
+    },
+  };
+}
+
+/**
+ * Lines gathered to leave together, at the end of this turn of the event
+ * loop or every 64 KB: a write to a file or a pipe is a system call, and one
+ * per line was a twentieth of a scorecard export's time. `full`: a write was
+ * refused (stdout's buffer is full) since it was last cleared.
+ */
+export function lineBatch(out: OutputCtx['io']['stdout']): { emit(chunk: string): void; flush(): void; full: boolean } {
   let pending = '';
   let flushScheduled = false;
-  const flush = () => {
-    flushScheduled = false;
-    if (pending === '') return;
-    const chunk = pending;
-    pending = '';
-    if (!out.write(chunk)) full = true;
+  const batch = {
+    full: false,
+    flush() {
+      flushScheduled = false;
+      if (pending === '') return;
+      const chunk = pending;
+      pending = '';
+      if (!out.write(chunk)) batch.full = true;
+    },
+    emit(chunk: string) {
+      pending += chunk;
+      if (pending.length >= 65_536) batch.flush();
+      else if (!flushScheduled) {
+        flushScheduled = true;
+        setImmediate(batch.flush);
+      }
+    },
   };
-  const emit = (chunk: string) => {
-    pending += chunk;
-    if (pending.length >= 65_536) flush();
-    else if (!flushScheduled) {
-      flushScheduled = true;
-      setImmediate(flush);
-    }
-  };
+  return batch;
+}
+
+/**
+ * Resolves when `out` can take more: waits only while the stream still says
+ * it needs a drain. A caller that ignored write()'s answer may come after the
+ * 'drain' already fired, and waiting for another would wait forever (an
+ * export into a pipe then ended with exit 13 instead of its incomplete mark).
+ * A stream that does not say (a test's fake) is taken at write()'s word (`wasFull`).
+ */
+export function untilDrained(out: unknown, wasFull: boolean): Promise<void> {
+  const stream = out as { writableNeedDrain?: boolean; once?: (event: string, cb: () => void) => void; off?: (event: string, cb: () => void) => void };
+  if (!(stream.writableNeedDrain ?? wasFull) || typeof stream.once !== 'function') return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      for (const e of ['drain', 'close', 'error']) stream.off?.(e, done);
+      resolve();
+    };
+    for (const e of ['drain', 'close', 'error']) stream.once?.(e, done);
+  });
+}
+
+/**
+ * Streams a long list: NDJSON and CSV lines leave as they come (those of one
+ * turn of the event loop in one write, see lineBatch); JSON is written as
+ * it comes and is valid when end() is called (jsonRows); a table waits for
+ * end() (tableRows). The rows of each format are their own functions above.
+ */
+export async function createListWriter(ctx: OutputCtx, opts: ListWriterOptions): Promise<ListWriter> {
+  const format = resolveFormat(ctx, opts.allowed);
+  // A fixed list is checked before any item (an empty list included); otherwise on the first item.
+  checkFields(ctx, opts);
+  if (format === 'xlsx') return createXlsxListWriter(ctx, opts);
+  const fields = fieldsOf(ctx);
+  const out = ctx.io.stdout;
+  const rows =
+    format === 'csv'
+      ? csvRows(ctx, opts, fields, await loadCsv())
+      : format === 'table'
+        ? tableRows(ctx, opts, fields, (await loadTable()).renderTable)
+        : format === 'json'
+          ? jsonRows(out, opts.envelope)
+          : ndjsonRows();
+  let count = 0;
+  let ended = false;
+  rows.start();
+  const batch = lineBatch(out);
 
   return {
     format,
@@ -409,82 +528,21 @@ export async function createListWriter(ctx: OutputCtx, opts: ListWriterOptions):
     write(item: unknown): boolean {
       if (ended) throw new Error('list writer already ended');
       if (count === 0 && !opts.fieldNames) checkFieldsOn(ctx, [item], opts);
-      const shown = fields ? project(item, fields) : item;
-      switch (format) {
-        case 'json': {
-          const body = jsonText(shown, 2).replace(/\n/g, `\n${indent}`);
-          emit(`${count === 0 ? '' : ','}\n${indent}${body}`);
-          break;
-        }
-        case 'ndjson':
-          emit(`${jsonText(shown)}\n`);
-          break;
-        case 'csv': {
-          const rec = opts.flatItems && !fields ? (item as Record<string, Cell>) : csvRecord(item, fields);
-          if (!header) {
-            header = unionKeys([rec], fields);
-            emit(csvLine(header));
-          } else if (!warnedExtra && !opts.csvColumns && keysOutside(rec, header).length > 0) {
-            warnedExtra = true;
-            const extra = keysOutside(rec, header);
-            ctx.io.stderr.write(`Warning: CSV columns were fixed by the first row; ${safeLine(extra.join(', '))} of later rows left out (use -o ndjson for every field).\n`);
-          }
-          emit(csvLine(cellsFor(rec, header)));
-          break;
-        }
-        case 'table':
-          buffered.push(item);
-          break;
-      }
+      rows.row(item, fields ? project(item, fields) : item, count, batch.emit);
       count++;
-      return !full;
+      return !batch.full;
     },
     drained() {
-      flush();
-      const wasFull = full;
-      full = false;
-      // Wait only while the stream still says it needs a drain: a caller that
-      // ignored write()'s answer may come after the 'drain' already fired, and
-      // waiting for another would wait forever (an export into a pipe then
-      // ended with exit 13 instead of its incomplete mark).
-      const stream = out as { writableNeedDrain?: boolean; once?: (event: string, cb: () => void) => void; off?: (event: string, cb: () => void) => void };
-      // (A stream that does not say, a test's fake, is taken at write()'s word.)
-      if (!(stream.writableNeedDrain ?? wasFull) || typeof stream.once !== 'function') return Promise.resolve();
-      return new Promise<void>((resolve) => {
-        const done = () => {
-          for (const e of ['drain', 'close', 'error']) stream.off?.(e, done);
-          resolve();
-        };
-        for (const e of ['drain', 'close', 'error']) stream.once?.(e, done);
-      });
+      batch.flush();
+      const wasFull = batch.full;
+      batch.full = false;
+      return untilDrained(out, wasFull);
     },
     end() {
       if (ended) return;
       ended = true;
-      flush();
-      switch (format) {
-        case 'json':
-          if (opts.envelope) {
-            out.write(`${count === 0 ? '' : '\n  '}],\n  "total_count": ${count},\n  "has_more": false\n}\n`);
-          } else {
-            out.write(`${count === 0 ? '' : '\n'}]\n`);
-          }
-          break;
-        case 'csv':
-          // An empty export still says what its columns would have been, when known.
-          if (!header && count === 0 && fields) out.write(csvLine(fields));
-          break;
-        case 'table':
-          if (buffered.length > 0) {
-            out.write(renderTable(buffered, tableColumns(fields, opts.columns, buffered), tableOptions(ctx)));
-          } else if (!ctx.globals.quiet) {
-            ctx.io.stderr.write(`No ${opts.noun ?? 'items'} found.\n`);
-          }
-          break;
-        default:
-          break;
-      }
+      batch.flush();
+      rows.end(count);
     },
   };
 }
-

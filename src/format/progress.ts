@@ -60,79 +60,98 @@ export function clearProgress(ctx: Pick<Session, 'io'>): void {
   for (const p of [...(drawn.get(ctx.io.stderr) ?? [])]) p.clear();
 }
 
+/** What a progress line counts. */
+export interface ProgressCounts {
+  done: number;
+  errors: number;
+  invalid: number;
+  total?: number;
+}
+
+/** The fields of the bar's line: every number grouped the same way ("1,592/3,130", not "1592/3,130"). */
+export function progressPayload(n: ProgressCounts, rate: number, c: ReturnType<typeof colorsFor>): { count: string; of: string; rate: string; errors: string } {
+  return {
+    count: NUM.format(n.done),
+    of: NUM.format(n.total ?? 0),
+    rate: NUM.format(Math.round(rate)),
+    errors: `${n.errors ? c.red(`${NUM.format(n.errors)} failed`) : '0 failed'}${n.invalid ? `, ${NUM.format(n.invalid)} invalid` : ''}`,
+  };
+}
+
+/** "1,000 invitations: 997 done, 3 failed, in 2.1s (476/s)"; "of N" when the total differs from what was done. */
+export function summaryLine(n: ProgressCounts, noun: string, elapsedMs: number, rate: number): string {
+  const of = n.total !== undefined && n.total !== n.done ? ` of ${NUM.format(n.total)}` : '';
+  const ok = n.done - n.errors - n.invalid;
+  const skipped = n.invalid ? `, ${NUM.format(n.invalid)} invalid` : '';
+  return `${NUM.format(n.done)}${of} ${noun}: ${NUM.format(ok)} done, ${NUM.format(n.errors)} failed${skipped}, in ${formatDuration(elapsedMs)} (${NUM.format(Math.round(rate))}/s)`;
+}
+
+/** The bar cli-progress draws on stderr: label, bar, count, rate, errors, ETA. */
+function createBar(ctx: Pick<Session, 'io'>, label: string | undefined): cliProgress.SingleBar {
+  const bars = loadBars();
+  return new bars.SingleBar(
+    {
+      stream: ctx.io.stderr as unknown as NodeJS.WritableStream,
+      format: `${label ? `${label} ` : ''}{bar} {count}/{of} | {rate}/s | {errors} | ETA {eta_formatted}`,
+      barsize: Math.max(10, Math.min(30, ctx.io.columns - 60)),
+      barCompleteChar: '█',
+      barIncompleteChar: '░',
+      hideCursor: true,
+      fps: 10,
+      etaBuffer: 50,
+      clearOnComplete: false,
+      linewrap: false,
+    },
+    bars.Presets.shades_classic,
+  );
+}
+
 export function createProgress(ctx: Pick<Session, 'io' | 'globals'>, opts: ProgressOptions = {}): Progress {
   // The context's clock (not performance.now(): its first call loads perf_hooks, ~3 ms of start-up).
   const clock = opts.clock ?? (() => ctx.io.now().getTime());
   const started = clock();
-  let total = opts.total;
-  let done = 0;
-  let errors = 0;
-  let invalid = 0;
+  const n: ProgressCounts = { done: 0, errors: 0, invalid: 0, total: opts.total };
   let stopped = false;
   const showBar = ctx.io.stderrIsTTY && !ctx.globals.quiet;
   const c = colorsFor(ctx.io.colorStderr);
 
   const rate = () => {
     const secs = (clock() - started) / 1000;
-    return secs > 0 ? done / secs : 0;
+    return secs > 0 ? n.done / secs : 0;
   };
-  // Every number of the line grouped the same way ("1,592/3,130", not "1592/3,130").
-  const payload = () => ({
-    count: NUM.format(done),
-    of: NUM.format(total ?? 0),
-    rate: NUM.format(Math.round(rate())),
-    errors: `${errors ? c.red(`${NUM.format(errors)} failed`) : '0 failed'}${invalid ? `, ${NUM.format(invalid)} invalid` : ''}`,
-  });
+  const payload = () => progressPayload(n, rate(), c);
 
-  let bar: cliProgress.SingleBar | undefined;
-  if (showBar) {
-    const bars = loadBars();
-    bar = new bars.SingleBar(
-      {
-        stream: ctx.io.stderr as unknown as NodeJS.WritableStream,
-        format: `${opts.label ? `${opts.label} ` : ''}{bar} {count}/{of} | {rate}/s | {errors} | ETA {eta_formatted}`,
-        barsize: Math.max(10, Math.min(30, ctx.io.columns - 60)),
-        barCompleteChar: '█',
-        barIncompleteChar: '░',
-        hideCursor: true,
-        fps: 10,
-        etaBuffer: 50,
-        clearOnComplete: false,
-        linewrap: false,
-      },
-      bars.Presets.shades_classic,
-    );
-  }
+  const bar = showBar ? createBar(ctx, opts.label) : undefined;
   // The first frame waits for the real total: a full bar at 0/0 says nothing true.
   let drawing = false;
   const draw = () => {
     if (!bar || stopped) return;
     if (!drawing) {
-      if (total === undefined) return;
+      if (n.total === undefined) return;
       drawing = true;
-      bar.start(total, done, payload());
+      bar.start(n.total, n.done, payload());
       return;
     }
-    bar.update(done, payload());
+    bar.update(n.done, payload());
   };
   draw();
 
   const self: Progress = {
     tick(o = {}) {
-      const n = o.n ?? 1;
-      done += n;
-      if (o.error) errors += n;
-      else if (o.invalid) invalid += n;
+      const k = o.n ?? 1;
+      n.done += k;
+      if (o.error) n.errors += k;
+      else if (o.invalid) n.invalid += k;
       draw();
     },
     setTotal(t) {
-      total = t;
+      n.total = t;
       if (drawing) bar?.setTotal(t);
       draw();
     },
     stop() {
       if (stopped) return;
-      if (bar && drawing) bar.update(done, payload());
+      if (bar && drawing) bar.update(n.done, payload());
       stopped = true;
       drawn.get(ctx.io.stderr)?.delete(self);
       if (bar && drawing) bar.stop();
@@ -144,22 +163,17 @@ export function createProgress(ctx: Pick<Session, 'io' | 'globals'>, opts: Progr
       self.stop();
     },
     summary() {
-      const noun = opts.noun ?? 'items';
-      const elapsed = clock() - started;
-      const of = total !== undefined && total !== done ? ` of ${NUM.format(total)}` : '';
-      const ok = done - errors - invalid;
-      const skipped = invalid ? `, ${NUM.format(invalid)} invalid` : '';
-      return `${NUM.format(done)}${of} ${noun}: ${NUM.format(ok)} done, ${NUM.format(errors)} failed${skipped}, in ${formatDuration(elapsed)} (${NUM.format(Math.round(rate()))}/s)`;
+      return summaryLine(n, opts.noun ?? 'items', clock() - started, rate());
     },
     finish() {
       self.stop();
       if (!ctx.globals.quiet) ctx.io.stderr.write(`${self.summary()}\n`);
     },
     get done() {
-      return done;
+      return n.done;
     },
     get errors() {
-      return errors;
+      return n.errors;
     },
     get active() {
       return Boolean(bar) && !stopped;

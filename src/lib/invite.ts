@@ -121,47 +121,12 @@ function session(signal: AbortSignal | undefined): BulkDeps['ctx'] {
 }
 
 /**
- * Invites every row (see InviteRow). `R` lets rows be of your own interface
- * (`interface Candidate { email: string; ... }`), not only plain records.
+ * The rows as a CSV's lines: the header is every key, in the order first
+ * seen; a row with no cell at all is left out (the pipeline skips it as a
+ * blank line; it is reported invalid here). `indexOfRow[n]` is the position
+ * in `rows` of the CSV's row n + 1.
  */
-export async function bulkInvite<R extends { readonly [K in keyof R]: InviteCell } = InviteRow>(
-  client: JobfitClient,
-  rowsGiven: readonly R[],
-  opts: BulkInviteOptions = {},
-): Promise<BulkInviteResult> {
-  if (!Array.isArray(rowsGiven)) throw new TypeError('bulkInvite: rows must be an array of objects.');
-  const rows = rowsGiven as readonly InviteRow[];
-  // The pipeline is loaded on the first call: a program that only lists pays nothing for it.
-  const [{ runBulkInvite }, { DEFAULT_CONCURRENCY, MAX_CONCURRENCY }, { stringify }, { readCsv }, { looksLikeFormula }, { isOurStub }] = await Promise.all([
-    import('../bulk/run.js'),
-    import('../bulk/types.js'),
-    import('csv-stringify/sync'),
-    import('../bulk/reader.js'),
-    import('../format/csv.js'),
-    import('../config/served-stubs.js'),
-  ]);
-  /** The results file neutralises cells a spreadsheet would run ('=…'); our columns are read back as written. */
-  const asWritten = (c: string) => (c.startsWith("'") && looksLikeFormula(c.slice(1)) ? c.slice(1) : c);
-  const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
-    throw new TypeError(`bulkInvite: concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}; got ${String(opts.concurrency)}.`);
-  }
-  const started = Date.now();
-  const results: InviteRowResult[] = rows.map((_, index) => ({ index, status: 'invalid', error: '(row): is empty' }));
-  const tally = (interrupted: boolean): BulkInviteResult => {
-    const n = (s: InviteStatus) => results.filter((r) => r.status === s).length;
-    return {
-      created: n('created'),
-      exists: n('exists'),
-      invalid: n('invalid'),
-      failed: n('failed'),
-      notSent: n('not_sent') + n('unknown'),
-      interrupted,
-      seconds: (Date.now() - started) / 1000,
-      rows: results,
-    };
-  };
-  // The pipeline skips rows with no cell at all, as blank lines of a file: they are reported invalid here.
+export function rowsAsLines(rows: readonly InviteRow[]): { lines: string[][]; indexOfRow: number[] } {
   const header: string[] = [];
   const known = new Set<string>();
   const indexOfRow: number[] = [];
@@ -174,82 +139,145 @@ export async function bulkInvite<R extends { readonly [K in keyof R]: InviteCell
     }
     if (Object.values(row).some((v) => cellText(v as InviteCell).trim() !== '')) indexOfRow.push(i);
   }
-  if (indexOfRow.length === 0) return tally(false);
+  const lines: string[][] = [header];
+  for (const i of indexOfRow) lines.push(header.map((h) => cellText(rows[i][h])));
+  return { lines, indexOfRow };
+}
+
+/** The totals of the rows' results. */
+export function tally(results: InviteRowResult[], interrupted: boolean, seconds: number): BulkInviteResult {
+  const n = (s: InviteStatus) => results.filter((r) => r.status === s).length;
+  return {
+    created: n('created'),
+    exists: n('exists'),
+    invalid: n('invalid'),
+    failed: n('failed'),
+    notSent: n('not_sent') + n('unknown'),
+    interrupted,
+    seconds,
+    rows: results,
+  };
+}
+
+/** The pipeline's options for the CSV at `csv`: the library's defaults as the CLI's flags, never a prompt. */
+export function pipelineOptions(csv: string, out: string, concurrency: number, d: InviteDefaults = {}): BulkOptions {
+  return {
+    csv,
+    out,
+    yes: true,
+    concurrency,
+    team: listText(d.team),
+    assessments: listText(d.assessments),
+    template: listText(d.template),
+    sendVia: d.sendVia,
+    createdBy: d.createdBy,
+    phoneCountry: d.phoneCountry,
+  };
+}
+
+/**
+ * The invalid rows of a dry run by their position in the array given, with
+ * the rows left out as blank (each "is empty"), in order.
+ */
+export function invalidRowsOf(invalidRows: ReadonlyArray<{ row: number; errors: Array<{ field: string; reason: string }> }>, indexOfRow: readonly number[], total: number): InvalidRowsError['rows'] {
+  const invalid = invalidRows.map((r) => ({ index: indexOfRow[r.row - 1], errors: r.errors }));
+  const nonBlank = new Set(indexOfRow);
+  for (let index = 0; index < total; index++) if (!nonBlank.has(index)) invalid.push({ index, errors: [{ field: '(row)', reason: 'is empty' }] });
+  return invalid.sort((a, b) => a.index - b.index);
+}
+
+/** The pipeline's progress seam as onProgress: the blank rows count as done and failed from the start. */
+function progressOf(total: number, sent: number, onProgress: BulkInviteOptions['onProgress']): NonNullable<BulkDeps['progress']> {
+  let done = 0;
+  let failed = 0;
+  const blank = total - sent;
+  return () => ({
+    tick: (t) => {
+      done += t?.n ?? 1;
+      if (t?.error) failed++;
+      onProgress?.({ done: done + blank, total, failed: failed + blank });
+    },
+    setTotal: () => {},
+    stop: () => {},
+  });
+}
+
+/** The results file's last five columns (row, status, invitation_id, assessment_url, error) → the rows' results. */
+async function readResults(path: string, indexOfRow: readonly number[], results: InviteRowResult[]): Promise<void> {
+  const [{ readCsv }, { looksLikeFormula }] = await Promise.all([import('../bulk/reader.js'), import('../format/csv.js')]);
+  /** The results file neutralises cells a spreadsheet would run ('=…'); our columns are read back as written. */
+  const asWritten = (c: string) => (c.startsWith("'") && looksLikeFormula(c.slice(1)) ? c.slice(1) : c);
+  for await (const rec of readCsv(path, 'the results file', () => {})) {
+    const [row, status, id, url, error] = rec.cells.slice(-5).map(asWritten);
+    const index = indexOfRow[Number(row) - 1];
+    if (index === undefined) continue;
+    const r: InviteRowResult = { index, status: status as InviteStatus };
+    if (id) r.invitationId = Number(id);
+    if (url) r.assessmentUrl = url;
+    if (error) r.error = error;
+    results[index] = r;
+  }
+}
+
+/**
+ * Invites every row (see InviteRow). `R` lets rows be of your own interface
+ * (`interface Candidate { email: string; ... }`), not only plain records.
+ */
+export async function bulkInvite<R extends { readonly [K in keyof R]: InviteCell } = InviteRow>(
+  client: JobfitClient,
+  rowsGiven: readonly R[],
+  opts: BulkInviteOptions = {},
+): Promise<BulkInviteResult> {
+  if (!Array.isArray(rowsGiven)) throw new TypeError('bulkInvite: rows must be an array of objects.');
+  const rows = rowsGiven as readonly InviteRow[];
+  // The pipeline is loaded on the first call: a program that only lists pays nothing for it.
+  const [{ runBulkInvite }, { DEFAULT_CONCURRENCY, MAX_CONCURRENCY }, { stringify }, { isOurStub }] = await Promise.all([
+    import('../bulk/run.js'),
+    import('../bulk/types.js'),
+    import('csv-stringify/sync'),
+    import('../config/served-stubs.js'),
+  ]);
+  const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
+    throw new TypeError(`bulkInvite: concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}; got ${String(opts.concurrency)}.`);
+  }
+  const started = Date.now();
+  const results: InviteRowResult[] = rows.map((_, index) => ({ index, status: 'invalid', error: '(row): is empty' }));
+  const seconds = () => (Date.now() - started) / 1000;
+  const { lines, indexOfRow } = rowsAsLines(rows);
+  if (indexOfRow.length === 0) return tally(results, false, seconds());
 
   const dir = mkdtempSync(join(tmpdir(), 'jobfit-invite-'));
   try {
     const csv = join(dir, 'rows.csv');
-    const lines: string[][] = [header];
-    for (const i of indexOfRow) lines.push(header.map((h) => cellText(rows[i][h])));
     writeFileSync(csv, stringify(lines, { record_delimiter: '\n' }), { mode: 0o600 });
-    const d = opts.defaults ?? {};
-    const base: BulkOptions = {
-      csv,
-      out: join(dir, 'results.csv'),
-      yes: true,
-      concurrency,
-      team: listText(d.team),
-      assessments: listText(d.assessments),
-      template: listText(d.template),
-      sendVia: d.sendVia,
-      createdBy: d.createdBy,
-      phoneCountry: d.phoneCountry,
-    };
-    let done = 0;
-    let failed = 0;
-    const total = rows.length;
+    const base = pipelineOptions(csv, join(dir, 'results.csv'), concurrency, opts.defaults);
     const baseUrl = client.http.baseUrl;
     const deps: BulkDeps = {
       ctx: session(opts.signal),
       api: client as never,
       // Our stub only when it proves it (a stub of this process, or a `stub serve` noted in the config).
       target: { baseUrl, mode: client.http.keyMode, local: await isOurStub(process.env, baseUrl) },
-      progress: () => ({
-        tick: (t) => {
-          done += t?.n ?? 1;
-          if (t?.error) failed++;
-          opts.onProgress?.({ done: done + total - indexOfRow.length, total, failed: failed + total - indexOfRow.length });
-        },
-        setTotal: () => {},
-        stop: () => {},
-      }),
+      progress: progressOf(rows.length, indexOfRow.length, opts.onProgress),
     };
     if (!opts.skipInvalid) {
       // Checked before anything is sent, as the CLI does.
       const dry = await runBulkInvite({ ...base, dryRun: true, out: undefined }, deps);
       const blank = results.length - indexOfRow.length;
       if (dry.invalid + blank > 0) {
-        const invalid = dry.invalidRows.map((r) => ({ index: indexOfRow[r.row - 1], errors: r.errors }));
-        const nonBlank = new Set(indexOfRow);
-        for (const r of results) if (!nonBlank.has(r.index)) invalid.push({ index: r.index, errors: [{ field: '(row)', reason: 'is empty' }] });
-        invalid.sort((a, b) => a.index - b.index);
-        throw new InvalidRowsError(`${dry.invalid + blank} of ${rows.length} rows are invalid; nothing was sent.`, invalid);
+        throw new InvalidRowsError(`${dry.invalid + blank} of ${rows.length} rows are invalid; nothing was sent.`, invalidRowsOf(dry.invalidRows, indexOfRow, rows.length));
       }
     }
     try {
       const summary = await runBulkInvite({ ...base, skipInvalid: true }, deps);
-      await readResults();
-      return tally(summary.interrupted);
+      await readResults(base.out!, indexOfRow, results);
+      return tally(results, summary.interrupted, seconds());
     } catch (err) {
       if (!existsSync(base.out!)) throw err;
-      await readResults();
-      throw new BulkInviteStoppedError(err, tally(false));
+      await readResults(base.out!, indexOfRow, results);
+      throw new BulkInviteStoppedError(err, tally(results, false, seconds()));
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
-  }
-
-  /** The results file's last five columns (row, status, invitation_id, assessment_url, error) → the rows' results. */
-  async function readResults(): Promise<void> {
-    for await (const rec of readCsv(join(dir, 'results.csv'), 'the results file', () => {})) {
-      const [row, status, id, url, error] = rec.cells.slice(-5).map(asWritten);
-      const index = indexOfRow[Number(row) - 1];
-      if (index === undefined) continue;
-      const r: InviteRowResult = { index, status: status as InviteStatus };
-      if (id) r.invitationId = Number(id);
-      if (url) r.assessmentUrl = url;
-      if (error) r.error = error;
-      results[index] = r;
-    }
   }
 }

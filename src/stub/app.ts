@@ -1,6 +1,6 @@
 /**
  * The stub's request handling, assembled: faults, then /v1 (routes/v1.ts) or
- * a v2 route of the table (http/router.ts → routes/index.ts HANDLERS), with
+ * a v2 route of the table (api/route-match.ts → routes/index.ts HANDLERS), with
  * its key checked and live GETs answered from the cache (http/cache.ts);
  * anything else goes to the pages (the participant page) or is a 404.
  * No framework: a request costs a few microseconds of our own code. zod and
@@ -8,14 +8,14 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MSG } from '../api/messages.js';
-import { ROUTE_LINES } from '../api/route-lines.js';
+import { ROUTES } from '../api/routes.js';
 import type { FaultInjector } from './faults.js';
 import { groupCommitOf } from './group-commit.js';
 import type { Auth } from './http/auth.js';
 import { parseJsonBody, respond } from './http/body.js';
 import { StubCaches } from './http/cache.js';
 import { HttpError, type Reply, error, methodNotAllowed, writeReply } from './http/reply.js';
-import { matchRoute } from './http/router.js';
+import { matchRoute } from '../api/route-match.js';
 import type { Call } from './routes/call.js';
 import { HANDLERS } from './routes/index.js';
 import { handleV1 } from './routes/v1.js';
@@ -41,119 +41,142 @@ function safeDecode(s: string): string {
   }
 }
 
+/** What every request of one app shares. */
+interface App {
+  opts: AppOptions;
+  store: Store;
+  caches: StubCaches;
+  /** Messages of unexpected errors already logged (once each). */
+  loggedFaults: Set<string>;
+}
+
 export function createApp(opts: AppOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const { store } = opts;
-  const caches = new StubCaches(store, groupCommitOf(store));
-  const loggedFaults = new Set<string>();
+  const app: App = { opts, store, caches: new StubCaches(store, groupCommitOf(store)), loggedFaults: new Set() };
   return (req, res) => {
-    handle(req, res).catch((err: unknown) => {
-      const reply = err instanceof HttpError ? err.reply : faultReply(err);
+    handle(app, req, res).catch((err: unknown) => {
+      const reply = err instanceof HttpError ? err.reply : faultReply(app, err);
       if (!res.headersSent) respond(req, res, reply);
       else res.destroy();
     });
   };
+}
 
-  /**
-   * The answer to an unexpected error. A disk that is full (507) or read-only
-   * (503) is named in the answer and logged once per condition, not per write;
-   * anything else is a 500 and its stack is logged once per distinct message.
-   */
-  function faultReply(err: unknown): Reply {
-    const disk = store.diskError(err);
-    if (disk) {
-      store.noteDiskCondition(disk.condition);
-      return error(disk.condition === 'full' ? 507 : 503, MSG.notStored(disk.reason));
-    }
-    const message = err instanceof Error ? err.message : String(err);
-    if (!loggedFaults.has(message) && loggedFaults.size < 100) {
-      loggedFaults.add(message);
-      store.warn(err instanceof Error && err.stack ? err.stack : message);
-    }
-    return error(500, 'Internal server error');
+/**
+ * The answer to an unexpected error. A disk that is full (507) or read-only
+ * (503) is named in the answer and logged once per condition, not per write;
+ * anything else is a 500 and its stack is logged once per distinct message.
+ */
+function faultReply({ store, loggedFaults }: App, err: unknown): Reply {
+  const disk = store.diskError(err);
+  if (disk) {
+    store.noteDiskCondition(disk.condition);
+    return error(disk.condition === 'full' ? 507 : 503, MSG.notStored(disk.reason));
   }
-
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = req.url ?? '/';
-    const q = url.indexOf('?');
-    const path = q < 0 ? url : url.slice(0, q);
-    const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
-
-    let drop = false;
-    if (opts.faults?.enabled && (path.startsWith('/v2/') || path.startsWith('/v1/'))) {
-      const decision = opts.faults.decide(method, path);
-      const latency = opts.faults.latencyMs();
-      if (latency > 0) await sleep(latency);
-      if (decision.kind === '429') {
-        return writeReply(res, { status: 429, json: { error: 'Too many requests' }, headers: { 'retry-after': decision.retryAfter } });
-      }
-      if (decision.kind === '5xx') return writeReply(res, error(decision.status, 'Internal server error'));
-      drop = decision.kind === 'drop';
-    }
-
-    const reply = await route(req, method, path, q < 0 ? '' : url.slice(q + 1));
-    if (reply === null) {
-      if (opts.pages && (await opts.pages(req, res, store))) return;
-      return writeReply(res, error(404, MSG.notFound));
-    }
-    if (drop) {
-      // The write is committed; the client never hears back (bulk invite must reconcile).
-      req.socket.destroy();
-      return;
-    }
-    respond(req, res, reply);
+  const message = err instanceof Error ? err.message : String(err);
+  if (!loggedFaults.has(message) && loggedFaults.size < 100) {
+    loggedFaults.add(message);
+    store.warn(err instanceof Error && err.stack ? err.stack : message);
   }
+  return error(500, 'Internal server error');
+}
 
-  async function route(req: IncomingMessage, method: string, path: string, search: string): Promise<Reply | null> {
-    const seg = path.split('/');
-    // seg[0] is '' (leading slash); a trailing slash is tolerated.
-    if (seg[seg.length - 1] === '' && seg.length > 2) seg.pop();
-    if (seg[1] === 'v1') return handleV1(store, opts.origin(), method, seg.slice(2), new URLSearchParams(search), () => parseJsonBody(req), req.headers['content-type']);
-    if (seg[1] !== 'v2') return null;
-    const m = matchRoute(seg.slice(2).map(safeDecode));
-    if (!m) return error(404, MSG.notFound);
-    const name = m.path.methods[method as 'GET'];
-    if (name === undefined) return methodNotAllowed(m.path.allowed);
-    // The healthcheck: no key, nothing cached.
-    if (!ROUTE_LINES[name].auth) return (HANDLERS[name] as () => Reply)();
-    const handler = HANDLERS[name] as (c: Call) => Reply | Promise<Reply>;
-    const version = caches.version();
-    const auth = caches.auth(req.headers.authorization);
-    if ('status' in auth) return auth;
-    // Live GETs are answered from a cache of serialised bodies while the
-    // database is unchanged (by this or any other process): lists and results
-    // are read far more often than they change.
-    const cacheable = method === 'GET' && auth.mode === 'live';
-    let cacheKey = '';
-    if (cacheable) {
-      cacheKey = `${auth.accountId} ${path}?${search}`;
-      const hit = caches.body(cacheKey, version);
-      if (hit) return hit;
-    }
-    const reply = await handleRoute(handler, m.params, method, search, auth, req);
-    if (cacheable && 'json' in reply) {
-      const body = Buffer.from(JSON.stringify(reply.json));
-      caches.remember(cacheKey, version, reply.status, body);
-      return { status: reply.status, raw: body, headers: reply.headers };
-    }
-    return reply;
+/** The injected fault of an API request (--faults): answered here, a connection to drop after the write, or none. */
+async function injectFault(faults: FaultInjector | undefined, method: string, path: string, res: ServerResponse): Promise<'answered' | 'drop' | 'none'> {
+  if (!faults?.enabled || !(path.startsWith('/v2/') || path.startsWith('/v1/'))) return 'none';
+  const decision = faults.decide(method, path);
+  const latency = faults.latencyMs();
+  if (latency > 0) await sleep(latency);
+  if (decision.kind === '429') {
+    writeReply(res, { status: 429, json: { error: 'Too many requests' }, headers: { 'retry-after': decision.retryAfter } });
+    return 'answered';
   }
+  if (decision.kind === '5xx') {
+    writeReply(res, error(decision.status, 'Internal server error'));
+    return 'answered';
+  }
+  return decision.kind === 'drop' ? 'drop' : 'none';
+}
 
-  async function handleRoute(handler: (c: Call) => Reply | Promise<Reply>, params: string[], method: string, search: string, auth: Auth, req: IncomingMessage): Promise<Reply> {
-    try {
-      return await handler({
-        store,
-        origin: opts.origin(),
-        method,
-        params,
-        query: new URLSearchParams(search),
-        auth,
-        body: () => parseJsonBody(req),
-        refs: caches.refs,
-        minimal: opts.minimalFields,
-      });
-    } catch (err) {
-      if (err instanceof HttpError) return err.reply;
-      throw err;
-    }
+async function handle(app: App, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = req.url ?? '/';
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
+  const fault = await injectFault(app.opts.faults, method, path, res);
+  if (fault === 'answered') return;
+
+  const reply = await route(app, req, method, path, q < 0 ? '' : url.slice(q + 1));
+  if (reply === null) {
+    if (app.opts.pages && (await app.opts.pages(req, res, app.store))) return;
+    return writeReply(res, error(404, MSG.notFound));
+  }
+  if (fault === 'drop') {
+    // The write is committed; the client never hears back (bulk invite must reconcile).
+    req.socket.destroy();
+    return;
+  }
+  respond(req, res, reply);
+}
+
+/** /v1, or a v2 route of the table (its key checked, live GETs from the cache); null for a path outside both. */
+async function route(app: App, req: IncomingMessage, method: string, path: string, search: string): Promise<Reply | null> {
+  const { store, caches } = app;
+  const seg = path.split('/');
+  // seg[0] is '' (leading slash); a trailing slash is tolerated.
+  if (seg[seg.length - 1] === '' && seg.length > 2) seg.pop();
+  if (seg[1] === 'v1') return handleV1(store, app.opts.origin(), method, seg.slice(2), new URLSearchParams(search), () => parseJsonBody(req), req.headers['content-type']);
+  if (seg[1] !== 'v2') return null;
+  const m = matchRoute(seg.slice(2).map(safeDecode));
+  if (!m) return error(404, MSG.notFound);
+  const name = m.path.methods[method as 'GET'];
+  if (name === undefined) return methodNotAllowed(m.path.allowed);
+  // The healthcheck: no key, nothing cached.
+  if (!ROUTES[name].auth) return (HANDLERS[name] as () => Reply)();
+  const handler = HANDLERS[name] as (c: Call) => Reply | Promise<Reply>;
+  const version = caches.version();
+  const auth = caches.auth(req.headers.authorization);
+  if ('status' in auth) return auth;
+  // Live GETs are answered from a cache of serialised bodies while the
+  // database is unchanged (by this or any other process): lists and results
+  // are read far more often than they change.
+  const cacheable = method === 'GET' && auth.mode === 'live';
+  let cacheKey = '';
+  if (cacheable) {
+    cacheKey = `${auth.accountId} ${path}?${search}`;
+    const hit = caches.body(cacheKey, version);
+    if (hit) return hit;
+  }
+  const reply = await handleRoute(app, handler, { params: m.params, method, search, auth }, req);
+  if (cacheable && 'json' in reply) {
+    const body = Buffer.from(JSON.stringify(reply.json));
+    caches.remember(cacheKey, version, reply.status, body);
+    return { status: reply.status, raw: body, headers: reply.headers };
+  }
+  return reply;
+}
+
+/** Runs a v2 handler; a refusal it throws (fail()) is its reply. */
+async function handleRoute(
+  app: App,
+  handler: (c: Call) => Reply | Promise<Reply>,
+  call: { params: string[]; method: string; search: string; auth: Auth },
+  req: IncomingMessage,
+): Promise<Reply> {
+  try {
+    return await handler({
+      store: app.store,
+      origin: app.opts.origin(),
+      method: call.method,
+      params: call.params,
+      query: new URLSearchParams(call.search),
+      auth: call.auth,
+      body: () => parseJsonBody(req),
+      refs: app.caches.refs,
+      minimal: app.opts.minimalFields,
+    });
+  } catch (err) {
+    if (err instanceof HttpError) return err.reply;
+    throw err;
   }
 }

@@ -15,6 +15,7 @@
  *   - `drop` → run the handler normally, then destroy the socket instead of replying;
  *   - `none` → normal.
  */
+import { isKeyless } from '../api/route-match.js';
 import { mulberry32 } from './random.js';
 
 export interface FaultSpec {
@@ -102,10 +103,10 @@ export class FaultInjector {
     return s.rate429 > 0 || s.rate5xx > 0 || s.rateDrop > 0 || s.latencyMs > 0;
   }
 
-  /** One decision per request. The healthcheck is never faulted (it is how tools see the stub is up). */
+  /** One decision per request. The healthcheck (the route that takes no key) is never faulted (it is how tools see the stub is up). */
   decide(method: string, path: string): FaultDecision {
     const s = this.spec;
-    if (path.endsWith('/healthcheck')) return { kind: 'none' };
+    if (path.startsWith('/v2/') && isKeyless(path.slice(3))) return { kind: 'none' };
     if (s.only === 'writes' && method.toUpperCase() === 'GET') return { kind: 'none' };
     this.counts.requests++;
     const r = this.random();

@@ -5,6 +5,7 @@
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import { closeSync, constants, lstatSync, mkdirSync, openSync } from 'node:fs';
+import { type DiskCondition, diskConditionOf } from '../core/disk.js';
 import { checkDestination } from '../core/files.js';
 import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
@@ -13,6 +14,7 @@ import { JobfitError, UsageError } from '../core/errors.js';
 import { type Column, MIRROR_TABLES, SCHEMA_VERSION, migration } from './schema.js';
 import {
   type Counts,
+  DatabaseUnwritableError,
   HEARTBEAT_MS,
   type LockHolder,
   type Row,
@@ -55,6 +57,24 @@ function prepareFile(path: string): boolean {
     throw new UsageError(`Cannot create ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`);
   }
   return true;
+}
+
+const DISK_CAUSE: Record<DiskCondition, string> = {
+  full: 'the disk is full',
+  'read-only': 'the file system is read-only',
+  'no-permission': 'this user may not write there',
+};
+
+/**
+ * A write the disk refused, as one sentence naming the database and the
+ * cause (DatabaseUnwritableError: the run stops, what was committed is
+ * kept); any other error as it was.
+ */
+function unwritable(err: unknown, path: string): unknown {
+  const c = diskConditionOf(err, dirname(path));
+  if (!c) return err;
+  const code = (err as { code?: unknown }).code;
+  return new DatabaseUnwritableError(`Could not write the sync database ${path}: ${DISK_CAUSE[c]} (${String(code)}).`, { cause: err });
 }
 
 export class SqliteStore implements SyncStore, Writer {
@@ -107,7 +127,7 @@ export class SqliteStore implements SyncStore, Writer {
       db.pragma('foreign_keys = ON');
     } catch (err) {
       db.close();
-      throw err;
+      throw unwritable(err, path);
     }
     return s;
   }
@@ -156,7 +176,7 @@ export class SqliteStore implements SyncStore, Writer {
    */
   async acquireLock(now: () => Date = () => new Date()): Promise<void> {
     const me = { pid: process.pid, host: hostname() };
-    this.db.transaction(() => {
+    this.written(() => this.db.transaction(() => {
       const held = this.db.prepare('SELECT pid, host, started_at, heartbeat_at FROM sync_lock WHERE id = 1').get() as LockHolder | undefined;
       checkLockHolder(this.path, held, me, now().getTime());
       const at = now().toISOString();
@@ -166,7 +186,7 @@ export class SqliteStore implements SyncStore, Writer {
            ON CONFLICT(id) DO UPDATE SET pid = excluded.pid, host = excluded.host, started_at = excluded.started_at, heartbeat_at = excluded.heartbeat_at`,
         )
         .run(me.pid, me.host, at, at);
-    }).immediate();
+    }).immediate());
     this.lockHeld = true;
     this.heartbeat = setInterval(() => {
       try {
@@ -203,7 +223,16 @@ export class SqliteStore implements SyncStore, Writer {
   }
 
   async setMeta(key: keyof SyncMeta, value: string): Promise<void> {
-    this.db.prepare('INSERT INTO sync_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
+    this.written(() => this.db.prepare('INSERT INTO sync_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value));
+  }
+
+  /** `fn`, with a write the disk refused named as such (unwritable). */
+  private written<T>(fn: () => T): T {
+    try {
+      return fn();
+    } catch (err) {
+      throw unwritable(err, this.path);
+    }
   }
 
   // ------------------------------------------------------------------ rows
@@ -261,13 +290,13 @@ export class SqliteStore implements SyncStore, Writer {
 
   async transaction(fn: (w: Writer) => Promise<void>): Promise<void> {
     // better-sqlite3's transaction() cannot span an await; the caller never overlaps two.
-    this.db.exec('BEGIN IMMEDIATE');
+    this.written(() => this.db.exec('BEGIN IMMEDIATE'));
     try {
       await fn(this);
       this.db.exec('COMMIT');
     } catch (err) {
       if (this.db.inTransaction) this.db.exec('ROLLBACK');
-      throw err;
+      throw unwritable(err, this.path);
     }
   }
 
@@ -278,16 +307,18 @@ export class SqliteStore implements SyncStore, Writer {
   // ------------------------------------------------------------------ runs
 
   async startRun(startedAt: string, full: boolean): Promise<number> {
-    const r = this.db.prepare(`INSERT INTO sync_runs (started_at, status, full_sync) VALUES (?, 'running', ?)`).run(startedAt, full ? 1 : 0);
+    const r = this.written(() => this.db.prepare(`INSERT INTO sync_runs (started_at, status, full_sync) VALUES (?, 'running', ?)`).run(startedAt, full ? 1 : 0));
     return Number(r.lastInsertRowid);
   }
 
   async finishRun(id: number, r: RunRecord): Promise<void> {
-    this.db
-      .prepare(
-        `UPDATE sync_runs SET finished_at = ?, status = ?, requests = ?, requests_by_kind = ?, rows_inserted = ?, rows_updated = ?, rows_gone = ?, errors = ?, message = ? WHERE id = ?`,
-      )
-      .run(r.finishedAt, r.status, r.requests, JSON.stringify(r.byKind), r.inserted, r.updated, r.gone, r.errors, r.message ?? null, id);
+    this.written(() =>
+      this.db
+        .prepare(
+          `UPDATE sync_runs SET finished_at = ?, status = ?, requests = ?, requests_by_kind = ?, rows_inserted = ?, rows_updated = ?, rows_gone = ?, errors = ?, message = ? WHERE id = ?`,
+        )
+        .run(r.finishedAt, r.status, r.requests, JSON.stringify(r.byKind), r.inserted, r.updated, r.gone, r.errors, r.message ?? null, id),
+    );
   }
 
   async dump(): Promise<string> {

@@ -65,6 +65,9 @@ export interface SyncStore {
 /** The database server or the connection to it went away mid-run (exit 1): what was committed is kept. */
 export class DatabaseGoneError extends JobfitError {}
 
+/** The disk under a SQLite database refused a write (full, read-only, not ours): the run stops as for a database gone; what was committed is kept. */
+export class DatabaseUnwritableError extends DatabaseGoneError {}
+
 /** Another live sync holds the database: exit 2, nothing done. */
 export class SyncLockedError extends UsageError {}
 

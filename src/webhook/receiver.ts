@@ -220,11 +220,167 @@ function keptHeaders(h: IncomingHttpHeaders): Record<string, string> {
   return out;
 }
 
-/** What the listener knows of an id within the replay window. */
-interface Seen {
-  until: number;
+/* ------------------------------------------------------------------------ *
+ * The rules, each a named step: which hosts a request may name, what is
+ * refused before the body is read, what a body must be, the signature, the
+ * replay window, and the forwarding queue. startReceiver() wires them.
+ * ------------------------------------------------------------------------ */
+
+/** A request refused with a 4xx: `kind` is noted once per receiver; `error` goes in the body. */
+export interface Refusal {
+  status: number;
+  kind: string;
+  message: string;
+  error: string;
+}
+
+/** The names a `Host` may carry besides loopback: the allowed ones and the bound address (not a wildcard). */
+export function allowedHostNames(allowHosts: readonly string[] | undefined, host: string | undefined): Set<string> {
+  const allowed = new Set<string>();
+  for (const h of [...(allowHosts ?? []), host ?? '127.0.0.1']) {
+    const name = hostNameOf(h.includes(':') && !h.startsWith('[') ? `[${h}]` : h);
+    if (name !== '0.0.0.0' && name !== '[::]') allowed.add(name);
+  }
+  return allowed;
+}
+
+/**
+ * What a request gets before its body is read: `read` (a delivery to read),
+ * `alive` (GET or HEAD: the listener answers), `method` (405), or a refusal
+ * (a foreign Host or Origin, a body that is not JSON).
+ */
+export function gateRequest(method: string | undefined, headers: IncomingHttpHeaders, allowed: ReadonlySet<string>): 'read' | 'alive' | 'method' | Refusal {
+  if (!hostAllowed(headers.host, allowed)) {
+    return { status: 403, kind: 'host', message: `Refused a request for host "${headers.host ?? ''}" (this listener answers to localhost; a tunnel's host name needs --allow-host)`, error: 'host not allowed' };
+  }
+  if (method === 'GET' || method === 'HEAD') return 'alive';
+  if (method !== 'POST') return 'method';
+  const origin = headers.origin;
+  if (origin !== undefined && origin !== `http://${headers.host}`) {
+    return { status: 403, kind: 'origin', message: `Refused a request from a web page (Origin ${origin})`, error: 'foreign origin' };
+  }
+  if (!isJsonType(headers['content-type'])) {
+    return { status: 415, kind: 'type', message: `Refused a delivery that is not JSON (content-type ${headers['content-type'] ?? 'none'})`, error: 'content-type must be application/json' };
+  }
+  return 'read';
+}
+
+/** A body read in full: the event it holds (JSON, an event, an id and type of the usual shape), or a refusal. */
+export function parseDelivery(buf: Buffer): { event: WebhookEvent; raw: string } | Refusal {
+  const raw = buf.toString('utf8');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    return { status: 400, kind: 'json', message: `Rejected a delivery with a body that is not JSON (${formatBytes(buf.length)})`, error: 'body is not JSON' };
+  }
+  const ev = Event.safeParse(parsed);
+  if (!ev.success) {
+    return { status: 400, kind: 'shape', message: 'Rejected a JSON body that is not an event (it needs id, type, object "event", created_at, api_version, data.object)', error: 'body is not an event' };
+  }
+  if (!EVENT_ID.test(ev.data.id) || !EVENT_TYPE.test(ev.data.type)) {
+    return { status: 400, kind: 'id', message: 'Rejected an event whose id or type is not of the usual shape (ids: up to 200 printable characters; types: dotted lower-case words)', error: 'bad event id or type' };
+  }
+  return { event: ev.data, raw };
+}
+
+/**
+ * The signature check of a delivery, with one of the secrets: a refusal when
+ * none verifies or the signed webhook-id is not the event's; `legacy` when it
+ * verified by the old jobfit-signature only.
+ */
+export function verifySigned(
+  secrets: readonly string[],
+  headers: IncomingHttpHeaders,
+  buf: Buffer,
+  eventId: string,
+  o: { toleranceSeconds: number; nowMs: number },
+): { legacy: boolean; refusal?: Refusal } {
+  const h = signedHeaders(headers);
+  let r: VerifyResult = { ok: false, reason: 'no secret' };
+  for (const s of secrets) {
+    r = verifyDelivery(s, h, buf, { toleranceSeconds: o.toleranceSeconds, nowSeconds: Math.floor(o.nowMs / 1000) });
+    if (r.ok) break;
+  }
+  if (!r.ok) return { legacy: false, refusal: { status: 401, kind: 'signature', message: `Refused a delivery whose signature does not verify (${r.reason})`, error: 'signature not verified' } };
+  const legacy = r.scheme === 'legacy';
+  if (h.id !== undefined && h.id !== eventId) {
+    return { legacy, refusal: { status: 401, kind: 'id-header', message: 'Refused a signed delivery whose webhook-id is not the event id', error: 'webhook-id does not match the event' } };
+  }
+  return { legacy };
+}
+
+/**
+ * The duplicate check: ids seen within the replay window. A signed delivery
+ * is taken only within ±tolerance of its timestamp, so a replay of it comes
+ * within twice the tolerance of the first delivery: remembering ids that long
+ * catches every replay. An id the app has not taken yet (`queued`) is kept
+ * past its time.
+ */
+export class ReplayWindow {
+  /** Insertion-ordered by arrival: the first entries are the first to expire. */
+  private readonly seen = new Map<string, { until: number; state: 'queued' | 'done' }>();
+
+  constructor(
+    private readonly rememberMs: number,
+    readonly maxIds: number,
+  ) {}
+
+  /** Forgets the ids whose time is up at `t` (but not those still queued). */
+  forget(t: number): void {
+    for (const [id, s] of this.seen) {
+      if (s.until > t) break;
+      if (s.state === 'queued') continue;
+      this.seen.delete(id);
+    }
+  }
+
   /** `queued`: waiting for (or being retried to) the app; `done`: the app took it, or nothing to forward. */
-  state: 'queued' | 'done';
+  state(id: string): 'queued' | 'done' | undefined {
+    return this.seen.get(id)?.state;
+  }
+
+  /** No room for another id (all remembered ones still within the window). */
+  full(): boolean {
+    return this.seen.size >= this.maxIds;
+  }
+
+  remember(id: string, t: number, state: 'queued' | 'done'): void {
+    this.seen.set(id, { until: t + this.rememberMs, state });
+  }
+
+  /** The app took it. */
+  done(id: string): void {
+    const s = this.seen.get(id);
+    if (s) s.state = 'done';
+  }
+}
+
+/** The wait before the next forward of an event after `attempts` the app did not take (the last wait repeats). */
+export function retryWait(attempts: number, retryMs: readonly number[]): number {
+  return retryMs[Math.min(attempts - 1, retryMs.length - 1)] ?? 30_000;
+}
+
+/** What an attempt the app did not take is kept as: `HTTP 500`, or the error (`ECONNREFUSED`, `timed out`). */
+export function lastError(r: ForwardResult): string {
+  return r.status === null ? (r.error ?? 'failed') : `HTTP ${r.status}`;
+}
+
+/** The app took it: a 2xx. */
+export const taken = (r: ForwardResult): boolean => r.status !== null && r.status >= 200 && r.status < 300;
+
+/** An event as kept for the app: its delivery headers and body as received, not tried yet. */
+export function unforwardedItem(event: WebhookEvent, raw: string, headers: IncomingHttpHeaders, receivedAt: number): Unforwarded {
+  return { id: event.id, type: event.type, received_at: new Date(receivedAt).toISOString(), attempts: 0, last_error: 'not tried', headers: keptHeaders(headers), body: raw };
+}
+
+/** Runs a hook of the caller: whatever it throws is noted, never the end of the listener. */
+function safely(note: (m: string) => void, fn: () => void): void {
+  try {
+    fn();
+  } catch (err) {
+    note(`Could not handle an event: ${(err as Error)?.message ?? String(err)}`);
+  }
 }
 
 interface Job {
@@ -235,298 +391,339 @@ interface Job {
   inFlight?: AbortController;
 }
 
-export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
-  const limit = o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const budget: Budget = { used: 0, max: Math.max(limit, IN_FLIGHT_BODY_BYTES) };
-  const now = o.now ?? Date.now;
-  const toleranceS = o.toleranceSeconds ?? DEFAULT_TOLERANCE_S;
-  // A signed delivery is taken only within ±tolerance of its timestamp, so a replay of it comes within
-  // twice the tolerance of the first delivery: remembering ids that long catches every replay.
-  const rememberMs = 2 * toleranceS * 1000;
-  const maxIds = o.maxRememberedIds ?? MAX_REMEMBERED_IDS;
-  const secrets = [...(o.secrets ?? [])];
-  // Insertion-ordered by arrival: the first entries are the first to expire.
-  const seen = new Map<string, Seen>();
-  let shown = 0;
-  let refused = 0;
-  let deferred = 0;
-  const counts: ForwardCounts = { delivered: 0, failedAttempts: 0 };
-  const note = (m: string) => o.onNote?.(m);
-  // A hostile page can post thousands of times: each kind of refusal is noted once.
-  const noted = new Set<string>();
-  const allowed = new Set<string>();
-  for (const h of [...(o.allowHosts ?? []), o.host ?? '127.0.0.1']) {
-    const name = hostNameOf(h.includes(':') && !h.startsWith('[') ? `[${h}]` : h);
-    if (name !== '0.0.0.0' && name !== '[::]') allowed.add(name);
+export interface ForwardQueueOptions {
+  forwardTo?: string;
+  forwardTimeoutMs?: number;
+  userAgent?: string;
+  /** Events waiting for the app at most. */
+  maxEvents: number;
+  retryMs: readonly number[];
+  onForward?(event: WebhookEvent, result: ForwardResult): void;
+  note(message: string): void;
+  /** The app took the event with this id. */
+  onTaken(id: string): void;
+}
+
+/**
+ * Events on their way to the app: FORWARD_CONCURRENCY at a time, each tried
+ * again after retryWait() until the app takes it (2xx) or the listener stops;
+ * what is left then is what the app did not take.
+ */
+export class ForwardQueue {
+  readonly counts: ForwardCounts = { delivered: 0, failedAttempts: 0 };
+  private readonly jobs = new Map<string, Job>();
+  private readonly ready: Job[] = [];
+  private queuedBytes = 0;
+  private running = 0;
+  private closing = false;
+  private readonly idle = new Set<() => void>();
+
+  constructor(private readonly o: ForwardQueueOptions) {}
+
+  get size(): number {
+    return this.jobs.size;
   }
 
-  // ---------------------------------------------------------------- forwarding
-  const jobs = new Map<string, Job>();
-  const ready: Job[] = [];
-  let queuedBytes = 0;
-  let running = 0;
-  let closing = false;
-  const maxJobs = o.forwardQueueEvents ?? FORWARD_QUEUE_EVENTS;
-  const retryMs = o.forwardRetryMs ?? FORWARD_RETRY_MS;
-  const idle = new Set<() => void>();
+  get bytes(): number {
+    return this.queuedBytes;
+  }
 
-  const pump = () => {
-    while (!closing && running < FORWARD_CONCURRENCY && ready.length > 0) {
-      const job = ready.shift()!;
-      running++;
-      void attemptForward(job).finally(() => {
-        running--;
-        pump();
-        if (running === 0) for (const f of idle) f();
+  /** No room for an event of `bytes` (events or bytes at their cap). */
+  wouldOverflow(bytes: number): boolean {
+    return this.jobs.size >= this.o.maxEvents || this.queuedBytes + bytes > FORWARD_QUEUE_BYTES;
+  }
+
+  add(event: WebhookEvent, item: Unforwarded, bytes: number): void {
+    const job: Job = { event, item, bytes };
+    this.jobs.set(event.id, job);
+    this.queuedBytes += bytes;
+    this.ready.push(job);
+    this.pump();
+  }
+
+  /** Delivered again while waiting for a retry: tried at once. */
+  retryNow(id: string): void {
+    const job = this.jobs.get(id);
+    if (job && job.timer) {
+      clearTimeout(job.timer);
+      job.timer = undefined;
+      this.ready.unshift(job);
+      this.pump();
+    }
+  }
+
+  private pump(): void {
+    while (!this.closing && this.running < FORWARD_CONCURRENCY && this.ready.length > 0) {
+      const job = this.ready.shift()!;
+      this.running++;
+      void this.attempt(job).finally(() => {
+        this.running--;
+        this.pump();
+        if (this.running === 0) for (const f of this.idle) f();
       });
     }
-  };
+  }
 
-  const attemptForward = async (job: Job) => {
+  private async attempt(job: Job): Promise<void> {
     const ac = new AbortController();
     job.inFlight = ac;
     job.item.attempts++;
-    const r = await forward(o.forwardTo!, job.item.body, job.event, job.item.headers, {
-      timeoutMs: o.forwardTimeoutMs,
-      userAgent: o.userAgent,
-      signal: ac.signal,
-    });
+    const r = await forward(this.o.forwardTo!, job.item.body, job.event, job.item.headers, { timeoutMs: this.o.forwardTimeoutMs, userAgent: this.o.userAgent, signal: ac.signal });
     job.inFlight = undefined;
-    safely(() => o.onForward?.(job.event, r));
-    if (r.status !== null && r.status >= 200 && r.status < 300) {
-      counts.delivered++;
-      jobs.delete(job.item.id);
-      queuedBytes -= job.bytes;
-      const s = seen.get(job.item.id);
-      if (s) s.state = 'done';
+    safely(this.o.note, () => this.o.onForward?.(job.event, r));
+    if (taken(r)) {
+      this.counts.delivered++;
+      this.jobs.delete(job.item.id);
+      this.queuedBytes -= job.bytes;
+      this.o.onTaken(job.item.id);
       return;
     }
-    counts.failedAttempts++;
-    job.item.last_error = r.status === null ? (r.error ?? 'failed') : `HTTP ${r.status}`;
-    if (closing) return;
-    const wait = retryMs[Math.min(job.item.attempts - 1, retryMs.length - 1)] ?? 30_000;
+    this.counts.failedAttempts++;
+    job.item.last_error = lastError(r);
+    if (this.closing) return;
     job.timer = setTimeout(() => {
       job.timer = undefined;
-      ready.push(job);
-      pump();
-    }, wait);
+      this.ready.push(job);
+      this.pump();
+    }, retryWait(job.item.attempts, this.o.retryMs));
     job.timer.unref?.();
-  };
+  }
 
-  /** Runs a hook of the caller: whatever it throws is noted, never the end of the listener. */
-  const safely = (fn: () => void) => {
-    try {
-      fn();
-    } catch (err) {
-      note(`Could not handle an event: ${(err as Error)?.message ?? String(err)}`);
+  /**
+   * Stops: no retry starts, forwards in flight get CLOSE_GRACE_MS to finish
+   * and are then cut off. Returns the events the app did not take.
+   */
+  async close(): Promise<Unforwarded[]> {
+    this.closing = true;
+    this.ready.length = 0;
+    for (const j of this.jobs.values()) if (j.timer) clearTimeout(j.timer);
+    if (this.running > 0) {
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(() => {
+          for (const j of this.jobs.values()) j.inFlight?.abort();
+        }, CLOSE_GRACE_MS);
+        this.idle.add(() => {
+          clearTimeout(t);
+          resolve();
+        });
+      });
     }
-  };
+    return [...this.jobs.values()].map((j) => j.item);
+  }
+}
 
-  // ---------------------------------------------------------------- requests
-  const refuse = (res: ServerResponse, status: number, kind: string, message: string, error: string) => {
-    refused++;
-    if (!noted.has(kind)) {
-      noted.add(kind);
-      note(`${message}: ${status} (not shown or forwarded; further ones are refused without a note)`);
-    }
+/** What the receiver counted, and each kind of refusal or deferral noted once (a hostile page can post thousands of times). */
+class Tally {
+  shown = 0;
+  refused = 0;
+  deferred = 0;
+  private readonly noted = new Set<string>();
+
+  constructor(readonly note: (m: string) => void) {}
+
+  /** Notes `message` the first time of its kind. */
+  once(kind: string, message: string): void {
+    if (this.noted.has(kind)) return;
+    this.noted.add(kind);
+    this.note(message);
+  }
+
+  refuse(res: ServerResponse, r: Refusal): void {
+    this.refused++;
+    this.once(r.kind, `${r.message}: ${r.status} (not shown or forwarded; further ones are refused without a note)`);
     res.setHeader('connection', 'close');
-    send(res, status, { error });
-  };
+    send(res, r.status, { error: r.error });
+  }
 
-  const defer = (res: ServerResponse, kind: string, message: string, retryAfterS: number) => {
-    deferred++;
-    if (!noted.has(kind)) {
-      noted.add(kind);
-      note(`${message}: 503 with Retry-After ${retryAfterS} s (the sender delivers it again later; further ones without a note)`);
-    }
+  /** 503 with Retry-After: a bound was reached, and the sender delivers it again later. */
+  defer(res: ServerResponse, kind: string, message: string, retryAfterS: number): void {
+    this.deferred++;
+    this.once(kind, `${message}: 503 with Retry-After ${retryAfterS} s (the sender delivers it again later; further ones without a note)`);
     res.setHeader('retry-after', String(retryAfterS));
     res.setHeader('connection', 'close');
     send(res, 503, { error: 'busy; retry' });
-  };
+  }
+}
 
-  const forget = (t: number) => {
-    for (const [id, s] of seen) {
-      if (s.until > t) break;
-      if (s.state === 'queued') continue;
-      seen.delete(id);
-    }
-  };
+/** Everything a request of one receiver reaches. */
+interface Context {
+  o: ReceiverOptions;
+  limit: number;
+  budget: Budget;
+  now: () => number;
+  toleranceS: number;
+  secrets: string[];
+  allowed: ReadonlySet<string>;
+  replay: ReplayWindow;
+  queue: ForwardQueue;
+  tally: Tally;
+}
 
-  const take = (req: IncomingMessage, res: ServerResponse, buf: Buffer) => {
-    const raw = buf.toString('utf8');
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(raw);
-    } catch {
-      refuse(res, 400, 'json', `Rejected a delivery with a body that is not JSON (${formatBytes(buf.length)})`, 'body is not JSON');
-      return;
-    }
-    const ev = Event.safeParse(parsed);
-    if (!ev.success) {
-      refuse(res, 400, 'shape', 'Rejected a JSON body that is not an event (it needs id, type, object "event", created_at, api_version, data.object)', 'body is not an event');
-      return;
-    }
-    const event = ev.data;
-    if (!EVENT_ID.test(event.id) || !EVENT_TYPE.test(event.type)) {
-      refuse(res, 400, 'id', 'Rejected an event whose id or type is not of the usual shape (ids: up to 200 printable characters; types: dotted lower-case words)', 'bad event id or type');
-      return;
-    }
-    if (secrets.length > 0) {
-      const h = signedHeaders(req.headers);
-      let r: VerifyResult = { ok: false, reason: 'no secret' };
-      for (const s of secrets) {
-        r = verifyDelivery(s, h, buf, { toleranceSeconds: toleranceS, nowSeconds: Math.floor(now() / 1000) });
-        if (r.ok) break;
-      }
-      if (!r.ok) {
-        refuse(res, 401, 'signature', `Refused a delivery whose signature does not verify (${r.reason})`, 'signature not verified');
-        return;
-      }
-      if (r.scheme === 'legacy' && !noted.has('legacy')) {
-        noted.add('legacy');
-        note('A delivery was signed only with jobfit-signature, which goes in 0.2.0: the sender should send webhook-signature (Standard Webhooks)');
-      }
-      if (h.id !== undefined && h.id !== event.id) {
-        refuse(res, 401, 'id-header', 'Refused a signed delivery whose webhook-id is not the event id', 'webhook-id does not match the event');
-        return;
-      }
-    }
-    const t = now();
-    forget(t);
-    const before = seen.get(event.id);
-    if (before?.state === 'done') {
-      send(res, 200, { received: true });
-      note(`Duplicate delivery of ${event.id} (${event.type}); already ${o.forwardTo ? 'taken by your app' : 'shown'}`);
-      return;
-    }
-    if (before?.state === 'queued') {
-      // The app has not taken it yet: this delivery (a sender's retry, `stub events --resend`) is tried at once.
-      send(res, 200, { received: true });
-      const job = jobs.get(event.id);
-      if (job && job.timer) {
-        clearTimeout(job.timer);
-        job.timer = undefined;
-        ready.unshift(job);
-        pump();
-      }
-      note(`Delivery again of ${event.id} (${event.type}), which your app has not taken yet: forwarding it now`);
-      return;
-    }
-    if (seen.size >= maxIds) {
-      defer(res, 'ids', `Asked a sender to come again: ${maxIds.toLocaleString('en-US')} event ids are remembered for the replay window already`, 30);
-      return;
-    }
-    const filtered = o.events !== undefined && !o.events.has(event.type);
-    const forwarding = o.forwardTo !== undefined && !filtered;
-    if (forwarding && (jobs.size >= maxJobs || queuedBytes + buf.length > FORWARD_QUEUE_BYTES)) {
-      defer(res, 'queue', `Asked a sender to come again: ${jobs.size} events (${formatBytes(queuedBytes)}) are waiting for your app already`, 5);
-      return;
-    }
-    send(res, 200, { received: true });
-    seen.set(event.id, { until: t + rememberMs, state: forwarding ? 'queued' : 'done' });
-    if (filtered) return;
-    shown++;
-    safely(() => o.onEvent(event, raw));
-    if (forwarding) {
-      const item: Unforwarded = {
-        id: event.id,
-        type: event.type,
-        received_at: new Date(t).toISOString(),
-        attempts: 0,
-        last_error: 'not tried',
-        headers: keptHeaders(req.headers),
-        body: raw,
-      };
-      const job: Job = { event, item, bytes: buf.length };
-      jobs.set(event.id, job);
-      queuedBytes += job.bytes;
-      ready.push(job);
-      pump();
-    }
-  };
-
-  const server: Server = createServer((req, res) => {
-    if (!hostAllowed(req.headers.host, allowed)) {
-      req.resume();
-      refuse(res, 403, 'host', `Refused a request for host "${req.headers.host ?? ''}" (this listener answers to localhost; a tunnel's host name needs --allow-host)`, 'host not allowed');
-      return;
-    }
-    if (req.method === 'GET' || req.method === 'HEAD') {
-      send(res, 200, { ok: true, listening: true });
-      return;
-    }
-    if (req.method !== 'POST') {
-      req.resume();
+function handleRequest(c: Context, req: IncomingMessage, res: ServerResponse): void {
+  const gate = gateRequest(req.method, req.headers, c.allowed);
+  if (gate === 'alive') {
+    send(res, 200, { ok: true, listening: true });
+    return;
+  }
+  if (gate !== 'read') {
+    req.resume();
+    if (gate !== 'method') c.tally.refuse(res, gate);
+    else {
       res.writeHead(405, { 'content-type': 'text/plain', allow: 'POST, GET' });
       res.end('Method not allowed: deliver events with POST\n');
-      return;
     }
-    const origin = req.headers.origin;
-    if (origin !== undefined && origin !== `http://${req.headers.host}`) {
-      req.resume();
-      refuse(res, 403, 'origin', `Refused a request from a web page (Origin ${origin})`, 'foreign origin');
-      return;
-    }
-    if (!isJsonType(req.headers['content-type'])) {
-      req.resume();
-      refuse(res, 415, 'type', `Refused a delivery that is not JSON (content-type ${req.headers['content-type'] ?? 'none'})`, 'content-type must be application/json');
-      return;
-    }
-    readBody(req, limit, budget).then(
-      (buf) => {
-        try {
-          take(req, res, buf);
-        } catch (err) {
-          // Nothing a body can hold ends the listener: the delivery is refused and the listener goes on.
-          note(`Could not handle a delivery: ${(err as Error)?.message ?? String(err)}`);
-          if (!res.headersSent) send(res, 400, { error: 'could not handle the delivery' });
-        }
-      },
-      (err) => {
-        if (res.headersSent) return;
-        if (err instanceof BodyTooLarge) {
-          refuse(res, 413, 'size', `Rejected a delivery of ${formatBytes(Number(err.message))} (limit ${formatBytes(limit)})`, `body larger than ${limit} bytes`);
-          return;
-        }
-        if (err instanceof Busy) {
-          defer(res, 'busy', `Asked a sender to come again: more than ${formatBytes(budget.max)} of deliveries arrived at once`, 1);
-          return;
-        }
-        send(res, 400, { error: 'could not read the body' });
-      },
-    );
-  });
-  server.maxConnections = MAX_CONNECTIONS;
-  // A sender that opens a connection and says nothing does not hold it for long.
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
+    return;
+  }
+  readBody(req, c.limit, c.budget).then(
+    (buf) => {
+      try {
+        take(c, req, res, buf);
+      } catch (err) {
+        // Nothing a body can hold ends the listener: the delivery is refused and the listener goes on.
+        c.tally.note(`Could not handle a delivery: ${(err as Error)?.message ?? String(err)}`);
+        if (!res.headersSent) send(res, 400, { error: 'could not handle the delivery' });
+      }
+    },
+    (err) => unreadBody(c, res, err),
+  );
+}
 
+/** A body that could not be read: too large (413), too much at once (503), or cut off (400). */
+function unreadBody(c: Context, res: ServerResponse, err: unknown): void {
+  if (res.headersSent) return;
+  if (err instanceof BodyTooLarge) {
+    c.tally.refuse(res, { status: 413, kind: 'size', message: `Rejected a delivery of ${formatBytes(Number(err.message))} (limit ${formatBytes(c.limit)})`, error: `body larger than ${c.limit} bytes` });
+    return;
+  }
+  if (err instanceof Busy) {
+    c.tally.defer(res, 'busy', `Asked a sender to come again: more than ${formatBytes(c.budget.max)} of deliveries arrived at once`, 1);
+    return;
+  }
+  send(res, 400, { error: 'could not read the body' });
+}
+
+/** A body read in full: believed (parsed, verified) or refused. */
+function take(c: Context, req: IncomingMessage, res: ServerResponse, buf: Buffer): void {
+  const d = parseDelivery(buf);
+  if ('status' in d) {
+    c.tally.refuse(res, d);
+    return;
+  }
+  if (c.secrets.length > 0) {
+    const v = verifySigned(c.secrets, req.headers, buf, d.event.id, { toleranceSeconds: c.toleranceS, nowMs: c.now() });
+    if (v.legacy) c.tally.once('legacy', 'A delivery was signed only with jobfit-signature, which goes in 0.2.0: the sender should send webhook-signature (Standard Webhooks)');
+    if (v.refusal) {
+      c.tally.refuse(res, v.refusal);
+      return;
+    }
+  }
+  admit(c, req, res, d.event, d.raw, buf.length);
+}
+
+/** A believed event: a duplicate, deferred (a bound reached), or shown and queued for the app. */
+function admit(c: Context, req: IncomingMessage, res: ServerResponse, event: WebhookEvent, raw: string, bytes: number): void {
+  const { o, replay, queue, tally } = c;
+  const t = c.now();
+  replay.forget(t);
+  const before = replay.state(event.id);
+  if (before === 'done') {
+    send(res, 200, { received: true });
+    tally.note(`Duplicate delivery of ${event.id} (${event.type}); already ${o.forwardTo ? 'taken by your app' : 'shown'}`);
+    return;
+  }
+  if (before === 'queued') {
+    // The app has not taken it yet: this delivery (a sender's retry, `stub events --resend`) is tried at once.
+    send(res, 200, { received: true });
+    queue.retryNow(event.id);
+    tally.note(`Delivery again of ${event.id} (${event.type}), which your app has not taken yet: forwarding it now`);
+    return;
+  }
+  if (replay.full()) {
+    tally.defer(res, 'ids', `Asked a sender to come again: ${replay.maxIds.toLocaleString('en-US')} event ids are remembered for the replay window already`, 30);
+    return;
+  }
+  const filtered = o.events !== undefined && !o.events.has(event.type);
+  const forwarding = o.forwardTo !== undefined && !filtered;
+  if (forwarding && queue.wouldOverflow(bytes)) {
+    tally.defer(res, 'queue', `Asked a sender to come again: ${queue.size} events (${formatBytes(queue.bytes)}) are waiting for your app already`, 5);
+    return;
+  }
+  send(res, 200, { received: true });
+  replay.remember(event.id, t, forwarding ? 'queued' : 'done');
+  if (filtered) return;
+  tally.shown++;
+  safely(tally.note, () => o.onEvent(event, raw));
+  if (forwarding) queue.add(event, unforwardedItem(event, raw, req.headers, t), bytes);
+}
+
+/** Where a receiver bound to `addr` is reached from this machine, and the address really bound. */
+export function addressesOf(addr: AddressInfo): { url: string; bound: string } {
+  const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  // Bound to every interface: reached from here as loopback (a Host the checks accept).
+  const reach = host === '0.0.0.0' ? '127.0.0.1' : host === '[::]' ? '[::1]' : host;
+  return { url: `http://${reach}:${addr.port}${RECEIVER_PATH}`, bound: `${host}:${addr.port}` };
+}
+
+async function listenOn(server: Server, port: number, host: string): Promise<AddressInfo> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(o.port ?? 0, o.host ?? '127.0.0.1', () => {
+    server.listen(port, host, () => {
       server.off('error', reject);
       resolve();
     });
   });
-  const addr = server.address() as AddressInfo;
-  const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
-  // Bound to every interface: reached from here as loopback (a Host the checks accept).
-  const reach = host === '0.0.0.0' ? '127.0.0.1' : host === '[::]' ? '[::1]' : host;
+  return server.address() as AddressInfo;
+}
+
+export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
+  const limit = o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const toleranceS = o.toleranceSeconds ?? DEFAULT_TOLERANCE_S;
+  const note = (m: string) => o.onNote?.(m);
+  const replay = new ReplayWindow(2 * toleranceS * 1000, o.maxRememberedIds ?? MAX_REMEMBERED_IDS);
+  const queue = new ForwardQueue({
+    forwardTo: o.forwardTo,
+    forwardTimeoutMs: o.forwardTimeoutMs,
+    userAgent: o.userAgent,
+    maxEvents: o.forwardQueueEvents ?? FORWARD_QUEUE_EVENTS,
+    retryMs: o.forwardRetryMs ?? FORWARD_RETRY_MS,
+    onForward: (e, r) => o.onForward?.(e, r),
+    note,
+    onTaken: (id) => replay.done(id),
+  });
+  const c: Context = {
+    o,
+    limit,
+    budget: { used: 0, max: Math.max(limit, IN_FLIGHT_BODY_BYTES) },
+    now: o.now ?? Date.now,
+    toleranceS,
+    secrets: [...(o.secrets ?? [])],
+    allowed: allowedHostNames(o.allowHosts, o.host),
+    replay,
+    queue,
+    tally: new Tally(note),
+  };
+  const server: Server = createServer((req, res) => handleRequest(c, req, res));
+  server.maxConnections = MAX_CONNECTIONS;
+  // A sender that opens a connection and says nothing does not hold it for long.
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  const { url, bound } = addressesOf(await listenOn(server, o.port ?? 0, o.host ?? '127.0.0.1'));
+  const { tally } = c;
   return {
-    url: `http://${reach}:${addr.port}${RECEIVER_PATH}`,
-    bound: `${host}:${addr.port}`,
+    url,
+    bound,
     get shown() {
-      return shown;
+      return tally.shown;
     },
     get refused() {
-      return refused;
+      return tally.refused;
     },
     get deferred() {
-      return deferred;
+      return tally.deferred;
     },
-    forwards: counts,
+    forwards: queue.counts,
     addSecret(secret: string) {
-      if (!secrets.includes(secret)) secrets.push(secret);
+      if (!c.secrets.includes(secret)) c.secrets.push(secret);
     },
     async close() {
       await new Promise<void>((resolve) => {
@@ -534,24 +731,11 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
         server.closeAllConnections();
       });
       // Forwards in flight get a moment to finish; then they are cut off, and no retry starts.
-      closing = true;
-      ready.length = 0;
-      for (const j of jobs.values()) if (j.timer) clearTimeout(j.timer);
-      if (running > 0) {
-        await new Promise<void>((resolve) => {
-          const t = setTimeout(() => {
-            for (const j of jobs.values()) j.inFlight?.abort();
-          }, CLOSE_GRACE_MS);
-          idle.add(() => {
-            clearTimeout(t);
-            resolve();
-          });
-        });
-      }
-      return [...jobs.values()].map((j) => j.item);
+      return queue.close();
     },
   };
 }
+
 
 /** An id as a person reads it: numbers and strings as they are; anything else (an object, a list) as unreadable. */
 function idText(v: unknown): string {

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { ASSESSMENT_ALIASES, assessmentIdOf, assessmentKey } from '../../src/api/catalog.js';
 import { type BulkApi, loadAccountData, resolveAssessments } from '../../src/bulk/account.js';
-import { parseAssessments } from '../../src/commands/kit/assessments.js';
+import { parseAssessments } from '../../src/commands/invitations/shared/assessments.js';
 
 // The account's catalog as the reference gives it ("Assessment identifiers").
 const api: BulkApi = {

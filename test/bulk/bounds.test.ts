@@ -121,3 +121,19 @@ describe('broken workbook parts are named for what they are', () => {
     expectRefused(await dryRun(p), /sheet "People" is not valid XML/);
   });
 });
+
+describe('a workbook refused for what it says, not for its XML', () => {
+  it('no inviter: the inviter sentence and exit 2, as for the same rows in a CSV (it was "not valid XML (No inviter: …)")', async () => {
+    const rows = [['First Name', 'Last Name', 'Email'], ['Ann', 'Lee', 'ann.lee.inviter@example.com']];
+    const book = join(h.dir, 'no-inviter.xlsx');
+    writeFileSync(book, zip(workbookParts(stored('xl/worksheets/sheet1.xml', SHEET_HEAD + rows.map((r, i) => row(i + 1, r)).join('') + SHEET_TAIL))));
+    const csv = join(h.dir, 'no-inviter.csv');
+    writeFileSync(csv, rows.map((r) => r.join(',')).join('\n'));
+    const fromBook = await invite(['--file', book, '--dry-run']);
+    const fromCsv = await invite(['--file', csv, '--dry-run']);
+    expectRefused(fromBook, /^Error: No inviter: /m);
+    expect(fromBook.stderr).not.toMatch(/XML|could not be read as an Excel workbook/);
+    expect(fromCsv.code).toBe(2);
+    expect(fromBook.stderr.match(/^Error: .*$/m)?.[0]).toBe(fromCsv.stderr.match(/^Error: .*$/m)?.[0]);
+  });
+});

@@ -3,12 +3,11 @@
  * against real sockets (a server answering 503 to everything, a closed port):
  * every in-flight and later request ends at once with ServiceGoneError.
  */
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { Breaker, breakerFromEnv } from '../../src/client/breaker.js';
 import { ServiceGoneError } from '../../src/client/errors.js';
 import { HttpClient } from '../../src/client/http.js';
+import { refusedPort } from '../helpers/refused-port.js';
 import { json, KEY, startForeignServer } from './foreign-server.js';
 
 describe('Breaker (pure)', () => {
@@ -73,15 +72,13 @@ describe('HttpClient with the breaker', () => {
   });
 
   it('a closed port: the breaker ends a run that would retry for minutes', async () => {
-    const probe = createServer();
-    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-    const port = (probe.address() as AddressInfo).port;
-    await new Promise<void>((r) => probe.close(() => r()));
-    const http = new HttpClient({ baseUrl: `http://127.0.0.1:${port}/v2`, apiKey: KEY, env: {}, retry: { maxRetries: 1_000, initialDelayMs: 20, maxDelayMs: 100 }, breaker: { windowMs: 400, minFailures: 4 } });
+    const closed = await refusedPort();
+    const http = new HttpClient({ baseUrl: `http://127.0.0.1:${closed.port}/v2`, apiKey: KEY, env: {}, retry: { maxRetries: 1_000, initialDelayMs: 20, maxDelayMs: 100 }, breaker: { windowMs: 400, minFailures: 4 } });
     const err = await http.request({ method: 'GET', path: '/teams' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ServiceGoneError);
     expect((err as Error).message).toContain('last: connection refused');
     await http.close();
+    await closed.close();
   });
 
   it('429s are answers: a busy service never opens the breaker', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { IdFeed, bulkFetch, parseIdLines } from '../../src/export/bulk-fetch.js';
+import { RateLimitError } from '../../src/client/errors.js';
+import { IdFeed, bulkFetch, parseIdLines, recoveredLimit, sortFailure } from '../../src/export/bulk-fetch.js';
 import { GroupReport, median } from '../../src/export/group-report.js';
 import { hasResults, scorecardColumns, scorecardRow } from '../../src/export/scorecard-rows.js';
 
@@ -101,5 +102,37 @@ describe('scorecard rows and group report', () => {
     expect(g.top_riasec).toEqual([{ code: 'RIA', count: 2 }, { code: 'SEC', count: 1 }]);
     expect(median([3, 1, 2])).toBe(2);
     expect(median([])).toBeNull();
+  });
+});
+
+describe('the rules of bulkFetch', () => {
+  const longWait = new RateLimitError({ status: 429, method: 'GET', path: '/scorecards/1' }, 3600);
+  const shortWait = new RateLimitError({ status: 429, method: 'GET', path: '/scorecards/1' }, 2);
+  const base = { mayPark: true, stopping: false };
+
+  it('sortFailure: Ctrl-C first, then a long Retry-After parks (while parking is allowed and the run goes on)', () => {
+    const ac = new AbortController();
+    ac.abort();
+    expect(sortFailure(longWait, { ...base, signal: ac.signal })).toBe('abort');
+    expect(sortFailure(Object.assign(new Error('x'), { name: 'AbortError' }), base)).toBe('abort');
+    expect(sortFailure(longWait, base)).toBe('park');
+    expect(sortFailure(longWait, { ...base, mayPark: false })).toEqual({ kind: 'failed', error: longWait });
+    expect(sortFailure(shortWait, base)).toEqual({ kind: 'failed', error: shortWait });
+  });
+
+  it('sortFailure: a run already stopping stops every id; stopWhen stops the run; skipWhen skips', () => {
+    const gone = new Error('gone');
+    expect(sortFailure(longWait, { ...base, stopping: true })).toBe('stopping');
+    expect(sortFailure(gone, { ...base, stopping: true })).toBe('stopping');
+    expect(sortFailure(gone, { ...base, stopWhen: (e) => e === gone })).toBe('stop');
+    expect(sortFailure(new Error('not ready'), { ...base, skipWhen: () => 'not ready yet' })).toEqual({ kind: 'skipped', reason: 'not ready yet' });
+    expect(sortFailure(new Error('boom'), { ...base, skipWhen: () => undefined })).toMatchObject({ kind: 'failed' });
+  });
+
+  it('recoveredLimit: doubles back to the bound once the cool-down is over, not before', () => {
+    expect(recoveredLimit(4, 16, 1000, 2000)).toBe(4);
+    expect(recoveredLimit(4, 16, 3000, 2000)).toBe(8);
+    expect(recoveredLimit(12, 16, 3000, 2000)).toBe(16);
+    expect(recoveredLimit(16, 16, 3000, 2000)).toBe(16);
   });
 });

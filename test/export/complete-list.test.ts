@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { JobfitError } from '../../src/core/errors.js';
-import { listAll, minimumRequests } from '../../src/export/complete-list.js';
+import { cleanFilter, itemId, listAll, minimumRequests, readAnswer } from '../../src/export/complete-list.js';
 import { generatePeople } from '../../src/stub/people.js';
 import { type FakeItem, fakeList } from './fake-list.js';
 
@@ -126,5 +126,26 @@ describe('listAll (partition search on an in-memory list with the service rules)
       if (n === 10) throw new Error('disk full');
     }).catch((e) => e);
     expect(err.message).toBe('disk full');
+  });
+});
+
+describe('the steps of listAll', () => {
+  it('cleanFilter: an empty team or custom id is no filter', () => {
+    expect(cleanFilter({ team_id: '', custom_id: '' })).toEqual({});
+    expect(cleanFilter({ team_id: 0, custom_id: 'REQ-1' })).toEqual({ team_id: 0, custom_id: 'REQ-1' });
+  });
+
+  it('readAnswer: the count and whether the answer was cut; no data array or count is an error', () => {
+    expect(readAnswer({ total_count: 3, data: [1, 2, 3] }, 'items')).toEqual({ total: 3, hasMore: false });
+    expect(readAnswer({ total_count: 3, data: [1] }, 'items')).toEqual({ total: 3, hasMore: true });
+    expect(readAnswer({ total_count: 1, has_more: true, data: [1] }, 'items')).toEqual({ total: 1, hasMore: true });
+    expect(() => readAnswer({ data: [] }, 'invitations')).toThrow('The service answered the list of invitations without a total_count; a complete list cannot be checked.');
+    expect(() => readAnswer({ total_count: 1 } as never, 'invitations')).toThrow('without a data array');
+  });
+
+  it('itemId: numbers and numeric strings alike; anything else is an error', () => {
+    expect(itemId({ id: 50001 }, 'items')).toBe('50001');
+    expect(itemId({ id: '50001' }, 'items')).toBe('50001');
+    expect(() => itemId({ id: 'x1' }, 'invitations')).toThrow(JobfitError);
   });
 });

@@ -2,7 +2,7 @@ import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import type { GlobalOptions } from '../../src/core/session.js';
 import { UsageError } from '../../src/core/errors.js';
-import { type ColumnSpec, capNotice, createListWriter, printList, printObject, resolveFormat } from '../../src/format/output.js';
+import { type ColumnSpec, capNotice, createListWriter, csvRows, type FormatRows, jsonRows, lineBatch, ndjsonRows, printList, printObject, resolveFormat, tableRows, untilDrained } from '../../src/format/output.js';
 import { type MemoryIOOptions, memoryIO } from '../helpers/io.js';
 import { envelope, invitation, listItem } from './fixtures.js';
 
@@ -303,5 +303,93 @@ describe('defaults and back-pressure', () => {
     out.emit('drain');
     await p;
     expect(resolved).toBe(true);
+  });
+});
+
+describe('the row writers of createListWriter, one per format', () => {
+  /** A stdout that records each write() and answers `accept`. */
+  function recorder(accept = true) {
+    const writes: string[] = [];
+    return { writes, out: { write: (s: string) => (writes.push(s), accept) } as unknown as ReturnType<typeof setup>['ctx']['io']['stdout'] };
+  }
+  const emitted = (rows: FormatRows, items: unknown[]) => {
+    const chunks: string[] = [];
+    rows.start();
+    items.forEach((it, i) => rows.row(it, it, i, (c) => chunks.push(c)));
+    rows.end(items.length);
+    return chunks;
+  };
+
+  it('jsonRows: an envelope (or an array) that parses, with total_count = rows', () => {
+    const r = recorder();
+    const chunks = emitted(jsonRows(r.out, { mode: 'live' }), [{ id: 1 }, { id: 2 }]);
+    const text = r.writes[0] + chunks.join('') + r.writes[1];
+    expect(JSON.parse(text)).toEqual({ mode: 'live', object: 'list', data: [{ id: 1 }, { id: 2 }], total_count: 2, has_more: false });
+    const a = recorder();
+    const none = emitted(jsonRows(a.out), []);
+    expect(JSON.parse(a.writes.join('') + none.join(''))).toEqual([]);
+  });
+
+  it('ndjsonRows: one compact line per item, nothing around them', () => {
+    expect(emitted(ndjsonRows(), [{ id: 1 }, { a: 'b' }])).toEqual(['{"id":1}\n', '{"a":"b"}\n']);
+  });
+
+  it('csvRows: the first item fixes the header; later fields outside it are dropped with one warning', async () => {
+    const s = setup({ output: 'csv' });
+    const csv = await import('../../src/format/csv.js');
+    const chunks = emitted(csvRows(s.ctx, { columns: [] }, undefined, csv), [{ id: 1 }, { id: 2, extra: 'x' }, { id: 3, extra: 'y' }]);
+    expect(chunks).toEqual([['id'], ['1'], ['2'], ['3']].map((cells) => csv.csvLine(cells)));
+    expect(s.stderr().match(/Warning: CSV columns were fixed by the first row; extra of later rows/g)).toHaveLength(1);
+  });
+
+  it('csvRows: a fixed header is written first; an empty export with --fields still names its columns', async () => {
+    const csv = await import('../../src/format/csv.js');
+    const fixed = setup({ output: 'csv' });
+    emitted(csvRows(fixed.ctx, { columns: [], csvColumns: ['id', 'email'] }, undefined, csv), []);
+    expect(fixed.stdout()).toBe(csv.csvLine(['id', 'email']));
+    const empty = setup({ output: 'csv' });
+    emitted(csvRows(empty.ctx, { columns: [] }, ['email'], csv), []);
+    expect(empty.stdout()).toBe(csv.csvLine(['email']));
+  });
+
+  it('tableRows: nothing until the end; an empty list says so on stderr', async () => {
+    const { renderTable } = await import('../../src/format/table.js');
+    const s = setup({}, { tty: true });
+    const rows = tableRows(s.ctx, { columns, noun: 'invitations' }, undefined, renderTable);
+    expect(emitted(rows, [])).toEqual([]);
+    expect(s.stdout()).toBe('');
+    expect(s.stderr()).toBe('No invitations found.\n');
+  });
+
+  it('lineBatch: the lines of one turn leave in one write; a refused write marks it full', async () => {
+    const r = recorder(false);
+    const b = lineBatch(r.out);
+    b.emit('a\n');
+    b.emit('b\n');
+    expect(r.writes).toEqual([]);
+    await new Promise((res) => setImmediate(res));
+    expect(r.writes).toEqual(['a\nb\n']);
+    expect(b.full).toBe(true);
+    // 64 KB at once leave at once.
+    b.emit('x'.repeat(65_536));
+    expect(r.writes).toHaveLength(2);
+  });
+
+  it('untilDrained: at once unless the stream still needs a drain; then on drain, close or error', async () => {
+    const { PassThrough } = await import('node:stream');
+    await expect(untilDrained({}, true)).resolves.toBeUndefined();
+    const idle = new PassThrough();
+    // A 'drain' that already fired is not waited for again.
+    await expect(untilDrained(idle, true)).resolves.toBeUndefined();
+    const busy = new PassThrough({ highWaterMark: 4 });
+    busy.write('more than four bytes');
+    expect(busy.writableNeedDrain).toBe(true);
+    let done = false;
+    const waiting = untilDrained(busy, false).then(() => (done = true));
+    await new Promise((res) => setImmediate(res));
+    expect(done).toBe(false);
+    busy.resume();
+    await waiting;
+    expect(done).toBe(true);
   });
 });

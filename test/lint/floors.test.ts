@@ -1,6 +1,7 @@
 /**
  * The floors of src/ are enforced by `npm run lint` (eslint.config.js): an
- * import that runs back up a floor is an error, static or lazy. Linted here
+ * import that runs back up a floor is an error, static or lazy, and so is a
+ * kit file that imports a noun (the rooms of commands/). Linted here
  * as text at a path inside src/, the way eslint sees a real file there.
  */
 import { ESLint } from 'eslint';
@@ -29,8 +30,19 @@ describe('npm run lint fails on an import that runs back up a floor', () => {
   });
 
   it.each([
+    ['src/commands/kit/noun.ts', "import { simpleList } from '../shared/simple-list.js';\nexport const s = simpleList;\n", /kit\/ is the toolkit/],
+    ['src/commands/kit/lazy-noun.ts', "export const load = () => import('../invitations/list.js');\n", /kit\/ is the toolkit/],
+    ['src/commands/shared/noun.ts', "import { run } from '../teams/list.js';\nexport const r = run;\n", /shared\/ may import the kit, never a noun/],
+  ])('and the rooms of commands/: %s', async (path, code, message) => {
+    const errors = await floorErrors(path, code);
+    expect(errors.length).toBe(1);
+    expect(errors[0]).toMatch(message);
+  });
+
+  it.each([
+    ['src/commands/shared/ok.ts', "import { flag } from '../kit/flags.js';\nimport { printList } from '../../format/output.js';\nexport const x = [flag, printList];\n"],
     ['src/stub/ok.ts', "import { ROUTES } from '../api/routes.js';\nimport { UsageError } from '../core/errors.js';\nexport const x = [ROUTES, UsageError];\n"],
-    ['src/commands/teams/ok.ts', "import { simpleList } from '../kit/simple-list.js';\nimport { printList } from '../../format/output.js';\nexport const x = [simpleList, printList];\n"],
+    ['src/commands/teams/ok.ts', "import { simpleList } from '../shared/simple-list.js';\nimport { printList } from '../../format/output.js';\nexport const x = [simpleList, printList];\n"],
     ['src/cli/ok.ts', "import { COMMANDS } from '../commands/table.js';\nexport const n = COMMANDS.length;\n"],
   ])('but not on one that runs down: %s', async (path, code) => {
     expect(await floorErrors(path, code)).toEqual([]);

@@ -1,15 +1,16 @@
 /**
  * A private PostgreSQL server for the sync tests: Debian's `postgresql`
  * binaries (installed by .ci/run when absent), a throw-away data directory,
- * loopback only, a free port (another one when the server cannot bind the first), fsync off. Undefined when no server binaries
+ * loopback only, a port held for it from start to close (../helpers/refused-port.ts: no other
+ * server can be given it meanwhile, a restart's included), fsync off. Undefined when no server binaries
  * are installed (the PostgreSQL half of the suite is then skipped, saying so).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { refusedPort } from '../helpers/refused-port.js';
 
 export interface PgServer {
   /** postgres://jobfit@127.0.0.1:PORT (no database). */
@@ -32,21 +33,10 @@ export function postgresBin(): string | undefined {
   return versions.length ? join(root, versions[0], 'bin') : undefined;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 /**
  * Starts the postmaster on `port` and waits until it accepts connections.
- * False when it exited first (another process took the port between
- * freePort() and the bind: the EADDRINUSE race), so the caller tries another.
+ * Undefined when it exited first, or when the server answering there is not
+ * the one serving our data directory.
  */
 async function launch(cmd: string, args: string[], base: string, data: string): Promise<ChildProcess | undefined> {
   const child: ChildProcess = spawn(cmd, args, { stdio: 'ignore' });
@@ -89,18 +79,17 @@ export async function startPgServer(): Promise<PgServer | undefined> {
   const [initCmd, initArgs] = as(join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'jobfit', '-E', 'UTF8', '--no-sync', '--locale=C']);
   execFileSync(initCmd, initArgs, { stdio: 'pipe' });
   const serverArgs = (port: number) => as(join(bin, 'postgres'), ['-D', data, '-k', dir, '-h', '127.0.0.1', '-p', String(port), '-F', '-c', 'full_page_writes=off', '-c', 'synchronous_commit=off']);
-  let port = 0;
-  let child: ChildProcess | undefined;
-  // A port found free can be taken before the server binds it: then the server exits, and we try another.
-  for (let attempt = 0; attempt < 5 && !child; attempt++) {
-    port = await freePort();
-    child = await launch(...serverArgs(port), `postgres://jobfit@127.0.0.1:${port}`, data);
-  }
+  // Held until close(): refused while the server is down, never given to another server that binds
+  // port 0, and bound by the postmaster itself (SO_REUSEADDR), at start and at every restart.
+  const held = await refusedPort();
+  const port = held.port;
+  const base = `postgres://jobfit@127.0.0.1:${port}`;
+  let child = await launch(...serverArgs(port), base, data);
   if (!child) {
+    await held.close();
     rmSync(dir, { recursive: true, force: true });
     throw new Error(`the test PostgreSQL server did not start (${bin})`);
   }
-  const base = `postgres://jobfit@127.0.0.1:${port}`;
 
   /** Stops the postmaster: `fast` (a restart's shutdown: sessions end, what was committed is kept) or `immediate`. */
   async function stop(how: 'fast' | 'immediate'): Promise<void> {
@@ -140,6 +129,7 @@ export async function startPgServer(): Promise<PgServer | undefined> {
     async close() {
       // Immediate shutdown: the data directory is thrown away anyway.
       await stop('immediate');
+      await held.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -10,7 +10,7 @@ import { openStore, type Store } from '../../src/stub/index.js';
 import { flushDeliveries, getWebhookSettings, setWebhookSettings } from '../../src/stub/webhooks.js';
 import { runCli } from '../helpers/cli.js';
 import { signDelivery } from '../../src/api/webhook-signature.js';
-import { endpoint, freePort, listenInProcess, tempDir, until } from './helpers.js';
+import { endpoint, listenInProcess, refusedPort, tempDir, until } from './helpers.js';
 
 let tmp: ReturnType<typeof tempDir>;
 let dataDir: string;
@@ -141,8 +141,10 @@ describe('jobfit webhook listen', () => {
 
   it('retries run while it listens: events recorded while the endpoint was down arrive', async () => {
     const store = await openStore(dataDir);
+    // Refused until the listener binds it (it can, the port held for it meanwhile).
+    const dead = await refusedPort();
     try {
-      const port = await freePort();
+      const { port } = dead;
       setWebhookSettings(store, 1, { endpoint: `http://127.0.0.1:${port}/webhooks`, enabled: true, teams: [{ id: 11, enabled: true }], retrySchedule: '50ms,50ms,50ms,50ms,50ms,50ms,50ms,50ms' });
       accept(store, openInvitation(store, 11));
       await flushDeliveries();
@@ -154,6 +156,7 @@ describe('jobfit webhook listen', () => {
       expect(l.stdout()).toMatch(/test_taker\.created/);
     } finally {
       store.close();
+      await dead.close();
     }
   });
 });

@@ -11,7 +11,7 @@ import {
   setWebhookSettings,
   startDeliveryLoop,
 } from '../../src/stub/webhooks.js';
-import { api, type Endpoint, endpoint, freePort, invite, startStub, tempDir, until, withoutMode } from './helpers.js';
+import { api, type Endpoint, endpoint, invite, refusedPort, startStub, tempDir, until, withoutMode } from './helpers.js';
 import { DANA } from '../helpers/seeded.js';
 
 const TEAM = 11;
@@ -158,7 +158,9 @@ describe('webhook delivery from the stub', () => {
   });
 
   it('retries with backoff when the endpoint is down, then delivers when it comes back; every attempt recorded', async () => {
-    const port = await freePort();
+    const dead = await refusedPort();
+    cleanup.push(() => dead.close());
+    const { port } = dead;
     setWebhookSettings(stub.store, 1, { endpoint: `http://127.0.0.1:${port}/hooks`, enabled: true, teams: [{ id: TEAM, enabled: true }], retrySchedule: '40ms,80ms,80ms,80ms,80ms,80ms' });
     const inv = await invite(stub, live);
     accept(stub.store, inv.id);

@@ -14,7 +14,7 @@ import { openStore } from '../../src/stub/index.js';
 import { accept } from '../../src/stub/lifecycle.js';
 import { flushDeliveries, listEventDeliveries, setWebhookSettings } from '../../src/stub/webhooks.js';
 import { runCli } from '../helpers/cli.js';
-import { endpoint, freePort, listenInProcess, tempDir, until } from './helpers.js';
+import { endpoint, listenInProcess, refusedPort, tempDir, until } from './helpers.js';
 
 let tmp: ReturnType<typeof tempDir>;
 let dataDir: string;
@@ -32,8 +32,9 @@ describe('webhook listen --forward-to keeps what the app did not get', () => {
   it('app down: every event is counted and written to the file the summary names', async () => {
     const store = await openStore(dataDir);
     const kept = join(tmp.dir, 'unforwarded.ndjson');
+    const app = await refusedPort();
     try {
-      const appPort = await freePort();
+      const appPort = app.port;
       const l = startListen(['--data', dataDir, '--forward-to', `http://127.0.0.1:${appPort}/hook`, '--unforwarded', kept]);
       await l.ready();
       const inv = store.all<{ id: number }>('SELECT id FROM invitations WHERE accepted_at IS NULL ORDER BY id LIMIT 5');
@@ -52,6 +53,7 @@ describe('webhook listen --forward-to keeps what the app did not get', () => {
       expect(lines[0].headers['webhook-signature']).toMatch(/^v1,/);
     } finally {
       store.close();
+      await app.close();
     }
   });
 

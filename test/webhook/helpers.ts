@@ -71,14 +71,8 @@ export async function endpoint(opts: { port?: number; status?: (n: number) => nu
   return ep;
 }
 
-/** A port nothing listens on (for "endpoint down"). */
-export async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((ok) => s.listen(0, '127.0.0.1', () => ok()));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise((ok) => s.close(ok));
-  return port;
-}
+/** A port nothing listens on (for "endpoint down"), held so no other server takes it meanwhile. */
+export { refusedPort } from '../helpers/refused-port.js';
 
 import { DANA as INVITER } from '../helpers/seeded.js';
 

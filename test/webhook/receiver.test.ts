@@ -1,8 +1,28 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { newSigningSecret, signDelivery } from '../../src/api/webhook-signature.js';
 import type { ForwardResult } from '../../src/webhook/forward.js';
-import { type Receiver, resourceLabel, startReceiver, type WebhookEvent } from '../../src/webhook/receiver.js';
+import {
+  addressesOf,
+  allowedHostNames,
+  ForwardQueue,
+  formatBytes,
+  gateRequest,
+  lastError,
+  parseDelivery,
+  type Receiver,
+  ReplayWindow,
+  type Refusal,
+  resourceLabel,
+  retryWait,
+  startReceiver,
+  taken,
+  unforwardedItem,
+  verifySigned,
+  type WebhookEvent,
+} from '../../src/webhook/receiver.js';
+import { refusedPort } from '../helpers/refused-port.js';
 
 function event(id: string, type = 'invitation.accepted', object: Record<string, unknown> = { object: 'invitation', id: 100001 }): WebhookEvent {
   return { id, type, object: 'event', created_at: '2026-11-22T10:00:00.123Z', api_version: '2.3.0', data: { object } };
@@ -120,11 +140,9 @@ describe('webhook receiver', () => {
   });
 
   it('reports an app that cannot be reached', async () => {
-    const dead = createServer();
-    await new Promise<void>((ok) => dead.listen(0, '127.0.0.1', ok));
-    const port = (dead.address() as AddressInfo).port;
-    await new Promise((ok) => dead.close(ok));
-    const { r, forwards } = await receiver({ forwardTo: `http://127.0.0.1:${port}/` });
+    const dead = await refusedPort();
+    closers.push(() => dead.close());
+    const { r, forwards } = await receiver({ forwardTo: `http://127.0.0.1:${dead.port}/` });
     await post(r.url, JSON.stringify(event('evt_x')));
     await r.close();
     expect(forwards).toHaveLength(1);
@@ -138,5 +156,126 @@ describe('webhook receiver', () => {
       'test_taker 500001 Personality',
     );
     expect(resourceLabel(event('e', 'career_navigation_profile.created', { object: 'career_navigation_profile', id: 'cnp_x' }))).toBe('career_navigation_profile cnp_x');
+  });
+});
+
+describe('receiver rules', () => {
+  const local = allowedHostNames(undefined, undefined);
+  const json = { host: '127.0.0.1:4000', 'content-type': 'application/json' };
+
+  it('answers to loopback, the bound address and --allow-host names, never to a wildcard', () => {
+    expect([...allowedHostNames(['tunnel.example'], '0.0.0.0')]).toEqual(['tunnel.example']);
+    expect([...allowedHostNames([], '::')]).toEqual([]);
+    expect([...allowedHostNames([], '::1')]).toEqual(['[::1]']);
+    expect([...allowedHostNames([], '192.168.1.5')]).toEqual(['192.168.1.5']);
+    expect(gateRequest('POST', { ...json, host: 'tunnel.example' }, allowedHostNames(['tunnel.example'], undefined))).toBe('read');
+    expect(gateRequest('POST', { ...json, host: 'localhost:4000' }, local)).toBe('read');
+  });
+
+  it('gates a request before its body: host, method, origin, content type, in that order', () => {
+    const refusal = (r: ReturnType<typeof gateRequest>) => (typeof r === 'string' ? r : `${r.status} ${r.kind}`);
+    expect(refusal(gateRequest('POST', { ...json, host: 'evil.example' }, local))).toBe('403 host');
+    expect(refusal(gateRequest('POST', { 'content-type': 'application/json' }, local))).toBe('403 host');
+    expect(refusal(gateRequest('GET', { host: 'evil.example' }, local))).toBe('403 host');
+    expect(gateRequest('GET', json, local)).toBe('alive');
+    expect(gateRequest('HEAD', json, local)).toBe('alive');
+    expect(gateRequest('PUT', { ...json, origin: 'https://evil.example' }, local)).toBe('method');
+    expect(refusal(gateRequest('POST', { ...json, origin: 'https://evil.example' }, local))).toBe('403 origin');
+    expect(gateRequest('POST', { ...json, origin: 'http://127.0.0.1:4000' }, local)).toBe('read');
+    expect(refusal(gateRequest('POST', { ...json, 'content-type': 'text/plain' }, local))).toBe('415 type');
+    expect(refusal(gateRequest('POST', { host: '127.0.0.1' }, local))).toBe('415 type');
+    expect(gateRequest('POST', { ...json, 'content-type': 'application/cloudevents+json; charset=utf-8' }, local)).toBe('read');
+  });
+
+  it('believes a body only when it is JSON, an event, and its id and type have the usual shape', () => {
+    const kind = (b: string) => {
+      const r = parseDelivery(Buffer.from(b));
+      return 'kind' in r ? r.kind : r.event.id;
+    };
+    expect(kind(JSON.stringify(event('evt_ok')))).toBe('evt_ok');
+    expect(kind('id=1')).toBe('json');
+    expect(kind('{"hello":"world"}')).toBe('shape');
+    expect(kind(JSON.stringify(event('has space')))).toBe('id');
+    expect(kind(JSON.stringify(event('e'.repeat(201))))).toBe('id');
+    expect(kind(JSON.stringify(event('evt_t', 'Invitation.Accepted')))).toBe('id');
+    expect(kind(JSON.stringify(event('evt_t', 'invitation')))).toBe('id');
+    const ok = parseDelivery(Buffer.from(JSON.stringify(event('evt_raw'))));
+    expect('raw' in ok && ok.raw).toBe(JSON.stringify(event('evt_raw')));
+  });
+
+  it('verifies with any of the secrets, within the tolerance, and the signed id must be the event id', () => {
+    const secret = newSigningSecret();
+    const body = JSON.stringify(event('evt_s'));
+    const at = 1_800_000_000;
+    const headers = signDelivery(secret, { id: 'evt_s', timestamp: at, body });
+    const check = (secrets: string[], h: Record<string, string>, nowS = at, id = 'evt_s') => verifySigned(secrets, h, Buffer.from(body), id, { toleranceSeconds: 300, nowMs: nowS * 1000 });
+    expect(check([newSigningSecret(), secret], headers)).toEqual({ legacy: false });
+    expect(check([newSigningSecret()], headers).refusal?.kind).toBe('signature');
+    expect(check([secret], headers, at + 301).refusal?.kind).toBe('signature');
+    expect(check([secret], headers, at + 299)).toEqual({ legacy: false });
+    expect(check([secret], headers, at, 'evt_other').refusal).toMatchObject({ status: 401, kind: 'id-header' });
+    const { 'webhook-signature': _s, 'webhook-id': _i, ...legacyOnly } = headers;
+    expect(check([secret], legacyOnly)).toEqual({ legacy: true });
+  });
+
+  it('remembers ids for the window, keeps those the app has not taken, and says when it is full', () => {
+    const w = new ReplayWindow(1000, 2);
+    w.remember('a', 0, 'done');
+    w.remember('b', 10, 'queued');
+    expect(w.full()).toBe(true);
+    w.forget(999);
+    expect([w.state('a'), w.state('b')]).toEqual(['done', 'queued']);
+    w.forget(1000);
+    expect(w.state('a')).toBeUndefined();
+    w.forget(5000);
+    expect(w.state('b')).toBe('queued');
+    w.done('b');
+    w.done('never-seen');
+    expect(w.state('b')).toBe('done');
+    expect(w.full()).toBe(false);
+    w.forget(5000);
+    expect(w.state('b')).toBeUndefined();
+  });
+
+  it('waits longer after each failed forward, the last wait repeating, and keeps the last answer', () => {
+    const waits = [1000, 2000, 5000];
+    expect([1, 2, 3, 4, 10].map((n) => retryWait(n, waits))).toEqual([1000, 2000, 5000, 5000, 5000]);
+    expect(retryWait(1, [])).toBe(30_000);
+    const r = (status: number | null, error?: string): ForwardResult => ({ url: 'http://app', status, ms: 1, error });
+    expect([r(200), r(204), r(299), r(199), r(302), r(500), r(null)].map(taken)).toEqual([true, true, true, false, false, false, false]);
+    expect([lastError(r(500)), lastError(r(302)), lastError(r(null, 'ECONNREFUSED')), lastError(r(null))]).toEqual(['HTTP 500', 'HTTP 302', 'ECONNREFUSED', 'failed']);
+  });
+
+  it('keeps an event for the app with its delivery headers only, and its body as received', () => {
+    const raw = JSON.stringify(event('evt_k'));
+    const item = unforwardedItem(event('evt_k'), raw, { 'webhook-id': 'evt_k', 'x-delivery-attempt': '3', cookie: 'secret', host: 'x', 'webhook-signature': ['a', 'b'] }, Date.UTC(2026, 10, 22));
+    expect(item).toEqual({ id: 'evt_k', type: 'invitation.accepted', received_at: '2026-11-22T00:00:00.000Z', attempts: 0, last_error: 'not tried', headers: { 'webhook-id': 'evt_k', 'x-delivery-attempt': '3' }, body: raw });
+  });
+
+  it('caps the forward queue in events, and gives back on close what the app did not take', async () => {
+    const queue = new ForwardQueue({ forwardTo: 'http://127.0.0.1:9/', maxEvents: 1, retryMs: [60_000], note: () => {}, onTaken: () => {} });
+    expect(queue.wouldOverflow(10)).toBe(false);
+    expect(queue.wouldOverflow(64 * 1024 * 1024)).toBe(true);
+    expect(await queue.close()).toEqual([]);
+    // Closed: an event added is kept, never tried.
+    queue.add(event('evt_q'), unforwardedItem(event('evt_q'), '{}', {}, 0), 2);
+    expect([queue.size, queue.bytes, queue.wouldOverflow(1)]).toEqual([1, 2, true]);
+    expect((await queue.close()).map((i) => [i.id, i.attempts, i.last_error])).toEqual([['evt_q', 0, 'not tried']]);
+  });
+
+  it('says where it is reached from this machine and what it bound', () => {
+    expect(addressesOf({ address: '127.0.0.1', family: 'IPv4', port: 4000 })).toEqual({ url: 'http://127.0.0.1:4000/webhooks', bound: '127.0.0.1:4000' });
+    expect(addressesOf({ address: '0.0.0.0', family: 'IPv4', port: 4000 })).toEqual({ url: 'http://127.0.0.1:4000/webhooks', bound: '0.0.0.0:4000' });
+    expect(addressesOf({ address: '::', family: 'IPv6', port: 4000 })).toEqual({ url: 'http://[::1]:4000/webhooks', bound: '[::]:4000' });
+    expect(addressesOf({ address: '::1', family: 'IPv6', port: 4000 }).url).toBe('http://[::1]:4000/webhooks');
+  });
+
+  it('writes sizes as a person reads them', () => {
+    expect([formatBytes(10), formatBytes(1536), formatBytes(1024 * 1024)]).toEqual(['10 bytes', '1.5 KB', '1.0 MB']);
+  });
+
+  it('refusals carry a status, a kind noted once, and the error for the body', () => {
+    const r = gateRequest('POST', { ...json, 'content-type': 'text/html' }, local) as Refusal;
+    expect(r).toEqual({ status: 415, kind: 'type', message: 'Refused a delivery that is not JSON (content-type text/html)', error: 'content-type must be application/json' });
   });
 });

@@ -1,5 +1,5 @@
 import { Assessment } from '../../api/schemas.js';
-import { simpleList } from '../kit/simple-list.js';
+import { simpleList } from '../shared/simple-list.js';
 
 const command = simpleList({
   description: 'List the assessment catalog (GET /assessments); the ids are the test ids of `invite --assessments`',

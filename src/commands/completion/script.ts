@@ -2,7 +2,7 @@
  * `jobfit completion bash|zsh|fish`: the script, written from the commands'
  * own declarations (kit/completion-spec.ts, format/completion.ts). The hidden
  * `--values KIND` is what the scripts call for values that live in the service
- * (kit/completion-values.ts); not for people.
+ * (completion/shared/values.ts); not for people.
  */
 import * as z from 'zod';
 import type { Context } from '../kit/context.js';
@@ -26,7 +26,7 @@ export type CompletionOptions = z.output<typeof CompletionOptions>;
 
 export async function run(opts: CompletionOptions, ctx: Context): Promise<void> {
   if (opts.values !== undefined) {
-    const { printValues } = await import('../kit/completion-values.js');
+    const { printValues } = await import('./shared/values.js');
     await printValues(ctx, opts.values);
     return;
   }

@@ -1,8 +1,9 @@
 import type { Context } from '../kit/context.js';
 import { fieldNames } from '../../api/fields.js';
 import { Healthcheck } from '../../api/schemas.js';
-import { checkFields, printObject } from '../../format/output.js';
+import { printObject } from '../../format/output.js';
 import { defineCommand } from '../kit/define.js';
+import { checkOutputOptions } from '../kit/output-checks.js';
 
 /** GET /healthcheck: needs no key, so it also checks a base URL before `login`. */
 export async function run(_opts: Record<string, never>, ctx: Context): Promise<void> {
@@ -14,7 +15,7 @@ export async function run(_opts: Record<string, never>, ctx: Context): Promise<v
     ],
     fieldNames: fieldNames(Healthcheck),
   };
-  checkFields(ctx, fields);
+  checkOutputOptions(ctx, { fields: fields });
   const client = await ctx.client();
   const health = await client.healthcheck();
   await printObject(ctx, health, fields);

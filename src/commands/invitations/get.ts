@@ -1,12 +1,13 @@
 /** invitations get ID: GET /invitations/:id. */
 import { fieldNames } from '../../api/fields.js';
 import { Invitation } from '../../api/schemas.js';
-import { type ColumnSpec, checkFields, printObject } from '../../format/output.js';
+import { type ColumnSpec, printObject } from '../../format/output.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
+import { checkOutputOptions } from '../kit/output-checks.js';
 import { IdOptions } from '../kit/options.js';
-import { fullName } from '../kit/people-list.js';
-import { noteParticipantLinks } from '../kit/participant-links.js';
+import { fullName } from '../shared/people-list.js';
+import { noteParticipantLinks } from '../shared/participant-links.js';
 
 export const OBJECT_ROWS: ColumnSpec[] = [
   { key: 'id', header: 'ID' },
@@ -37,7 +38,7 @@ export const OBJECT_ROWS: ColumnSpec[] = [
 export const INVITATION_FIELDS = { columns: OBJECT_ROWS, fieldNames: fieldNames(Invitation) };
 
 export async function run(opts: IdOptions, ctx: Context): Promise<void> {
-  checkFields(ctx, INVITATION_FIELDS);
+  checkOutputOptions(ctx, { fields: INVITATION_FIELDS });
   const client = await ctx.client();
   const invitation = await client.getInvitation(opts.id, ctx.io.signal);
   await printObject(ctx, invitation, INVITATION_FIELDS);

@@ -2,14 +2,15 @@
 import * as z from 'zod';
 import type { UpdateInvitationBody } from '../../api/requests.js';
 import { UsageError } from '../../core/errors.js';
-import { checkFields, printObject } from '../../format/output.js';
+import { printObject } from '../../format/output.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
+import { checkOutputOptions } from '../kit/output-checks.js';
 import { flag } from '../kit/flags.js';
 import { intId } from '../kit/options.js';
-import { parseAssessments } from '../kit/assessments.js';
-import { idOfName, nameOrId } from '../kit/names.js';
-import { noteParticipantLinks } from '../kit/participant-links.js';
+import { parseAssessments } from './shared/assessments.js';
+import { idOfName, nameOrId } from '../shared/names.js';
+import { noteParticipantLinks } from '../shared/participant-links.js';
 import { INVITATION_FIELDS } from './get.js';
 
 const text = (what: string) => z.string().trim().min(1, `${what} must not be empty`);
@@ -65,7 +66,7 @@ export async function run(opts: UpdateOptions, ctx: Context): Promise<void> {
   if (Object.keys(updateBody({ ...opts, template: opts.template === undefined ? undefined : 0, congratsTemplate: opts.congratsTemplate === undefined ? undefined : 0 })).length === 0) {
     throw new UsageError('Nothing to update: give at least one field flag.', 'see `jobfit invitations update --help` for the flags');
   }
-  checkFields(ctx, INVITATION_FIELDS);
+  checkOutputOptions(ctx, { fields: INVITATION_FIELDS });
   const client = await ctx.client();
   // Names, as `invite` takes them, or ids.
   const body = updateBody({

@@ -3,6 +3,7 @@
  * many from a CSV (`--csv FILE|-`, src/bulk). The single-invite flags are the
  * defaults of every CSV row.
  */
+import { ROUTES } from '../../api/routes.js';
 import * as z from 'zod';
 import { UsageError } from '../../core/errors.js';
 import { isLoopbackHost } from '../../core/loopback.js';
@@ -125,7 +126,7 @@ async function deadLinks(origin: string | undefined, baseUrl: string | undefined
   }
   if (!embedded && !isLoopbackHost(new URL(origin).hostname)) return undefined;
   try {
-    await fetch(`${origin}/v2/healthcheck`, { signal: AbortSignal.timeout(1500) });
+    await fetch(`${origin}/v2${ROUTES.healthcheck.path}`, { signal: AbortSignal.timeout(1500) });
     return undefined;
   } catch {
     return `The assessment links in the results point at ${origin}, where no stub is serving now: nobody can open them until it is; ${fix}.`;
@@ -141,11 +142,14 @@ export async function run(opts: InviteOptions, ctx: Context): Promise<void> {
 }
 
 async function runSingle(o: InviteOptions, ctx: Context): Promise<void> {
-  const [{ loadAccountData }, { buildSingleBody }, { printObject }] = await Promise.all([
+  const [{ loadAccountData }, { buildSingleBody }, { printObject }, { checkOutputOptions }] = await Promise.all([
     import('../../bulk/account.js'),
     import('../../bulk/single.js'),
     import('../../format/output.js'),
+    import('../kit/output-checks.js'),
   ]);
+  // -o is checked before the invitation is sent: a refusal afterwards would leave it sent, unprinted.
+  checkOutputOptions(ctx, {});
   const client = await ctx.client();
   const pd = await profileDefaults(ctx);
   const opts = {
@@ -168,7 +172,7 @@ async function runSingle(o: InviteOptions, ctx: Context): Promise<void> {
       { key: 'assessment_url', header: 'ASSESSMENT URL' },
     ],
   });
-  const { noteParticipantLinks } = await import('../kit/participant-links.js');
+  const { noteParticipantLinks } = await import('../shared/participant-links.js');
   await noteParticipantLinks(ctx, [invitation]);
 }
 

@@ -19,11 +19,12 @@ import { openTarget } from '../../export/target.js';
 import { JOB_FIT_CSV_COLUMNS, jobFitLongRows } from '../../export/job-fit-rows.js';
 import { printJobFitReports } from '../../format/jobfit-report.js';
 import { clearProgress } from '../../format/progress.js';
-import { type ColumnSpec, checkFields, createListWriter, printList, printObject, resolveFormat } from '../../format/output.js';
+import { type ColumnSpec, createListWriter, printList, printObject, resolveFormat } from '../../format/output.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
-import { checkIdSources, exportFlags } from '../kit/export-options.js';
-import { idOfName } from '../kit/names.js';
+import { checkOutFile, checkOutputOptions } from '../kit/output-checks.js';
+import { checkIdSources, exportFlags } from '../shared/export-options.js';
+import { idOfName } from '../shared/names.js';
 
 const JobFitOptions = z
   .object(
@@ -90,7 +91,8 @@ async function runOne(id: number, ctx: Context): Promise<void> {
 }
 
 export async function run(o: JobFitOptions, ctx: Context): Promise<void> {
-  checkFields(ctx, FIELDS);
+  checkOutputOptions(ctx, { fields: FIELDS, out: o.out, formats: JOB_FIT_FORMATS });
+  if (o.errors !== undefined) checkOutFile(o.errors, '--errors');
   const one = singleId(o);
   if (one !== undefined) return runOne(one, ctx);
   const client = await ctx.client();

@@ -4,6 +4,7 @@
  * writes the scripts from it).
  */
 import { Command, type Option } from 'commander';
+import { ROUTE_NAMES, ROUTES } from '../../api/routes.js';
 import { type CommandSpec, type CompletionSpec, FLAG_VALUE_KINDS, type FlagSpec, SHELLS } from '../../format/completion.js';
 import { HELP_TOPIC_NAMES } from '../help-topics.js';
 import { globalOptions } from './globals.js';
@@ -44,7 +45,9 @@ export function commandSpecOf(cmd: Command, argChoices: Record<string, string[]>
  * (ctx.everyCommand()), so the script lists the flags each really declares.
  */
 export function buildSpec(scratch: Command): CompletionSpec {
-  const argChoices = { completion: [...SHELLS], help: [...HELP_TOPIC_NAMES, ...scratch.commands.map((c) => c.name())] };
+  // `jobfit api <TAB>` offers the methods of the route table.
+  const api = [...new Set(ROUTE_NAMES.map((n) => ROUTES[n].method))];
+  const argChoices = { completion: [...SHELLS], help: [...HELP_TOPIC_NAMES, ...scratch.commands.map((c) => c.name())], api };
   const commands = scratch.commands.map((c) => commandSpecOf(c, argChoices));
   commands.push({ name: 'help', description: 'Help on a command or a topic', flags: [], subcommands: [], argChoices: argChoices.help });
   // The root's options: commander's own --version, then the global ones.

@@ -5,6 +5,7 @@
  * JOBFIT_API_KEY or stdin, the base URL from --base-url, JOBFIT_BASE_URL or the
  * profile.
  */
+import { ROUTES } from '../../api/routes.js';
 import * as z from 'zod';
 import { ApiError } from '../../client/errors.js';
 import type { JobfitClient } from '../../client/client.js';
@@ -93,7 +94,7 @@ async function healthOf(ctx: Context, baseUrl: string): Promise<{ status?: numbe
   // Quick by default; JOBFIT_TIMEOUT and JOBFIT_MAX_RETRIES still win.
   const client = await clientFor(ctx, baseUrl, undefined, { retry: { maxRetries: 1 }, timeouts: { headersMs: 10_000, bodyMs: 10_000 } });
   try {
-    const res = await client.raw('GET', '/healthcheck');
+    const res = await client.raw('GET', ROUTES.healthcheck.path);
     const data = res.data as { version?: unknown } | null;
     return { status: res.status, version: data && typeof data === 'object' ? data.version : undefined };
   } catch (err) {

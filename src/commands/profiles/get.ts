@@ -4,9 +4,10 @@ import { NotFoundError } from '../../client/errors.js';
 import { JobfitError } from '../../core/errors.js';
 import { fieldNames } from '../../api/fields.js';
 import { CareerNavigationProfile } from '../../api/schemas.js';
-import { type ColumnSpec, checkFields, printObject } from '../../format/output.js';
+import { type ColumnSpec, printObject } from '../../format/output.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
+import { checkOutputOptions } from '../kit/output-checks.js';
 
 const OBJECT_ROWS: ColumnSpec[] = [
   { key: 'id', header: 'ID' },
@@ -25,7 +26,7 @@ type GetOptions = z.output<typeof GetOptions>;
 
 export async function run(opts: GetOptions, ctx: Context): Promise<void> {
   const fields = { columns: OBJECT_ROWS, fieldNames: fieldNames(CareerNavigationProfile) };
-  checkFields(ctx, fields);
+  checkOutputOptions(ctx, { fields: fields });
   const client = await ctx.client();
   try {
     const profile = await client.getCareerNavigationProfile(opts.id, ctx.io.signal);

@@ -2,11 +2,12 @@
 import * as z from 'zod';
 import { fieldNames } from '../../api/fields.js';
 import { CareerNavigationProfileListItem } from '../../api/schemas.js';
-import { type ColumnSpec, checkFields } from '../../format/output.js';
+import type { ColumnSpec } from '../../format/output.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { flag } from '../kit/flags.js';
-import { outFlag, printPage } from '../kit/list-out.js';
+import { checkOutputOptions } from '../kit/output-checks.js';
+import { outFlag, printPage } from '../shared/list-out.js';
 import { listEverything } from '../../export/list-everything.js';
 
 const LIST_COLUMNS: ColumnSpec[] = [
@@ -26,7 +27,7 @@ type ListOptions = z.output<typeof ListOptions>;
 
 export async function run(opts: ListOptions, ctx: Context): Promise<void> {
   const names = fieldNames(CareerNavigationProfileListItem);
-  checkFields(ctx, { columns: LIST_COLUMNS, fieldNames: names });
+  checkOutputOptions(ctx, { fields: { columns: LIST_COLUMNS, fieldNames: names }, out: opts.out });
   const client = await ctx.client();
   if (opts.all) {
     // created_at is absent from items found through the test takers: the header is fixed, not taken from the first item.

@@ -6,7 +6,7 @@
  * src/export/group-report.ts and docs/exports.md.
  */
 import * as z from 'zod';
-import type { ListFilter } from '../../client/client.js';
+import type { JobfitClient, ListFilter } from '../../client/client.js';
 import type { Session } from '../../core/session.js';
 import { type BulkResult, IdFeed, bulkFetch, createErrorSink, throwIfFailed, waitingNotice } from '../../export/bulk-fetch.js';
 import { type FetchPage, listAll } from '../../export/complete-list.js';
@@ -25,7 +25,8 @@ import { safeLine } from '../../format/sanitize.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { flag } from '../kit/flags.js';
-import { idOfName, nameOrId } from '../kit/names.js';
+import { checkOutFile, checkOutputOptions } from '../kit/output-checks.js';
+import { idOfName, nameOrId } from '../shared/names.js';
 
 const ReportOptions = z.object({
   sp: flag(z.string({ error: 'is required (a score profile short name; see `jobfit score-profiles`)' }).trim().min(1, 'must not be empty'), {
@@ -79,46 +80,45 @@ function sourceOf(ctx: Context): string {
   return c.embedded ? 'the embedded local stub' : `the service at ${c.baseUrl}`;
 }
 
-export async function run(opts: ReportOptions, ctx: Context): Promise<void> {
-  if (opts.top !== undefined && ctx.globals.output !== 'html') throw new UsageError('--top ranks the candidates of an HTML report; add -o html.');
-  const client = await ctx.client();
-  await checkScoreProfile(client, opts.sp, ctx.connection?.mode);
-  const o = { ...opts, team: await idOfName(client, 'team', opts.team) };
-  const started = performance.now();
+/** What a run gathers as it goes: the groups, the ranked candidates (HTML), the accounts seen, every invitation counted. */
+interface Gathering {
+  report: GroupReport;
+  ranking?: Ranking;
+  accounts: Set<string>;
+  feed: IdFeed<number>;
+  progress: ReturnType<typeof createProgress>;
+  tally: Tally;
+  invitations: number;
+}
+
+/** --out, the format and the --errors sink, opened in that order; a refusal (exit 2) leaves nothing behind. */
+function openOutputs(ctx: Context, o: { out?: string; errors?: string }) {
   const target = openTarget(ctx, o.out, 'groups');
-  let format: ReturnType<typeof resolveFormat>;
-  let sink: ReturnType<typeof createErrorSink>;
   try {
-    format = resolveFormat(target.ctx, REPORT_FORMATS);
-    sink = createErrorSink(ctx, o.errors, 'test taker');
+    const format = resolveFormat(target.ctx, REPORT_FORMATS);
+    return { target, format, sink: createErrorSink(ctx, o.errors, 'test taker') };
   } catch (err) {
     // Refused before it began: --out leaves nothing behind.
     target.discard();
     throw err;
   }
-  const report = new GroupReport(o.groupBy);
-  const top = o.top === undefined ? DEFAULT_TOP : o.top === 'all' ? Number.POSITIVE_INFINITY : Number(o.top);
-  const ranking = format === 'html' ? new Ranking(top) : undefined;
-  const accounts = new Set<string>();
-  const feed = new IdFeed<number>();
-  const progress = createProgress(ctx, { label: 'Scorecards', noun: 'test takers' });
-  // Every invitation ends in the report: not accepted yet, or its test taker's scorecard counted, or failed.
-  const tally = new Tally('invitations', 'counted with their scorecard');
-  let invitations = 0;
+}
 
+/** Every invitation (listAll) into the report; the test taker of each accepted one goes to the feed as it comes. */
+function listInvitations(ctx: Context, client: JobfitClient, team: number | undefined, g: Gathering) {
   const fetchPage = ((q: ListFilter, signal?: AbortSignal) => client.listInvitations(q, signal)) as FetchPage<
     InvitationLike & { email: string; account?: { id?: number; display_name?: string } | null }
   >;
   const listing = listAll(
     fetchPage,
-    { team_id: o.team },
+    { team_id: team },
     (inv) => {
-      invitations++;
-      report.addInvitation(inv);
-      if (ranking && accounts.size < 5 && inv.account) accounts.add(inv.account.display_name ? `${inv.account.display_name} (${inv.account.id})` : String(inv.account.id));
+      g.invitations++;
+      g.report.addInvitation(inv);
+      if (g.ranking && g.accounts.size < 5 && inv.account) g.accounts.add(inv.account.display_name ? `${inv.account.display_name} (${inv.account.id})` : String(inv.account.id));
       const taker = takerIdOf(inv);
-      if (taker !== null) feed.push(taker);
-      else tally.skip('not accepted yet');
+      if (taker !== null) g.feed.push(taker);
+      else g.tally.skip('not accepted yet');
     },
     {
       signal: ctx.io.signal,
@@ -127,37 +127,48 @@ export async function run(opts: ReportOptions, ctx: Context): Promise<void> {
     },
   ).then(
     (r) => {
-      feed.close();
-      progress.setTotal(feed.count);
+      g.feed.close();
+      g.progress.setTotal(g.feed.count);
       return r;
     },
     (err) => {
-      feed.close();
+      g.feed.close();
       throw err;
     },
   );
   listing.catch(() => {});
+  return listing;
+}
 
+/** The scorecard of every test taker the listing feeds (bulkFetch), each counted; the first error ends the run. */
+async function fetchScorecards(
+  ctx: Context,
+  client: JobfitClient,
+  o: { sp: string; concurrency: number },
+  g: Gathering,
+  sink: ReturnType<typeof createErrorSink>,
+  listing: ReturnType<typeof listInvitations>,
+) {
   let result: BulkResult | undefined;
   let listed: Awaited<typeof listing> | undefined;
   let error: unknown;
   try {
-    result = await bulkFetch(feed, (id, signal) => client.getScorecard(id, o.sp, signal), {
+    result = await bulkFetch(g.feed, (id, signal) => client.getScorecard(id, o.sp, signal), {
       concurrency: o.concurrency,
       signal: ctx.io.signal,
       stopWhen: isServiceGone,
       onWaiting: waitingNotice(ctx, 'test taker'),
-      onSettled: (out) => progress.tick({ error: out.kind === 'failed' }),
+      onSettled: (out) => g.progress.tick({ error: out.kind === 'failed' }),
       onResult: (id, out) => {
         if (out.kind === 'ok') {
-          tally.write();
-          report.addScorecard(id, out.value);
-          const group = ranking && report.groupOfTaker(id);
-          if (group !== undefined) ranking?.add(group, id, out.value);
+          g.tally.write();
+          g.report.addScorecard(id, out.value);
+          const group = g.ranking && g.report.groupOfTaker(id);
+          if (group !== undefined) g.ranking?.add(group, id, out.value);
         } else if (out.kind === 'skipped') {
-          tally.skip(out.reason);
+          g.tally.skip(out.reason);
         } else {
-          tally.fail();
+          g.tally.fail();
           sink.failed(id, out.error);
         }
       },
@@ -172,51 +183,91 @@ export async function run(opts: ReportOptions, ctx: Context): Promise<void> {
     // The --errors file could not be written: the run cannot pass for a finished one.
     error ??= err;
   }
+  return { result, listed, error };
+}
+
+/** The report in its format on the target's stdout; the list writer of csv, xlsx and ndjson, which finishExport ends. */
+async function writeReport(
+  ctx: Context,
+  out: Session,
+  format: (typeof REPORT_FORMATS)[number],
+  o: Omit<ReportOptions, 'team'> & { team?: number },
+  g: Gathering,
+): Promise<ListWriter | undefined> {
+  const groups = g.report.result();
+  const total = g.report.total();
+  // The bar is erased before a line of the report is printed: nothing is drawn over it, or after it.
+  clearProgress(ctx);
+  if (format === 'html' && g.ranking) {
+    const ranking = g.ranking;
+    const { renderGroupReportHtml } = await import('../../format/html/group-report.js');
+    out.io.stdout.write(
+      renderGroupReportHtml({
+        scoreProfile: o.sp,
+        groupBy: o.groupBy,
+        generatedAt: ctx.io.now(),
+        source: sourceOf(ctx),
+        account: ctx.connection?.account ?? ([...g.accounts].join(', ') || undefined),
+        mode: ctx.connection?.mode,
+        team: o.team,
+        top: o.top === 'all' ? 'all' : topOf(o.top),
+        groups: groups.map((gr) => ({ stats: gr, ...ranking.group(groupId(gr.key)) })),
+        total: { stats: total, bins: ranking.totalBinsOf() },
+      }),
+    );
+  } else if (format === 'json') {
+    out.io.stdout.write(`${jsonText({ object: 'group_report', score_profile: o.sp, group_by: o.groupBy, team_id: o.team ?? null, groups, total }, 2)}\n`);
+  } else if (format === 'table') {
+    out.io.stdout.write(await renderGroups(out, o.sp, groups, total));
+  } else {
+    const columns: ColumnSpec[] = REPORT_CSV_COLUMNS.map((k) => ({ key: k }));
+    const writer = await createListWriter(out, { columns, csvColumns: [...REPORT_CSV_COLUMNS], knownFields: [...REPORT_CSV_COLUMNS], noun: 'groups' });
+    for (const gr of groups) writer.write(format === 'csv' || format === 'xlsx' ? reportCsvRow(o.groupBy, gr) : { group_by: o.groupBy, ...gr });
+    return writer;
+  }
+  return undefined;
+}
+
+/** --top as a number of candidates per group. */
+const topOf = (top: string | undefined): number => (top === undefined ? DEFAULT_TOP : top === 'all' ? Number.POSITIVE_INFINITY : Number(top));
+
+export async function run(opts: ReportOptions, ctx: Context): Promise<void> {
+  if (opts.top !== undefined && ctx.globals.output !== 'html') throw new UsageError('--top ranks the candidates of an HTML report; add -o html.');
+  // Every option before the first request: -o, --out and --errors (the score profile and --team's name need the service).
+  checkOutputOptions(ctx, { out: opts.out, formats: REPORT_FORMATS });
+  if (opts.errors !== undefined) checkOutFile(opts.errors, '--errors');
+  const client = await ctx.client();
+  await checkScoreProfile(client, opts.sp, ctx.connection?.mode);
+  const o = { ...opts, team: await idOfName(client, 'team', opts.team) };
+  const started = performance.now();
+  const { target, format, sink } = openOutputs(ctx, o);
+  const g: Gathering = {
+    report: new GroupReport(o.groupBy),
+    ranking: format === 'html' ? new Ranking(topOf(o.top)) : undefined,
+    accounts: new Set<string>(),
+    feed: new IdFeed<number>(),
+    progress: createProgress(ctx, { label: 'Scorecards', noun: 'test takers' }),
+    // Every invitation ends in the report: not accepted yet, or its test taker's scorecard counted, or failed.
+    tally: new Tally('invitations', 'counted with their scorecard'),
+    invitations: 0,
+  };
+  const { result, listed, error } = await fetchScorecards(ctx, client, o, g, sink, listInvitations(ctx, client, o.team, g));
   let writer: ListWriter | undefined;
   if (error === undefined) {
-    const out = target.ctx;
     ctx.debug(`report: ${listed?.items} invitations in ${listed?.requests} list requests (minimum ${listed?.minimum}); ${result?.requests} scorecard requests`);
-    const groups = report.result();
-    const total = report.total();
-    // The bar is erased before a line of the report is printed: nothing is drawn over it, or after it.
-    clearProgress(ctx);
-    if (format === 'html' && ranking) {
-      const { renderGroupReportHtml } = await import('../../format/html/group-report.js');
-      out.io.stdout.write(
-        renderGroupReportHtml({
-          scoreProfile: o.sp,
-          groupBy: o.groupBy,
-          generatedAt: ctx.io.now(),
-          source: sourceOf(ctx),
-          account: ctx.connection?.account ?? ([...accounts].join(', ') || undefined),
-          mode: ctx.connection?.mode,
-          team: o.team,
-          top: o.top === 'all' ? 'all' : top,
-          groups: groups.map((g) => ({ stats: g, ...ranking.group(groupId(g.key)) })),
-          total: { stats: total, bins: ranking.totalBinsOf() },
-        }),
-      );
-    } else if (format === 'json') {
-      out.io.stdout.write(`${jsonText({ object: 'group_report', score_profile: o.sp, group_by: o.groupBy, team_id: o.team ?? null, groups, total }, 2)}\n`);
-    } else if (format === 'table') {
-      out.io.stdout.write(await renderGroups(out, o.sp, groups, total));
-    } else {
-      const columns: ColumnSpec[] = REPORT_CSV_COLUMNS.map((k) => ({ key: k }));
-      writer = await createListWriter(out, { columns, csvColumns: [...REPORT_CSV_COLUMNS], knownFields: [...REPORT_CSV_COLUMNS], noun: 'groups' });
-      for (const g of groups) writer.write(format === 'csv' || format === 'xlsx' ? reportCsvRow(o.groupBy, g) : { group_by: o.groupBy, ...g });
-    }
+    writer = await writeReport(ctx, target.ctx, format, o, g);
   }
   await finishExport(
     ctx,
     {
       target,
       writer,
-      tally,
-      listed: listed?.items ?? invitations,
+      tally: g.tally,
+      listed: listed?.items ?? g.invitations,
       totalCount: listed?.total,
       created: listed?.created,
       elapsedMs: performance.now() - started,
-      stopProgress: () => progress.stop(),
+      stopProgress: () => g.progress.stop(),
       rerun: 'jobfit report',
     },
     error,

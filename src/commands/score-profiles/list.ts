@@ -1,5 +1,5 @@
 import { ScoreProfile } from '../../api/schemas.js';
-import { simpleList } from '../kit/simple-list.js';
+import { simpleList } from '../shared/simple-list.js';
 
 const command = simpleList({
   description: 'List the score profiles enabled for the account (GET /score-profiles); SHORT NAME is the --sp of `scorecard`',

@@ -14,12 +14,13 @@ import { idSource, singleId } from '../../export/ids.js';
 import { checkScoreProfile } from '../../export/score-profile.js';
 import { hasResults, scorecardColumns, scorecardRow } from '../../export/scorecard-rows.js';
 import { openTarget } from '../../export/target.js';
-import { type ColumnSpec, checkFields, createListWriter, printList, printObject, resolveFormat } from '../../format/output.js';
+import { type ColumnSpec, createListWriter, printList, printObject, resolveFormat } from '../../format/output.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { flag } from '../kit/flags.js';
-import { checkIdSources, exportFlags } from '../kit/export-options.js';
-import { idOfName } from '../kit/names.js';
+import { checkOutFile, checkOutputOptions } from '../kit/output-checks.js';
+import { checkIdSources, exportFlags } from '../shared/export-options.js';
+import { idOfName } from '../shared/names.js';
 
 const ScorecardOptions = z
   .object({
@@ -51,7 +52,8 @@ const TABLE_COLUMNS: ColumnSpec[] = [
 export async function run(o: ScorecardOptions, ctx: Context): Promise<void> {
   // --fields: the CSV's columns (CSV, xlsx, the table) and the scorecard object's names (JSON, NDJSON).
   const fields = { columns: TABLE_COLUMNS, fieldNames: [...scorecardColumns(), ...fieldNames(Scorecard)] };
-  checkFields(ctx, fields);
+  checkOutputOptions(ctx, { fields, out: o.out });
+  if (o.errors !== undefined) checkOutFile(o.errors, '--errors');
   const client = await ctx.client();
   await checkScoreProfile(client, o.sp, ctx.connection?.mode);
   const one = singleId(o);

@@ -2,7 +2,7 @@
 import * as z from 'zod';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
-import { data, firstRefusal, flushWebhooks, notPositiveInt, refused, withStore, writeJsonOrLine } from '../kit/stub-data.js';
+import { data, firstRefusal, flushWebhooks, notPositiveInt, refused, withStore, writeJsonOrLine } from './shared/stub-data.js';
 
 const AcceptOptions = z.object({ invitationId: z.string(), data }).superRefine(firstRefusal((o) => notPositiveInt(o.invitationId, 'The invitation id')));
 type AcceptOptions = z.output<typeof AcceptOptions>;

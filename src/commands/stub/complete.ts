@@ -4,7 +4,7 @@ import type { AssessmentChoice } from '../../stub/index.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { flag } from '../kit/flags.js';
-import { data, firstRefusal, flushWebhooks, notPositiveInt, refused, withStore, writeJsonOrLine } from '../kit/stub-data.js';
+import { data, firstRefusal, flushWebhooks, notPositiveInt, refused, withStore, writeJsonOrLine } from './shared/stub-data.js';
 
 const CHOICES: readonly AssessmentChoice[] = ['personality', 'thinking', 'interests', 'prescreen', 'all'];
 

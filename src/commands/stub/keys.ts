@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { printList } from '../../format/output.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
-import { data, withStore } from '../kit/stub-data.js';
+import { data, withStore } from './shared/stub-data.js';
 
 const KeysOptions = z.object({ data });
 type KeysOptions = z.output<typeof KeysOptions>;

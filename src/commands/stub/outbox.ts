@@ -4,7 +4,7 @@ import { printList } from '../../format/output.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { flag } from '../kit/flags.js';
-import { data, firstRefusal, notPositiveInt, numberOf, withStore } from '../kit/stub-data.js';
+import { data, firstRefusal, notPositiveInt, numberOf, withStore } from './shared/stub-data.js';
 
 /** --since: an ISO time, or how long ago (30s, 10m, 2h, 3d); undefined when it is neither. */
 function sinceTime(value: string, now: Date): string | undefined {

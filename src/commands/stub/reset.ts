@@ -3,7 +3,7 @@ import * as z from 'zod';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { flag } from '../kit/flags.js';
-import { data, dataDir, withStore } from '../kit/stub-data.js';
+import { data, dataDir, withStore } from './shared/stub-data.js';
 
 const ResetOptions = z.object({
   yes: flag(z.boolean().optional(), { flag: '-y, --yes', description: 'do not ask first (on a terminal it asks; scripts are never asked)' }),

@@ -4,7 +4,7 @@ import { UsageError } from '../../core/errors.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { flag } from '../kit/flags.js';
-import { data, firstRefusal, notFraction, notPositiveInt, numberOf, withStore } from '../kit/stub-data.js';
+import { data, firstRefusal, notFraction, notPositiveInt, numberOf, withStore } from './shared/stub-data.js';
 
 const SeedOptions = z
   .object({

@@ -8,7 +8,7 @@ import { parseFaults } from '../../stub/faults.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { flag } from '../kit/flags.js';
-import { data, dataDir, firstRefusal, notPositiveInt } from '../kit/stub-data.js';
+import { data, dataDir, firstRefusal, notPositiveInt } from './shared/stub-data.js';
 
 /** The refusal of a bad --faults spec, as the stub words it. */
 function badFaults(spec: string | undefined): string | undefined {

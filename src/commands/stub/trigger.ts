@@ -6,7 +6,7 @@ import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { flag } from '../kit/flags.js';
 import { examples } from '../kit/help.js';
-import { data, deliveryNote, firstRefusal, notEventType, notPositiveInt, numberOf, refused, withStore } from '../kit/stub-data.js';
+import { data, deliveryNote, firstRefusal, notEventType, notPositiveInt, numberOf, refused, withStore } from './shared/stub-data.js';
 
 const TriggerOptions = z
   .object({

@@ -10,7 +10,7 @@ import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { collect, flag } from '../kit/flags.js';
 import { examples } from '../kit/help.js';
-import { data, firstRefusal, notPositiveInt, numberOf, withStore } from '../kit/stub-data.js';
+import { data, firstRefusal, notPositiveInt, numberOf, withStore } from './shared/stub-data.js';
 
 /** `--team 11 --team 12,13` → the ids as typed. */
 const teamsOf = (team: string[] | undefined) => (team ?? []).flatMap((t) => t.split(','));

@@ -12,11 +12,12 @@ import { CancelError, PartialFailureError } from '../../core/errors.js';
 import { NUM } from '../../format/number.js';
 import { createProgress, formatDuration } from '../../format/progress.js';
 import { type SyncReport, SyncStopped, syncOnce } from '../../sync/run.js';
-import { DatabaseGoneError } from '../../sync/store.js';
+import { DatabaseGoneError, DatabaseUnwritableError } from '../../sync/store.js';
 import { isPostgresUrl, openSyncStore } from '../../sync/open.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { flag } from '../kit/flags.js';
+import { checkOutFile } from '../kit/output-checks.js';
 
 const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
 
@@ -98,6 +99,7 @@ export async function run(o: SyncOptions, ctx: Context): Promise<void> {
   // on its own CPU, so the extra collections do not slow it.
   (await import('node:v8')).setFlagsFromString('--optimize-for-size');
   const target = isPostgresUrl(o.db) ? o.db : resolve(o.db);
+  if (o.errors !== undefined) checkOutFile(o.errors, '--errors');
   const client = await ctx.client();
   const db = await openSyncStore(target);
   const name = isPostgresUrl(o.db) ? db.label : o.db;
@@ -121,7 +123,9 @@ export async function run(o: SyncOptions, ctx: Context): Promise<void> {
           if (ctx.io.signal.aborted) throw new CancelError('Stopped watching; the database holds the last sync.');
           continue;
         }
-        if (err.reason instanceof DatabaseGoneError) {
+        if (err.reason instanceof DatabaseUnwritableError) {
+          ctx.warn(`Stopped: ${done}; run the same command again once the database can be written: it resumes where this run stopped.`);
+        } else if (err.reason instanceof DatabaseGoneError) {
           ctx.warn(`Stopped: ${done}; run the same command again once the database is back: it resumes where this run stopped.`);
         } else {
           ctx.warn(`Stopped: ${done}; run the same command again to resume.`);

@@ -1,5 +1,5 @@
 import { TeamListItem } from '../../api/schemas.js';
-import { simpleList } from '../kit/simple-list.js';
+import { simpleList } from '../shared/simple-list.js';
 
 const command = simpleList({
   description: 'List the teams of the account (GET /teams)',

@@ -1,5 +1,5 @@
 import { EmailTemplate } from '../../api/schemas.js';
-import { simpleList } from '../kit/simple-list.js';
+import { simpleList } from '../shared/simple-list.js';
 
 const command = simpleList({
   description: 'List the email templates of the account and the teams they are assigned to (GET /email-templates)',

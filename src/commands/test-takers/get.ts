@@ -1,9 +1,10 @@
 /** test-takers get ID: GET /test-takers/:id. */
 import { fieldNames } from '../../api/fields.js';
 import { TestTaker } from '../../api/schemas.js';
-import { type ColumnSpec, checkFields, printObject } from '../../format/output.js';
+import { type ColumnSpec, printObject } from '../../format/output.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
+import { checkOutputOptions } from '../kit/output-checks.js';
 import { IdOptions } from '../kit/options.js';
 
 const completed = (v: unknown) => {
@@ -27,7 +28,7 @@ const OBJECT_ROWS: ColumnSpec[] = [
 
 export async function run(opts: IdOptions, ctx: Context): Promise<void> {
   const fields = { columns: OBJECT_ROWS, fieldNames: fieldNames(TestTaker) };
-  checkFields(ctx, fields);
+  checkOutputOptions(ctx, { fields: fields });
   const client = await ctx.client();
   const tt = await client.getTestTaker(opts.id, ctx.io.signal);
   await printObject(ctx, tt, fields);

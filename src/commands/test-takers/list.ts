@@ -2,7 +2,7 @@
 import { type ColumnSpec } from '../../format/output.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
-import { ListOptions, PERSON_COLUMNS, runPeopleList } from '../kit/people-list.js';
+import { ListOptions, PERSON_COLUMNS, runPeopleList } from '../shared/people-list.js';
 
 const LIST_COLUMNS: ColumnSpec[] = [
   ...PERSON_COLUMNS,

@@ -1,5 +1,5 @@
 import { User } from '../../api/schemas.js';
-import { simpleList } from '../kit/simple-list.js';
+import { simpleList } from '../shared/simple-list.js';
 
 /**
  * The defaults `invite` falls back on when a flag is not given: a user who

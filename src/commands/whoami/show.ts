@@ -3,6 +3,7 @@ import { keyringEntryText } from '../../config/keyring.js';
 import { configFilePath } from '../../config/paths.js';
 import { printObject } from '../../format/output.js';
 import { defineCommand } from '../kit/define.js';
+import { checkOutputOptions } from '../kit/output-checks.js';
 
 /** What whoami prints: safe to show (the key masked), stable for scripts. */
 export interface WhoAmI {
@@ -27,6 +28,7 @@ function profileSource(profile: string, c: { keyInKeyring?: boolean; mode?: 'liv
 }
 
 export async function run(_opts: Record<string, never>, ctx: Context): Promise<void> {
+  checkOutputOptions(ctx, {});
   const client = await ctx.client();
   const account = (await client.getAccount()) as { id?: unknown; display_name?: unknown; mode?: unknown };
   const c = ctx.connection!;

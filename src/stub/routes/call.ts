@@ -3,8 +3,7 @@
  * the list envelope, path ids, configuration reads through the call's
  * cache, and the context of test-key fakes.
  */
-import type { ROUTE_LINES } from '../../api/route-lines.js';
-import type { RouteName } from '../../api/routes.js';
+import type { RouteName, RouteTable } from '../../api/routes.js';
 import { SCORE_PROFILES, type ScoreProfileDef } from '../catalog.js';
 import type * as F from '../fakes.js';
 import type { Auth } from '../http/auth.js';
@@ -28,7 +27,7 @@ export interface Call {
 }
 
 /** A route that needs a key is handed the call; one that does not (the healthcheck) is handed nothing. */
-type Handler<K extends RouteName> = (typeof ROUTE_LINES)[K]['auth'] extends true ? (c: Call) => Reply | Promise<Reply> : () => Reply;
+type Handler<K extends RouteName> = RouteTable[K]['auth'] extends true ? (c: Call) => Reply | Promise<Reply> : () => Reply;
 
 /** Every route of the table and its handler: a route without one does not compile. */
 export type Handlers = { readonly [K in RouteName]: Handler<K> };

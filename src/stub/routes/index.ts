@@ -1,7 +1,7 @@
 /**
  * The handler of every route of API v2, keyed by the route's name in
  * api/routes.ts. The type makes a route without a handler (or a handler
- * without a route) a compile error; http/router.ts finds the route of a
+ * without a route) a compile error; api/route-match.ts finds the route of a
  * request from the same table.
  */
 import { type Reply, json } from '../http/reply.js';

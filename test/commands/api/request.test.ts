@@ -9,7 +9,7 @@ import * as api from '../../../src/commands/api/request.js';
 import * as invitationsList from '../../../src/commands/invitations/list.js';
 import { ApiOptions } from '../../../src/commands/api/request.js';
 import { parseOptions } from '../../../src/commands/kit/parse.js';
-import { ListOptions } from '../../../src/commands/kit/people-list.js';
+import { ListOptions } from '../../../src/commands/shared/people-list.js';
 import { stubForTests } from '../stub-env.js';
 
 const ctxFor = stubForTests(() => {});

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import * as invitationsGet from '../../../src/commands/invitations/get.js';
 import * as invitationsList from '../../../src/commands/invitations/list.js';
 import { parseOptions } from '../../../src/commands/kit/parse.js';
-import { ListOptions } from '../../../src/commands/kit/people-list.js';
+import { ListOptions } from '../../../src/commands/shared/people-list.js';
 import { stubForTests } from '../stub-env.js';
 
 const ctxFor = stubForTests(() => {});

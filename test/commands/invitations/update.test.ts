@@ -7,7 +7,7 @@ import { UsageError } from '../../../src/core/errors.js';
 import * as invitationsList from '../../../src/commands/invitations/list.js';
 import * as invitationsUpdate from '../../../src/commands/invitations/update.js';
 import { parseOptions } from '../../../src/commands/kit/parse.js';
-import { ListOptions } from '../../../src/commands/kit/people-list.js';
+import { ListOptions } from '../../../src/commands/shared/people-list.js';
 import { stubForTests } from '../stub-env.js';
 
 const ctxFor = stubForTests(() => {});

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseOptions } from '../../../src/commands/kit/parse.js';
-import { ListOptions } from '../../../src/commands/kit/people-list.js';
+import { ListOptions } from '../../../src/commands/shared/people-list.js';
 import * as testTakersGet from '../../../src/commands/test-takers/get.js';
 import * as testTakersList from '../../../src/commands/test-takers/list.js';
 import { stubForTests } from '../stub-env.js';

@@ -3,7 +3,7 @@
  * Names are the one table of api/catalog.ts (the bulk CSV validator reads the
  * same); numbers pass through so a newer catalog's ids still work.
  */
-import { assessmentIdOf, TEST_ID } from '../../api/catalog.js';
+import { assessmentIdOf, TEST_ID } from '../../../api/catalog.js';
 
 /** The names a message suggests (the table knows more). */
 const ASSESSMENT_NAMES = Object.keys(TEST_ID);

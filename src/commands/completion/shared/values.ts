@@ -7,11 +7,11 @@
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Context } from './context.js';
-import { UsageError } from '../../core/errors.js';
-import { VALUE_KINDS, type ValueKind } from '../../format/completion.js';
-import { configDir } from '../../config/paths.js';
-import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../../core/files.js';
+import type { Context } from '../../kit/context.js';
+import { UsageError } from '../../../core/errors.js';
+import { VALUE_KINDS, type ValueKind } from '../../../format/completion.js';
+import { configDir } from '../../../config/paths.js';
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../../../core/files.js';
 
 const TTL_MS = 5 * 60_000;
 const TIMEOUT_MS = 3000;

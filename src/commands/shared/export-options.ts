@@ -7,8 +7,8 @@
 import * as z from 'zod';
 import { UsageError } from '../../core/errors.js';
 import { checkIdSource } from '../../export/ids.js';
-import { flag } from './flags.js';
-import { maxText } from './options.js';
+import { flag } from '../kit/flags.js';
+import { maxText } from '../kit/options.js';
 import { nameOrId } from './names.js';
 
 /** The flags in --help order; `all` and `errors` are described by each command. */

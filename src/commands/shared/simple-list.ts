@@ -1,14 +1,15 @@
 /**
  * The read commands of one route without filters (teams, users, ...): call
  * one client method, hand the list to the output helper (or `--out FILE`).
- * `--fields` takes the names of the route's list item (`item`), checked
- * before the request.
+ * `--fields` takes the names of the route's list item (`item`); it, `-o` and
+ * `--out` are checked before the request.
  */
 import * as z from 'zod';
 import { fieldNames } from '../../api/fields.js';
 import type { JobfitClient } from '../../client/client.js';
-import { type ColumnSpec, checkFields } from '../../format/output.js';
-import { type CommandDef, defineCommand } from './define.js';
+import type { ColumnSpec } from '../../format/output.js';
+import { type CommandDef, defineCommand } from '../kit/define.js';
+import { checkOutputOptions } from '../kit/output-checks.js';
 import { outFlag, printPage } from './list-out.js';
 
 export interface SimpleListSpec {
@@ -30,7 +31,7 @@ export function simpleList(spec: SimpleListSpec): CommandDef<typeof SimpleListOp
     examples: spec.examples,
     async run(opts, ctx) {
       const fields = { columns: spec.columns, fieldNames: fieldNames(spec.item) };
-      checkFields(ctx, fields);
+      checkOutputOptions(ctx, { fields, out: opts?.out });
       const client = await ctx.client();
       // These routes have no filters, so there is nothing to narrow a cut list by.
       await printPage(ctx, opts?.out, () => spec.fetch(client), { ...fields, noun: spec.noun, narrowFlags: [] });

@@ -1,10 +1,11 @@
 /**
- * The v2 paths, compiled once from the route table (api/route-lines.ts, the
- * zod-free half of api/routes.ts): path segments → the routes of that path,
- * by method, and the values of its :params.
+ * The v2 paths, compiled once from the route table (routes.ts, which loads
+ * without zod): path segments → the routes of that path, by method, and the
+ * values of its :params. The stub dispatches on it (stub/app.ts); the client
+ * asks it which route a raw path is (no key for the healthcheck, the hints of
+ * its errors), so no other file spells a path.
  */
-import { ROUTE_LINES } from '../../api/route-lines.js';
-import type { HttpMethod, RouteName } from '../../api/routes.js';
+import { type HttpMethod, ROUTE_NAMES, ROUTES, type RouteName } from './routes.js';
 
 interface PathRoutes {
   /** Literal segments; null for a :param. */
@@ -26,7 +27,8 @@ const bucketOf = (length: number, first: string | null) => `${length}/${first ??
 
 function compile(): Map<string, PathRoutes[]> {
   const byPath = new Map<string, PathRoutes>();
-  for (const [name, line] of Object.entries(ROUTE_LINES) as Array<[RouteName, (typeof ROUTE_LINES)[RouteName]]>) {
+  for (const name of ROUTE_NAMES) {
+    const line = ROUTES[name];
     let p = byPath.get(line.path);
     if (!p) {
       p = { segs: line.path.slice(1).split('/').map((s) => (s.startsWith(':') ? null : s)), methods: {}, allowed: [] };
@@ -67,4 +69,26 @@ function matchIn(list: PathRoutes[] | undefined, seg: string[]): RouteMatch | nu
 export function matchRoute(seg: string[]): RouteMatch | null {
   if (seg.length === 0) return null;
   return matchIn(BUCKETS.get(bucketOf(seg.length, seg[0])), seg) ?? matchIn(BUCKETS.get(bucketOf(seg.length, null)), seg);
+}
+
+/**
+ * The route a request goes to: its method and its path relative to the base
+ * URL (a leading slash, a query string and a trailing slash are optional).
+ */
+export function routeAt(method: string, path: string): RouteName | undefined {
+  const bare = path.split('?')[0].replace(/^\/+|\/+$/g, '');
+  let seg: string[];
+  try {
+    seg = bare.split('/').map(decodeURIComponent);
+  } catch {
+    return undefined;
+  }
+  return matchRoute(seg)?.path.methods[method.toUpperCase() as HttpMethod];
+}
+
+/** Whether a path is one of a route that takes no key (the healthcheck), whatever the method. */
+export function isKeyless(path: string): boolean {
+  const bare = path.split('?')[0].replace(/^\/+|\/+$/g, '');
+  const m = matchRoute(bare.split('/'));
+  return m !== null && Object.values(m.path.methods).every((name) => !ROUTES[name].auth);
 }

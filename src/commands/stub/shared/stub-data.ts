@@ -7,14 +7,14 @@
  * purpose.
  */
 import * as z from 'zod';
-import { EVENT_TYPES } from '../../api/schemas.js';
-import { JobfitError } from '../../core/errors.js';
-import { stubDataDir } from '../../config/paths.js';
-import { jsonText } from '../../format/output.js';
-import { safeText } from '../../format/sanitize.js';
-import type { EventView, SeededStore, Store } from '../../stub/index.js';
-import type { Context } from './context.js';
-import { flag } from './flags.js';
+import { EVENT_TYPES } from '../../../api/schemas.js';
+import { JobfitError } from '../../../core/errors.js';
+import { stubDataDir } from '../../../config/paths.js';
+import { jsonText } from '../../../format/output.js';
+import { safeText } from '../../../format/sanitize.js';
+import type { EventView, SeededStore, Store } from '../../../stub/index.js';
+import type { Context } from '../../kit/context.js';
+import { flag } from '../../kit/flags.js';
 
 /** `--data DIR`, the last option of every stub verb. */
 export const data = flag(z.string().optional(), { flag: '--data <dir>', description: 'stub data directory (default: <config dir>/stub)' });
@@ -63,7 +63,7 @@ export function dataDir(ctx: Context, opts: { data?: string }): string {
 
 /** Opens (and on first use seeds) the stub's store in the data directory for `fn`, and closes it. */
 export async function withStore<T>(ctx: Context, opts: { data?: string }, fn: (store: SeededStore) => Promise<T> | T): Promise<T> {
-  const { openStore } = await import('../../stub/index.js');
+  const { openStore } = await import('../../../stub/index.js');
   const store = await openStore(dataDir(ctx, opts));
   try {
     return await fn(store);
@@ -80,7 +80,7 @@ export function refused(err: unknown, refusal: abstract new (...args: never[]) =
 
 /** The first webhook attempt is made by this process; let it finish before we exit. */
 export async function flushWebhooks(): Promise<void> {
-  const { flushDeliveries } = await import('../../stub/index.js');
+  const { flushDeliveries } = await import('../../../stub/index.js');
   await flushDeliveries();
 }
 
@@ -92,7 +92,7 @@ export function writeJsonOrLine(ctx: Context, obj: unknown, line: string): void 
 
 /** What became of an event's delivery, once the first attempt of this process has finished. */
 export async function deliveryNote(ctx: Context, store: Store, eventId: string): Promise<void> {
-  const stub = await import('../../stub/index.js');
+  const stub = await import('../../../stub/index.js');
   await stub.flushDeliveries();
   const v = stub.listEventDeliveries(store, { id: eventId, limit: 1 })[0];
   if (!v) return;

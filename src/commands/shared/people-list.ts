@@ -3,17 +3,18 @@
  * GET /invitations and GET /test-takers, their limits, and `--all`.
  */
 import * as z from 'zod';
-import type { Context } from './context.js';
+import type { Context } from '../kit/context.js';
 import { fieldNames } from '../../api/fields.js';
 import { LIST_CAP, LIST_CAP_FILTERED } from '../../api/limits.js';
 import { InvitationListItem, TestTakerListItem } from '../../api/schemas.js';
 import type { ListFilter } from '../../client/client.js';
-import { type ColumnSpec, checkFields } from '../../format/output.js';
+import type { ColumnSpec } from '../../format/output.js';
 import { listEverything } from '../../export/list-everything.js';
 import { outFlag, printPage } from './list-out.js';
 import { idOfName, nameOrId } from './names.js';
-import { flag } from './flags.js';
-import { maxText } from './options.js';
+import { flag } from '../kit/flags.js';
+import { checkOutputOptions } from '../kit/output-checks.js';
+import { maxText } from '../kit/options.js';
 
 export const ListOptions = z.object({
   team: flag(nameOrId('--team').optional(), { flag: '--team <id|name>', description: 'only this team (its id or its name)' }),
@@ -55,9 +56,10 @@ export async function runPeopleList(
   columns: ColumnSpec[],
   noun: string,
 ): Promise<void> {
-  // --fields names come from the list item's schema: checked before the first request, whatever it returns.
+  // --fields names come from the list item's schema: checked (with -o and --out) before the
+  // first request and before --team's name is looked up, whatever the service returns.
   const names = fieldNames(resource === 'invitations' ? InvitationListItem : TestTakerListItem);
-  checkFields(ctx, { columns, fieldNames: names });
+  checkOutputOptions(ctx, { fields: { columns, fieldNames: names }, out: opts.out });
   const client = await ctx.client();
   const filter = filterOf({ ...opts, team: await idOfName(client, 'team', opts.team) });
   if (opts.all) {

@@ -5,7 +5,8 @@
  * embedded stub lives for one command on a random port, so a command that
  * prints such a link says whether it opens now, and how to make it open.
  */
-import type { Context } from './context.js';
+import { ROUTES } from '../../api/routes.js';
+import type { Context } from '../kit/context.js';
 import { isLoopbackHost } from '../../core/loopback.js';
 
 function firstLink(items: unknown[]): URL | undefined {
@@ -18,7 +19,7 @@ function firstLink(items: unknown[]): URL | undefined {
 
 async function answers(origin: string, signal: AbortSignal): Promise<boolean> {
   try {
-    const res = await fetch(`${origin}/v2/healthcheck`, { signal: AbortSignal.any([signal, AbortSignal.timeout(1000)]), redirect: 'manual' });
+    const res = await fetch(`${origin}/v2${ROUTES.healthcheck.path}`, { signal: AbortSignal.any([signal, AbortSignal.timeout(1000)]), redirect: 'manual' });
     const body = (await res.json().catch(() => null)) as { version?: unknown } | null;
     return res.ok && body?.version === 'v2';
   } catch {

@@ -1,7 +1,7 @@
-/** The stub's router (src/stub/http/router.ts) finds every route of the table, and nothing else. */
+/** The router of the route table (src/api/route-match.ts, the stub's dispatch) finds every route of the table, and nothing else. */
 import { describe, expect, it } from 'vitest';
 import { ROUTES, type RouteName } from '../../src/api/routes.js';
-import { matchRoute } from '../../src/stub/http/router.js';
+import { isKeyless, matchRoute, routeAt } from '../../src/api/route-match.js';
 
 const segments = (path: string) => path.slice(1).split('/');
 
@@ -25,5 +25,26 @@ describe('matchRoute', () => {
     for (const seg of [[], ['nope'], ['invitations', '1', 'x'], ['test-takers', '1', 'scorecard', 'x'], ['accounts', '1'], ['v2', 'teams']]) {
       expect(matchRoute(seg), seg.join('/')).toBeNull();
     }
+  });
+});
+
+describe('routeAt', () => {
+  it('names the route of a method and a path relative to the base URL, with or without slashes and query', () => {
+    expect(routeAt('GET', '/test-takers/7/scorecard?sp=sales')).toBe('getScorecard');
+    expect(routeAt('put', 'invitations/12/')).toBe('updateInvitation');
+    expect(routeAt('GET', '/career-navigation-profiles/cnp_x%2Fy')).toBe('getCareerNavigationProfile');
+  });
+
+  it('names nothing for a path or method the table does not have', () => {
+    expect(routeAt('DELETE', '/invitations/1')).toBeUndefined();
+    expect(routeAt('GET', '/v2/teams')).toBeUndefined();
+    expect(routeAt('GET', '/invitations/%E0%A4%A')).toBeUndefined();
+  });
+});
+
+describe('isKeyless', () => {
+  it('is true only for the path of a route that takes no key', () => {
+    for (const p of ['/healthcheck', 'healthcheck', '/healthcheck?x=1', '/healthcheck/']) expect(isKeyless(p), p).toBe(true);
+    for (const p of ['/teams', '/invitations/1', '/nope', '/v2/healthcheck']) expect(isKeyless(p), p).toBe(false);
   });
 });

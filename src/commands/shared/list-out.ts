@@ -8,7 +8,7 @@ import * as z from 'zod';
 import type { Session } from '../../core/session.js';
 import { openTarget } from '../../export/target.js';
 import { type ListEnvelope, type PrintListOptions, printList } from '../../format/output.js';
-import { flag } from './flags.js';
+import { flag } from '../kit/flags.js';
 
 export const outFlag = (what: string) =>
   flag(z.string().min(1).optional(), {
