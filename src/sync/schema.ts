@@ -21,7 +21,8 @@ export function scoreColumn(shortName: string): string {
 
 export const SCORE_COLUMNS: readonly string[] = CATALOG_SHORT_NAMES.map(scoreColumn);
 
-const V1 = (d: Dialect) => `
+/** Version 1's bookkeeping: the lock row and the record of each run (the run id is the dialect's own counter). */
+const V1_BOOKKEEPING = (d: Dialect) => `
 CREATE TABLE sync_lock (
   id INTEGER PRIMARY KEY CHECK (id = 1),
   pid INTEGER NOT NULL,
@@ -42,7 +43,10 @@ CREATE TABLE sync_runs (
   errors INTEGER NOT NULL DEFAULT 0,
   message TEXT
 );
-CREATE TABLE teams (
+`;
+
+/** Version 1's mirror tables: what the service holds, one table per record kind (docs/sync.md). */
+const V1_MIRROR = `CREATE TABLE teams (
   id INTEGER PRIMARY KEY,
   display_name TEXT,
   users_count INTEGER,
@@ -173,6 +177,9 @@ CREATE TABLE career_navigation_profiles (
 );
 CREATE INDEX career_navigation_profiles_test_taker ON career_navigation_profiles(test_taker_id);
 `;
+
+/** Version 1 as released (append only: its text never changes; test/sync/schema.test.ts holds it to that). */
+const V1 = (d: Dialect) => V1_BOOKKEEPING(d) + V1_MIRROR;
 
 export type Dialect = 'sqlite' | 'postgres';
 
