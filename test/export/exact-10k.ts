@@ -14,6 +14,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningStub, startStub } from '../../src/stub/index.js';
 import { runCli } from '../helpers/cli.js';
 
+/**
+ * A bound for one 10,000-item export, not a speed goal (speed is measured in bench/): two suites at
+ * once on a 2-CPU machine took a job-fit --all past 30 s (issue 23, item 7).
+ */
+const TEN_K_MS = 120_000;
+
 const N = 10_000;
 
 export function exactSuite(minimalFields: boolean): void {
@@ -71,7 +77,7 @@ describe(minimalFields ? 'minimal-fields stub' : 'normal stub', () => {
     expect(sorted(ids)).toEqual(truth);
     expect(listRequests(res.stderr)).toBeLessThanOrEqual(5 * Math.ceil(truth.length / 150));
     summaryAddsUp(res.stderr, truth.length);
-  }, 30_000);
+  }, TEN_K_MS);
 
   it('invitations list --all and profiles list --all: exact', async () => {
     const inv = await runCli(['invitations', 'list', '--all', '-o', 'ndjson'], { env: env() });
@@ -87,7 +93,7 @@ describe(minimalFields ? 'minimal-fields stub' : 'normal stub', () => {
     expect(truth.length).toBeGreaterThan(50);
     expect(rows.map((r) => r.id).sort()).toEqual([...truth].sort());
     summaryAddsUp(prof.stderr, truth.length);
-  }, 40_000);
+  }, TEN_K_MS);
 
   it('scorecard --all -o csv: one row per test taker with results, the others counted', async () => {
     const res = await runCli(['scorecard', '--all', '--sp', 'sales-rep', '-o', 'csv'], { env: env() });
@@ -107,7 +113,7 @@ describe(minimalFields ? 'minimal-fields stub' : 'normal stub', () => {
     const total = takers().length;
     summaryAddsUp(res.stderr, total);
     expect(res.stderr).toContain(`${fmt(withResults.length)} written, ${fmt(total - withResults.length)} without results yet, 0 failed`);
-  }, 30_000);
+  }, TEN_K_MS);
 
   it('job-fit --all: a report for every test taker with Personality and Career Interests, the others not ready', async () => {
     const res = await runCli(['job-fit', '--all', '-o', 'ndjson'], { env: env() });
@@ -124,7 +130,7 @@ describe(minimalFields ? 'minimal-fields stub' : 'normal stub', () => {
     );
     expect(got).toEqual(ready);
     summaryAddsUp(res.stderr, takers().length);
-  }, 30_000);
+  }, TEN_K_MS);
 
   it('report: invited and accepted per team equal the stub, every invitation accounted', async () => {
     const res = await runCli(['report', '--sp', 'sales-rep', '-o', 'json'], { env: env() });
@@ -142,6 +148,6 @@ describe(minimalFields ? 'minimal-fields stub' : 'normal stub', () => {
     expect(withFiveStars).toBeGreaterThan(N / 4);
     expect(report.groups.reduce((a, g) => a + g.completed, 0)).toBe(withFiveStars);
     summaryAddsUp(res.stderr, teams.reduce((a, t) => a + t.invited, 0));
-  }, 30_000);
+  }, TEN_K_MS);
 });
 }
