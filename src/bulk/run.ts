@@ -83,6 +83,7 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
   // Where the run writes, checked (and taken) before anything is read or sent.
   const out = resolve(opts.out ?? defaultResultsPath(opts.csv));
   const journalPath = journalPathFor(out);
+  if (opts.errors !== undefined) checkErrorsPath(opts, out, journalPath);
   const lock = opts.dryRun ? undefined : claimResults(opts, out, journalPath);
   let input = opts.csv;
   let cleanup = () => {};
@@ -132,6 +133,21 @@ function checkInputPath(opts: BulkOptions, ctx: BulkDeps['ctx']): void {
   }
   if (!existsSync(input)) throw new UsageError(`No such file: ${input}.`);
   if (statSync(input).isDirectory()) throw new UsageError(`${input} is a directory, not a CSV file.`);
+}
+
+/**
+ * The --errors file, refused before the first request although it is written
+ * only when rows are invalid: not the input, not the results or the journal
+ * of a run that writes them (one would replace the other), and a path the
+ * run may write (files.ts).
+ */
+function checkErrorsPath(opts: BulkOptions, out: string, journalPath: string): void {
+  const file = resolve(opts.errors!);
+  if (!opts.dryRun && (file === out || file === journalPath)) {
+    const which = file === out ? 'the results file' : 'the journal';
+    throw new UsageError(`--errors ${file} is ${which} of this run; the one would replace the other.`, 'give --errors a file of its own');
+  }
+  checkWritablePath(file, 'errors file', opts.csv === '-' ? undefined : resolve(opts.csv));
 }
 
 /** The results file and the journal: never the input, writable, and this run's alone (the lock, returned). */

@@ -80,6 +80,26 @@ describe('files that are never destroyed', () => {
     expect(existsSync(out2)).toBe(false);
   });
 
+  it('--errors at the results file or the journal of the run is refused before anything is read or sent; the earlier results are kept', async () => {
+    const csv = csvFile('errors-at.csv', 'First Name,Last Name,Email\nEr,Rors,er.rors@example.com\nNo,Email,not-an-email\n');
+    const { out } = await send(csv, 'errors-at', ['--skip-invalid'], 3);
+    const before = readFileSync(out, 'utf8');
+    const journal = `${out}.journal.ndjson`;
+    const journalBefore = readFileSync(journal, 'utf8');
+    for (const [errors, which] of [[out, 'the results file'], [journal, 'the journal']]) {
+      for (const more of [[], ['--skip-invalid']]) {
+        const r = await invite(['--csv', csv, '--created-by', INVITER, '--out', out, '--errors', errors, ...more]);
+        expect(r.code, r.stderr).toBe(2);
+        expect(r.stderr).toContain(`Error: --errors ${errors} is ${which} of this run; the one would replace the other.`);
+      }
+    }
+    expect(readFileSync(out, 'utf8')).toBe(before);
+    expect(readFileSync(journal, 'utf8')).toBe(journalBefore);
+    // A dry run writes no results: its --errors may be where they would go.
+    const dry = await invite(['--csv', csv, '--created-by', INVITER, '--dry-run', '--errors', join(h.dir, 'errors-at.results.csv')]);
+    expect(dry.code, dry.stderr).toBe(3);
+  });
+
   it('a journal path holding something that is not a journal is refused and left as it is', async () => {
     const csv = csvFile('foreign.csv', 'First Name,Last Name,Email\nFo,Reign,fo.reign@example.com\n');
     const out = join(h.dir, 'foreign.results.csv');

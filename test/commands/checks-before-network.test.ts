@@ -5,7 +5,7 @@
  * is a TCP server of the test's own, on port 0, that only counts the
  * connections made to it: every case must leave the count at zero.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,9 +67,28 @@ const EXPORTS: Array<{ argv: string[]; bad: string[][] }> = [
   { argv: ['report', '--sp', 'sales-rep', '--team', 'Sales'], bad: [['--out', join(dir, 'missing', 'r.csv')], ['--errors', dir], ['--top', '5', '-o', 'csv']] },
 ];
 
+/**
+ * A bulk invite writes its --errors file only when rows are invalid, after
+ * reading the account: its destination is refused before that all the same
+ * (here every row is valid, so the file would never even be written). A
+ * planted link is one that points at a file the run would overwrite.
+ */
+const people = join(dir, 'people.csv');
+writeFileSync(people, 'First Name,Last Name,Email\nAna,Diaz,ana.diaz@example.com\n');
+writeFileSync(join(dir, 'precious.txt'), 'not to be overwritten\n');
+symlinkSync(join(dir, 'precious.txt'), join(dir, 'planted.csv'));
+const INVITE = ['invite', '--csv', people, '--created-by', 'dana.whitfield@northwind-talent.example'];
+const badErrors = (): string[][] => [
+  ['--errors', dir],
+  ['--errors', join(dir, 'missing', 'errors.csv')],
+  ['--errors', join(dir, 'planted.csv')],
+  ['--errors', people],
+];
+
 const cases = [
   ...LISTS.flatMap(({ argv, variants }) => variants.flatMap((v) => badOutput().map((bad) => [...argv, ...v, ...bad]))),
   ...EXPORTS.flatMap(({ argv, bad }) => bad.map((b) => [...argv, ...b])),
+  ...[['--dry-run'], ['--yes']].flatMap((v) => badErrors().map((bad) => [...INVITE, ...v, ...bad])),
 ];
 
 describe('a bad option is refused before any connection', () => {

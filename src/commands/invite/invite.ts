@@ -177,13 +177,17 @@ async function runSingle(o: InviteOptions, ctx: Context): Promise<void> {
 }
 
 async function runBulk(o: InviteOptions, ctx: Context): Promise<void> {
-  const [{ runBulkInvite, formatMapping, formatReport, summaryLine, finishBulk }, { createProgress }, v8, { safeText }, { isOurStub }] = await Promise.all([
+  const [{ runBulkInvite, formatMapping, formatReport, summaryLine, finishBulk }, { createProgress }, v8, { safeText }, { isOurStub }, { checkOutFile }] = await Promise.all([
     import('../../bulk/run.js'),
     import('../../format/progress.js'),
     import('node:v8'),
     import('../../format/sanitize.js'),
     import('../../config/served-stubs.js'),
+    import('../kit/output-checks.js'),
   ]);
+  // --errors is written only when rows are invalid, after the account is read:
+  // its destination is checked now, before any connection, as every --errors is.
+  if (o.errors !== undefined) checkOutFile(o.errors, '--errors');
   // A bulk run streams: its live data is small, but V8 lets the heap grow far
   // past it before collecting, which set the peak of a 100,000-row dry run.
   // Growing the heap for size rather than speed keeps the peak ~15 MB lower
