@@ -102,7 +102,7 @@ export async function validatePass(path: string, label: string, opts: BulkOption
       const was = journal.done.get(rec.row)?.email ?? journal.inFlight.get(rec.row);
       if (was !== undefined && was.toLowerCase() !== (r.email ?? '').toLowerCase()) {
         throw new UsageError(
-          `The CSV changed since the interrupted run: row ${rec.row} was ${was}, now ${r.email ?? '(no email)'}; nothing was written or sent.`,
+          `The file changed since the interrupted run: row ${rec.row} was ${was}, now ${r.email ?? '(no email)'}; nothing was written or sent.`,
           'resume with the same file, or start a new run with another --out',
         );
       }
@@ -183,6 +183,6 @@ export async function writeErrorsFile(path: string, input: string, label: string
 /** Refuses a resume whose file is not the journalled run's: before anything is written. */
 export function checkResumable(journal: JournalState, journalPath: string, v: Validated): void {
   if (journal.begin && journal.begin.header.join('\u0000') !== v.meta.header.join('\u0000')) {
-    throw new UsageError(`The CSV's columns differ from the interrupted run's (${journalPath}); nothing was written or sent.`, 'resume with the same file, or start a new run with another --out');
+    throw new UsageError(`The file's columns differ from the interrupted run's (${journalPath}); nothing was written or sent.`, 'resume with the same file, or start a new run with another --out');
   }
 }

@@ -341,7 +341,7 @@ export function mapHeader(header: string[], maps: Maps, opts: { haveInviter: boo
     // One named cell: a delimiter we do not split on.
     const oneCell = header.filter((h) => h.trim() !== '').length <= 1;
     throw new UsageError(
-      `The CSV has no ${missing.join(', ')} column${missing.length > 1 ? 's' : ''} (its header is: ${found}).`,
+      `The file has no ${missing.join(', ')} column${missing.length > 1 ? 's' : ''} (its header is: ${found}).`,
       oneCell
         ? 'the header must name the columns, separated by commas, semicolons, tabs or |; or say which line it is with --header-row N'
         : 'name the columns First Name, Last Name and Email, or map them: --map "Your Header=email"',
@@ -349,7 +349,7 @@ export function mapHeader(header: string[], maps: Maps, opts: { haveInviter: boo
   }
   if (index.created_by_user_email === undefined && !opts.haveInviter) {
     throw new UsageError(
-      'No inviter: the CSV has no created_by column and no --created-by was given (and the profile has no default inviter).',
+      'No inviter: the file has no created_by column and no --created-by was given (and the profile has no default inviter).',
       'pass --created-by EMAIL (a user of the account: see `jobfit users`)',
     );
   }

@@ -14,6 +14,11 @@ export function isFileError(err: unknown): err is NodeJS.ErrnoException {
   return e instanceof Error && typeof e.code === 'string' && typeof e.syscall === 'string';
 }
 
+/** The refusal of a file the run would write that is its input (a CSV or a workbook): `what` names it, path included. */
+export function theInputItself(what: string): UsageError {
+  return new UsageError(`${what} is the input file itself; writing it would destroy the input.`, 'choose another --out (the default is FILE.results.csv, or .results.xlsx for a workbook, beside the input)');
+}
+
 /**
  * Refuses a path the run must not write: a symbolic link (its target would be
  * written), something that is not a regular file, another user's file, the
@@ -28,7 +33,7 @@ export function checkWritablePath(path: string, what: string, input?: string): v
   if (st && input) {
     const inp = statSync(input, { throwIfNoEntry: false });
     if (inp && inp.dev === st.dev && inp.ino === st.ino) {
-      throw new UsageError(`The ${what} ${path} is the input CSV itself; writing it would destroy the input.`, 'choose another --out (the default is FILE.results.csv beside the input)');
+      throw theInputItself(`The ${what} ${path}`);
     }
   }
 }

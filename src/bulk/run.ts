@@ -23,7 +23,7 @@ import { NUM } from '../format/number.js';
 import { safeText } from '../format/sanitize.js';
 import { loadAccountData } from './account.js';
 import { checkResumable, validatePass, type Validated, writeErrorsFile } from './check.js';
-import { checkWritablePath, fileErrorCause, isFileError } from './files.js';
+import { checkWritablePath, fileErrorCause, isFileError, theInputItself } from './files.js';
 import { resumeCommand, writeFailure } from './finish.js';
 import { type JournalBegin, journalPathFor, type JournalState, JournalWriter, type Outcome, readJournal, type RowStatus } from './journal.js';
 import { guardLive } from './live-guard.js';
@@ -128,11 +128,11 @@ export function checkRunOptions(opts: Pick<BulkOptions, 'concurrency' | 'dryRun'
 function checkInputPath(opts: BulkOptions, ctx: BulkDeps['ctx']): void {
   const input = opts.csv;
   if (input === '-') {
-    if (ctx.io.stdin.isTTY) throw new UsageError('--csv - reads the CSV from standard input, but it is a terminal.', 'pipe a file in: jobfit invite --csv - < people.csv');
+    if (ctx.io.stdin.isTTY) throw new UsageError('--csv - reads the file from standard input, but it is a terminal.', 'pipe a file in: jobfit invite --csv - < people.csv');
     return;
   }
   if (!existsSync(input)) throw new UsageError(`No such file: ${input}.`);
-  if (statSync(input).isDirectory()) throw new UsageError(`${input} is a directory, not a CSV file.`);
+  if (statSync(input).isDirectory()) throw new UsageError(`${input} is a directory, not a CSV file or a workbook.`);
 }
 
 /**
@@ -154,7 +154,7 @@ function checkErrorsPath(opts: BulkOptions, out: string, journalPath: string): v
 function claimResults(opts: BulkOptions, out: string, journalPath: string): { release(): void } {
   const inputPath = opts.csv === '-' ? undefined : resolve(opts.csv);
   if (inputPath && (out === inputPath || journalPath === inputPath)) {
-    throw new UsageError(`--out ${out} is the input CSV itself; writing it would destroy the input.`, 'choose another --out (the default is FILE.results.csv beside the input)');
+    throw theInputItself(`--out ${out}`);
   }
   checkWritablePath(out, 'results file', inputPath);
   checkWritablePath(journalPath, 'journal', inputPath);

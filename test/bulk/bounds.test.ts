@@ -136,4 +136,17 @@ describe('a workbook refused for what it says, not for its XML', () => {
     expect(fromCsv.code).toBe(2);
     expect(fromBook.stderr.match(/^Error: .*$/m)?.[0]).toBe(fromCsv.stderr.match(/^Error: .*$/m)?.[0]);
   });
+
+  it('the header\'s refusals name the file, never "the CSV" (it said "the CSV has no created_by column" of a workbook)', async () => {
+    const book = (name: string, header: string[]) => {
+      const p = join(h.dir, name);
+      writeFileSync(p, zip(workbookParts(stored('xl/worksheets/sheet1.xml', SHEET_HEAD + row(1, header) + row(2, ['Ann', 'Lee', 'x']) + SHEET_TAIL))));
+      return p;
+    };
+    const noInviter = await invite(['--file', book('names-no-inviter.xlsx', ['First Name', 'Last Name', 'Email']), '--dry-run']);
+    const noEmail = await dryRun(book('names-no-email.xlsx', ['First Name', 'Last Name', 'Phone']));
+    expectRefused(noInviter, /^Error: No inviter: the file has no created_by column and no --created-by was given/m);
+    expectRefused(noEmail, /^Error: The file has no email column \(its header is: "First Name", "Last Name", "Phone"\)\.$/m);
+    for (const r of [noInviter, noEmail]) expect(r.stderr.match(/^Error: .*$/m)?.[0]).not.toMatch(/CSV/);
+  });
 });

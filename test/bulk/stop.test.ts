@@ -164,7 +164,7 @@ it('a --resume refused because the CSV changed writes nothing: results and journ
   writeFileSync(csv, readFileSync(csv, 'utf8').replace('p5.edited@example.com', 'someone.else@example.com'));
   const r2 = await finish(jobfit(s, [...args, '--resume']));
   expect(r2.code).toBe(2);
-  expect(r2.stderr).toContain('The CSV changed since the interrupted run: row 5 was p5.edited@example.com, now someone.else@example.com');
+  expect(r2.stderr).toContain('The file changed since the interrupted run: row 5 was p5.edited@example.com, now someone.else@example.com');
   expect(readFileSync(out).equals(results)).toBe(true);
   expect(readFileSync(journal).equals(journalBytes)).toBe(true);
 }, 60_000);

@@ -58,7 +58,7 @@ describe('files that are never destroyed', () => {
     for (const out of [csv, hard, soft]) {
       const r = await invite(['--csv', csv, '--created-by', INVITER, '--out', out]);
       expect(r.code, r.stderr).toBe(2);
-      expect(r.stderr).toMatch(/is the input CSV itself|symbolic link/);
+      expect(r.stderr).toMatch(/is the input file itself|symbolic link/);
       expect(readFileSync(csv, 'utf8')).toBe(text);
     }
   });

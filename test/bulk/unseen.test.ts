@@ -215,7 +215,7 @@ describe('files that are refused (exit 2, one sentence)', () => {
   it('a directory, a missing file', async () => {
     const d = join(h.dir, 'a-directory.csv');
     mkdirSync(d);
-    expectRefused(await dryRun(d), /a-directory\.csv is a directory, not a CSV file\./);
+    expectRefused(await dryRun(d), /a-directory\.csv is a directory, not a CSV file or a workbook\./);
     expectRefused(await dryRun(join(h.dir, 'missing.csv')), /No such file: .*missing\.csv\./);
   });
 

@@ -173,7 +173,7 @@ describe('readXlsxBatches (in-process workbooks)', () => {
 
   it('an error of the header\'s check (no inviter) is itself, never "not valid XML"', async () => {
     const p = book('no-inviter.xlsx', row(1, ['First Name', 'Last Name', 'Email']) + row(2, ['Ann', 'Lee', 'ann@example.com']));
-    const noInviter = new UsageError('No inviter: the CSV has no created_by column and no --created-by was given.');
+    const noInviter = new UsageError('No inviter: the file has no created_by column and no --created-by was given.');
     await expect(
       read(p, () => {
         throw noInviter;
