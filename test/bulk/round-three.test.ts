@@ -3,13 +3,13 @@
  * (test/helpers/fault-server.ts): a 201 without an id (finding 6), and a
  * --resume whose CSV lost rows (finding 7).
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parse } from 'csv-parse/sync';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FaultServer, INVITER, faultEnv, send, startFaultServer } from '../helpers/fault-server.js';
+import { type FaultServer, faultEnv, startFaultServer } from '../helpers/fault-server.js';
 import { runCli } from '../helpers/cli.js';
+import { answerWithoutId, inviteArgs, people, results, unseenWithoutId } from './helpers/no-id.js';
 
 let server: FaultServer | undefined;
 let dir: string;
@@ -22,29 +22,15 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function people(n: number): string {
-  const csv = join(dir, 'people.csv');
-  const lines = ['First Name,Last Name,Email'];
-  for (let i = 1; i <= n; i++) lines.push(`First${i},Last${i},p${i}@r3.example`);
-  writeFileSync(csv, `${lines.join('\n')}\n`);
-  return csv;
-}
-const results = (path: string) => parse(readFileSync(path, 'utf8'), { columns: true }) as Array<Record<string, string>>;
-
 describe('finding 6: a 201 without an id', () => {
   it('is resolved by looking the email up: created, with the real invitation id', async () => {
     server = await startFaultServer();
     const s = server;
-    s.faults.push((req, res) => {
-      if (req.method !== 'POST' || req.path !== '/invitations' || req.nth % 2) return false;
-      // Made, but answered without its id (every second POST).
-      const b = JSON.parse(req.body) as Record<string, string>;
-      const inv = s.create({ email: b.email, first: b.first_name, last: b.last_name });
-      return send(res, 201, { mode: 'live', object: 'invitation', first_name: inv.first_name, last_name: inv.last_name, email: inv.email, assessment_url: null });
-    });
-    const csv = people(6);
+    // Every second POST.
+    answerWithoutId(s, { which: (req) => req.nth % 2 === 0, whole: true });
+    const csv = people(dir, 6);
     const out = join(dir, 'out.csv');
-    const r = await runCli(['invite', '--csv', csv, '--out', out, '--created-by', INVITER, '--yes', '--concurrency', '1'], { env: faultEnv(s) });
+    const r = await runCli(inviteArgs(csv, out), { env: faultEnv(s) });
     expect(r.code, r.stderr).toBe(0);
     const rows = results(out);
     expect(rows).toHaveLength(6);
@@ -59,21 +45,14 @@ describe('finding 6: a 201 without an id', () => {
   it('when the lookup does not find it either, the row is "unknown" (exit non-zero), and --resume settles it without sending again', async () => {
     server = await startFaultServer();
     const s = server;
-    let hide = true;
-    s.faults.push((req, res) => {
-      if (req.method === 'GET' && req.path === '/invitations' && req.query.has('email') && hide) return send(res, 200, { mode: 'live', object: 'list', total_count: 0, has_more: false, data: [] });
-      if (req.method !== 'POST' || req.path !== '/invitations') return false;
-      const b = JSON.parse(req.body) as Record<string, string>;
-      s.create({ email: b.email, first: b.first_name, last: b.last_name });
-      return send(res, 201, { mode: 'live', object: 'invitation', email: b.email });
-    });
-    const csv = people(2);
+    const lookup = unseenWithoutId(s);
+    const csv = people(dir, 2);
     const out = join(dir, 'out.csv');
-    const args = ['invite', '--csv', csv, '--out', out, '--created-by', INVITER, '--yes', '--concurrency', '1'];
+    const args = inviteArgs(csv, out);
     const first = await runCli(args, { env: faultEnv(s) });
     expect(first.code).not.toBe(0);
     expect(results(out).map((x) => x.status)).toEqual(['unknown', 'unknown']);
-    hide = false;
+    lookup.reveal();
     const again = await runCli([...args, '--resume'], { env: faultEnv(s) });
     expect(again.code, again.stderr).toBe(0);
     const rows = results(out);
@@ -93,15 +72,15 @@ describe('finding 7: --resume with a shortened CSV', () => {
       if (req.method === 'POST' && req.nth === 6) setImmediate(() => stop.abort());
       return false;
     });
-    const csv = people(10);
+    const csv = people(dir, 10);
     const out = join(dir, 'out.csv');
-    const args = ['invite', '--csv', csv, '--out', out, '--created-by', INVITER, '--yes', '--concurrency', '1'];
+    const args = inviteArgs(csv, out);
     const first = await runCli(args, { env: faultEnv(s), signal: stop.signal });
     expect(first.code).toBe(130);
     const sent = s.invitations.length;
     expect(sent).toBeGreaterThanOrEqual(6);
     // The file loses its last rows, among them rows already sent.
-    people(4);
+    people(dir, 4);
     const again = await runCli([...args, '--resume'], { env: faultEnv(s) });
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toMatch(/has 4 rows, fewer than the earlier run's 10: the results of the \d+ rows? it sent past the end are kept/);

@@ -13,12 +13,12 @@
  *   incomplete mark, as into a pipe or a file;
  * - finding 6: `--retry-failed` settles a 201 without an id.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parse } from 'csv-parse/sync';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FaultServer, INVITER, faultEnv, seed, send, startFaultServer } from '../helpers/fault-server.js';
+import { answerWithoutId, inviteArgs, people, results, unseenWithoutId } from '../bulk/helpers/no-id.js';
+import { type FaultServer, faultEnv, seed, startFaultServer } from '../helpers/fault-server.js';
 import { invItem, inviting, jobFitRoute, lyingList } from './lists.js';
 import { INCOMPLETE_MARK } from '../../src/export/target.js';
 import { runCli } from '../helpers/cli.js';
@@ -41,7 +41,6 @@ const lines = (out: string) =>
     .split('\n')
     .filter(Boolean)
     .map((l) => JSON.parse(l) as Record<string, unknown>);
-const results = (path: string) => parse(readFileSync(path, 'utf8'), { columns: true }) as Array<Record<string, string>>;
 
 const takerIds = (s: FaultServer) =>
   s.invitations
@@ -87,29 +86,14 @@ describe('finding 5: invitations created while a test-taker export runs', () => 
 });
 
 describe('finding 3 / must hold 2: ids as numeric strings in bulk invite', () => {
-  function people(n: number): string {
-    const csv = join(dir, 'people.csv');
-    const rows = ['First Name,Last Name,Email'];
-    for (let i = 1; i <= n; i++) rows.push(`First${i},Last${i},p${i}@r3.example`);
-    writeFileSync(csv, `${rows.join('\n')}\n`);
-    return csv;
-  }
-
   it('created, exists (its own invitation, made before) and a 201 without an id are read as integers', async () => {
     server = await startFaultServer({ idsAsStrings: true });
     const s = server;
     // p1's invitation exists already: the same person, on the inviter's default team.
     const own = s.create({ email: 'p1@r3.example', first: 'First1', last: 'Last1', team: 1 });
-    s.faults.push((req, res) => {
-      if (req.method !== 'POST' || req.path !== '/invitations') return false;
-      const b = JSON.parse(req.body) as Record<string, string>;
-      if (b.email !== 'p3@r3.example') return false;
-      // Made, but answered without its id.
-      s.create({ email: b.email, first: b.first_name, last: b.last_name });
-      return send(res, 201, { mode: 'live', object: 'invitation', email: b.email });
-    });
+    answerWithoutId(s, { which: (_req, b) => b.email === 'p3@r3.example' });
     const out = join(dir, 'out.csv');
-    const r = await runCli(['invite', '--csv', people(4), '--out', out, '--created-by', INVITER, '--yes', '--concurrency', '1'], { env: faultEnv(s) });
+    const r = await runCli(inviteArgs(people(dir, 4), out), { env: faultEnv(s) });
     expect(r.code, r.stderr).toBe(0);
     const rows = results(out);
     expect(rows.map((x) => [x.Email, x.status])).toEqual([
@@ -176,25 +160,18 @@ describe('finding 6: --retry-failed and a 201 without an id', () => {
   it('a row left "unknown" by a 201 without an id is settled by --retry-failed from the lookup, never sent again', async () => {
     server = await startFaultServer();
     const s = server;
-    let hide = true;
-    s.faults.push((req, res) => {
-      if (req.method === 'GET' && req.path === '/invitations' && req.query.has('email') && hide) return send(res, 200, { mode: 'live', object: 'list', total_count: 0, has_more: false, data: [] });
-      if (req.method !== 'POST' || req.path !== '/invitations') return false;
-      const b = JSON.parse(req.body) as Record<string, string>;
-      s.create({ email: b.email, first: b.first_name, last: b.last_name });
-      return send(res, 201, { mode: 'live', object: 'invitation', email: b.email });
-    });
+    const lookup = unseenWithoutId(s);
     const csv = join(dir, 'people.csv');
     writeFileSync(csv, 'First Name,Last Name,Email\nAda,One,ada@r3.example\nBo,Two,bo@r3.example\n');
     const out = join(dir, 'out.csv');
-    const args = ['invite', '--csv', csv, '--out', out, '--created-by', INVITER, '--yes', '--concurrency', '1'];
+    const args = inviteArgs(csv, out);
     const first = await runCli(args, { env: faultEnv(s) });
     expect(first.code).not.toBe(0);
     expect(results(out).map((x) => [x.status, x.invitation_id])).toEqual([
       ['unknown', ''],
       ['unknown', ''],
     ]);
-    hide = false;
+    lookup.reveal();
     const again = await runCli([...args, '--retry-failed'], { env: faultEnv(s) });
     expect(again.code, again.stderr).toBe(0);
     expect(results(out).map((x) => [x.status, x.invitation_id])).toEqual(s.invitations.map((i) => ['created', String(i.id)]));
