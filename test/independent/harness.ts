@@ -162,7 +162,9 @@ export async function openSession(o: { testTakers: number; faults?: boolean }): 
     server,
     configDir,
     async run(args) {
-      await server.reset(args.join(' '));
+      // Salted with the command, the session's temporary directory left out: a file argument
+      // (--ids-from) must not draw a new fault schedule each run (faults.ts: fixed per command).
+      await server.reset(args.map((a) => a.split(configDir).join('$DIR')).join(' '));
       const t0 = performance.now();
       const r = await cli.runAsync(args, { env });
       const seconds = (performance.now() - t0) / 1000;

@@ -237,7 +237,7 @@ export async function run(opts: ReportOptions, ctx: Context): Promise<void> {
   checkOutputOptions(ctx, { out: opts.out, formats: REPORT_FORMATS });
   if (opts.errors !== undefined) checkOutFile(opts.errors, '--errors');
   const client = await ctx.client();
-  await checkScoreProfile(client, opts.sp, ctx.connection?.mode);
+  await checkScoreProfile(client, opts.sp, ctx.connection?.mode, ctx.io.signal);
   const o = { ...opts, team: await idOfName(client, 'team', opts.team) };
   const started = performance.now();
   const { target, format, sink } = openOutputs(ctx, o);

@@ -55,7 +55,7 @@ export async function run(o: ScorecardOptions, ctx: Context): Promise<void> {
   checkOutputOptions(ctx, { fields, out: o.out });
   if (o.errors !== undefined) checkOutFile(o.errors, '--errors');
   const client = await ctx.client();
-  await checkScoreProfile(client, o.sp, ctx.connection?.mode);
+  await checkScoreProfile(client, o.sp, ctx.connection?.mode, ctx.io.signal);
   const one = singleId(o);
   if (one !== undefined) {
     const card = await client.getScorecard(one, o.sp, ctx.io.signal);
