@@ -80,6 +80,9 @@ export interface SyncReport {
   scoreProfiles: string[];
 }
 
+/** The counts a run's record (sync_runs) and its report share. */
+type RunTally = Pick<SyncReport, 'requests' | 'byKind' | 'inserted' | 'updated' | 'gone' | 'errors'>;
+
 /** Where a run stands, for the summary of a run that stops early. */
 export interface SyncProgress {
   /** People whose rows are committed. */
@@ -175,12 +178,7 @@ class SyncRun {
       runId: this.runId!,
       status,
       seconds: (this.ctx.io.now().getTime() - this.started.getTime()) / 1000,
-      requests: this.requests(),
-      byKind: this.byKind,
-      inserted: this.counts.inserted,
-      updated: this.counts.updated,
-      gone: this.counts.gone,
-      errors: this.errors,
+      ...this.tally(),
       invitations: items.length,
       testTakers,
       skipped: this.skipped,
@@ -215,8 +213,16 @@ class SyncRun {
     this.sink.failed(what, err);
   }
 
-  private requests(): number {
-    return Object.values(this.byKind).reduce((a, b) => a + b, 0);
+  /** What the run did so far: requests (in all and by kind), rows written, item errors. The run's record and its report both read it. */
+  private tally(): RunTally {
+    return {
+      requests: Object.values(this.byKind).reduce((a, b) => a + b, 0),
+      byKind: this.byKind,
+      inserted: this.counts.inserted,
+      updated: this.counts.updated,
+      gone: this.counts.gone,
+      errors: this.errors,
+    };
   }
 
   /** One request, counted by kind; a stop ends every request after it. */
@@ -246,17 +252,7 @@ class SyncRun {
 
   private async finish(status: string, message?: string): Promise<void> {
     if (this.runId === undefined) return;
-    await this.db.finishRun(this.runId, {
-      finishedAt: this.ctx.io.now().toISOString(),
-      status,
-      requests: this.requests(),
-      byKind: this.byKind,
-      inserted: this.counts.inserted,
-      updated: this.counts.updated,
-      gone: this.counts.gone,
-      errors: this.errors,
-      message,
-    });
+    await this.db.finishRun(this.runId, { finishedAt: this.ctx.io.now().toISOString(), status, ...this.tally(), message });
   }
 
   // ---------------------------------------------------------------- whose data, which profiles
