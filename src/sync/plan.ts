@@ -11,12 +11,14 @@
  *   changed, or some assessment was still open at the last fetch;
  * - a result is fetched when its stored `basis` differs from the test taker's
  *   state (the completed set changed since it was fetched);
- * - `--full` fetches everything the list names.
+ * - `--full` fetches everything the list names;
+ * - every list read must add up to the total_count it states (when it
+ *   states one), and the tables to what the lists say.
  */
 import { JobfitError } from '../core/errors.js';
 import { readId } from '../api/ids.js';
 import { TEST_ID } from '../api/catalog.js';
-import { type Json, listHash, optId, refId } from './rows.js';
+import { type Json, listHash, obj, optId, refId } from './rows.js';
 import type { SyncStore } from './store.js';
 
 /** What a sync keeps of an invitation list item: its id, what the list says of it, its test taker and team. */
@@ -315,6 +317,9 @@ export interface Tally {
   testTakers: number;
 }
 
+/** What a sync says when counts do not add up: exit 1 (JobfitError), what was committed is kept. */
+const COUNTS_HINT = 'run the sync again with --full; if it persists, report it';
+
 /**
  * The summary is the tables': what the service lists must be what the
  * database holds as not gone. An error when they differ (the caller asks only
@@ -324,6 +329,51 @@ export function countCheck(listedCount: Tally, held: Tally, label: string): Jobf
   if (held.invitations === listedCount.invitations && held.testTakers === listedCount.testTakers) return undefined;
   return new JobfitError(
     `The counts do not add up: the service lists ${listedCount.invitations} invitations and ${listedCount.testTakers} test takers, ${label} holds ${held.invitations} and ${held.testTakers}.`,
-    { hint: 'run the sync again with --full; if it persists, report it' },
+    { hint: COUNTS_HINT },
   );
+}
+
+/** A list answer's total_count, when it states one (a number, or a string of digits); undefined when it does not. */
+export function statedTotal(answer: Json): number | undefined {
+  const t = answer.total_count;
+  if (typeof t === 'number' && Number.isSafeInteger(t) && t >= 0) return t;
+  if (typeof t === 'string' && /^\d{1,15}$/.test(t.trim())) return Number(t.trim());
+  return undefined;
+}
+
+/**
+ * A list read whole in one request (teams, users, score profiles) must hold
+ * as many items as its total_count says. A list that states no count is taken
+ * as it is (nothing to check it against).
+ */
+export function wholeListCheck(answer: Json, noun: string): JobfitError | undefined {
+  const total = statedTotal(answer);
+  const held = Array.isArray(answer.data) ? answer.data.length : 0;
+  if (total === undefined || total === held) return undefined;
+  return new JobfitError(`The counts do not add up: the service's list of ${noun} says ${total} (total_count) and holds ${held}.`, { hint: COUNTS_HINT });
+}
+
+/**
+ * The test takers the complete invitation list names (`named`: with those
+ * found accepted since it was read) must be as many as the test-taker list's
+ * total_count (one unfiltered request, read after the invitation list). That
+ * answer's items (the newest, up to the cap) may name test takers accepted
+ * after the invitation list was read: those are counted (`since`), not
+ * missing; the next run syncs them. Only their ids are read (a strict server
+ * sends little else). No error when the answer states no count.
+ */
+export function takerListCheck(answer: Json, named: { has(id: number): boolean; size: number }): { error?: JobfitError; since: number } {
+  const total = statedTotal(answer);
+  const unnamed = new Set<number>();
+  for (const item of Array.isArray(answer.data) ? answer.data : []) {
+    const id = readId(obj(item).id, 'id of an item of the list of test takers');
+    if (!named.has(id)) unnamed.add(id);
+  }
+  const since = unnamed.size;
+  if (total === undefined || total === named.size + since) return { since };
+  const also = since > 0 ? ` (and ${since} accepted since it was read)` : '';
+  return {
+    since,
+    error: new JobfitError(`The counts do not add up: the service's list of test takers says ${total} (total_count), the invitation list names ${named.size}${also}.`, { hint: COUNTS_HINT }),
+  };
 }

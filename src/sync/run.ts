@@ -9,11 +9,16 @@
  * and people's rows are committed many to a transaction (src/sync/commits.ts).
  * This file carries the plan out, one step after another: the account and
  * its profiles, the small lists (teams, users), the change feed, the plan,
- * fetch and apply, then what the service no longer has and the count check.
+ * the test-taker list's count, fetch and apply, then what the service no
+ * longer has and the count checks.
  *
  * Every decision reads the database, not "what this run saw", so a run killed
  * at any moment leaves nothing the next run skips wrongly; a person's rows are
  * written in one transaction (with other people's: commits are batched).
+ *
+ * Exact or loudly wrong: every list read is checked against the total_count
+ * it states (plan.ts), and the tables against the lists; a count that does
+ * not add up fails the run (exit 1) at its end, keeping what it committed.
  */
 import type { Session } from '../core/session.js';
 import { UsageError } from '../core/errors.js';
@@ -23,6 +28,7 @@ import { type ErrorSink, createErrorSink, errorText } from '../export/bulk-fetch
 import { type FetchPage, listAll } from '../export/complete-list.js';
 import type { Progress } from '../format/progress.js';
 import { type Limiter, limiter } from '../core/pool.js';
+import type { JobfitError } from '../core/errors.js';
 import { type Counts, DatabaseGoneError, type Row, type SyncStore, type Writer, checkOwner } from './store.js';
 import { type Apply, CommitQueue } from './commits.js';
 import {
@@ -33,6 +39,7 @@ import {
   type Stored,
   type TakerState,
   SKIP,
+  type IdSet,
   completedOf,
   countCheck,
   goneMarks,
@@ -43,7 +50,9 @@ import {
   present,
   resultsToFetch,
   storedState,
+  takerListCheck,
   takerNeedsFetch,
+  wholeListCheck,
 } from './plan.js';
 import { type Json, invitationRow, jobFitRows, obj, profileRow, scorecardRow, str, teamRow, testTakerRows, userRow } from './rows.js';
 
@@ -80,6 +89,9 @@ export interface SyncReport {
   scoreProfiles: string[];
 }
 
+/** The counts a run's record (sync_runs) and its report share. */
+type RunTally = Pick<SyncReport, 'requests' | 'byKind' | 'inserted' | 'updated' | 'gone' | 'errors'>;
+
 /** Where a run stands, for the summary of a run that stops early. */
 export interface SyncProgress {
   /** People whose rows are committed. */
@@ -111,10 +123,10 @@ export async function syncOnce(ctx: SyncSession, client: JobfitClient, db: SyncS
   }
 }
 
-/** Small lists the run reads whole, as the ids they hold (for the gone marks). */
+/** Small lists the run reads whole, as the ids they hold (for the gone marks); undefined: the list did not add up, nothing is marked gone by it. */
 interface SmallLists {
-  teams: Set<number>;
-  users: Set<number>;
+  teams?: Set<number>;
+  users?: Set<number>;
 }
 
 /** One run's state (counts, the stop, the error sink, the commit queue) and its steps, in the order run() takes them. */
@@ -128,6 +140,8 @@ class SyncRun {
   private readonly slot: Limiter;
   private readonly commits: CommitQueue;
   private errors = 0;
+  /** Lists whose items did not add up to their total_count: the run fails at its end, with the first. */
+  private readonly listProblems: JobfitError[] = [];
   /** What ends every request (service gone, key refused, database gone, Ctrl-C), once it happened. */
   private stop: unknown;
   // Recorded once the run is accepted: a refused run (other mode, unknown profile) writes nothing.
@@ -157,6 +171,8 @@ class SyncRun {
     const sps = await this.accept();
     const small = await this.smallLists();
     const items = await this.changeFeed();
+    // Read right after the invitation list: what the two say is compared at the end.
+    const takerList = this.o.items ? undefined : obj(await this.req('test_taker_list', () => this.client.listTestTakers({}, this.signal)));
     const stored = await loadStored(this.db);
     const plan: PlanOptions = { sps, full: this.o.full };
     const planned = planWork(items, stored, plan, (reason) => this.skip(reason));
@@ -165,22 +181,19 @@ class SyncRun {
     this.ctx.debug(`sync: ${items.length} invitations listed (${testTakers} accepted); ${this.total} to look at, ${items.length - this.total} up to date`);
     const accepted = await this.fetchAll(planned.work, stored, plan);
     // Only a complete list says what is gone (not a webhook batch).
-    if (!this.o.items) {
-      testTakers = await this.markGone(items, accepted, small, stored);
-      await this.checkCounts(items.length, testTakers);
+    if (takerList) {
+      const listedTakers = await this.markGone(items, accepted, small, stored);
+      testTakers = listedTakers.size;
+      await this.checkCounts(items.length, listedTakers, takerList);
     }
+    if (this.listProblems.length > 0) throw this.listProblems[0];
     const status = this.errors > 0 ? 'partial' : 'ok';
     await this.finish(status);
     return {
       runId: this.runId!,
       status,
       seconds: (this.ctx.io.now().getTime() - this.started.getTime()) / 1000,
-      requests: this.requests(),
-      byKind: this.byKind,
-      inserted: this.counts.inserted,
-      updated: this.counts.updated,
-      gone: this.counts.gone,
-      errors: this.errors,
+      ...this.tally(),
       invitations: items.length,
       testTakers,
       skipped: this.skipped,
@@ -215,8 +228,16 @@ class SyncRun {
     this.sink.failed(what, err);
   }
 
-  private requests(): number {
-    return Object.values(this.byKind).reduce((a, b) => a + b, 0);
+  /** What the run did so far: requests (in all and by kind), rows written, item errors. The run's record and its report both read it. */
+  private tally(): RunTally {
+    return {
+      requests: Object.values(this.byKind).reduce((a, b) => a + b, 0),
+      byKind: this.byKind,
+      inserted: this.counts.inserted,
+      updated: this.counts.updated,
+      gone: this.counts.gone,
+      errors: this.errors,
+    };
   }
 
   /** One request, counted by kind; a stop ends every request after it. */
@@ -246,17 +267,7 @@ class SyncRun {
 
   private async finish(status: string, message?: string): Promise<void> {
     if (this.runId === undefined) return;
-    await this.db.finishRun(this.runId, {
-      finishedAt: this.ctx.io.now().toISOString(),
-      status,
-      requests: this.requests(),
-      byKind: this.byKind,
-      inserted: this.counts.inserted,
-      updated: this.counts.updated,
-      gone: this.counts.gone,
-      errors: this.errors,
-      message,
-    });
+    await this.db.finishRun(this.runId, { finishedAt: this.ctx.io.now().toISOString(), status, ...this.tally(), message });
   }
 
   // ---------------------------------------------------------------- whose data, which profiles
@@ -278,6 +289,7 @@ class SyncRun {
     }
     if (sps.length > 0 && !o.items) {
       const list = obj(await this.req('score_profiles', () => client.listScoreProfiles()));
+      this.checkList(list, 'score profiles');
       const names = (Array.isArray(list.data) ? list.data : []).map((p) => str(obj(p).short_name)).filter((n): n is string => n !== null);
       const unknown = sps.filter((s) => !names.includes(s));
       // Test keys may answer with fake profiles: the service decides.
@@ -292,9 +304,17 @@ class SyncRun {
 
   // ---------------------------------------------------------------- small lists: always read whole
 
+  /** Whether a list read whole adds up to its total_count; one that does not is kept as a problem (the run fails at its end). */
+  private checkList(answer: Json, noun: string): boolean {
+    const problem = wholeListCheck(answer, noun);
+    if (problem) this.listProblems.push(problem);
+    return problem === undefined;
+  }
+
   private async smallLists(): Promise<SmallLists> {
     const teams = obj(await this.req('teams', () => this.client.listTeams()));
     const users = obj(await this.req('users', () => this.client.listUsers()));
+    const whole = { teams: this.checkList(teams, 'teams'), users: this.checkList(users, 'users') };
     const teamRows: Row[] = [];
     const userRows: Row[] = [];
     for (const t of Array.isArray(teams.data) ? teams.data.map(obj) : []) {
@@ -309,7 +329,11 @@ class SyncRun {
       for (const row of teamRows) await w.upsert('teams', ['id'], row, this.counts);
       for (const row of userRows) await w.upsert('users', ['id'], row, this.counts);
     });
-    return { teams: new Set(teamRows.map((r) => Number(r.id))), users: new Set(userRows.map((r) => Number(r.id))) };
+    // The rows listed are written either way; only a list that adds up says what is gone.
+    return {
+      teams: whole.teams ? new Set(teamRows.map((r) => Number(r.id))) : undefined,
+      users: whole.users ? new Set(userRows.map((r) => Number(r.id))) : undefined,
+    };
   }
 
   // ---------------------------------------------------------------- the change feed
@@ -471,7 +495,7 @@ class SyncRun {
   // ---------------------------------------------------------------- what the service no longer has
 
   /** Marks gone what the complete list no longer names, and back what it names again; resolves with the test takers listed. */
-  private async markGone(items: ListedItems, accepted: Set<number>, small: SmallLists, stored: Stored): Promise<number> {
+  private async markGone(items: ListedItems, accepted: Set<number>, small: SmallLists, stored: Stored): Promise<IdSet> {
     // Rows are marked, never deleted: results stay readable.
     const at = this.ctx.io.now().toISOString();
     const listedNow = present(items, accepted);
@@ -479,7 +503,7 @@ class SyncRun {
       this.db.all<{ id: number; gone_at: string | null }>('SELECT id, gone_at FROM teams'),
       this.db.all<{ id: number; gone_at: string | null }>('SELECT id, gone_at FROM users'),
     ]);
-    const marks: Array<[string, Iterable<{ id: number; gone_at: string | null }>, { has(id: number): boolean }]> = [
+    const marks: Array<[string, Iterable<{ id: number; gone_at: string | null }>, { has(id: number): boolean } | undefined]> = [
       ['teams', storedTeams, small.teams],
       ['users', storedUsers, small.users],
       ['invitations', stored.invitations.values(), listedNow.invitations],
@@ -487,22 +511,29 @@ class SyncRun {
     ];
     await this.db.transaction(async (w) => {
       for (const [table, rows, listedIds] of marks) {
+        if (!listedIds) continue;
         const { gone, back } = goneMarks(rows, listedIds);
         await w.setGone(table, gone, at, this.counts);
         await w.setGone(table, back, null, this.counts);
       }
     });
-    return listedNow.testTakers.size;
+    return listedNow.testTakers;
   }
 
-  /** The summary is the tables': a run whose counts do not add up (and no item error explains it) fails. */
-  private async checkCounts(invitations: number, testTakers: number): Promise<void> {
+  /**
+   * The summary is the tables', and the test takers the invitation list names
+   * are as many as the test-taker list says: a run whose counts do not add up
+   * (and no item error explains it) fails.
+   */
+  private async checkCounts(invitations: number, testTakers: IdSet, takerList: Json): Promise<void> {
     const [heldInv, heldTakers] = await Promise.all([
       this.db.all<{ n: number }>('SELECT COUNT(*) AS n FROM invitations WHERE gone_at IS NULL'),
       this.db.all<{ n: number }>('SELECT COUNT(*) AS n FROM test_takers WHERE gone_at IS NULL'),
     ]);
     if (this.errors > 0) return;
-    const err = countCheck({ invitations, testTakers }, { invitations: Number(heldInv[0].n), testTakers: Number(heldTakers[0].n) }, this.db.label);
+    const listedTakers = takerListCheck(takerList, testTakers);
+    if (listedTakers.since > 0) this.ctx.debug(`sync: ${listedTakers.since} test takers accepted after the invitation list was read (the next run syncs them)`);
+    const err = countCheck({ invitations, testTakers: testTakers.size }, { invitations: Number(heldInv[0].n), testTakers: Number(heldTakers[0].n) }, this.db.label) ?? listedTakers.error;
     if (err) throw err;
   }
 }

@@ -7,7 +7,16 @@
  *   profile references) is sent as a numeric string ("50001"), as some
  *   servers do;
  * - `remove(invitationId)`: the service no longer has a person (the
- *   invitation and its test taker are gone from every list and route).
+ *   invitation and its test taker are gone from every list and route);
+ * - `overstate[list]`: that list's total_count says this many more than
+ *   there are (`test-takers`, `teams`, `users`, `invitations`);
+ * - `uncounted`: those lists answer without a total_count (`test-takers`,
+ *   `teams`, `users`);
+ * - `accept(invitationId)`, with `afterList`: a person accepts while a sync
+ *   runs (after the invitation list was read, say).
+ *
+ * Test taker list items carry only what the reference states (`id`,
+ * `custom_id`, `person_id`, `team`, `account`), as a strict server does.
  *
  * People: invitation 50001 + i; the accepted ones have test taker 70001 + i.
  * Every third person is pending, every third has completed Personality only,
@@ -24,13 +33,19 @@ export interface FaultServer {
   /** JOBFIT_BASE_URL and JOBFIT_API_KEY for runCli. */
   env: Record<string, string>;
   /** Switches: see the file comment. */
-  faults: { stringIds: boolean };
+  faults: { stringIds: boolean; overstate: Partial<Record<ListName, number>>; uncounted: ListName[] };
+  /** Called after each list answer is sent, with the list's path ("invitations"). */
+  afterList?: (list: string) => void;
   /** The person of this invitation is gone from the service. */
   remove(invitationId: number): void;
+  /** The (pending) person of this invitation accepts: test taker 70001 + i, nothing completed yet. */
+  accept(invitationId: number): void;
   /** Invitation ids and test taker ids the service has now. */
   truth(): { invitations: number[]; testTakers: number[] };
   close(): Promise<void>;
 }
+
+type ListName = 'test-takers' | 'teams' | 'users' | 'invitations';
 
 interface Person {
   i: number;
@@ -54,7 +69,7 @@ const USER = { id: 31, first_name: 'Ida', last_name: 'Inviter', email: 'ida@faul
 const CREATED = Date.parse('2026-11-02T09:00:00Z');
 
 export async function startFaultServer(people: number): Promise<FaultServer> {
-  const faults = { stringIds: false };
+  const faults: FaultServer['faults'] = { stringIds: false, overstate: {}, uncounted: [] };
   const persons = new Map<number, Person>();
   for (let i = 0; i < people; i++) {
     const accepted = i % 3 !== 0;
@@ -190,6 +205,23 @@ export async function startFaultServer(people: number): Promise<FaultServer> {
     res.end(JSON.stringify(body));
   };
   const list = (items: unknown[], total: number) => ({ mode: 'live', object: 'list', total_count: total, has_more: total > items.length, data: items });
+  /** A list answer, its total_count overstated or left out as the switches say; then afterList. */
+  const sendList = (res: ServerResponse, name: ListName, items: unknown[], total: number) => {
+    const { total_count, ...uncounted } = list(items, total + (faults.overstate[name] ?? 0));
+    send(res, 200, faults.uncounted.includes(name) ? uncounted : { total_count, ...uncounted });
+    server.afterList?.(name);
+  };
+  /** Filters per the reference: team_id exact, custom_id and email partial and case-insensitive; newest first; 50 items, 150 filtered. */
+  const listed = (of: Person[], q: URLSearchParams, item: (p: Person) => unknown) => {
+    const teamId = q.get('team_id');
+    const customId = q.get('custom_id')?.toLowerCase();
+    const email = q.get('email')?.toLowerCase();
+    const matches = of
+      .filter((p) => (teamId === null || String(p.team.id) === teamId) && (!customId || `grp-${p.i % 4}`.includes(customId)) && (!email || p.email.includes(email)))
+      .sort((a, b) => b.i - a.i);
+    return { items: matches.slice(0, customId || email ? 150 : 50).map(item), total: matches.length };
+  };
+  const takerListItem = (p: Person) => ({ id: id(p.taker!), custom_id: `grp-${p.i % 4}`, person_id: `P${p.i}`, team: team(p.team), account: { id: id(ACCOUNT.id), display_name: ACCOUNT.display_name } });
 
   function handle(req: IncomingMessage, res: ServerResponse) {
     const u = new URL(req.url ?? '/', 'http://x');
@@ -202,32 +234,29 @@ export async function startFaultServer(people: number): Promise<FaultServer> {
       case 'accounts':
         return send(res, 200, { mode: 'live', object: 'account', id: id(ACCOUNT.id), display_name: ACCOUNT.display_name, webhook_endpoint: null, webhooks_enabled: false });
       case 'users':
-        return send(res, 200, list([{ object: 'user', ...USER, id: id(USER.id), default_team: team(TEAMS[0]) }], 1));
+        return sendList(res, 'users', [{ object: 'user', ...USER, id: id(USER.id), default_team: team(TEAMS[0]) }], 1);
       case 'teams': {
         const teams = TEAMS.map((t) => {
           const of = [...persons.values()].filter((p) => p.team.id === t.id);
           return { object: 'team_list_item', ...team(t), users_count: 1, invitations_count: of.length, test_takers_count: of.filter((p) => p.taker !== null).length };
         });
-        return send(res, 200, list(teams, teams.length));
+        return sendList(res, 'teams', teams, teams.length);
       }
       case 'score-profiles':
         return send(res, 200, list([{ object: 'score_profile', id: id(3), display_name: 'Sales Rep', short_name: 'sales-rep', riasec_profile: 'ESC' }], 1));
       case 'invitations': {
         if (parts.length === 1) {
-          // Filters per the reference: team_id exact, custom_id and email partial and case-insensitive; newest first; 50 items, 150 filtered.
-          const teamId = u.searchParams.get('team_id');
-          const customId = u.searchParams.get('custom_id')?.toLowerCase();
-          const email = u.searchParams.get('email')?.toLowerCase();
-          const matches = [...persons.values()]
-            .filter((p) => (teamId === null || String(p.team.id) === teamId) && (!customId || `grp-${p.i % 4}`.includes(customId)) && (!email || p.email.includes(email)))
-            .sort((a, b) => b.i - a.i);
-          const cap = customId || email ? 150 : 50;
-          return send(res, 200, list(matches.slice(0, cap).map(listItem), matches.length));
+          const { items, total } = listed([...persons.values()], u.searchParams, listItem);
+          return sendList(res, 'invitations', items, total);
         }
         const p = persons.get(num(parts[1]));
         return p ? send(res, 200, invitation(p)) : send(res, 400, { error: 'Invitation not found' });
       }
       case 'test-takers': {
+        if (parts.length === 1) {
+          const { items, total } = listed([...takers.values()], u.searchParams, takerListItem);
+          return sendList(res, 'test-takers', items, total);
+        }
         const p = byTaker(num(parts[1]));
         if (!p) return send(res, 400, { error: 'Test taker not found' });
         if (parts.length === 2) return send(res, 200, testTaker(p));
@@ -243,10 +272,10 @@ export async function startFaultServer(people: number): Promise<FaultServer> {
     return send(res, 404, { error: 'Not found' });
   }
 
-  const server = createServer(handle);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
+  const http = createServer(handle);
+  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  const server: FaultServer = {
     url,
     env: { JOBFIT_BASE_URL: url, JOBFIT_API_KEY: FAULT_KEY, JOBFIT_MAX_RETRIES: '0' },
     faults,
@@ -256,13 +285,20 @@ export async function startFaultServer(people: number): Promise<FaultServer> {
       if (p?.taker) takers.delete(p.taker);
       if (p) profiles.delete(`cnp_${p.i}`);
     },
+    accept(invitationId) {
+      const p = persons.get(invitationId);
+      if (!p || p.taker !== null) throw new Error(`invitation ${invitationId} is not pending`);
+      p.taker = 70001 + p.i;
+      takers.set(p.taker, p);
+    },
     truth() {
       const all = [...persons.values()];
       return { invitations: all.map((p) => p.invitation).sort(), testTakers: all.flatMap((p) => (p.taker === null ? [] : [p.taker])).sort() };
     },
     async close() {
-      server.closeAllConnections();
-      await new Promise<void>((r) => server.close(() => r()));
+      http.closeAllConnections();
+      await new Promise<void>((r) => http.close(() => r()));
     },
   };
+  return server;
 }

@@ -4,7 +4,12 @@
  * stored (issue 31, finding 3); records the service no longer has are
  * marked gone and the summary matches the tables (finding 8); a first sync
  * without --sp says what it will not keep (issue 27); the typed columns and
- * the foreign keys (issue 27); a schema 1 database is migrated in place.
+ * the foreign keys (issue 27); a schema 1 database is migrated in place;
+ * every list a sync reads adds up to its total_count, or the run fails
+ * (exit 1) keeping what it committed: a test-taker list that says one more
+ * than the invitations name, a team list that says one more than it holds.
+ * A list without a total_count, a person accepting mid-run, and our stub's
+ * `--minimal-fields` test taker items are no false alarm.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +17,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { type FaultServer, startFaultServer } from './fault-server.js';
-import { type Backend, dumpOf, exec, query } from './helpers.js';
+import { startStub } from '../../src/stub/index.js';
+import { type Backend, dumpOf, exec, lastRun, query } from './helpers.js';
 import { schemaColumns, schemaForeignKeys, writeSchemaV1 } from './schema-info.js';
 
 const PEOPLE = 30;
@@ -171,6 +177,94 @@ export function faultsSuite(backend: Backend): void {
       expect((await sync(fresh, '--sp', SP)).code).toBe(0);
       expect(await dumpOf(old)).toBe(await dumpOf(fresh));
       expect(await schemaColumns(old)).toEqual(await schemaColumns(fresh));
+    }, 60_000);
+  });
+
+  describe('lists whose total_count says more than they hold (exact or loudly wrong)', () => {
+    let liar: FaultServer | undefined;
+    const people = (db: string) => Promise.all([n(db, 'SELECT COUNT(*) AS n FROM invitations WHERE gone_at IS NULL'), n(db, 'SELECT COUNT(*) AS n FROM test_takers WHERE gone_at IS NULL')]);
+    const syncAt = (s: FaultServer, db: string, ...more: string[]) => runCli(['sync', '--db', db, ...more], { env: s.env });
+    afterAll(async () => {
+      await liar?.close();
+    });
+
+    it('a test-taker list whose total_count is one more than the invitations name: exit 1, everything committed kept; then exit 0', async () => {
+      liar = await startFaultServer(PEOPLE);
+      const truth = liar.truth();
+      const db = await backend.target(dirs, 'takers-plus-one');
+      liar.faults.overstate['test-takers'] = 1;
+      const r = await syncAt(liar, db, '--sp', SP);
+      liar.faults.overstate = {};
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toContain(`The counts do not add up: the service's list of test takers says ${truth.testTakers.length + 1} (total_count), the invitation list names ${truth.testTakers.length}.`);
+      expect(r.stderr).not.toMatch(/^Synced /m);
+      // What the run committed stays; the run is recorded as failed.
+      expect(await people(db)).toEqual([truth.invitations.length, truth.testTakers.length]);
+      expect(await n(db, 'SELECT COUNT(*) AS n FROM scorecards')).toBe(truth.testTakers.length);
+      const run = await lastRun(db);
+      expect(run.status).toBe('failed');
+      expect(run.by.test_taker_list).toBe(1);
+      const again = await syncAt(liar, db);
+      expect(again.code, again.stderr).toBe(0);
+      // The check costs one request a run, also when nothing changed.
+      expect((await lastRun(db)).by.test_taker_list).toBe(1);
+    }, 60_000);
+
+    it('a team list whose total_count is one more than it holds: exit 1, the people synced, no team marked gone', async () => {
+      const s = liar!;
+      const db = await backend.target(dirs, 'teams-plus-one');
+      expect((await syncAt(s, db, '--sp', SP)).code).toBe(0);
+      s.faults.overstate.teams = 1;
+      const r = await syncAt(s, db);
+      s.faults.overstate = {};
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toContain("The counts do not add up: the service's list of teams says 3 (total_count) and holds 2.");
+      expect(await n(db, 'SELECT COUNT(*) AS n FROM teams WHERE gone_at IS NULL')).toBe(2);
+      expect(await people(db)).toEqual([s.truth().invitations.length, s.truth().testTakers.length]);
+    }, 60_000);
+
+    it('lists without a total_count (test takers, teams, users) are taken as they are', async () => {
+      const s = liar!;
+      const db = await backend.target(dirs, 'uncounted');
+      s.faults.uncounted = ['test-takers', 'teams', 'users'];
+      const r = await syncAt(s, db, '--sp', SP);
+      s.faults.uncounted = [];
+      expect(r.code, r.stderr).toBe(0);
+      expect(await people(db)).toEqual([s.truth().invitations.length, s.truth().testTakers.length]);
+    }, 60_000);
+
+    it('a person accepting after the invitation list was read is no false alarm; the next run syncs them', async () => {
+      const s = liar!;
+      const db = await backend.target(dirs, 'accepting');
+      expect((await syncAt(s, db, '--sp', SP)).code).toBe(0);
+      const before = s.truth().testTakers.length;
+      // 50001 is pending and unchanged in the list: the incremental run does not fetch it.
+      s.afterList = (list) => {
+        if (list !== 'invitations') return;
+        s.afterList = undefined;
+        s.accept(50001);
+      };
+      const r = await syncAt(s, db, '-v');
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/sync: 1 test takers accepted after the invitation list was read/);
+      expect(await n(db, 'SELECT COUNT(*) AS n FROM test_takers')).toBe(before);
+      const next = await syncAt(s, db);
+      expect(next.code, next.stderr).toBe(0);
+      expect(await n(db, 'SELECT COUNT(*) AS n FROM test_takers WHERE id = 70001')).toBe(1);
+    }, 60_000);
+
+    it('our stub with --minimal-fields (test taker list items carry only what the reference states) adds up', async () => {
+      const stub = await startStub({ dataDir: dirs.tmp('jobfit-stub-'), port: 0, host: '127.0.0.1', minimalFields: true });
+      try {
+        const team = stub.store.all<{ id: number }>('SELECT id FROM teams WHERE account_id = 1 ORDER BY id')[0];
+        await stub.store.seedPeople(1, team.id, 40, { mix: { pending: 0.2, accepted: 0.2, partial: 0.3, complete: 0.3 } });
+        const db = await backend.target(dirs, 'minimal');
+        const r = await runCli(['sync', '--db', db, '--sp', SP], { env: { JOBFIT_BASE_URL: stub.url, JOBFIT_API_KEY: stub.keys[0].live_key } });
+        expect(r.code, r.stderr).toBe(0);
+        expect((await lastRun(db)).by.test_taker_list).toBe(1);
+      } finally {
+        await stub.close();
+      }
     }, 60_000);
   });
 }

@@ -2,7 +2,9 @@
  * The sync plan's rules, one by one, on hand-made list items and database
  * state (src/sync/plan.ts): what a run fetches and why it skips the rest,
  * the incremental cursor (list hash and `basis`), `--full`, the gone marks
- * and the count check. The end-to-end behaviour is test/sync/sync-suite.ts.
+ * and the count checks (the tables, and each list against its total_count).
+ * The end-to-end behaviour is test/sync/sync-suite.ts (the lists that lie:
+ * faults-suite.ts).
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -25,8 +27,11 @@ import {
   planWork,
   present,
   resultsToFetch,
+  statedTotal,
   storedState,
+  takerListCheck,
   takerNeedsFetch,
+  wholeListCheck,
 } from '../../src/sync/plan.js';
 import { listHash } from '../../src/sync/rows.js';
 import type { SyncStore } from '../../src/sync/store.js';
@@ -287,5 +292,46 @@ describe('countCheck: the summary is the tables\'', () => {
       'The counts do not add up: the service lists 5 invitations and 3 test takers, r.sqlite holds 6 and 3.',
     );
     expect(countCheck({ invitations: 5, testTakers: 3 }, { invitations: 5, testTakers: 2 }, 'r.sqlite')).toBeDefined();
+  });
+});
+
+describe('lists against their total_count', () => {
+  const answer = (total_count: unknown, ids: unknown[]) => ({ mode: 'live', object: 'list', total_count, has_more: false, data: ids.map((id) => ({ id })) });
+
+  it('statedTotal: a count as a number or a string of digits; anything else is none', () => {
+    expect(statedTotal(answer(3, []))).toBe(3);
+    expect(statedTotal(answer('3', []))).toBe(3);
+    expect(statedTotal(answer(0, []))).toBe(0);
+    for (const no of [undefined, null, -1, 1.5, 'three']) expect(statedTotal(answer(no, []))).toBeUndefined();
+  });
+
+  it('wholeListCheck: a list read whole holds what its count says; a list without one is taken as it is', () => {
+    expect(wholeListCheck(answer(2, [1, 2]), 'teams')).toBeUndefined();
+    expect(wholeListCheck(answer(undefined, [1, 2]), 'teams')).toBeUndefined();
+    const err = wholeListCheck(answer(3, [1, 2]), 'teams');
+    expect(err?.message).toBe("The counts do not add up: the service's list of teams says 3 (total_count) and holds 2.");
+    expect(err?.exitCode).toBe(1);
+    expect(wholeListCheck(answer(1, [1, 2]), 'users')?.message).toMatch(/users says 1 .* holds 2/);
+  });
+
+  it('takerListCheck: the test takers the invitations name are as many as the test-taker list counts', () => {
+    const named = new IdSet([70001, 70002, 70003]);
+    expect(takerListCheck(answer(3, [70003, 70002, 70001]), named)).toEqual({ since: 0 });
+    // capped: the answer holds fewer items than its count, all named
+    expect(takerListCheck(answer(3, [70003]), named)).toEqual({ since: 0 });
+    // without a count: nothing to check
+    expect(takerListCheck(answer(undefined, [70003]), named)).toEqual({ since: 0 });
+    const over = takerListCheck(answer(4, [70003, 70002, 70001]), named);
+    expect(over.error?.message).toBe("The counts do not add up: the service's list of test takers says 4 (total_count), the invitation list names 3.");
+    expect(takerListCheck(answer(2, ['70002', '70001']), named).error).toBeDefined();
+  });
+
+  it('takerListCheck: test takers the answer names that the invitations do not were accepted since: counted, not missing', () => {
+    const named = new IdSet([70001, 70002]);
+    expect(takerListCheck(answer(3, ['70009', 70002, 70001]), named)).toEqual({ since: 1 });
+    expect(takerListCheck(answer(4, [70009, 70002, 70001]), named).error?.message).toBe(
+      "The counts do not add up: the service's list of test takers says 4 (total_count), the invitation list names 2 (and 1 accepted since it was read).",
+    );
+    expect(() => takerListCheck(answer(3, ['n/a']), named)).toThrow(/"n\/a" as the id of an item of the list of test takers/);
   });
 });
