@@ -24,7 +24,7 @@ import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { checkOutFile, checkOutputOptions } from '../kit/output-checks.js';
 import { checkIdSources, exportFlags } from '../shared/export-options.js';
-import { idOfName } from '../shared/names.js';
+import { teamOfExport } from '../shared/names.js';
 
 const JobFitOptions = z
   .object(
@@ -96,7 +96,7 @@ export async function run(o: JobFitOptions, ctx: Context): Promise<void> {
   const one = singleId(o);
   if (one !== undefined) return runOne(one, ctx);
   const client = await ctx.client();
-  const source = await idSource(ctx, client, { ...o, team: await idOfName(client, 'team', o.team) });
+  const source = await idSource(ctx, client, { ...o, team: await teamOfExport(client, o.team, ctx.io.signal) });
   const target = openTarget(ctx, o.out, 'job-fit rows');
   const format = resolveFormat(target.ctx, JOB_FIT_FORMATS);
   const render = format === 'table' && !o.all && source.feed.count <= RENDER_MAX;

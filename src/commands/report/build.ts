@@ -26,7 +26,7 @@ import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { flag } from '../kit/flags.js';
 import { checkOutFile, checkOutputOptions } from '../kit/output-checks.js';
-import { idOfName, nameOrId } from '../shared/names.js';
+import { teamOfExport, nameOrId } from '../shared/names.js';
 
 const ReportOptions = z.object({
   sp: flag(z.string({ error: 'is required (a score profile short name; see `jobfit score-profiles`)' }).trim().min(1, 'must not be empty'), {
@@ -238,7 +238,7 @@ export async function run(opts: ReportOptions, ctx: Context): Promise<void> {
   if (opts.errors !== undefined) checkOutFile(opts.errors, '--errors');
   const client = await ctx.client();
   await checkScoreProfile(client, opts.sp, ctx.connection?.mode, ctx.io.signal);
-  const o = { ...opts, team: await idOfName(client, 'team', opts.team) };
+  const o = { ...opts, team: await teamOfExport(client, opts.team, ctx.io.signal) };
   const started = performance.now();
   const { target, format, sink } = openOutputs(ctx, o);
   const g: Gathering = {

@@ -20,7 +20,7 @@ import { defineCommand } from '../kit/define.js';
 import { flag } from '../kit/flags.js';
 import { checkOutFile, checkOutputOptions } from '../kit/output-checks.js';
 import { checkIdSources, exportFlags } from '../shared/export-options.js';
-import { idOfName } from '../shared/names.js';
+import { teamOfExport } from '../shared/names.js';
 
 const ScorecardOptions = z
   .object({
@@ -64,7 +64,7 @@ export async function run(o: ScorecardOptions, ctx: Context): Promise<void> {
     const columns = scorecardColumns();
     return printList(ctx, [scorecardRow(card)], { ...fields, csvColumns: columns, noun: 'scorecards', capNotice: false });
   }
-  const source = await idSource(ctx, client, { ...o, team: await idOfName(client, 'team', o.team) });
+  const source = await idSource(ctx, client, { ...o, team: await teamOfExport(client, o.team, ctx.io.signal) });
   const columns = scorecardColumns();
   const target = openTarget(ctx, o.out, 'scorecards');
   let flat = false;

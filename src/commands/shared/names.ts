@@ -8,6 +8,7 @@
 import * as z from 'zod';
 import type { JobfitClient } from '../../client/client.js';
 import { UsageError } from '../../core/errors.js';
+import { askAgain } from '../../export/ask-again.js';
 
 /** The option as typed: a name or an id. */
 export const nameOrId = (flag: string) => z.string().trim().min(1, `${flag} needs a name or an id`);
@@ -40,4 +41,15 @@ export async function idOfName(client: JobfitClient, kind: NamedKind, raw: strin
   const r = kind === 'team' ? resolveTeam(account, s) : resolveTemplate(account, s);
   if (!r.ok) throw new UsageError(`${r.reason}.`, kind === 'team' ? 'see `jobfit teams` for names and ids' : 'see `jobfit templates` for names and ids');
   return r.value;
+}
+
+/**
+ * `--team` at the start of a long export (scorecard, job-fit, report): the
+ * team list is read like every other read of the export (export/ask-again.ts),
+ * asked again after a transient failure that outlasted the client's retries,
+ * so a dropped connection does not end a run of thousands of ids before it
+ * starts. A name that matches no team is still refused at once.
+ */
+export function teamOfExport(client: JobfitClient, raw: string | undefined, signal?: AbortSignal): Promise<number | undefined> {
+  return askAgain(() => idOfName(client, 'team', raw), { signal });
 }
