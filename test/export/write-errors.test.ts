@@ -130,6 +130,25 @@ describe('2. a full disk', () => {
       const r = await runTo(['invitations', 'list', '--all', '-o', 'ndjson'], stub.url, fd);
       expect(r.code, r.stderr).toBe(1);
       expect(r.stderr).toContain(`Error: could not write the output to ${file}: the disk is full (ENOSPC)`);
+      // The summary never claims the rows were written: they were handed to a full disk.
+      expect(r.stderr).not.toMatch(/\bwritten, 0 failed/);
+      expect(r.stderr).toMatch(/^([\d,]+) invitations \(total_count \1\): \1 handed to the output, 0 failed, in [\d.]+s \([\d,]+\/s\); a write to the output failed, so it is incomplete\.$/m);
+    } finally {
+      closeSync(fd);
+    }
+  }, 90_000);
+
+  onTmpfs('> FULL/out, and the run stops (total_count one too high): the stop line and the incomplete notice claim nothing written', async () => {
+    const dir = needFull();
+    const file = join(dir, 'out.ndjson');
+    const fd = openSync(file, 'w');
+    try {
+      const r = await runTo(['invitations', 'list', '--all', '-o', 'ndjson'], liarUrl, fd);
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toContain(`Error: could not write the output to ${file}: the disk is full (ENOSPC)`);
+      expect(r.stderr).toMatch(/^Stopped after [\d,]+ invitations(?: \(total_count [\d,]+\))?: [\d,]+ handed to the output, 0 failed, .*; a write to the output failed, so it is incomplete\.$/m);
+      expect(r.stderr).toMatch(/^The output is incomplete: [\d,]+ invitations were handed to it before the run stopped, but a write to it failed/m);
+      expect(r.stderr).not.toMatch(/\bwritten, 0 failed|were written before the run stopped/);
     } finally {
       closeSync(fd);
     }

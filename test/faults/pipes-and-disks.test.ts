@@ -201,6 +201,9 @@ describe('finding 2 and must hold 1: a full disk', () => {
         const r = await runTo(s, args, fd);
         expect(r.code, r.stderr).toBe(1);
         expect(r.stderr).toContain(`Error: could not write the output to ${file}: the disk is full (ENOSPC)`);
+        // The summary never claims the 1,000 rows were written: they were handed to a full disk.
+        expect(r.stderr).not.toMatch(/\bwritten, 0 failed/);
+        expect(r.stderr).toMatch(/^1,000 test takers \(total_count 1,000\): 1,000 handed to the output, 0 failed, in [\d.]+s \([\d,]+\/s\); a write to the output failed, so it is incomplete\.$/m);
       } finally {
         closeSync(fd);
       }
