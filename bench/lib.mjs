@@ -4,6 +4,10 @@
  * SIGINT as a person would.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** Starts `jobfit stub serve --port 0 --data DIR [extra]`; resolves with its URL, key and an env pointing at it. */
 export function serveStub(bin, dir, env, extra = []) {
@@ -49,3 +53,14 @@ export function runJobfit(bin, args, env) {
 export const logTo = (asJson) => (m) => {
   if (!asJson) process.stderr.write(`${m}\n`);
 };
+
+/**
+ * Where a bench runs: the repository root, the built CLI, a temporary folder
+ * of its own (`jobfit-bench-NAME-…`) and an environment whose config folder is
+ * inside it, without colour.
+ */
+export function benchPlace(name) {
+  const root = fileURLToPath(new URL('../', import.meta.url));
+  const tmp = mkdtempSync(join(tmpdir(), `jobfit-bench-${name}-`));
+  return { root, bin: join(root, 'bin/jobfit.js'), tmp, env: { ...process.env, JOBFIT_CONFIG_DIR: join(tmp, 'config'), NO_COLOR: '1' } };
+}

@@ -13,21 +13,16 @@
 //    whether every id came exactly once. Goal: <= 5x the minimum.
 // Exit code 1 when a goal is missed.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { argOf, logTo, runJobfit, serveStub, stopStub } from '../lib.mjs';
+import { argOf, benchPlace, logTo, runJobfit, serveStub, stopStub } from '../lib.mjs';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const bin = join(root, 'bin/jobfit.js');
+const { bin, tmp, env: baseEnv } = benchPlace('export');
 const SCORECARDS = Number(argOf('--scorecards', '1000'));
 const RUNS = Number(argOf('--runs', '5'));
 const SIZES = argOf('--sizes', '1000,10000').split(',').map(Number);
 const asJson = process.argv.includes('--json');
-const tmp = mkdtempSync(join(tmpdir(), 'jobfit-bench-export-'));
 const log = logTo(asJson);
-const baseEnv = { ...process.env, JOBFIT_CONFIG_DIR: join(tmp, 'config'), NO_COLOR: '1' };
 
 const jobfit = (args, env = baseEnv) => runJobfit(bin, args, env);
 

@@ -15,20 +15,15 @@
 // Goals: the page at most 2 MB, its CPU time at most 10% above JSON's, and
 // peak RSS within 10% of JSON's (memory stays flat). Exit code 1 when missed.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { arg, logTo, runJobfit, serveStub, stopStub } from '../lib.mjs';
+import { arg, benchPlace, logTo, runJobfit, serveStub, stopStub } from '../lib.mjs';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const bin = join(root, 'bin/jobfit.js');
+const { root, bin, tmp, env: baseEnv } = benchPlace('report-html');
 const N = arg('--test-takers', 10_000);
 const RUNS = arg('--runs', 5);
 const asJson = process.argv.includes('--json');
-const tmp = mkdtempSync(join(tmpdir(), 'jobfit-bench-report-html-'));
 const log = logTo(asJson);
-const baseEnv = { ...process.env, JOBFIT_CONFIG_DIR: join(tmp, 'config'), NO_COLOR: '1' };
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
 /** One process of the CLI: wall time (ms), CPU time (ms) and its peak RSS (MB). */

@@ -13,24 +13,19 @@
 // minimum (one scorecard per test taker plus ceil(N / 150) list requests), and
 // `test-takers list --all` for its list requests beside ceil(N / 150).
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { argOf, serveStub, stopStub } from '../lib.mjs';
+import { argOf, benchPlace, serveStub, stopStub } from '../lib.mjs';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const bin = join(root, 'bin/jobfit.js');
+const { root, bin, tmp, env: baseEnv } = benchPlace('scale');
 const maxrss = join(root, 'bench/invite/maxrss.cjs');
 const SIZES = argOf('--sizes', '10000,100000').split(',').map(Number);
 const RUNS = Number(argOf('--runs', '3'));
 const MINIMAL = process.argv.includes('--minimal');
 const asJson = process.argv.includes('--json');
-const tmp = mkdtempSync(join(tmpdir(), 'jobfit-bench-scale-'));
 const log = (m) => {
   if (!asJson) process.stderr.write(`${m}\n`);
 };
-const baseEnv = { ...process.env, JOBFIT_CONFIG_DIR: join(tmp, 'config'), NO_COLOR: '1' };
 const num = (s) => Number(String(s).replace(/,/g, ''));
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 

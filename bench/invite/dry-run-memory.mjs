@@ -7,20 +7,15 @@
 // `jobfit stub serve` runs in its own process (its memory is not counted).
 // Exit code 1 when the peak RSS is 150 MB or more.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { arg, serveStub, stopStub } from '../lib.mjs';
+import { arg, benchPlace, serveStub, stopStub } from '../lib.mjs';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const bin = join(root, 'bin/jobfit.js');
+const { bin, tmp, env } = benchPlace('dry');
 const ROWS = arg('--rows', 1_000_000);
 const INVITER = 'dana.whitfield@northwind-talent.example';
 const LIMIT_MB = 150;
 
-const tmp = mkdtempSync(join(tmpdir(), 'jobfit-bench-dry-'));
-const env = { ...process.env, JOBFIT_CONFIG_DIR: join(tmp, 'config'), NO_COLOR: '1' };
 const stub = await serveStub(bin, join(tmp, 'stub'), env);
 try {
   const csv = join(tmp, 'big.csv');

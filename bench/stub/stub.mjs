@@ -16,16 +16,14 @@
 // Goals: GET >= 50% of bare, POST >= 40% of bare, ready <= 300 ms. Exit code 1
 // when a goal is missed.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { arg } from '../lib.mjs';
+import { arg, benchPlace } from '../lib.mjs';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const bin = join(root, 'bin/jobfit.js');
+const { root, bin, tmp, env } = benchPlace('stub');
 const bare = join(root, 'bench/stub/bare.mjs');
 const RUNS = arg('--runs', 3);
 const DURATION = arg('--duration', 5);
@@ -34,8 +32,6 @@ const CONNECTIONS = 10;
 const asJson = process.argv.includes('--json');
 const log = (m) => process.stderr.write(`${m}\n`);
 
-const tmp = mkdtempSync(join(tmpdir(), 'jobfit-bench-stub-'));
-const env = { ...process.env, JOBFIT_CONFIG_DIR: join(tmp, 'config'), NO_COLOR: '1' };
 const children = new Set();
 
 /** Spawns a server process and resolves when `pattern` matches its output (group 1: the URL). */

@@ -12,15 +12,12 @@
 // bin of another tree (a build of the commit before a change, its own
 // node_modules beside it) to measure before and after in the same go.
 // Exit code 1 when a run of the last bin peaks above --max-mb (default 150).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { arg, argOf, logTo, runJobfit, serveStub, stopStub } from '../lib.mjs';
+import { arg, argOf, benchPlace, logTo, runJobfit, serveStub, stopStub } from '../lib.mjs';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const bin = join(root, 'bin/jobfit.js');
+const { root, bin, tmp, env: baseEnv } = benchPlace('sync-memory');
 const usage = join(root, 'bench/export/usage.cjs');
 const TEST_TAKERS = arg('--test-takers', 100000);
 const ROUNDS = arg('--rounds', 1);
@@ -30,8 +27,6 @@ const BINS = argOf('--bins', bin)
   .map((b) => resolve(b));
 const asJson = process.argv.includes('--json');
 const log = logTo(asJson);
-const tmp = mkdtempSync(join(tmpdir(), 'jobfit-bench-sync-memory-'));
-const baseEnv = { ...process.env, JOBFIT_CONFIG_DIR: join(tmp, 'config'), NO_COLOR: '1' };
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
 /** One first sync with `jobfitBin` into a new file: peak RSS (MB), CPU and wall seconds. */

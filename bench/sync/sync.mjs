@@ -15,24 +15,19 @@
 //    then a third sync. Goal: scorecards fetched = those people x profiles,
 //    job-fit reports only among them.
 // Exit code 1 when a goal is missed.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { argOf, logTo, runJobfit, serveStub, stopStub } from '../lib.mjs';
+import { argOf, benchPlace, logTo, runJobfit, serveStub, stopStub } from '../lib.mjs';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const bin = join(root, 'bin/jobfit.js');
+const { bin, tmp, env: baseEnv } = benchPlace('sync');
 const require = createRequire(import.meta.url);
 const Database = require('better-sqlite3');
 const TEST_TAKERS = Number(argOf('--test-takers', '10000'));
 const SPS = argOf('--sp', 'sales-rep,software-engineer');
 const asJson = process.argv.includes('--json');
 const PG_URL = argOf('--db', undefined);
-const tmp = mkdtempSync(join(tmpdir(), 'jobfit-bench-sync-'));
 const log = logTo(asJson);
-const baseEnv = { ...process.env, JOBFIT_CONFIG_DIR: join(tmp, 'config'), NO_COLOR: '1' };
 
 const jobfit = (args, env = baseEnv) => runJobfit(bin, args, env);
 

@@ -22,7 +22,7 @@
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Event } from '../api/schemas.js';
+import { Event } from '../api/schemas/events.js';
 import { DEFAULT_TOLERANCE_S, type VerifyResult, signedHeaders, verifyDelivery } from '../api/webhook-signature.js';
 import { type ForwardResult, forward } from './forward.js';
 import { hostNameOf, isLoopbackHost } from '../core/loopback.js';

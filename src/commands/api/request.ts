@@ -14,6 +14,7 @@ import { JobfitError, UsageError } from '../../core/errors.js';
 import { jsonText } from '../../format/output.js';
 import { safeText } from '../../format/sanitize.js';
 import { readInput } from '../../core/input.js';
+import { checkOutputOptions } from '../kit/output-checks.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
 
@@ -60,6 +61,12 @@ async function bodyOf(data: string, ctx: Context): Promise<unknown> {
 }
 
 export async function run(opts: ApiOptions, ctx: Context): Promise<void> {
+  // The answer is printed as received: -o json (indented, even into a pipe) is
+  // the one format; --fields would be silently ignored, so it is refused.
+  checkOutputOptions(ctx, { formats: ['json'] });
+  if (ctx.globals.fields?.length) {
+    throw new UsageError('api prints the answer as received, so --fields cannot choose its fields.', "pipe the JSON to jq, e.g. jobfit api GET /teams | jq '.data[].name'");
+  }
   if (opts.data !== undefined && (opts.method === 'GET' || opts.method === 'HEAD')) {
     throw new UsageError(`--data cannot be sent with ${opts.method}.`, 'use POST or PUT, or --query key=value for GET parameters');
   }
@@ -74,7 +81,7 @@ export async function run(opts: ApiOptions, ctx: Context): Promise<void> {
     // A text body (an HTML page, a proxy's message) goes to a terminal through
     // the sanitiser; into a pipe it stays as received.
     const text =
-      typeof data === 'string' ? (ctx.io.stdoutIsTTY ? safeText(data) : data) : jsonText(data, ctx.io.stdoutIsTTY ? 2 : undefined);
+      typeof data === 'string' ? (ctx.io.stdoutIsTTY ? safeText(data) : data) : jsonText(data, ctx.io.stdoutIsTTY || ctx.globals.output === 'json' ? 2 : undefined);
     ctx.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
   }
   if (res.status >= 300 && res.status < 400) {
@@ -100,8 +107,9 @@ export default defineCommand({
   ],
   options: ApiOptions,
   helpAfter: `
-The body is printed on stdout as received (JSON indented on a terminal, one line
-when piped). A 4xx/5xx answer prints its body too, then exits 1 (4 for a key the
+The body is printed on stdout as received (JSON indented on a terminal or with
+-o json, one line when piped; -o json is the only format, and --fields does not
+apply). A 4xx/5xx answer prints its body too, then exits 1 (4 for a key the
 service refuses) with the API's message on stderr. A redirect it does not follow
 (another origin, a write) exits 1 with a sentence.
 `,

@@ -1,4 +1,4 @@
-import { Assessment } from '../../api/schemas.js';
+import { Assessment } from '../../api/schemas/assessments.js';
 import { simpleList } from '../shared/simple-list.js';
 
 const command = simpleList({

@@ -1,6 +1,6 @@
 import type { Context } from '../kit/context.js';
 import { fieldNames } from '../../api/fields.js';
-import { Healthcheck } from '../../api/schemas.js';
+import { Healthcheck } from '../../api/schemas/misc.js';
 import { printObject } from '../../format/output.js';
 import { defineCommand } from '../kit/define.js';
 import { checkOutputOptions } from '../kit/output-checks.js';

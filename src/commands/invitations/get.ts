@@ -1,6 +1,6 @@
 /** invitations get ID: GET /invitations/:id. */
 import { fieldNames } from '../../api/fields.js';
-import { Invitation } from '../../api/schemas.js';
+import { Invitation } from '../../api/schemas/invitations.js';
 import { type ColumnSpec, printObject } from '../../format/output.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';

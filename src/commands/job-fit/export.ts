@@ -10,7 +10,7 @@
  */
 import * as z from 'zod';
 import { fieldNames } from '../../api/fields.js';
-import { JobFitReport } from '../../api/schemas.js';
+import { JobFitReport } from '../../api/schemas/job-fit.js';
 import { JobfitError } from '../../core/errors.js';
 import { errorText, throwIfFailed } from '../../export/bulk-fetch.js';
 import { runIdExport } from '../../export/id-export.js';

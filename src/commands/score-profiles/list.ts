@@ -1,4 +1,4 @@
-import { ScoreProfile } from '../../api/schemas.js';
+import { ScoreProfile } from '../../api/schemas/assessments.js';
 import { simpleList } from '../shared/simple-list.js';
 
 const command = simpleList({

@@ -1,4 +1,4 @@
-import { EmailTemplate } from '../../api/schemas.js';
+import { EmailTemplate } from '../../api/schemas/account.js';
 import { simpleList } from '../shared/simple-list.js';
 
 const command = simpleList({

@@ -1,6 +1,6 @@
 /** test-takers get ID: GET /test-takers/:id. */
 import { fieldNames } from '../../api/fields.js';
-import { TestTaker } from '../../api/schemas.js';
+import { TestTaker } from '../../api/schemas/test-takers.js';
 import { type ColumnSpec, printObject } from '../../format/output.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';

@@ -1,4 +1,4 @@
-import { User } from '../../api/schemas.js';
+import { User } from '../../api/schemas/account.js';
 import { simpleList } from '../shared/simple-list.js';
 
 /**

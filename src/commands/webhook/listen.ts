@@ -4,7 +4,7 @@
  */
 import { join, resolve as resolvePath } from 'node:path';
 import * as z from 'zod';
-import { EVENT_TYPES } from '../../api/schemas.js';
+import { EVENT_TYPES } from '../../api/schemas/events.js';
 import { UsageError } from '../../core/errors.js';
 import { secretKey } from '../../api/webhook-signature.js';
 import { readInput } from '../../core/input.js';

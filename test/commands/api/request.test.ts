@@ -33,6 +33,23 @@ describe('api', () => {
     await f.ctx.close();
   });
 
+  it('-o json indents into a pipe; other formats and --fields are refused before any request', async () => {
+    const f = ctxFor({ globals: { output: 'json' } });
+    await api.run(parseOptions(ApiOptions, { method: 'GET', path: '/teams' }, ['method', 'path']), f.ctx);
+    expect(f.stdout().split('\n').length).toBeGreaterThan(3);
+    expect(JSON.parse(f.stdout()).object).toBe('list');
+    await f.ctx.close();
+    for (const globals of [{ output: 'csv' as const }, { output: 'table' as const }, { fields: ['id'] }]) {
+      const g = ctxFor({ globals });
+      const err = await api.run(parseOptions(ApiOptions, { method: 'GET', path: '/teams' }, ['method', 'path']), g.ctx).catch((e) => e);
+      expect(err).toBeInstanceOf(UsageError);
+      expect(err.message).toMatch(globals.fields ? /--fields cannot choose/ : /^This command cannot print -o/);
+      expect(g.ctx.connection).toBeUndefined();
+      expect(g.stdout()).toBe('');
+      await g.ctx.close();
+    }
+  });
+
   it('a 400 prints the body, then fails with the API message', async () => {
     const f = ctxFor();
     const err = await api.run(parseOptions(ApiOptions, { method: 'GET', path: '/invitations/999999' }, ['method', 'path']), f.ctx).catch((e) => e);

@@ -7,7 +7,7 @@
  * purpose.
  */
 import * as z from 'zod';
-import { EVENT_TYPES } from '../../../api/schemas.js';
+import { EVENT_TYPES } from '../../../api/schemas/events.js';
 import { JobfitError } from '../../../core/errors.js';
 import { stubDataDir } from '../../../config/paths.js';
 import { jsonText } from '../../../format/output.js';
