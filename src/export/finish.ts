@@ -2,7 +2,8 @@
  * The end of a bulk export (scorecard, job-fit, report, --all lists): one
  * summary line that adds up, the output committed only when it is complete,
  * and a run that stopped early (the service gone, a count that does not add
- * up, Ctrl-C) said so in a few lines, never one per id.
+ * up, Ctrl-C) said so in a few lines, never one per id. A failed write (a
+ * full disk) is said in the summary: it never claims rows were written then.
  */
 import type { Session } from '../core/session.js';
 import { CancelError, JobfitError } from '../core/errors.js';
@@ -52,11 +53,16 @@ export async function finishExport(ctx: Session, o: FinishOptions, error?: unkno
   if (err === undefined) {
     await o.target.commit(o.writer);
     // One item asked for by id needs no summary; every longer run gets one.
-    if (o.listed !== 1 || o.totalCount !== undefined) ctx.info(o.tally.line({ listed: o.listed, totalCount: o.totalCount, created: o.created, elapsedMs: o.elapsedMs }));
+    if (o.listed !== 1 || o.totalCount !== undefined) {
+      // A full disk behind `> FILE`: the rows were handed to the output, not all written (cli/main.ts names the file and exits 1).
+      const writeFailed = await o.target.writeFailed();
+      ctx.info(o.tally.line({ listed: o.listed, totalCount: o.totalCount, created: o.created, elapsedMs: o.elapsedMs, writeFailed }));
+    }
     return;
   }
   const notDone = Math.max(0, o.listed - o.tally.accounted);
-  const line = o.tally.line({ listed: o.listed, totalCount: o.totalCount, created: o.created, elapsedMs: o.elapsedMs, notDone });
+  const writeFailed = await o.target.writeFailed();
+  const line = o.tally.line({ listed: o.listed, totalCount: o.totalCount, created: o.created, elapsedMs: o.elapsedMs, notDone, writeFailed });
   // Said even with --quiet: an export that stopped short must never pass for a finished one.
   ctx.io.stderr.write(`Stopped after ${line.charAt(0).toLowerCase()}${line.slice(1)}\n`);
   const why = err instanceof Error && err.message ? err.message : String(err);

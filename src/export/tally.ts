@@ -39,9 +39,14 @@ export class Tally {
     return n;
   }
 
-  /** "5,065 written, 5,065 without results yet, 0 failed" */
-  parts(): string {
-    const out = [`${NUM.format(this.written)} ${this.writtenAs}`];
+  /**
+   * "5,065 written, 5,065 without results yet, 0 failed". `writeFailed`: a
+   * write to the output failed, so the rows were handed to it but not all
+   * reached it: never called "written" then.
+   */
+  parts(writeFailed = false): string {
+    const as = writeFailed && this.writtenAs === 'written' ? 'handed to the output' : this.writtenAs;
+    const out = [`${NUM.format(this.written)} ${as}`];
     for (const [reason, k] of this.reasons) out.push(`${NUM.format(k)} ${reason}`);
     out.push(`${NUM.format(this.failed)} failed`);
     return out.join(', ');
@@ -49,9 +54,11 @@ export class Tally {
 
   /**
    * The one summary line. `listed`: items the run had to work through;
-   * `totalCount`: the service's total_count for --all; `elapsedMs`: for the pace.
+   * `totalCount`: the service's total_count for --all; `elapsedMs`: for the pace;
+   * `writeFailed`: a write to the output failed (a full disk behind `> FILE`),
+   * said in the same sentence so that it never reads as a finished export.
    */
-  line(o: { listed: number; totalCount?: number; created?: number; elapsedMs?: number; notDone?: number }): string {
+  line(o: { listed: number; totalCount?: number; created?: number; elapsedMs?: number; notDone?: number; writeFailed?: boolean }): string {
     const made = o.created ? `; ${NUM.format(o.created)} created during the run` : '';
     const of = o.totalCount !== undefined ? ` (total_count ${NUM.format(o.totalCount)}${made})` : '';
     const notDone = o.notDone ? `, ${NUM.format(o.notDone)} not done` : '';
@@ -59,7 +66,8 @@ export class Tally {
       o.elapsedMs !== undefined
         ? `, in ${(o.elapsedMs / 1000).toFixed(1)}s${o.elapsedMs > 0 ? ` (${NUM.format(Math.round((this.accounted * 1000) / o.elapsedMs))}/s)` : ''}`
         : '';
-    return `${NUM.format(o.listed)} ${this.noun}${of}: ${this.parts()}${notDone}${pace}.`;
+    const cut = o.writeFailed ? '; a write to the output failed, so it is incomplete' : '';
+    return `${NUM.format(o.listed)} ${this.noun}${of}: ${this.parts(o.writeFailed)}${notDone}${pace}${cut}.`;
   }
 
   /**

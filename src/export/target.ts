@@ -13,6 +13,10 @@
  *   ndjson  `#INCOMPLETE EXPORT: …` (not JSON: `jq` and JSON.parse fail on it)
  *   json    the list is left open and the same line follows (not valid JSON)
  * and stderr says how many rows were written and that the output is incomplete.
+ *
+ * A write that failed (a full disk behind `> FILE`) is never passed over: the
+ * summary then says the rows were handed to the output, not written, and that
+ * the output is incomplete.
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
 import type { Session } from '../core/session.js';
@@ -38,6 +42,12 @@ export interface ExportTarget {
   abandon(writer: ListWriter | undefined, why: string): Promise<void>;
   /** Nothing was written (the run was refused before it began): with --out, remove the temporary file, silently. */
   discard(): void;
+  /**
+   * A write to the output failed (a full disk behind `> FILE`): the rows were
+   * handed to it, but not all reached it. Waits one turn of the event loop
+   * first: a failed write is reported as an event after it.
+   */
+  writeFailed(): Promise<boolean>;
 }
 
 function withStdout(ctx: Session, stdout: WriteStream): Session {
@@ -58,6 +68,9 @@ function endStream(s: WriteStream, failed: () => Error | undefined): Promise<Err
   });
 }
 
+/** One turn of the event loop, for an error event that is on its way. */
+const aTurn = () => new Promise((r) => setImmediate(r));
+
 /** The line that ends an incomplete export on stdout; `why` is the service's text, sanitised. */
 export function incompleteLine(rows: number, noun: string, why: string): string {
   return `${INCOMPLETE_MARK}: ${NUM.format(rows)} ${noun} written before the run stopped (${safeLine(why.replace(/\s+/g, ' '))})\n`;
@@ -70,6 +83,12 @@ export function incompleteLine(rows: number, noun: string, why: string): string 
  */
 export function openTarget(ctx: Session, out: string | undefined, noun: string): ExportTarget {
   if (out === undefined) {
+    // cli/main.ts names the file and the cause of a failed write to stdout, once, at the end.
+    const stdoutFailed = async () => {
+      if (!ctx.io.stdoutError) return false;
+      await aTurn();
+      return ctx.io.stdoutError() !== undefined;
+    };
     return {
       ctx,
       async commit(writer) {
@@ -83,9 +102,14 @@ export function openTarget(ctx: Session, out: string | undefined, noun: string):
           await writer.drained();
           ctx.io.stdout.write(incompleteLine(rows, noun, why));
         }
-        ctx.io.stderr.write(`The output is incomplete: ${NUM.format(rows)} ${noun} were written before the run stopped; it ends with a "${INCOMPLETE_MARK}" line.\n`);
+        ctx.io.stderr.write(
+          (await stdoutFailed())
+            ? `The output is incomplete: ${NUM.format(rows)} ${noun} were handed to it before the run stopped, but a write to it failed, so not all of them reached it and it may not end with a "${INCOMPLETE_MARK}" line.\n`
+            : `The output is incomplete: ${NUM.format(rows)} ${noun} were written before the run stopped; it ends with a "${INCOMPLETE_MARK}" line.\n`,
+        );
       },
       discard() {},
+      writeFailed: stdoutFailed,
     };
   }
   const file = out;
@@ -128,6 +152,10 @@ export function openTarget(ctx: Session, out: string | undefined, noun: string):
     discard() {
       stream.destroy();
       output.discard();
+    },
+    async writeFailed() {
+      await aTurn();
+      return failed !== undefined;
     },
   };
 }

@@ -68,6 +68,18 @@ describe('Tally', () => {
     expect(() => t.check(9)).toThrow(/2 of 9 test takers were neither written nor counted/);
     expect(() => t.check(7, 8)).toThrow(/found 7 test takers but the service reports 8/);
   });
+
+  it('a write to the output failed: the rows were handed to it, not written, and the line says it is incomplete', () => {
+    const t = new Tally('test takers');
+    for (let i = 0; i < 5; i++) t.write();
+    t.fail();
+    expect(t.line({ listed: 6, totalCount: 6, writeFailed: true })).toBe('6 test takers (total_count 6): 5 handed to the output, 1 failed; a write to the output failed, so it is incomplete.');
+    expect(t.line({ listed: 9, notDone: 3, elapsedMs: 2000, writeFailed: true })).toBe('9 test takers: 5 handed to the output, 1 failed, 3 not done, in 2.0s (3/s); a write to the output failed, so it is incomplete.');
+    // A count that is not of rows keeps its name.
+    const r = new Tally('invitations', 'counted with their scorecard');
+    r.write();
+    expect(r.line({ listed: 1, writeFailed: true })).toBe('1 invitations: 1 counted with their scorecard, 0 failed; a write to the output failed, so it is incomplete.');
+  });
 });
 
 describe('give up early when the answers cannot add up', () => {

@@ -9,8 +9,8 @@
  *    sentence naming the file and the cause, for `> FILE`, `--out FILE` (the
  *    old file kept, nothing left behind) and `--errors FILE`.
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -19,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INCOMPLETE_MARK } from '../../src/export/target.js';
 import { type RunningStub, startStub } from '../../src/stub/index.js';
 import { type BuiltCli, buildCli } from '../e2e/built.js';
+import { fullDisk, runBuilt, runIntoFullFile } from '../helpers/full-disk.js';
 
 let tmp: string;
 let stub: RunningStub;
@@ -68,22 +69,7 @@ afterAll(async () => {
  * file descriptor. The code is the CLI's own, not cat's.
  */
 function runTo(args: string[], baseUrl: string, stdout: 'pipe' | number) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const [cmd, argv] = stdout === 'pipe' ? ['bash', ['-c', '"$0" "$@" | cat; exit "${PIPESTATUS[0]}"', process.execPath, cli.bin, ...args]] : [process.execPath, [cli.bin, ...args]];
-    const child = spawn(cmd as string, argv as string[], {
-      env: { PATH: process.env.PATH ?? '', HOME: join(cli.dir, 'home'), NO_COLOR: '1', JOBFIT_BASE_URL: baseUrl, JOBFIT_API_KEY: stub.keys[0].live_key, JOBFIT_MAX_RETRIES: '0' },
-      stdio: ['ignore', stdout, 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout?.setEncoding('utf8').on('data', (d: string) => (out += d));
-    child.stderr?.setEncoding('utf8').on('data', (d: string) => (err += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout: out, stderr: err });
-    });
-  });
+  return runBuilt(cli, args, { stdout, env: { JOBFIT_BASE_URL: baseUrl, JOBFIT_API_KEY: stub.keys[0].live_key, JOBFIT_MAX_RETRIES: '0' }, killAfterMs: 60_000 });
 }
 
 describe('1. an export that stops while writing into a pipe', () => {
@@ -99,40 +85,20 @@ describe('1. an export that stops while writing into a pipe', () => {
 });
 
 describe('2. a full disk', () => {
-  const root = process.getuid?.() === 0;
-  let full: string | undefined;
-  let mountError = '';
-  beforeAll(() => {
-    if (!root) return;
-    const dir = join(tmp, 'full');
-    mkdirSync(dir);
-    const m = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', dir], { encoding: 'utf8' });
-    if (m.status === 0) full = dir;
-    else mountError = m.stderr;
-  });
-  afterAll(() => {
-    if (full) spawnSync('umount', [full]);
-  });
-  const onTmpfs = root ? it : it.skip;
-  if (!root) console.warn('write-errors: the full-disk tests mount a tmpfs and need root; skipped: not running as root');
-  const needFull = () => {
-    // As root a mount that fails is a failure, not a silent skip.
-    if (!full) throw new Error(`could not mount a 64k tmpfs as root: ${mountError}`);
-    for (const f of readdirSync(full)) rmSync(join(full, f), { force: true });
-    return full;
-  };
+  const { onTmpfs, emptied: needFull } = fullDisk(() => tmp);
 
   onTmpfs('-o ndjson > FULL/out: exit 1, one sentence naming the file and ENOSPC', async () => {
-    const dir = needFull();
-    const file = join(dir, 'out.ndjson');
-    const fd = openSync(file, 'w');
-    try {
-      const r = await runTo(['invitations', 'list', '--all', '-o', 'ndjson'], stub.url, fd);
-      expect(r.code, r.stderr).toBe(1);
-      expect(r.stderr).toContain(`Error: could not write the output to ${file}: the disk is full (ENOSPC)`);
-    } finally {
-      closeSync(fd);
-    }
+    const file = join(needFull(), 'out.ndjson');
+    const r = await runIntoFullFile(file, (fd) => runTo(['invitations', 'list', '--all', '-o', 'ndjson'], stub.url, fd));
+    expect(r.stderr).toMatch(/^([\d,]+) invitations \(total_count \1\): \1 handed to the output, 0 failed, in [\d.]+s \([\d,]+\/s\); a write to the output failed, so it is incomplete\.$/m);
+  }, 90_000);
+
+  onTmpfs('> FULL/out, and the run stops (total_count one too high): the stop line and the incomplete notice claim nothing written', async () => {
+    const file = join(needFull(), 'out.ndjson');
+    const r = await runIntoFullFile(file, (fd) => runTo(['invitations', 'list', '--all', '-o', 'ndjson'], liarUrl, fd));
+    expect(r.stderr).toMatch(/^Stopped after [\d,]+ invitations(?: \(total_count [\d,]+\))?: [\d,]+ handed to the output, 0 failed, .*; a write to the output failed, so it is incomplete\.$/m);
+    expect(r.stderr).toMatch(/^The output is incomplete: [\d,]+ invitations were handed to it before the run stopped, but a write to it failed/m);
+    expect(r.stderr).not.toMatch(/\bwritten, 0 failed|were written before the run stopped/);
   }, 90_000);
 
   onTmpfs('--out FULL/out: exit 1, the old file kept, no temporary file left', async () => {
