@@ -6,6 +6,7 @@
  * server's fault schedule once dropped /score-profiles four times in a row
  * (the client's whole budget), and `scorecard --ids-from` exited 1 with
  * "No complete answer … to GET /score-profiles (the connection was closed)".
+ * The --team NAME lookup, the other first read, is asked again the same way.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,12 +28,12 @@ afterEach(async () => {
 /** The client's whole budget for one request: the first attempt and every retry. */
 const CLIENT_ATTEMPTS = 1 + DEFAULT_RETRY.maxRetries;
 
-/** A server whose GET /score-profiles drops the connection, without an answer, on its first `drops` requests (as test/independent/server.py drops one). */
-async function dropping(drops: number): Promise<FaultServer> {
+/** A server whose GET `path` drops the connection, without an answer, on its first `drops` requests (as test/independent/server.py drops one). */
+async function dropping(drops: number, path = '/score-profiles'): Promise<FaultServer> {
   const s = await startFaultServer();
   seed(s, 12, { accepted: 8 });
   s.faults.push((req, res) => {
-    if (req.path !== '/score-profiles' || req.nth > drops) return false;
+    if (req.path !== path || req.nth > drops) return false;
     res.socket?.destroy();
     return true;
   });
@@ -72,4 +73,12 @@ describe('the --sp check outlasts dropped connections like the rest of an export
     expect(r.stderr).toContain('Unknown score profile "nope" for --sp.');
     expect(scoreProfileRequests(server)).toBe(1);
   });
+
+  it('--team NAME: GET /teams dropped for the client\'s whole budget, then answered: the name is found, exit 0', async () => {
+    server = await dropping(CLIENT_ATTEMPTS, '/teams');
+    const r = await runCli(['scorecard', '--all', '--team', 'Team One', '--sp', 'sales-rep', '-o', 'ndjson'], { env: faultEnv(server) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain('No complete answer');
+    expect(server.log.filter((l) => l === 'GET /teams')).toHaveLength(CLIENT_ATTEMPTS + 1);
+  }, 30_000);
 });
