@@ -20,11 +20,11 @@ import { classifyNetworkError, DEFAULT_RETRY, decideRetry, isNonIdempotent, type
 import { DEFAULT_TIMEOUTS, describeNetworkError, errorCode, exchange, header, type Headers, isAbort, makeDispatcher, sizeText, type Timeouts } from './transport.js';
 
 /**
- * The error of an aborted call: a CancelError whose `cause` is the abort's
- * reason (what the caller passed to `controller.abort(reason)`, or the
- * signal's own AbortError), so a program can tell its own stop from Ctrl-C.
+ * The error of an aborted call: the signal's own CancelError when it carries
+ * one (which signal), else a CancelError whose `cause` is the abort's reason
+ * (what the caller passed to `controller.abort(reason)`, or the signal's own
+ * AbortError), so a program can tell its own stop from Ctrl-C.
  */
-/** The run was stopped: the signal's own CancelError when it carries one (which signal), else one that keeps the abort's reason as its cause. */
 function interrupted(signal: AbortSignal | undefined, err: unknown): CancelError {
   if (signal?.reason instanceof CancelError) return signal.reason;
   return new CancelError('Interrupted.', undefined, { cause: signal?.aborted ? signal.reason : err });
@@ -264,7 +264,9 @@ export class HttpClient {
       payload = JSON.stringify(opts.body);
       headers['content-type'] = 'application/json';
     }
-    return { opts, method, url, relPath, auth, signal: opts.signal ?? this.signal, headers, payload };
+    // A call's own signal joins the client's (Ctrl-C): either one stops the call.
+    const signal = opts.signal && this.signal && opts.signal !== this.signal ? AbortSignal.any([opts.signal, this.signal]) : (opts.signal ?? this.signal);
+    return { opts, method, url, relPath, auth, signal, headers, payload };
   }
 
   private parsedBase(): { origin: string; path: string } {

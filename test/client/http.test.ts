@@ -299,6 +299,19 @@ describe('HttpClient against a foreign server', () => {
     expect(err.name).toBe('CancelError');
   });
 
+  it("a call's own signal joins the client's: either one stops the call", async () => {
+    for (const which of ['client', 'call'] as const) {
+      server.queue('GET /v2/teams', (_req, res) => json(res, 429, { error: 'x' }, { 'retry-after': '30' }));
+      const ofClient = new AbortController();
+      const ofCall = new AbortController();
+      const cl = c({ signal: ofClient.signal, sleep: undefined });
+      const p = cl.raw('GET', '/teams', { signal: ofCall.signal });
+      setTimeout(() => (which === 'client' ? ofClient : ofCall).abort(), 100);
+      const err = await caught(p);
+      expect(err.name, which).toBe('CancelError');
+    }
+  });
+
   // Runs last (tests of a file run in order): scans everything the tests above printed.
   it('never shows the whole key in any trace line, error message or hint', () => {
     expect(allOutput.length).toBeGreaterThan(50);
