@@ -264,9 +264,10 @@ export class HttpClient {
       payload = JSON.stringify(opts.body);
       headers['content-type'] = 'application/json';
     }
-    // A call's own signal joins the client's (Ctrl-C): either one stops the call.
-    const signal = opts.signal && this.signal && opts.signal !== this.signal ? AbortSignal.any([opts.signal, this.signal]) : (opts.signal ?? this.signal);
-    return { opts, method, url, relPath, auth, signal, headers, payload };
+    // A call's own signal replaces the client's (Ctrl-C), on purpose: a bulk run
+    // finishes the POSTs in flight when Ctrl-C comes (bulk/sending.ts), so it
+    // sends them with a signal of its own that Ctrl-C does not abort.
+    return { opts, method, url, relPath, auth, signal: opts.signal ?? this.signal, headers, payload };
   }
 
   private parsedBase(): { origin: string; path: string } {
