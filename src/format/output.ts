@@ -481,10 +481,15 @@ export function lineBatch(out: OutputCtx['io']['stdout']): { emit(chunk: string)
  * 'drain' already fired, and waiting for another would wait forever (an
  * export into a pipe then ended with exit 13 instead of its incomplete mark).
  * A stream that does not say (a test's fake) is taken at write()'s word (`wasFull`).
+ *
+ * Nor does it wait on a stream whose write already failed (`failed`): node's
+ * stdout survives its own errors (its destroy undoes itself), so after a
+ * failed write larger than its buffer (a full disk behind `> FILE`) it still
+ * says it needs a drain, its 'error' and 'close' are past, and no 'drain' comes.
  */
-export function untilDrained(out: unknown, wasFull: boolean): Promise<void> {
+export function untilDrained(out: unknown, wasFull: boolean, failed?: () => unknown): Promise<void> {
   const stream = out as { writableNeedDrain?: boolean; once?: (event: string, cb: () => void) => void; off?: (event: string, cb: () => void) => void };
-  if (!(stream.writableNeedDrain ?? wasFull) || typeof stream.once !== 'function') return Promise.resolve();
+  if (!(stream.writableNeedDrain ?? wasFull) || typeof stream.once !== 'function' || failed?.()) return Promise.resolve();
   return new Promise<void>((resolve) => {
     const done = () => {
       for (const e of ['drain', 'close', 'error']) stream.off?.(e, done);
@@ -536,7 +541,7 @@ export async function createListWriter(ctx: OutputCtx, opts: ListWriterOptions):
       batch.flush();
       const wasFull = batch.full;
       batch.full = false;
-      return untilDrained(out, wasFull);
+      return untilDrained(out, wasFull, () => ctx.io.stdoutError?.());
     },
     end() {
       if (ended) return;

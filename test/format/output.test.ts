@@ -392,4 +392,17 @@ describe('the row writers of createListWriter, one per format', () => {
     await waiting;
     expect(done).toBe(true);
   });
+
+  it('untilDrained: not on a stream whose write already failed (stdout after a full disk still says it needs a drain)', async () => {
+    const { PassThrough } = await import('node:stream');
+    const stuck = new PassThrough({ highWaterMark: 4 });
+    stuck.write('more than four bytes');
+    expect(stuck.writableNeedDrain).toBe(true);
+    // No reader: no 'drain' ever comes; the earlier failure says not to wait.
+    await expect(untilDrained(stuck, true, () => Object.assign(new Error('no space left'), { code: 'ENOSPC' }))).resolves.toBeUndefined();
+    let done = false;
+    void untilDrained(stuck, true, () => undefined).then(() => (done = true));
+    await new Promise((res) => setImmediate(res));
+    expect(done).toBe(false);
+  });
 });
