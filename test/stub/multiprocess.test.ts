@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,15 +11,22 @@ testStubForFile((started) => {
 
 const root = join(import.meta.dirname, '..', '..');
 
-/** Runs `jobfit stub …` from source in a separate node process on the same data directory. */
-function cli(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'src/cli/entry.ts'), 'stub', ...args, '--data', stub.dataDir], {
-    cwd: root,
-    encoding: 'utf8',
-    env: { ...process.env, JOBFIT_CONFIG_DIR: stub.dataDir, NO_COLOR: '1' },
-    timeout: 60_000,
+/**
+ * Runs `jobfit stub …` from source in a separate node process on the same data
+ * directory. Asynchronously: the stub under test serves from this process, and
+ * a spawnSync that blocked it for seconds (a loaded machine) let its idle
+ * keep-alive timeout fire just as the next request reused that socket ("fetch
+ * failed" under two suites at once).
+ */
+function cli(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', join(root, 'src/cli/entry.ts'), 'stub', ...args, '--data', stub.dataDir],
+      { cwd: root, encoding: 'utf8', env: { ...process.env, JOBFIT_CONFIG_DIR: stub.dataDir, NO_COLOR: '1' }, timeout: 60_000 },
+      (err, stdout, stderr) => resolve({ status: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout, stderr }),
+    );
   });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 describe('several processes on one data directory', () => {
@@ -28,13 +35,13 @@ describe('several processes on one data directory', () => {
     expect(created.status).toBe(201);
     // Read first, so that a cached answer would be stale after the other process writes.
     expect((await stub.call('GET', `/invitations/${created.body.id}`)).body.test_taker_id).toBeNull();
-    const a = cli(['accept', String(created.body.id), '-o', 'json']);
+    const a = await cli(['accept', String(created.body.id), '-o', 'json']);
     expect(a.stderr).toBe('');
     expect(a.status).toBe(0);
     const { test_taker_id } = JSON.parse(a.stdout);
     const inv = await stub.call('GET', `/invitations/${created.body.id}`);
     expect(inv.body.test_taker_id).toBe(test_taker_id);
-    const c = cli(['complete', String(test_taker_id), '--assessment', 'interests']);
+    const c = await cli(['complete', String(test_taker_id), '--assessment', 'interests']);
     expect(c.status).toBe(0);
     expect(c.stdout).toMatch(/Career navigation profile cnp_/);
     const tt = await stub.call('GET', `/test-takers/${test_taker_id}`);
@@ -43,7 +50,7 @@ describe('several processes on one data directory', () => {
     const ev = stub.store.get<{ payload: string }>("SELECT payload FROM events WHERE type = 'test_taker.created' ORDER BY seq DESC LIMIT 1")!;
     expect(JSON.parse(ev.payload).data.object.scorecard_url).toContain(stub.origin);
     // Errors are one sentence and exit 1.
-    const again = cli(['accept', String(created.body.id)]);
+    const again = await cli(['accept', String(created.body.id)]);
     expect(again.status).toBe(1);
     expect(again.stderr).toMatch(/^Error: Invitation \d+ was already accepted/);
   });
