@@ -147,6 +147,8 @@ export function safetySuite(backend: Backend): void {
       expect(first.code, first.stderr).toBe(0);
       expect((await query<{ value: string }>(db, `SELECT value FROM sync_meta WHERE key = 'mode'`))[0].value).toBe('test');
       expect(await count(db, 'invitations')).toBeGreaterThan(0);
+      // A test key's lists are fakes: no test-taker list is read to add them up.
+      expect((await lastRun(db)).by.test_taker_list).toBeUndefined();
       const live = await runCli(['sync', '--db', db], { env: env.env });
       expect(live.code).toBe(4);
       expect(live.stderr).toMatch(/ holds test-mode data and this run uses a live key; one database never mixes modes\./);
