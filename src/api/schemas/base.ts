@@ -34,6 +34,20 @@ export type AssessmentRef = z.infer<typeof AssessmentRef>;
 export type UserRef = z.infer<typeof UserRef>;
 export type ScoreProfileRef = z.infer<typeof ScoreProfileRef>;
 
+/**
+ * The participant's links, team and account, in the reference's order: the
+ * same run of fields in an invitation and in a job fit report.
+ */
+export const participantLinks = {
+  assessment_url: url.nullable(),
+  career_navigation_url: url.nullable(),
+  scorecard_url: url.nullable(),
+  job_fit_summary_url: url.nullable(),
+  career_options_spotlight_url: url.nullable(),
+  team: TeamRef,
+  account: AccountRef,
+};
+
 // ---------------------------------------------------------------- envelope
 
 /** The list envelope: `total_count` counts all matches, `has_more` says the list was cut. */

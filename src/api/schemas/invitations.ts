@@ -4,7 +4,7 @@
  * module of this folder in the order the contract is written).
  */
 import * as z from 'zod';
-import { AccountRef, AssessmentRef, EmailTemplateRef, Mode, ScoreProfileRef, TeamRef, UserRef, listOf, timestamp, url } from './base.js';
+import { AccountRef, AssessmentRef, EmailTemplateRef, Mode, ScoreProfileRef, TeamRef, UserRef, listOf, participantLinks, timestamp, url } from './base.js';
 
 // ---------------------------------------------------------------- invitations
 
@@ -30,13 +30,7 @@ export const Invitation = z
     send_congrats_notification: z.boolean(),
     target_score_profile: ScoreProfileRef.nullable(),
     invitation_assessments: z.array(AssessmentRef),
-    assessment_url: url.nullable(),
-    career_navigation_url: url.nullable(),
-    scorecard_url: url.nullable(),
-    job_fit_summary_url: url.nullable(),
-    career_options_spotlight_url: url.nullable(),
-    team: TeamRef,
-    account: AccountRef,
+    ...participantLinks,
     test_taker_id: z.number().int().nullable(),
     career_navigation_profile_id: z.string().nullable(),
   })

@@ -4,7 +4,7 @@
  * module of this folder in the order the contract is written).
  */
 import * as z from 'zod';
-import { AccountRef, Mode, TeamRef, url } from './base.js';
+import { Mode, participantLinks } from './base.js';
 
 // ---------------------------------------------------------------- job fit report
 
@@ -22,13 +22,7 @@ export const JobFitReport = z
     first_name: z.string(),
     last_name: z.string(),
     email: z.string(),
-    assessment_url: url.nullable(),
-    career_navigation_url: url.nullable(),
-    scorecard_url: url.nullable(),
-    job_fit_summary_url: url.nullable(),
-    career_options_spotlight_url: url.nullable(),
-    team: TeamRef,
-    account: AccountRef,
+    ...participantLinks,
     riasec_profile: z.string(),
     career_interests_profile: z.array(z.object({ ...described, rank: z.number().int().min(1).max(3) })),
     career_interests: z.array(
