@@ -1,0 +1,102 @@
+#!/usr/bin/env node
+// Peak memory of `jobfit webhook listen` under a flood of large deliveries
+// (the scenario of test/webhook/hardening.test.ts, repeated):
+//
+//   npm run build && node bench/webhook/listen-memory.mjs [--rounds 5] [--bins OTHER/bin/jobfit.js,bin/jobfit.js] [--json]
+//
+// Each run starts `jobfit webhook listen --no-stub -q` with one of --bins
+// (default: this tree's bin/jobfit.js; the bins alternate, ROUNDS times),
+// posts --events (400) events, --concurrency (16) at a time, each with a
+// distinct id of --id-kb (900) KB (refused: 400, or 503 when busy), and
+// reads the listener's peak resident size (VmHWM in /proc/PID/status).
+// Medians and maxima per bin. Exit code 1 when a run of the last bin peaks
+// above --max-mb (default 150, the test's bound).
+import { spawn } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { join, resolve } from 'node:path';
+import { arg, argOf, benchPlace, logTo } from '../lib.mjs';
+
+const { bin, tmp, env } = benchPlace('webhook-memory');
+const ROUNDS = arg('--rounds', 5);
+const EVENTS = arg('--events', 400);
+const CONCURRENCY = arg('--concurrency', 16);
+const ID_KB = arg('--id-kb', 900);
+const MAX_MB = arg('--max-mb', 150);
+const BINS = argOf('--bins', bin)
+  .split(',')
+  .map((b) => resolve(b));
+const asJson = process.argv.includes('--json');
+const log = logTo(asJson);
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+
+function post(url, body) {
+  return new Promise((ok, fail) => {
+    const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
+      res.resume();
+      res.on('end', () => ok(res.statusCode ?? 0));
+    });
+    req.on('error', fail);
+    req.end(body);
+  });
+}
+
+const event = (id) => ({ id, type: 'invitation.accepted', object: 'event', created_at: '2026-11-22T10:00:00.123Z', api_version: '2.3.0', data: { object: { object: 'invitation', id: 100001 } } });
+
+/** One listener with `jobfitBin` and one flood: its peak RSS (MB), the answers, the wall seconds. */
+async function flood(jobfitBin) {
+  const child = spawn(process.execPath, [jobfitBin, 'webhook', 'listen', '--no-stub', '-q'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.resume();
+  let stderr = '';
+  try {
+    const url = await new Promise((ok, fail) => {
+      child.stderr.on('data', (c) => {
+        stderr += c;
+        const m = /Listening for webhook events on (\S+)/.exec(stderr);
+        if (m) ok(m[1]);
+      });
+      child.on('exit', (code) => fail(new Error(`listen exited ${code}: ${stderr}`)));
+    });
+    const big = 'e'.repeat(ID_KB * 1024);
+    const answers = {};
+    let next = 0;
+    const t0 = performance.now();
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < EVENTS) {
+          const s = await post(url, JSON.stringify(event(`${next++}_${big}`)));
+          answers[s] = (answers[s] ?? 0) + 1;
+        }
+      }),
+    );
+    const wall = (performance.now() - t0) / 1000;
+    const peakKb = Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1]);
+    return { peak_rss_mb: Number((peakKb / 1024).toFixed(1)), answers, wall_s: Number(wall.toFixed(1)) };
+  } finally {
+    const exited = new Promise((r) => child.on('exit', r));
+    child.kill('SIGINT');
+    await exited;
+  }
+}
+
+const results = Object.fromEntries(BINS.map((b) => [b, []]));
+let ok = true;
+try {
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const [i, b] of BINS.entries()) {
+      const r = await flood(b);
+      results[b].push(r);
+      if (i === BINS.length - 1 && r.peak_rss_mb > MAX_MB) ok = false;
+      log(`round ${round}, ${b}: peak RSS ${r.peak_rss_mb} MB, answers ${JSON.stringify(r.answers)}, wall ${r.wall_s} s`);
+    }
+  }
+  const summary = BINS.map((b) => {
+    const peaks = results[b].map((r) => r.peak_rss_mb);
+    return { bin: b, runs: peaks.length, median_peak_rss_mb: median(peaks), max_peak_rss_mb: Math.max(...peaks), min_peak_rss_mb: Math.min(...peaks) };
+  });
+  for (const s of summary) log(`${s.bin}: peak RSS median ${s.median_peak_rss_mb} MB, max ${s.max_peak_rss_mb} MB, min ${s.min_peak_rss_mb} MB (${s.runs} runs)`);
+  if (asJson) process.stdout.write(`${JSON.stringify({ summary, results }, null, 2)}\n`);
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}
+process.exitCode = ok ? 0 : 1;
