@@ -161,6 +161,12 @@ export async function run(o: ListenOptions, ctx: Context): Promise<void> {
   if (o.unforwarded !== undefined && o.forwardTo === undefined) throw new UsageError('--unforwarded is for the events --forward-to could not deliver; give --forward-to URL too.');
   const accountId = o.account === undefined ? undefined : Number(o.account);
   if (o.printSecret) return printSecret(ctx, o, accountId);
+  // A listener's live data is small (the bodies in flight, the ids of the
+  // replay window), but a flood of large deliveries allocates fast (each body
+  // is read, decoded and parsed), and V8 lets the young generation and the
+  // buffers left behind grow far past it before collecting. Growing the heap
+  // for size keeps the peak down (docs/performance.md, "Webhook listener").
+  (await import('node:v8')).setFlagsFromString('--optimize-for-size');
   const secrets = await givenSecrets(ctx, o.secretStdin);
   const [{ listen }, { configDir }] = await Promise.all([import('../../webhook/listen.js'), import('../../config/paths.js')]);
   await listen(ctx, {
