@@ -20,6 +20,7 @@
  * bytes. Past a bound the sender gets 503 with Retry-After, and its retry
  * brings the event again: nothing is dropped silently.
  */
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Event } from '../api/schemas/events.js';
@@ -362,12 +363,25 @@ export function verifySigned(
   return { legacy };
 }
 
+/** Ids up to this long are remembered as they are (the stub's are 28 characters). */
+const KEPT_ID_CHARS = 64;
+
+/**
+ * The key an id is remembered by: the id itself, or for a longer one (up to
+ * 200 characters) a space and the base64 of its SHA-256. A 200-character id
+ * kept whole costs ~300 bytes in the window (30 MB at 100,000 ids), its hash
+ * ~150. No id has a space, so no id can pass for another's hash.
+ */
+function idKey(id: string): string {
+  return id.length <= KEPT_ID_CHARS ? id : ` ${createHash('sha256').update(id).digest('base64')}`;
+}
+
 /**
  * The duplicate check: ids seen within the replay window. A signed delivery
  * is taken only within ±tolerance of its timestamp, so a replay of it comes
  * within twice the tolerance of the first delivery: remembering ids that long
  * catches every replay. An id the app has not taken yet (`queued`) is kept
- * past its time.
+ * past its time. Long ids are kept by their hash (idKey).
  */
 export class ReplayWindow {
   /** Insertion-ordered by arrival: the first entries are the first to expire. */
@@ -380,16 +394,16 @@ export class ReplayWindow {
 
   /** Forgets the ids whose time is up at `t` (but not those still queued). */
   forget(t: number): void {
-    for (const [id, s] of this.seen) {
+    for (const [key, s] of this.seen) {
       if (s.until > t) break;
       if (s.state === 'queued') continue;
-      this.seen.delete(id);
+      this.seen.delete(key);
     }
   }
 
   /** `queued`: waiting for (or being retried to) the app; `done`: the app took it, or nothing to forward. */
   state(id: string): 'queued' | 'done' | undefined {
-    return this.seen.get(id)?.state;
+    return this.seen.get(idKey(id))?.state;
   }
 
   /** No room for another id (all remembered ones still within the window). */
@@ -398,12 +412,12 @@ export class ReplayWindow {
   }
 
   remember(id: string, t: number, state: 'queued' | 'done'): void {
-    this.seen.set(id, { until: t + this.rememberMs, state });
+    this.seen.set(idKey(id), { until: t + this.rememberMs, state });
   }
 
   /** The app took it. */
   done(id: string): void {
-    const s = this.seen.get(id);
+    const s = this.seen.get(idKey(id));
     if (s) s.state = 'done';
   }
 }

@@ -1,4 +1,4 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { newSigningSecret, signDelivery } from '../../src/api/webhook-signature.js';
@@ -100,6 +100,30 @@ describe('webhook receiver', () => {
     expect(res.status).toBe(413);
     expect(n2[0]).toMatch(/413/);
     expect(shown).toHaveLength(0);
+  });
+
+  it('reads a body of declared length that comes in pieces byte for byte: a character cut between pieces, the signature verifies', async () => {
+    const secret = newSigningSecret();
+    const { r, shown } = await receiver({ secrets: [secret] });
+    const name = 'Zoë Ångström ✓ '.repeat(400);
+    const body = Buffer.from(JSON.stringify(event('evt_pieces', 'invitation.accepted', { object: 'invitation', id: 1, name })));
+    const headers = { 'content-type': 'application/json', 'content-length': String(body.length), ...signDelivery(secret, { id: 'evt_pieces', timestamp: Math.floor(Date.now() / 1000), body }) };
+    // Cut inside the two bytes of the first ë, and again later on.
+    const cuts = [body.indexOf('ë') + 1, body.length >> 1, body.length];
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(r.url, { method: 'POST', headers }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      const send = (i: number, from: number) => {
+        if (i === cuts.length - 1) return req.end(body.subarray(from));
+        req.write(body.subarray(from, cuts[i]), () => setTimeout(() => send(i + 1, cuts[i]), 10));
+      };
+      send(0, 0);
+    });
+    expect(status).toBe(200);
+    expect(shown.map((e) => (e.data.object as { name: string }).name)).toEqual([name]);
   });
 
   it('shows only the --events types but still acknowledges the others', async () => {
@@ -235,6 +259,19 @@ describe('receiver rules', () => {
     expect(w.full()).toBe(false);
     w.forget(5000);
     expect(w.state('b')).toBeUndefined();
+  });
+
+  it('tells long ids apart by their hash: the same 200 characters are a duplicate, one character more or less another id', () => {
+    const w = new ReplayWindow(1000, 10);
+    const long = `evt_${'x'.repeat(195)}`;
+    w.remember(long, 0, 'queued');
+    expect(w.state(`evt_${'x'.repeat(195)}`)).toBe('queued');
+    expect(w.state(`evt_${'x'.repeat(194)}y`)).toBeUndefined();
+    expect(w.state(long.slice(0, 64))).toBeUndefined();
+    w.done(long);
+    expect(w.state(long)).toBe('done');
+    w.forget(1000);
+    expect(w.state(long)).toBeUndefined();
   });
 
   it('waits longer after each failed forward, the last wait repeating, and keeps the last answer', () => {
