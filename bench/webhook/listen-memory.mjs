@@ -8,9 +8,10 @@
 // (default: this tree's bin/jobfit.js; the bins alternate, ROUNDS times),
 // posts --events (400) events, --concurrency (16) at a time, each with a
 // distinct id of --id-kb (900) KB (refused: 400, or 503 when busy), and
-// reads the listener's peak resident size (VmHWM in /proc/PID/status).
-// Medians and maxima per bin. Exit code 1 when a run of the last bin peaks
-// above --max-mb (default 150, the test's bound).
+// reads the listener's peak resident size (VmHWM in /proc/PID/status) and
+// its CPU time so far, start-up included (/proc/PID/stat). Medians and
+// maxima per bin. Exit code 1 when a run of the last bin peaks above
+// --max-mb (default 150, the test's bound).
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
@@ -71,7 +72,10 @@ async function flood(jobfitBin) {
     );
     const wall = (performance.now() - t0) / 1000;
     const peakKb = Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1]);
-    return { peak_rss_mb: Number((peakKb / 1024).toFixed(1)), answers, wall_s: Number(wall.toFixed(1)) };
+    // utime and stime, fields 14 and 15 of /proc/PID/stat, in clock ticks (100 a second on Linux).
+    const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    const cpu = (Number(stat[11]) + Number(stat[12])) / 100;
+    return { peak_rss_mb: Number((peakKb / 1024).toFixed(1)), cpu_s: Number(cpu.toFixed(2)), answers, wall_s: Number(wall.toFixed(1)) };
   } finally {
     const exited = new Promise((r) => child.on('exit', r));
     child.kill('SIGINT');
@@ -87,14 +91,15 @@ try {
       const r = await flood(b);
       results[b].push(r);
       if (i === BINS.length - 1 && r.peak_rss_mb > MAX_MB) ok = false;
-      log(`round ${round}, ${b}: peak RSS ${r.peak_rss_mb} MB, answers ${JSON.stringify(r.answers)}, wall ${r.wall_s} s`);
+      log(`round ${round}, ${b}: peak RSS ${r.peak_rss_mb} MB, CPU ${r.cpu_s} s, answers ${JSON.stringify(r.answers)}, wall ${r.wall_s} s`);
     }
   }
   const summary = BINS.map((b) => {
     const peaks = results[b].map((r) => r.peak_rss_mb);
-    return { bin: b, runs: peaks.length, median_peak_rss_mb: median(peaks), max_peak_rss_mb: Math.max(...peaks), min_peak_rss_mb: Math.min(...peaks) };
+    const cpus = results[b].map((r) => r.cpu_s);
+    return { bin: b, runs: peaks.length, median_peak_rss_mb: median(peaks), max_peak_rss_mb: Math.max(...peaks), min_peak_rss_mb: Math.min(...peaks), median_cpu_s: median(cpus) };
   });
-  for (const s of summary) log(`${s.bin}: peak RSS median ${s.median_peak_rss_mb} MB, max ${s.max_peak_rss_mb} MB, min ${s.min_peak_rss_mb} MB (${s.runs} runs)`);
+  for (const s of summary) log(`${s.bin}: peak RSS median ${s.median_peak_rss_mb} MB, max ${s.max_peak_rss_mb} MB, min ${s.min_peak_rss_mb} MB; CPU median ${s.median_cpu_s} s (${s.runs} runs)`);
   if (asJson) process.stdout.write(`${JSON.stringify({ summary, results }, null, 2)}\n`);
 } finally {
   rmSync(tmp, { recursive: true, force: true });
