@@ -15,7 +15,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { arg, argOf, benchPlace, logTo } from '../lib.mjs';
 
 const { bin, tmp, env } = benchPlace('webhook-memory');
