@@ -158,7 +158,7 @@ class BodySink {
   private counted = 0;
 
   constructor(
-    private readonly declared: number | undefined,
+    declared: number | undefined,
     private readonly budget: Budget,
   ) {
     if (declared !== undefined) {
