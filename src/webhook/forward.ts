@@ -22,7 +22,7 @@ export interface ForwardOptions {
 }
 
 /** `headers`: the delivery headers the sender sent (webhook-id, -timestamp, -signature, …), passed on as they are. */
-export async function forward(url: string, raw: string, event: Event, headers: Readonly<Record<string, string>>, o: ForwardOptions = {}): Promise<ForwardResult> {
+export async function forward(url: string, raw: string, event: Pick<Event, 'id'>, headers: Readonly<Record<string, string>>, o: ForwardOptions = {}): Promise<ForwardResult> {
   const started = performance.now();
   const timeout = AbortSignal.timeout(o.timeoutMs ?? 10_000);
   const signal = o.signal ? AbortSignal.any([timeout, o.signal]) : timeout;

@@ -52,6 +52,12 @@ const EVENT_TYPE = /^[a-z0-9_]{1,64}(\.[a-z0-9_]{1,64}){1,3}$/;
 const KEPT_HEADERS = ['webhook-id', 'webhook-timestamp', 'webhook-signature', 'jobfit-signature', 'x-event-type', 'x-delivery-attempt'] as const;
 
 export type WebhookEvent = Event;
+/**
+ * What the forward queue keeps of an event besides its body as received: the
+ * parsed event would hold the body a second time (a queue of 32 MB of bodies
+ * was ~64 MB of heap).
+ */
+export type EventRef = Pick<WebhookEvent, 'id' | 'type'>;
 
 /** An event the app has not (yet) taken: what the listener keeps, and writes out when it stops. */
 export interface Unforwarded {
@@ -70,7 +76,7 @@ export interface ReceiverHooks {
   /** A new event (first delivery of its id, passing the filter). */
   onEvent(event: WebhookEvent, raw: string): void;
   /** The app's answer to a forwarded event (each attempt). */
-  onForward?(event: WebhookEvent, result: ForwardResult): void;
+  onForward?(event: EventRef, result: ForwardResult): void;
   /** Something the developer should know: rejected bodies, duplicates, filtered events. */
   onNote?(message: string): void;
 }
@@ -450,7 +456,7 @@ function safely(note: (m: string) => void, fn: () => void): void {
 }
 
 interface Job {
-  event: WebhookEvent;
+  event: EventRef;
   item: Unforwarded;
   bytes: number;
   timer?: NodeJS.Timeout;
@@ -464,7 +470,7 @@ export interface ForwardQueueOptions {
   /** Events waiting for the app at most. */
   maxEvents: number;
   retryMs: readonly number[];
-  onForward?(event: WebhookEvent, result: ForwardResult): void;
+  onForward?(event: EventRef, result: ForwardResult): void;
   note(message: string): void;
   /** The app took the event with this id. */
   onTaken(id: string): void;
@@ -499,8 +505,8 @@ export class ForwardQueue {
     return this.jobs.size >= this.o.maxEvents || this.queuedBytes + bytes > FORWARD_QUEUE_BYTES;
   }
 
-  add(event: WebhookEvent, item: Unforwarded, bytes: number): void {
-    const job: Job = { event, item, bytes };
+  add(event: EventRef, item: Unforwarded, bytes: number): void {
+    const job: Job = { event: { id: event.id, type: event.type }, item, bytes };
     this.jobs.set(event.id, job);
     this.queuedBytes += bytes;
     this.ready.push(job);

@@ -174,6 +174,18 @@ describe('webhook receiver', () => {
     expect(forwards[0].error).toMatch(/ECONNREFUSED/);
   });
 
+  it('keeps of a queued event only its id and type beside the body (the parsed event would hold the body twice)', async () => {
+    const dead = await refusedPort();
+    closers.push(() => dead.close());
+    const seen: unknown[] = [];
+    const { r } = await receiver({ forwardTo: `http://127.0.0.1:${dead.port}/`, onForward: (e) => seen.push(e) });
+    const body = JSON.stringify(event('evt_ref', 'invitation.accepted', { object: 'invitation', id: 1, note: 'n'.repeat(10_000) }));
+    await post(r.url, body);
+    const kept = await r.close();
+    expect(seen).toEqual([{ id: 'evt_ref', type: 'invitation.accepted' }]);
+    expect(kept.map((k) => [k.id, k.type, k.body])).toEqual([['evt_ref', 'invitation.accepted', body]]);
+  });
+
   it('labels the resource of each event type', () => {
     expect(resourceLabel(event('e', 'invitation.accepted', { object: 'invitation', id: 100001 }))).toBe('invitation 100001');
     expect(resourceLabel(event('e', 'test_taker.assessment_completed', { object: 'assigned_assessment', id: 9, test_taker_id: 500001, assessment: { short_name: 'Personality' } }))).toBe(
