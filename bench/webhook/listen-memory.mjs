@@ -12,9 +12,15 @@
 // its CPU time so far, start-up included (/proc/PID/stat). Medians and
 // maxima per bin. Exit code 1 when a run of the last bin peaks above
 // --max-mb (default 150, the test's bound).
+//
+// With --hung-app, the listener forwards to an app that takes each request
+// and never answers, and each event has a short id and a data field of
+// --id-kb KB instead: they are taken and kept in the forward queue until it
+// is full (32 MB), then answered 503; e.g. --hung-app --id-kb 800 --events
+// 45 --concurrency 1 fills the queue with 40.
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
 import { resolve } from 'node:path';
 import { arg, argOf, benchPlace, logTo } from '../lib.mjs';
 
@@ -28,6 +34,7 @@ const BINS = argOf('--bins', bin)
   .split(',')
   .map((b) => resolve(b));
 const asJson = process.argv.includes('--json');
+const HUNG = process.argv.includes('--hung-app');
 const log = logTo(asJson);
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
@@ -42,11 +49,21 @@ function post(url, body) {
   });
 }
 
-const event = (id) => ({ id, type: 'invitation.accepted', object: 'event', created_at: '2026-11-22T10:00:00.123Z', api_version: '2.3.0', data: { object: { object: 'invitation', id: 100001 } } });
+const event = (id, pad) => ({ id, type: 'invitation.accepted', object: 'event', created_at: '2026-11-22T10:00:00.123Z', api_version: '2.3.0', data: { object: { object: 'invitation', id: 100001, pad } } });
+/** The i-th event: a distinct id of ID_KB KB, or with --hung-app a short id and ID_KB KB of data. */
+const eventNo = (i, big) => JSON.stringify(HUNG ? event(`evt_${i}`, big) : event(`${i}_${big}`));
+
+/** An app that takes each request and never answers (with --hung-app). */
+async function hungApp() {
+  const server = createServer(() => undefined);
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  return { url: `http://127.0.0.1:${server.address().port}/hook`, close: () => (server.closeAllConnections(), server.close()) };
+}
 
 /** One listener with `jobfitBin` and one flood: its peak RSS (MB), the answers, the wall seconds. */
 async function flood(jobfitBin) {
-  const child = spawn(process.execPath, [jobfitBin, 'webhook', 'listen', '--no-stub', '-q'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const app = HUNG ? await hungApp() : undefined;
+  const child = spawn(process.execPath, [jobfitBin, 'webhook', 'listen', '--no-stub', '-q', ...(app ? ['--forward-to', app.url] : [])], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout.resume();
   let stderr = '';
   try {
@@ -65,7 +82,7 @@ async function flood(jobfitBin) {
     await Promise.all(
       Array.from({ length: CONCURRENCY }, async () => {
         while (next < EVENTS) {
-          const s = await post(url, JSON.stringify(event(`${next++}_${big}`)));
+          const s = await post(url, eventNo(next++, big));
           answers[s] = (answers[s] ?? 0) + 1;
         }
       }),
@@ -80,6 +97,7 @@ async function flood(jobfitBin) {
     const exited = new Promise((r) => child.on('exit', r));
     child.kill('SIGINT');
     await exited;
+    app?.close();
   }
 }
 
