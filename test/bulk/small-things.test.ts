@@ -40,7 +40,7 @@ describe('small things', () => {
     expectAllValid(r, 3);
     expect(r.stdout).toContain('Note: 2 rows have a name with "?" or "\uFFFD" where a letter should be ("?ukasz Nowak", "Anna Mu?oz")');
     const { r: real } = await send(p, 'codepage');
-    expect(real.stderr).toContain('2 rows have names with "?" or "\uFFFD" where a letter should be');
+    expect(real.stderr).toContain('2 rows have a name with "?" or "\uFFFD" where a letter should be');
   });
 
   it('--header-row says the header line; --name-order last-first splits the other way', async () => {
