@@ -78,7 +78,7 @@ export function damagedNames(st: { damaged: number; damagedExamples: string[] },
   const why =
     meta.sheet === undefined
       ? 'the file was saved in a code page without those letters; save it again as "CSV UTF-8".'
-      : 'the workbook holds them so (a workbook keeps every letter): they were damaged before, by the program that exported it or the file it came from; export them again from there.';
+      : 'the workbook itself holds them so (a workbook stores every letter): they were damaged before it was written, by the program that exported it; fix the names there and export again.';
   return `${which}: ${why}`;
 }
 
