@@ -63,6 +63,15 @@ const common = {
   alias: { undici: './scripts/undici-slim.cjs' },
   plugins: [
     {
+      // undici asserts its invariants with node:assert: see scripts/undici-assert.cjs.
+      name: 'undici-assert',
+      setup(b) {
+        b.onResolve({ filter: /^(node:)?assert$/ }, (args) =>
+          /[\\/]node_modules[\\/]undici[\\/]/.test(args.importer) ? { path: new URL('./undici-assert.cjs', import.meta.url).pathname } : undefined,
+        );
+      },
+    },
+    {
       // Node makes the ESM face of a built-in module by reading every one of its
       // exports, which runs their lazy getters: `import ... from 'node:http'`
       // loads node's own undici for http.WebSocket (75 internal modules more
