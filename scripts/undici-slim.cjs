@@ -7,13 +7,28 @@
 // the real package, so a missing export shows up as a build error here, not
 // as a difference in behaviour.
 const Agent = require('../node_modules/undici/lib/dispatcher/agent');
-const EnvHttpProxyAgent = require('../node_modules/undici/lib/dispatcher/env-http-proxy-agent');
-const Dispatcher = require('../node_modules/undici/lib/dispatcher/dispatcher');
 
-// The client sends through dispatcher.dispatch() with its own handler, so of
-// undici's request API only connect() is needed: ProxyAgent tunnels HTTPS
-// through a proxy with it. (undici's index puts the whole API on every
-// dispatcher: request, stream, pipeline, upgrade and connect.)
-Dispatcher.prototype.connect = require('../node_modules/undici/lib/api/api-connect');
+let EnvHttpProxyAgent;
+/**
+ * The proxy agent and what only it uses are loaded when the environment names
+ * a proxy (transport.ts asks for it only then): ProxyAgent, its SOCKS5 agent,
+ * and, of undici's request API, connect(), with which ProxyAgent tunnels HTTPS
+ * through a proxy (undici's index puts the whole API on every dispatcher:
+ * request, stream, pipeline, upgrade and connect; the client sends through
+ * dispatch() with its own handler, so it needs none of them).
+ */
+function loadEnvHttpProxyAgent() {
+  if (!EnvHttpProxyAgent) {
+    const Dispatcher = require('../node_modules/undici/lib/dispatcher/dispatcher');
+    Dispatcher.prototype.connect = require('../node_modules/undici/lib/api/api-connect');
+    EnvHttpProxyAgent = require('../node_modules/undici/lib/dispatcher/env-http-proxy-agent');
+  }
+  return EnvHttpProxyAgent;
+}
 
-module.exports = { Agent, EnvHttpProxyAgent, Dispatcher };
+module.exports = {
+  Agent,
+  get EnvHttpProxyAgent() {
+    return loadEnvHttpProxyAgent();
+  },
+};

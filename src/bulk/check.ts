@@ -17,6 +17,7 @@ import type { CsvMeta, CsvRecord } from './reader.js';
 import { safeText } from '../format/sanitize.js';
 import type { BulkDeps, BulkOptions, InvalidRow } from './types.js';
 import { type RowCheck, type RowDefaults, RowValidator, resolveDefaults } from './validate.js';
+import { damagedNames } from './report.js';
 import { createResultsWriter } from './xlsx-results.js';
 
 export interface Validated {
@@ -70,8 +71,8 @@ export function checkRow(v: Pick<Validated, 'validator' | 'meta' | 'firstRowOfEm
 
 export async function validatePass(path: string, label: string, opts: BulkOptions, deps: BulkDeps, account: AccountData, journal?: JournalState): Promise<Validated> {
   const pd = deps.profileDefaults ?? {};
+  // The flags' values were checked before the run connected (run.ts, prepareRun).
   const maps = parseMaps(opts.maps);
-  if (opts.headerRow !== undefined && !(Number.isInteger(opts.headerRow) && opts.headerRow >= 1)) throw new UsageError('--header-row must be a line number from 1.');
   const defaults: RowDefaults = resolveDefaults(account, {
     createdBy: opts.createdBy ?? pd.createdBy,
     team: opts.team ?? pd.team,
@@ -123,13 +124,8 @@ export async function validatePass(path: string, label: string, opts: BulkOption
     if (!r.channels.email && !r.channels.sms) channels.none++;
   }
   if (!v) throw new UsageError(`${label} is empty: there is no header line.`);
-  const damaged = v.validator.stats;
   // The dry run lists it with the mapping; a real run says it here, before sending.
-  if (damaged.damaged && !opts.dryRun) {
-    deps.ctx.warn(
-      safeText(`${damaged.damaged} row${damaged.damaged === 1 ? ' has a name' : 's have names'} with "?" or "\uFFFD" where a letter should be (${damaged.damagedExamples.map((e) => `"${e}"`).join(', ')}): the file was saved in a code page without those letters; save it again as "CSV UTF-8".`),
-    );
-  }
+  if (v.validator.stats.damaged && !opts.dryRun) deps.ctx.warn(safeText(damagedNames(v.validator.stats, v.meta)));
   v.rows = rows;
   v.invalidCount = invalidCount;
   v.kept = kept;

@@ -74,11 +74,17 @@ export function inputKind(path: string, label: string): 'xlsx' | 'csv' {
  * `onHeader` once before the first (see readCsvBatches).
  */
 export async function* readInputBatches(path: string, label: string, onHeader: (meta: CsvMeta) => void, opts: InputOptions = {}): AsyncGenerator<CsvRecord[]> {
-  if (inputKind(path, label) === 'xlsx') {
+  if (checkInputKind(path, label, opts.sheet) === 'xlsx') {
     const { readXlsxBatches } = await import('./xlsx-reader.js');
     yield* readXlsxBatches(path, label, onHeader, opts);
     return;
   }
-  if (opts.sheet !== undefined) throw new UsageError(`--sheet is for a workbook (.xlsx); ${label} is read as CSV.`, 'drop --sheet, or give the .xlsx file');
   yield* readCsvBatches(path, label, onHeader, opts);
+}
+
+/** inputKind, and --sheet refused for a CSV: what the file's first bytes settle, before anything connects (run.ts). */
+export function checkInputKind(path: string, label: string, sheet: string | undefined): 'xlsx' | 'csv' {
+  const kind = inputKind(path, label);
+  if (kind === 'csv' && sheet !== undefined) throw new UsageError(`--sheet is for a workbook (.xlsx); ${label} is read as CSV.`, 'drop --sheet, or give the .xlsx file');
+  return kind;
 }

@@ -7,6 +7,7 @@
 import { NUM } from '../format/number.js';
 import type { AccountData } from './account.js';
 import type { ColumnMapping, Field } from './columns.js';
+import type { CsvMeta } from './reader.js';
 import type { RowValidator } from './validate.js';
 
 export interface MappingReport {
@@ -20,7 +21,7 @@ export interface MappingReport {
   notes: string[];
 }
 
-export function describeMapping(m: ColumnMapping, validator: RowValidator, account: AccountData): MappingReport {
+export function describeMapping(m: ColumnMapping, validator: RowValidator, account: AccountData, meta: Pick<CsvMeta, 'sheet'>): MappingReport {
   const fieldOf = new Map<number, Field>();
   for (const [f, i] of Object.entries(m.index) as Array<[Field, number]>) fieldOf.set(i, f);
   const columns = m.header.map((h, i) => {
@@ -57,13 +58,28 @@ export function describeMapping(m: ColumnMapping, validator: RowValidator, accou
     const from = m.header[m.index[f]!]?.trim();
     notes.push(`${rows(n)}: ${f} read from another column, as "${from}" is empty or anonymous there.`);
   }
-  if (st.damaged) {
-    notes.push(
-      `${rows(st.damaged)} have a name with "?" or "\uFFFD" where a letter should be (${st.damagedExamples.map((e) => `"${e}"`).join(', ')}): the file was saved in a code page without those letters; save it again as "CSV UTF-8".`,
-    );
-  }
+  if (st.damaged) notes.push(damagedNames(st, meta));
   const names = st.split ? { split: st.split, examples: st.splitExamples } : undefined;
   return names ? { columns, values, names, notes } : { columns, values, notes };
+}
+
+/**
+ * Names with "?" or "\uFFFD" where a letter should be: the dry run's note and
+ * the real run's warning. A CSV lost them to the code page it was saved in,
+ * and saving it again as CSV UTF-8 fixes that; a workbook keeps every letter
+ * (its text is Unicode), so its names were damaged before they reached it:
+ * saving it again changes nothing, the program that exported it is where
+ * they are fixed.
+ */
+export function damagedNames(st: { damaged: number; damagedExamples: string[] }, meta: Pick<CsvMeta, 'sheet'>): string {
+  const n = st.damaged;
+  const which = `${NUM.format(n)} row${n === 1 ? ' has' : 's have'} a name with "?" or "\uFFFD" where a letter should be (${st.damagedExamples.map((e) => `"${e}"`).join(', ')})`;
+  // meta.sheet is set for a workbook only (xlsx-reader.ts).
+  const why =
+    meta.sheet === undefined
+      ? 'the file was saved in a code page without those letters; save it again as "CSV UTF-8".'
+      : 'the workbook itself holds them so (a workbook stores every letter): they were damaged before it was written, by the program that exported it; fix the names there and export again.';
+  return `${which}: ${why}`;
 }
 
 /** The mapping as text: one line per column, then one per distinct value read. */

@@ -6,8 +6,9 @@
  * The file is read twice (validation, then sending) rather than held in
  * memory; standard input is first spooled to a temporary file for that.
  *
- * This file is the pipeline, as named stages: the options and the input
- * checked, the results claimed (claimResults), the journal planned (planRun),
+ * This file is the pipeline, as named stages: what needs no service first
+ * (prepareRun: the options and the input checked, the results claimed
+ * (claimResults), the journal planned (planRun)),
  * the validation pass (check.ts), the live guard (live-guard.ts), the files
  * opened (openRunFiles), the sending stage (sending.ts; one row in send.ts,
  * with the row retry of retry.ts), what is written (journal.ts, results.ts)
@@ -23,7 +24,9 @@ import { NUM } from '../format/number.js';
 import { safeText } from '../format/sanitize.js';
 import { loadAccountData } from './account.js';
 import { checkResumable, validatePass, type Validated, writeErrorsFile } from './check.js';
+import { parseMaps } from './columns.js';
 import { checkWritablePath, fileErrorCause, isFileError, theInputItself } from './files.js';
+import { checkInputKind } from './input.js';
 import { resumeCommand, writeFailure } from './finish.js';
 import { type JournalBegin, journalPathFor, type JournalState, JournalWriter, type Outcome, readJournal, type RowStatus } from './journal.js';
 import { guardLive } from './live-guard.js';
@@ -31,6 +34,7 @@ import { describeMapping, formatReport } from './report.js';
 import type { ResultsWriter } from './results.js';
 import { SendingPass } from './sending.js';
 import { type BulkDeps, type BulkOptions, type BulkSummary, DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './types.js';
+import { phoneCountryFlag, sendViaFlag } from './validate.js';
 import { createResultsWriter } from './xlsx-results.js';
 
 export function defaultResultsPath(csv: string): string {
@@ -74,25 +78,70 @@ function refuseAnotherInputsResults(begin: JournalBegin, opts: BulkOptions, out:
   );
 }
 
-export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<BulkSummary> {
-  const { ctx, api } = deps;
+/**
+ * What a run settles before it connects: every check that needs no service
+ * (the options, the input, the files it writes and their journal), the
+ * results claimed (the lock) and standard input spooled. `jobfit invite`
+ * prepares before its first ctx.client(), so a refusal starts no embedded
+ * stub and resolves no key; runBulkInvite prepares itself when not given one.
+ * release() (once is enough; runBulkInvite calls it) lets go of the lock and
+ * the spooled input.
+ */
+export interface PreparedRun {
+  concurrency: number;
+  label: string;
+  /** The file read: the input, or standard input spooled. */
+  input: string;
+  out: string;
+  journalPath: string;
+  /** The journal this run continues or begins (undefined for --dry-run). */
+  journal?: JournalState;
+  /** Milliseconds preparing took: counted in the run's seconds, as before the split. */
+  tookMs: number;
+  release(): void;
+}
+
+export async function prepareRun(opts: BulkOptions, ctx: BulkDeps['ctx']): Promise<PreparedRun> {
   const started = ctx.io.now().getTime();
   const concurrency = checkRunOptions(opts);
   checkInputPath(opts, ctx);
+  checkFlagValues(opts);
   const label = opts.csv === '-' ? 'Standard input' : opts.csv;
   // Where the run writes, checked (and taken) before anything is read or sent.
   const out = resolve(opts.out ?? defaultResultsPath(opts.csv));
   const journalPath = journalPathFor(out);
   if (opts.errors !== undefined) checkErrorsPath(opts, out, journalPath);
   const lock = opts.dryRun ? undefined : claimResults(opts, out, journalPath);
-  let input = opts.csv;
   let cleanup = () => {};
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    lock?.release();
+    cleanup();
+  };
   try {
     const journal = opts.dryRun ? undefined : planRun(await readJournal(journalPath), opts, out, journalPath);
+    let input = opts.csv;
     if (opts.csv === '-') ({ path: input, cleanup } = await spoolStdin(ctx));
+    // The formats refused by their first bytes (.xls, .ods, a password), and --sheet for a CSV.
+    checkInputKind(input, label, opts.sheet);
+    return { concurrency, label, input, out, journalPath, journal, tookMs: ctx.io.now().getTime() - started, release };
+  } catch (err) {
+    release();
+    throw err;
+  }
+}
+
+export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps, prepared?: PreparedRun): Promise<BulkSummary> {
+  const { ctx, api } = deps;
+  const p = prepared ?? (await prepareRun(opts, ctx));
+  const started = ctx.io.now().getTime() - p.tookMs;
+  const { concurrency, label, input, out, journalPath, journal } = p;
+  try {
     const account = await loadAccountData(api);
     const v = await validatePass(input, label, opts, deps, account, journal);
-    const base = baseSummary(v, opts, describeMapping(v.mapping, v.validator, account));
+    const base = baseSummary(v, opts, describeMapping(v.mapping, v.validator, account, v.meta));
     // A dry run too: "0 rows, exit 0" would pass a check that the real run then refuses.
     if (v.rows === 0) throw new UsageError(`${label} has a header but no rows.`, 'add one line per participant under the header');
     if (opts.errors && v.invalidCount > 0) await writeErrorsFile(opts.errors, input, label, v, opts);
@@ -108,9 +157,16 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps): Promise<
     await pass.run();
     return pass.finish(base);
   } finally {
-    lock?.release();
-    cleanup();
+    p.release();
   }
+}
+
+/** The flags read without the account (--map, --header-row, --phone-country, --send-via): refused before anything connects. */
+function checkFlagValues(opts: BulkOptions): void {
+  parseMaps(opts.maps);
+  if (opts.headerRow !== undefined && !(Number.isInteger(opts.headerRow) && opts.headerRow >= 1)) throw new UsageError('--header-row must be a line number from 1.');
+  if (opts.phoneCountry) phoneCountryFlag(opts.phoneCountry);
+  if (opts.sendVia) sendViaFlag(opts.sendVia);
 }
 
 /** The options that do not go together, and the concurrency (returned): refused before anything is read. */

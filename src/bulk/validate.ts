@@ -167,18 +167,27 @@ export function resolveDefaults(
     if (!r.ok) throw new UsageError(`--template: ${r.reason}.`, 'see `jobfit templates`');
     d.email_template_id = r.value;
   }
-  if (flags.phoneCountry) {
-    const cc = phoneCountry(flags.phoneCountry);
-    if (!cc) throw new UsageError(`--phone-country "${flags.phoneCountry}" is not a country phone numbers can be read for.`, 'use an ISO code such as GB, DE or US');
-    d.phone_country = cc;
-  }
+  if (flags.phoneCountry) d.phone_country = phoneCountryFlag(flags.phoneCountry);
   if (flags.sendVia) {
-    const r = parseSendVia(flags.sendVia);
-    if (!r) throw new UsageError(`--send-via "${flags.sendVia}" is not understood.`, 'use email, sms, email,sms or none');
+    const r = sendViaFlag(flags.sendVia);
     d.send_via_email = r.email;
     d.send_via_sms = r.sms;
   }
   return d;
+}
+
+/** --phone-country read, or refused: it needs no account, so a run checks it before it connects (run.ts). */
+export function phoneCountryFlag(raw: string): CountryCode {
+  const cc = phoneCountry(raw);
+  if (!cc) throw new UsageError(`--phone-country "${raw}" is not a country phone numbers can be read for.`, 'use an ISO code such as GB, DE or US');
+  return cc;
+}
+
+/** --send-via read, or refused: it needs no account, so a run checks it before it connects (run.ts). */
+export function sendViaFlag(raw: string): { email: boolean; sms: boolean } {
+  const r = parseSendVia(raw);
+  if (!r) throw new UsageError(`--send-via "${raw}" is not understood.`, 'use email, sms, email,sms or none');
+  return r;
 }
 
 const EXTERNAL_NAME: Record<string, string> = Object.fromEntries(Object.entries(INTERNAL_FIELD_NAMES).map(([k, v]) => [v, k]));

@@ -107,8 +107,9 @@ export async function run(argv: string[], io: IOStreams): Promise<number> {
       return ExitCode.USAGE;
     }
   }
-  for (const entry of COMMANDS) {
-    if (entry.name === name || (name !== undefined && entry.aliases?.includes(name))) {
+  const named = COMMANDS.find((entry) => entry.name === name || (name !== undefined && entry.aliases?.includes(name)));
+  for (const entry of named ? [named] : COMMANDS) {
+    if (entry === named) {
       await wireEntry(program, entry, deps);
     } else {
       program.command(entry.name).aliases([...(entry.aliases ?? [])]).summary(entry.summary).description(entry.summary).allowUnknownOption().helpOption(false)

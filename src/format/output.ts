@@ -169,7 +169,7 @@ export async function printObject(ctx: OutputCtx, obj: unknown, opts: PrintObjec
       return;
     }
     case 'xlsx': {
-      const list = await (await loadXlsx()).openXlsxList(out, { fields, sheet: 'Item' });
+      const list = await (await loadXlsx()).openXlsxList(out, { fields, sheet: 'Item', failed: () => ctx.io.stdoutError?.() });
       list.write(obj);
       await list.end();
       return;
@@ -234,7 +234,7 @@ export async function printList(ctx: OutputCtx, envelopeOrItems: ListEnvelope | 
       break;
     }
     case 'xlsx': {
-      const list = await (await loadXlsx()).openXlsxList(out, { fields, columns: opts.csvColumns, sheet: sheetTitle(opts.noun), warn: (t) => ctx.io.stderr.write(t) });
+      const list = await (await loadXlsx()).openXlsxList(out, { fields, columns: opts.csvColumns, sheet: sheetTitle(opts.noun), warn: (t) => ctx.io.stderr.write(t), failed: () => ctx.io.stdoutError?.() });
       for (const it of items) list.write(it);
       await list.end();
       break;
@@ -315,6 +315,7 @@ async function createXlsxListWriter(ctx: OutputCtx, opts: ListWriterOptions): Pr
     flatItems: opts.flatItems,
     sheet: sheetTitle(opts.noun),
     warn: (t) => ctx.io.stderr.write(t),
+    failed: () => ctx.io.stdoutError?.(),
   });
   let count = 0;
   let ending: Promise<void> | undefined;

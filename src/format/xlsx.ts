@@ -23,6 +23,7 @@
 import { PassThrough } from 'node:stream';
 import { cellsFor, csvRecord, looksLikeFormula } from './csv.js';
 import { type Cell, keysOutside, unionKeys } from './fields.js';
+import { untilDrained } from './output.js';
 
 /** Links per sheet; later URLs are text (each link is held in memory until the sheet ends). */
 const LINK_CAP = 10_000;
@@ -198,6 +199,7 @@ export class XlsxBook {
     },
     pass: PassThrough,
     out: { write(chunk: string): boolean },
+    failed?: () => unknown,
   ) {
     // exceljs writes xl/workbook.xml from `definedNames.model` when the workbook is committed, after the
     // sheets; its DefinedNames cannot hold a sheet-local name, so the filters' names are added to what it reads.
@@ -212,7 +214,8 @@ export class XlsxBook {
       pass.on('data', (chunk: Buffer) => {
         if (!sink.write(chunk) && typeof sink.once === 'function') {
           pass.pause();
-          sink.once('drain', () => pass.resume());
+          // Not 'drain' alone: a stdout whose write failed (a full disk) may never send one.
+          void untilDrained(sink, true, failed).then(() => pass.resume());
         }
       });
       pass.once('end', resolve);
@@ -224,12 +227,13 @@ export class XlsxBook {
     this.done.catch(() => {});
   }
 
-  static async open(out: { write(chunk: string): boolean }): Promise<XlsxBook> {
+  /** `failed`: the error of an earlier write to `out`, if any (IOStreams.stdoutError). */
+  static async open(out: { write(chunk: string): boolean }, failed?: () => unknown): Promise<XlsxBook> {
     const { default: ExcelJS } = await import('exceljs');
     const pass = new PassThrough();
     const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: pass, useStyles: true, useSharedStrings: false });
     wb.creator = 'jobfit';
-    return new XlsxBook(wb as never, pass, out);
+    return new XlsxBook(wb as never, pass, out, failed);
   }
 
   addSheet(name: string, header: string[]): XlsxSheet {
@@ -260,6 +264,8 @@ export interface XlsxListOptions {
   sheet: string;
   /** Told once when later items have fields outside the header. */
   warn?: (text: string) => void;
+  /** The error of an earlier write to the output, if any (IOStreams.stdoutError). */
+  failed?: () => unknown;
 }
 
 /**
@@ -267,7 +273,7 @@ export interface XlsxListOptions {
  * CSV) or flat records; `end` resolves when the workbook is complete.
  */
 export async function openXlsxList(out: { write(chunk: string): boolean }, opts: XlsxListOptions) {
-  const book = await XlsxBook.open(out);
+  const book = await XlsxBook.open(out, opts.failed);
   let sheet: XlsxSheet | undefined;
   let header = opts.fields ? undefined : opts.columns;
   let warned = false;

@@ -409,8 +409,27 @@ export function requeueForListener(store: Store, accountId: number, url: string,
       accountId,
       url,
     ).changes;
+    pruneListeners(store);
     return n;
   });
+}
+
+/**
+ * Forgets listeners that have stopped and that nothing reads again: a row is
+ * kept while its URL is an account's endpoint (what to put back when the
+ * listener was killed: linkStub) and while an event waits for that URL (it
+ * is held, not sent to whatever binds the port next: attempt). Without this,
+ * every `webhook listen` on a new port left a row behind for good.
+ */
+function pruneListeners(store: Store): void {
+  const stopped = store
+    .all<{ url: string; pid: number; ended_at: number | null }>(
+      `SELECT url, pid, ended_at FROM webhook_listeners l
+       WHERE NOT EXISTS (SELECT 1 FROM accounts a WHERE a.webhook_endpoint = l.url)
+         AND NOT EXISTS (SELECT 1 FROM webhook_queue q WHERE q.url = l.url AND q.state IN ('pending', 'sending', 'failed'))`,
+    )
+    .filter((l) => l.ended_at !== null || !pidAlive(l.pid));
+  for (const l of stopped) store.run('DELETE FROM webhook_listeners WHERE url = ?', l.url);
 }
 
 // ------------------------------------------------------------------ attempts

@@ -354,9 +354,9 @@ export function wholeListCheck(answer: Json, noun: string): JobfitError | undefi
 }
 
 /**
- * The test takers the complete invitation list names (`named`: with those
- * found accepted since it was read) must be as many as the test-taker list's
- * total_count (one unfiltered request, read after the invitation list). That
+ * The test takers the complete invitation list names (`named`, as the list
+ * read them) must be as many as the test-taker list's total_count (one
+ * unfiltered request, read after the invitation list). That
  * answer's items (the newest, up to the cap) may name test takers accepted
  * after the invitation list was read: those are counted (`since`), not
  * missing; the next run syncs them. Only their ids are read (a strict server

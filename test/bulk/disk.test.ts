@@ -8,6 +8,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cannotMountTmpfs, inPrivateTmpfs } from '../helpers/full-disk.js';
 import { skipBecause } from '../helpers/skip.js';
 import { countInvitations, INVITER, writePeople } from './helpers/data.js';
 import { type StubProcess, startStubProcess } from './helpers/stub-process.js';
@@ -15,19 +16,7 @@ import { type StubProcess, startStubProcess } from './helpers/stub-process.js';
 const ROOT = resolve(import.meta.dirname, '../..');
 const BIN = join(ROOT, 'bin/jobfit.js');
 
-/** Whether this machine lets us mount a tmpfs in a private mount namespace. */
-function canMountTmpfs(): boolean {
-  const probe = mkdtempSync(join(tmpdir(), 'jobfit-tmpfs-probe-'));
-  try {
-    return spawnSync('unshare', ['-rm', 'sh', '-c', `mount -t tmpfs -o size=64k tmpfs '${probe}'`], { stdio: 'ignore' }).status === 0;
-  } catch {
-    return false;
-  } finally {
-    rmSync(probe, { recursive: true, force: true });
-  }
-}
-
-const TMPFS = canMountTmpfs();
+const TMPFS = cannotMountTmpfs('namespace') === undefined;
 let dir: string;
 let stub: StubProcess;
 
@@ -50,11 +39,8 @@ const env = () => ({ ...process.env, JOBFIT_BASE_URL: stub.url, JOBFIT_API_KEY: 
  * to `save` before the namespace goes away.
  */
 function inTmpfs(mnt: string, save: string, size: string, args: string[], readOnly = false): Promise<{ code: number | null; stderr: string }> {
-  mkdirSync(mnt, { recursive: true });
-  mkdirSync(save, { recursive: true });
-  const ro = readOnly ? ` && mount -o remount,ro '${mnt}'` : '';
-  const script = `mount -t tmpfs -o size=${size},mode=0755 tmpfs '${mnt}'${ro} && "$@"; rc=$?; cp -a '${mnt}/.' '${save}/'; exit $rc`;
-  const child = spawn('unshare', ['-rm', 'sh', '-c', script, 'sh', process.execPath, BIN, 'invite', ...args], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const [cmd, argv] = inPrivateTmpfs(mnt, size, [process.execPath, BIN, 'invite', ...args], { save, readOnly });
+  const child = spawn(cmd, argv, { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d) => {
     stderr += d;

@@ -1,10 +1,12 @@
 /**
  * The small things of issue 25's run: a --map naming an absent header,
- * duplicates as one group, letters lost to a code page, --header-row and
+ * duplicates as one group, letters lost to a code page (and the advice for
+ * a CSV and for a workbook), --header-row and
  * --name-order, cells of several values carried whole to the results.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { expectAllValid, INVITER, readResults, useBulkStub } from './harness.js';
@@ -40,7 +42,31 @@ describe('small things', () => {
     expectAllValid(r, 3);
     expect(r.stdout).toContain('Note: 2 rows have a name with "?" or "\uFFFD" where a letter should be ("?ukasz Nowak", "Anna Mu?oz")');
     const { r: real } = await send(p, 'codepage');
-    expect(real.stderr).toContain('2 rows have names with "?" or "\uFFFD" where a letter should be');
+    expect(real.stderr).toContain('2 rows have a name with "?" or "\uFFFD" where a letter should be');
+  });
+
+  it('the advice for lost letters fits the input: save again as CSV UTF-8 for a CSV; for a workbook, the names came damaged into it', async () => {
+    const csvAdvice = 'the file was saved in a code page without those letters; save it again as "CSV UTF-8".';
+    const csv = file('codepage-advice.csv', 'First Name,Last Name,Email\n?ukasz,Nowak,lukasz.nowak.adv@example.com\nBo,Lee,bo.lee.adv@example.com\n');
+    const dryCsv = await dryRun(csv);
+    expectAllValid(dryCsv, 2);
+    expect(dryCsv.stdout).toContain(`Note: 1 row has a name with "?" or "\uFFFD" where a letter should be ("?ukasz Nowak"): ${csvAdvice}\n`);
+    const { r: realCsv } = await send(csv, 'codepage-advice-csv');
+    expect(realCsv.stderr).toContain(`Warning: 1 row has a name with "?" or "\uFFFD" where a letter should be ("?ukasz Nowak"): ${csvAdvice}\n`);
+
+    const book = new ExcelJS.Workbook();
+    const sheet = book.addWorksheet('People');
+    sheet.addRows([['First Name', 'Last Name', 'Email'], ['?ukasz', 'Nowak', 'lukasz.nowak.wb@example.com'], ['Anna', 'Mu\uFFFDoz', 'anna.munoz.wb@example.com'], ['Bo', 'Lee', 'bo.lee.wb@example.com']]);
+    const xlsx = join(h.dir, 'codepage-advice.xlsx');
+    await book.xlsx.writeFile(xlsx);
+    const bookAdvice =
+      'the workbook itself holds them so (a workbook stores every letter): they were damaged before it was written, by the program that exported it; fix the names there and export again.';
+    const dryBook = await invite(['--file', xlsx, '--created-by', INVITER, '--dry-run']);
+    expectAllValid(dryBook, 3);
+    expect(dryBook.stdout).toContain(`Note: 2 rows have a name with "?" or "\uFFFD" where a letter should be ("?ukasz Nowak", "Anna Mu\uFFFDoz"): ${bookAdvice}\n`);
+    const { r: realBook } = await send(xlsx, 'codepage-advice-xlsx');
+    expect(realBook.stderr).toContain(`Warning: 2 rows have a name with "?" or "\uFFFD" where a letter should be ("?ukasz Nowak", "Anna Mu\uFFFDoz"): ${bookAdvice}\n`);
+    for (const r of [dryBook, realBook]) expect(r.stdout + r.stderr).not.toContain('CSV UTF-8');
   });
 
   it('--header-row says the header line; --name-order last-first splits the other way', async () => {

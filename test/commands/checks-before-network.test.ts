@@ -5,12 +5,13 @@
  * is a TCP server of the test's own, on port 0, that only counts the
  * connections made to it: every case must leave the count at zero.
  */
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command, type Option } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EMBEDDED_NOTICE } from '../../src/cli/create-context.js';
 import { wireEntry } from '../../src/commands/kit/wire.js';
 import { COMMANDS } from '../../src/commands/table.js';
 import { runCli } from '../helpers/cli.js';
@@ -115,5 +116,83 @@ describe('a bad option is refused before any connection', () => {
     const covered = [...LISTS.map(({ argv }) => argv.join(' ')), ...EXPORTS.map(({ argv }) => argv[0]), 'invite'];
     expect(withOut.filter((c) => !covered.includes(c))).toEqual([]);
     expect(withOut.length).toBeGreaterThanOrEqual(LISTS.length + EXPORTS.length);
+  });
+});
+
+/**
+ * A bulk invite with nothing configured runs against the embedded stub, which
+ * ctx.client() starts (and says so on stderr). Everything a bulk run can
+ * refuse without the service (its options, its input, the files it writes,
+ * their journal) is refused before that: the same exit and sentence, with no
+ * stub started (no notice, no stub data under the config directory).
+ */
+describe('bulk invite refuses what needs no service before it starts the embedded stub', () => {
+  const bulk = join(dir, 'bulk');
+  const at = (name: string) => join(bulk, name);
+  const taken: Array<{ release(): void }> = [];
+  beforeAll(async () => {
+    const { JournalWriter } = await import('../../src/bulk/journal.js');
+    const { acquireLock } = await import('../../src/core/lock.js');
+    mkdirSync(join(bulk, 'folder'), { recursive: true });
+    writeFileSync(at('other.csv'), 'First Name,Last Name,Email\nBo,Lee,bo.lee@example.com\n');
+    writeFileSync(at('old.xls'), Buffer.concat([Buffer.from('d0cf11e0a1b11ae1', 'hex'), Buffer.alloc(504)]));
+    symlinkSync(join(dir, 'precious.txt'), at('planted.csv'));
+    // Results of another input, finished; an unfinished run of this input; a file at a journal's path that is no journal.
+    const journal = (out: string, input: string, ended: boolean) => {
+      writeFileSync(out, 'row,status\n');
+      const jw = new JournalWriter(`${out}.journal.ndjson`);
+      jw.begin({ input, header: ['First Name', 'Last Name', 'Email'], rows: 1, at: '2026-11-20T10:00:00.000Z' });
+      if (ended) jw.end('2026-11-20T10:01:00.000Z', {});
+      jw.close();
+    };
+    journal(at('others.results.csv'), at('other.csv'), true);
+    journal(at('unfinished.results.csv'), people, false);
+    writeFileSync(at('stranger.results.csv.journal.ndjson'), 'not a journal\n');
+    taken.push(acquireLock(at('locked.results.csv'), { command: 'jobfit invite --csv other.csv' }));
+  });
+  afterAll(() => {
+    for (const lock of taken) lock.release();
+  });
+
+  const out = (name: string) => ['--out', at(name)];
+  const BULK: Array<[string, string[], RegExp, { stdinTTY?: boolean }?]> = [
+    ['--dry-run --resume', ['--dry-run', '--resume'], /^Error: --dry-run and --resume do not go together\.$/m],
+    ['--dry-run --retry-failed', ['--dry-run', '--retry-failed'], /^Error: --dry-run and --retry-failed do not go together\.$/m],
+    ['--resume --retry-failed', ['--resume', '--retry-failed'], /^Error: --resume and --retry-failed do not go together\.$/m],
+    ['a missing input', ['--csv', at('nobody.csv')], /^Error: No such file: .*nobody\.csv\.$/m],
+    ['an input that is a folder', ['--csv', at('folder')], /^Error: .*folder is a directory, not a CSV file or a workbook\.$/m],
+    ['--csv - from a terminal', ['--csv', '-'], /^Error: --csv - reads the file from standard input, but it is a terminal\.$/m, { stdinTTY: true }],
+    ['--errors at the results file', [...out('same.csv'), '--errors', at('same.csv')], /^Error: --errors .*same\.csv is the results file of this run/m],
+    ['--errors at the journal', [...out('same.csv'), '--errors', at('same.csv.journal.ndjson')], /^Error: --errors .*same\.csv\.journal\.ndjson is the journal of this run/m],
+    ['--out at the input', ['--out', people], /^Error: --out .*people\.csv is the input file itself; writing it would destroy the input\.$/m],
+    ['--out a folder', ['--out', at('folder')], /^Error: The results file .*folder is a folder; jobfit writes only regular files and left it as it is\.$/m],
+    ['--out in a missing folder', ['--out', at('missing/r.csv')], /^Error: Cannot write the results file .*missing\/r\.csv: its folder does not exist\.$/m],
+    ['--out a planted link', ['--out', at('planted.csv')], /^Error: The results file .*planted\.csv is a symbolic link; jobfit writes only regular files and left it as it is\.$/m],
+    ['--out in use by another run', out('locked.results.csv'), /^Error: .*locked\.results\.csv is in use by process \d+, started .* \(jobfit invite --csv other\.csv\)\.$/m],
+    ['--resume with no journal', ['--resume', ...out('none.results.csv')], /^Error: Nothing to resume: there is no journal at .*none\.results\.csv\.journal\.ndjson\.$/m],
+    ['--retry-failed with no journal', ['--retry-failed', ...out('none.results.csv')], /^Error: Nothing to retry: there is no journal at /m],
+    ["--out holding another input's results", out('others.results.csv'), /^Error: .*others\.results\.csv holds the results of .*other\.csv \(run 2026-11-20T10:00:00\.000Z\)/m],
+    ['--out of an unfinished run', out('unfinished.results.csv'), /^Error: An earlier run into .*unfinished\.results\.csv did not finish/m],
+    ['a journal that is not ours', out('stranger.results.csv'), /^Error: .*stranger\.results\.csv\.journal\.ndjson is not a jobfit journal/m],
+    ['--map without =', ['--dry-run', '--map', 'Mail'], /^Error: --map "Mail" must be of the form "Header=field"\.$/m],
+    ['--map to no field', ['--dry-run', '--map', 'Mail=mailbox'], /^Error: --map "Mail=mailbox": "mailbox" is not a field\.$/m],
+    ['--sheet with a CSV', ['--dry-run', '--sheet', 'People'], /^Error: --sheet is for a workbook \(\.xlsx\); .*people\.csv is read as CSV\.$/m],
+    ['an .xls workbook', ['--dry-run', '--csv', at('old.xls')], /^Error: .*old\.xls is an Excel 97-2003 workbook \(\.xls\), which is not read/m],
+    ['--phone-country not a country', ['--dry-run', '--phone-country', 'Atlantis'], /^Error: --phone-country "Atlantis" is not a country phone numbers can be read for\.$/m],
+    ['--send-via not a channel', ['--dry-run', '--send-via', 'pigeon'], /^Error: --send-via "pigeon" is not understood\.$/m],
+  ];
+
+  it.each(BULK)('%s', async (_name, args, message, io = {}) => {
+    const configDir = mkdtempSync(join(tmpdir(), 'jobfit-checks-cfg-'));
+    try {
+      const r = await runCli([...INVITE, ...args], { configDir, stdinTTY: io.stdinTTY });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr, 'the embedded stub was started').not.toContain(EMBEDDED_NOTICE);
+      expect(existsSync(join(configDir, 'stub')), 'the embedded stub wrote its data').toBe(false);
+    } finally {
+      rmSync(configDir, { recursive: true, force: true });
+    }
   });
 });

@@ -138,6 +138,41 @@ describe('job-fit page', () => {
     await w.end();
     expect(m.stdout()).toContain('<section class="person">');
   });
+  it('drained() settles on a stdout whose write already failed (a full disk behind > FILE: no drain ever comes)', async () => {
+    const { PassThrough } = await import('node:stream');
+    // No reader: the first section fills the buffer and no 'drain' ever comes, as on
+    // node's stdout after a failed write (it undoes its own destroy and still needs a drain).
+    const stuck = new PassThrough({ highWaterMark: 16 });
+    const failure: NodeJS.ErrnoException = Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
+    const m = memoryIO({ tty: false });
+    const io = { ...m.io, stdout: stuck, stdoutError: () => failure };
+    const w = createJobFitHtmlWriter({ io, globals }, { count: 1, generatedAt: new Date(0), source: 's' }, () => []);
+    expect(w.write(report)).toBe(false);
+    expect(stuck.writableNeedDrain).toBe(true);
+    // Settles (it waited for the 'drain' before, and the run ended with exit 13).
+    await expect(w.drained()).resolves.toBeUndefined();
+  });
+  it('drained() waits while stdout needs a drain, and not for a drain already past', async () => {
+    const { PassThrough } = await import('node:stream');
+    const out = new PassThrough({ highWaterMark: 16 });
+    const m = memoryIO({ tty: false });
+    const w = createJobFitHtmlWriter({ io: { ...m.io, stdout: out }, globals }, { count: 1, generatedAt: new Date(0), source: 's' }, () => []);
+    expect(w.write(report)).toBe(false);
+    let done = false;
+    const waiting = w.drained().then(() => (done = true));
+    await new Promise((res) => setImmediate(res));
+    expect(done).toBe(false);
+    out.resume();
+    await waiting;
+    expect(done).toBe(true);
+    // A caller that comes after the 'drain' already fired does not wait for another.
+    const late = new PassThrough({ highWaterMark: 16 });
+    const v = createJobFitHtmlWriter({ io: { ...m.io, stdout: late }, globals }, { count: 1, generatedAt: new Date(0), source: 's' }, () => []);
+    expect(v.write(report)).toBe(false);
+    late.resume();
+    await new Promise((res) => late.once('drain', res));
+    await expect(v.drained()).resolves.toBeUndefined();
+  });
 });
 
 describe('progress on a terminal', () => {

@@ -4,9 +4,15 @@
  * the built CLI run with stdout to a real pipe or to a file, a small tmpfs
  * mounted as root for a describe block, and the run into a file on it that
  * must end with exit 1 and one sentence naming the file and ENOSPC.
+ *
+ * Every test that mounts a tmpfs does it here: the stub on a tiny disk
+ * (test/stub/disk.test.ts: newTmpfs, unmountTmpfs) and a bulk run in a private
+ * mount namespace (test/bulk/disk.test.ts: inPrivateTmpfs), each skipped with
+ * its reason where cannotMountTmpfs says the machine cannot mount one.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readdirSync, rmSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { BuiltCli } from '../e2e/built.js';
@@ -53,6 +59,60 @@ export function runBuilt(cli: BuiltCli, args: string[], o: RunBuiltOptions): Pro
 /** Mounts a tmpfs of `size` (`64k`, `1m`) at `dir` (needs root). */
 export function mountTmpfs(dir: string, size: string) {
   return spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { encoding: 'utf8' });
+}
+
+/** Unmounts `dir` (lazily when it is still busy) and removes the folder. */
+export function unmountTmpfs(dir: string): void {
+  if (spawnSync('umount', [dir]).status !== 0) spawnSync('umount', ['-l', dir]);
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** A tmpfs of `size` mounted on a new folder in the temp dir (needs root); throws with the reason when it cannot. */
+export function newTmpfs(size: string, prefix = 'jobfit-tmpfs-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const r = mountTmpfs(dir, size);
+  if (r.status === 0) return dir;
+  rmSync(dir, { recursive: true, force: true });
+  throw new Error(`cannot mount a tmpfs here (${(r.error?.message ?? r.stderr).trim() || `mount exited ${r.status}`})`);
+}
+
+/**
+ * Why a tmpfs cannot be mounted here, or undefined: a probe mount, undone at
+ * once. 'root': by this process, a mount every process sees (newTmpfs);
+ * 'namespace': in a private mount namespace (`unshare -rm`, as inPrivateTmpfs
+ * mounts), which a user namespace allows without root.
+ */
+export function cannotMountTmpfs(how: 'root' | 'namespace'): string | undefined {
+  if (process.platform !== 'linux') return 'tmpfs mounts are Linux only';
+  if (how === 'root') {
+    try {
+      unmountTmpfs(newTmpfs('64k', 'jobfit-tmpfs-probe-'));
+      return undefined;
+    } catch (err) {
+      return (err as Error).message;
+    }
+  }
+  const probe = mkdtempSync(join(tmpdir(), 'jobfit-tmpfs-probe-'));
+  try {
+    const r = spawnSync('unshare', ['-rm', 'sh', '-c', `mount -t tmpfs -o size=64k tmpfs '${probe}'`], { encoding: 'utf8' });
+    return r.status === 0 ? undefined : `cannot mount a tmpfs in a private mount namespace (${(r.error?.message ?? r.stderr).trim() || `unshare exited ${r.status}`})`;
+  } finally {
+    rmSync(probe, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The command and arguments (for spawn) that run `argv` with a tmpfs of
+ * `size` mounted at `mnt` (read-only when asked) in a private mount namespace
+ * of its own; what the run left on it is copied to `save` before the
+ * namespace goes away. The exit code is argv's.
+ */
+export function inPrivateTmpfs(mnt: string, size: string, argv: string[], o: { save: string; readOnly?: boolean }): [string, string[]] {
+  mkdirSync(mnt, { recursive: true });
+  mkdirSync(o.save, { recursive: true });
+  const ro = o.readOnly ? ` && mount -o remount,ro '${mnt}'` : '';
+  const script = `mount -t tmpfs -o size=${size},mode=0755 tmpfs '${mnt}'${ro} && "$@"; rc=$?; cp -a '${mnt}/.' '${o.save}/'; exit $rc`;
+  return ['unshare', ['-rm', 'sh', '-c', script, 'sh', ...argv]];
 }
 
 export interface FullDisk {

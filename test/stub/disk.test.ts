@@ -11,10 +11,10 @@
  * stub in another process, where this machine lets the test mount one (root).
  */
 import { type ChildProcess, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cannotMountTmpfs, newTmpfs, unmountTmpfs } from '../helpers/full-disk.js';
 import { skipBecause } from '../helpers/skip.js';
 import { MSG } from '../../src/api/messages.js';
 import { diskConditionOf } from '../../src/core/disk.js';
@@ -96,32 +96,7 @@ describe('write failures injected through SQLite', () => {
 const root = join(import.meta.dirname, '..', '..');
 const entry = join(root, 'src/cli/entry.ts');
 
-/** Mounts a 4 MB tmpfs on a new folder; throws with the reason when it cannot. */
-function mountTmpfs(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'jobfit-tinydisk-'));
-  const r = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', dir], { encoding: 'utf8' });
-  if (r.status === 0) return dir;
-  rmSync(dir, { recursive: true, force: true });
-  throw new Error(`cannot mount a tmpfs here (${(r.error?.message ?? r.stderr).trim() || `mount exited ${r.status}`})`);
-}
-
-function unmount(dir: string): void {
-  if (spawnSync('umount', [dir]).status !== 0) spawnSync('umount', ['-l', dir]);
-  rmSync(dir, { recursive: true, force: true });
-}
-
-/** Why the tiny-disk tests cannot run here (a probe mount, undone at once), or undefined. */
-function cannotMount(): string | undefined {
-  if (process.platform !== 'linux') return 'tmpfs mounts are Linux only';
-  try {
-    unmount(mountTmpfs());
-    return undefined;
-  } catch (err) {
-    return (err as Error).message;
-  }
-}
-
-const skipReason = cannotMount();
+const skipReason = cannotMountTmpfs('root');
 
 function cli(args: string[], env: Record<string, string> = {}) {
   const r = spawnSync(process.execPath, ['--import', 'tsx', entry, ...args], {
@@ -149,7 +124,7 @@ describe.skipIf(skipBecause(skipReason && `the tiny-disk test: ${skipReason}`))(
   };
 
   beforeAll(async () => {
-    mnt = mountTmpfs();
+    mnt = newTmpfs('4m', 'jobfit-tinydisk-');
     data = join(mnt, 'data');
     ({ child, origin, key } = await startStubProcess({
       data,
@@ -160,7 +135,7 @@ describe.skipIf(skipBecause(skipReason && `the tiny-disk test: ${skipReason}`))(
 
   afterAll(async () => {
     await stopChild();
-    if (mnt) unmount(mnt);
+    if (mnt) unmountTmpfs(mnt);
   });
 
   const call = async (method: string, path: string, body?: unknown) => {

@@ -12,8 +12,16 @@
  *   there are (`test-takers`, `teams`, `users`, `invitations`);
  * - `uncounted`: those lists answer without a total_count (`test-takers`,
  *   `teams`, `users`);
- * - `accept(invitationId)`, with `afterList`: a person accepts while a sync
- *   runs (after the invitation list was read, say).
+ * - `accept(invitationId)`, with `afterList` or `beforeList`: a person
+ *   accepts while a sync runs (after the invitation list was read, say);
+ *   `remove` with them: a person is deleted between two reads;
+ * - `hidden`: the invitation list (items and total_count) leaves these
+ *   invitations out, every other route still has them: a server whose list
+ *   silently drops people.
+ *
+ * The test-taker list is newest first by acceptance (the seeded people
+ * accepted in invitation order, those who `accept` later are newer), so
+ * more than 50 accepting at once push older test takers out of its 50.
  *
  * Test taker list items carry only what the reference states (`id`,
  * `custom_id`, `person_id`, `team`, `account`), as a strict server does.
@@ -33,9 +41,11 @@ export interface FaultServer {
   /** JOBFIT_BASE_URL and JOBFIT_API_KEY for runCli. */
   env: Record<string, string>;
   /** Switches: see the file comment. */
-  faults: { stringIds: boolean; overstate: Partial<Record<ListName, number>>; uncounted: ListName[] };
+  faults: { stringIds: boolean; overstate: Partial<Record<ListName, number>>; uncounted: ListName[]; hidden: number[] };
   /** Called after each list answer is sent, with the list's path ("invitations"). */
   afterList?: (list: string) => void;
+  /** Called when a list request arrives, before it is answered, with the list's path ("test-takers"). */
+  beforeList?: (list: string) => void;
   /** The person of this invitation is gone from the service. */
   remove(invitationId: number): void;
   /** The (pending) person of this invitation accepts: test taker 70001 + i, nothing completed yet. */
@@ -51,6 +61,8 @@ interface Person {
   i: number;
   invitation: number;
   taker: number | null;
+  /** Order of acceptance (the test-taker list is newest first by it). */
+  acceptedSeq: number;
   team: { id: number; display_name: string };
   email: string;
   completed: number[];
@@ -69,7 +81,8 @@ const USER = { id: 31, first_name: 'Ida', last_name: 'Inviter', email: 'ida@faul
 const CREATED = Date.parse('2026-11-02T09:00:00Z');
 
 export async function startFaultServer(people: number): Promise<FaultServer> {
-  const faults: FaultServer['faults'] = { stringIds: false, overstate: {}, uncounted: [] };
+  const faults: FaultServer['faults'] = { stringIds: false, overstate: {}, uncounted: [], hidden: [] };
+  let acceptances = 0;
   const persons = new Map<number, Person>();
   for (let i = 0; i < people; i++) {
     const accepted = i % 3 !== 0;
@@ -77,6 +90,7 @@ export async function startFaultServer(people: number): Promise<FaultServer> {
       i,
       invitation: 50001 + i,
       taker: accepted ? 70001 + i : null,
+      acceptedSeq: accepted ? ++acceptances : 0,
       team: TEAMS[i % 2],
       email: `person${i}@faultco.example`,
       completed: !accepted ? [] : i % 3 === 1 ? [6] : [6, 8],
@@ -211,14 +225,14 @@ export async function startFaultServer(people: number): Promise<FaultServer> {
     send(res, 200, faults.uncounted.includes(name) ? uncounted : { total_count, ...uncounted });
     server.afterList?.(name);
   };
-  /** Filters per the reference: team_id exact, custom_id and email partial and case-insensitive; newest first; 50 items, 150 filtered. */
-  const listed = (of: Person[], q: URLSearchParams, item: (p: Person) => unknown) => {
+  /** Filters per the reference: team_id exact, custom_id and email partial and case-insensitive; newest first (`newer`); 50 items, 150 filtered. */
+  const listed = (of: Person[], q: URLSearchParams, item: (p: Person) => unknown, newer: (a: Person, b: Person) => number) => {
     const teamId = q.get('team_id');
     const customId = q.get('custom_id')?.toLowerCase();
     const email = q.get('email')?.toLowerCase();
     const matches = of
       .filter((p) => (teamId === null || String(p.team.id) === teamId) && (!customId || `grp-${p.i % 4}`.includes(customId)) && (!email || p.email.includes(email)))
-      .sort((a, b) => b.i - a.i);
+      .sort(newer);
     return { items: matches.slice(0, customId || email ? 150 : 50).map(item), total: matches.length };
   };
   const takerListItem = (p: Person) => ({ id: id(p.taker!), custom_id: `grp-${p.i % 4}`, person_id: `P${p.i}`, team: team(p.team), account: { id: id(ACCOUNT.id), display_name: ACCOUNT.display_name } });
@@ -246,7 +260,8 @@ export async function startFaultServer(people: number): Promise<FaultServer> {
         return send(res, 200, list([{ object: 'score_profile', id: id(3), display_name: 'Sales Rep', short_name: 'sales-rep', riasec_profile: 'ESC' }], 1));
       case 'invitations': {
         if (parts.length === 1) {
-          const { items, total } = listed([...persons.values()], u.searchParams, listItem);
+          server.beforeList?.('invitations');
+          const { items, total } = listed([...persons.values()].filter((p) => !faults.hidden.includes(p.invitation)), u.searchParams, listItem, (a, b) => b.i - a.i);
           return sendList(res, 'invitations', items, total);
         }
         const p = persons.get(num(parts[1]));
@@ -254,7 +269,8 @@ export async function startFaultServer(people: number): Promise<FaultServer> {
       }
       case 'test-takers': {
         if (parts.length === 1) {
-          const { items, total } = listed([...takers.values()], u.searchParams, takerListItem);
+          server.beforeList?.('test-takers');
+          const { items, total } = listed([...takers.values()], u.searchParams, takerListItem, (a, b) => b.acceptedSeq - a.acceptedSeq);
           return sendList(res, 'test-takers', items, total);
         }
         const p = byTaker(num(parts[1]));
@@ -289,6 +305,7 @@ export async function startFaultServer(people: number): Promise<FaultServer> {
       const p = persons.get(invitationId);
       if (!p || p.taker !== null) throw new Error(`invitation ${invitationId} is not pending`);
       p.taker = 70001 + p.i;
+      p.acceptedSeq = ++acceptances;
       takers.set(p.taker, p);
     },
     truth() {

@@ -9,7 +9,10 @@
  * (exit 1) keeping what it committed: a test-taker list that says one more
  * than the invitations name, a team list that says one more than it holds.
  * A list without a total_count, a person accepting mid-run, and our stub's
- * `--minimal-fields` test taker items are no false alarm.
+ * `--minimal-fields` test taker items are no false alarm; nor is a person
+ * deleted, or 60 accepting, between the invitation list and the test-taker
+ * list (the pair is read again); an invitation list that leaves a person out
+ * still fails the run.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -266,5 +269,87 @@ export function faultsSuite(backend: Backend): void {
         await stub.close();
       }
     }, 60_000);
+  });
+
+  describe('a change between the two list reads is no false alarm; a list that drops a person still fails', () => {
+    // More than 50 test takers, so the test-taker list (its newest 50) cannot show them all.
+    let racy: FaultServer | undefined;
+    const syncAt = (db: string, ...more: string[]) => runCli(['sync', '--db', db, ...more], { env: racy!.env });
+    /** Runs `change` once, when the test-taker list is asked for (after the invitation list was read). */
+    const beforeTakerList = (change: () => void) => {
+      racy!.beforeList = (list) => {
+        if (list !== 'test-takers') return;
+        racy!.beforeList = undefined;
+        change();
+      };
+    };
+    beforeAll(async () => {
+      racy = await startFaultServer(200);
+    });
+    afterAll(async () => {
+      await racy?.close();
+    });
+
+    it('a person deleted between the invitation list and the test-taker list: read again, exit 0; the next run marks them gone', async () => {
+      const db = await backend.target(dirs, 'deleted-between');
+      expect((await syncAt(db, '--sp', SP)).code).toBe(0);
+      // 50003 completed everything and is unchanged: the incremental run does not fetch it.
+      beforeTakerList(() => racy!.remove(50003));
+      const r = await syncAt(db, '-v');
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/Reading both lists once more/);
+      expect(r.stderr).toMatch(/sync: read again, the lists add up/);
+      const run = await lastRun(db);
+      expect(run.status).toBe('ok');
+      expect(run.by.test_taker_list).toBe(1);
+      expect(run.by.test_taker_list_recheck).toBe(1);
+      expect(run.by.invitation_list_recheck).toBeGreaterThan(0);
+      const next = await syncAt(db);
+      expect(next.code, next.stderr).toBe(0);
+      expect(await n(db, 'SELECT COUNT(*) AS n FROM invitations WHERE id = 50003 AND gone_at IS NOT NULL')).toBe(1);
+      expect(await n(db, 'SELECT COUNT(*) AS n FROM test_takers WHERE gone_at IS NULL')).toBe(racy!.truth().testTakers.length);
+      // Nothing changed between the reads: one read of each, no recheck.
+      expect((await lastRun(db)).by.test_taker_list_recheck).toBeUndefined();
+    }, 90_000);
+
+    it('60 people accepting between the two reads (more than the 50 the test-taker list shows): read again, exit 0; the next run syncs them', async () => {
+      const db = await backend.target(dirs, 'many-accept');
+      expect((await syncAt(db, '--sp', SP)).code).toBe(0);
+      const truth = racy!.truth();
+      // Invitation 50001 + i is accepted as test taker 70001 + i.
+      const pending = truth.invitations.filter((id) => !truth.testTakers.includes(id + 20000));
+      expect(pending.length).toBeGreaterThan(60);
+      beforeTakerList(() => {
+        for (const id of pending.slice(0, 60)) racy!.accept(id);
+      });
+      const r = await syncAt(db, '-v');
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/sync: 50 test takers accepted after the invitation list was read/);
+      expect(r.stderr).toMatch(/sync: read again, the lists add up/);
+      expect((await lastRun(db)).by.test_taker_list_recheck).toBe(1);
+      const next = await syncAt(db);
+      expect(next.code, next.stderr).toBe(0);
+      expect(await n(db, 'SELECT COUNT(*) AS n FROM test_takers WHERE gone_at IS NULL')).toBe(racy!.truth().testTakers.length);
+    }, 90_000);
+
+    it('an invitation list that leaves out a person (items and total_count): read twice, exit 1 both times', async () => {
+      const db = await backend.target(dirs, 'dropped');
+      // 50002 accepted first of all: the oldest test taker, outside the newest 50.
+      racy!.faults.hidden = [50002];
+      try {
+        const takers = racy!.truth().testTakers.length;
+        const r = await syncAt(db, '--sp', SP);
+        expect(r.code, r.stderr).toBe(1);
+        expect(r.stderr).toContain(`The counts do not add up: the service's list of test takers says ${takers} (total_count), the invitation list names ${takers - 1}.`);
+        expect(r.stderr).not.toMatch(/^Synced /m);
+        const run = await lastRun(db);
+        expect(run.status).toBe('failed');
+        expect(run.by.test_taker_list_recheck).toBe(1);
+        expect((await syncAt(db)).code).toBe(1);
+      } finally {
+        racy!.faults.hidden = [];
+      }
+      expect((await syncAt(db)).code).toBe(0);
+    }, 90_000);
   });
 }

@@ -177,7 +177,7 @@ async function runSingle(o: InviteOptions, ctx: Context): Promise<void> {
 }
 
 async function runBulk(o: InviteOptions, ctx: Context): Promise<void> {
-  const [{ runBulkInvite, formatMapping, formatReport, summaryLine, finishBulk }, { createProgress }, v8, { safeText }, { isOurStub }, { checkOutFile }] = await Promise.all([
+  const [{ prepareRun, runBulkInvite, formatMapping, formatReport, summaryLine, finishBulk }, { createProgress }, v8, { safeText }, { isOurStub }, { checkOutFile }] = await Promise.all([
     import('../../bulk/run.js'),
     import('../../format/progress.js'),
     import('node:v8'),
@@ -195,8 +195,6 @@ async function runBulk(o: InviteOptions, ctx: Context): Promise<void> {
   // the measure: while sending, the flag cost ~15% more CPU per row (measured:
   // 2.85 vs 2.4 s of CPU for 10,000 rows), and the sender is CPU-bound.
   if (o.dryRun) v8.setFlagsFromString('--optimize-for-size');
-  const client = await ctx.client();
-  const conn = ctx.connection;
   const bulkOpts = {
     csv: o.csv!,
     sheet: o.sheet,
@@ -218,14 +216,25 @@ async function runBulk(o: InviteOptions, ctx: Context): Promise<void> {
     sendVia: o.sendVia,
     phoneCountry: o.phoneCountry,
   };
-  const summary = await runBulkInvite(bulkOpts, {
-    ctx,
-    api: client as never,
-    target: { baseUrl: conn?.baseUrl ?? '', mode: conn?.mode, local: await isOurStub(ctx.io.env, conn?.baseUrl ?? '', Boolean(conn?.embedded)) },
-    confirm: async (message) => (await ctx.prompter()).confirm(message, { default: false }),
-    progress: (total) => createProgress(ctx, { total, label: 'Inviting', noun: 'rows' }),
-    profileDefaults: await profileDefaults(ctx),
-  });
+  // Everything that needs no service is refused before the first ctx.client(),
+  // which may start the embedded stub or read a key from the keyring.
+  const prepared = await prepareRun(bulkOpts, ctx);
+  let summary: Awaited<ReturnType<typeof runBulkInvite>>;
+  try {
+    const client = await ctx.client();
+    const conn = ctx.connection;
+    summary = await runBulkInvite(bulkOpts, {
+      ctx,
+      api: client as never,
+      target: { baseUrl: conn?.baseUrl ?? '', mode: conn?.mode, local: await isOurStub(ctx.io.env, conn?.baseUrl ?? '', Boolean(conn?.embedded)) },
+      confirm: async (message) => (await ctx.prompter()).confirm(message, { default: false }),
+      progress: (total) => createProgress(ctx, { total, label: 'Inviting', noun: 'rows' }),
+      profileDefaults: await profileDefaults(ctx),
+    }, prepared);
+  } finally {
+    prepared.release();
+  }
+  const conn = ctx.connection;
   const label = o.csv === '-' ? 'Standard input' : o.csv!;
   const fmt = ctx.globals.output;
   if (summary.dryRun) {

@@ -8,7 +8,7 @@
  * field may be missing and the section still renders.
  */
 import { byRank, type JobFitReportView } from '../jobfit-report.js';
-import type { ListWriter, OutputCtx } from '../output.js';
+import { type ListWriter, type OutputCtx, untilDrained } from '../output.js';
 import { BLUES, esc, fmt, metaList, PAGE_TAIL, pageHead, safeHref, starsHtml } from './page.js';
 
 type Named = NonNullable<JobFitReportView['career_interests_profile']>[number];
@@ -187,10 +187,11 @@ export function createJobFitHtmlWriter(
       return put(jobFitSectionHtml(item));
     },
     drained() {
-      const stream = out as { once?: (event: string, cb: () => void) => void };
-      if (!full || typeof stream.once !== 'function') return Promise.resolve();
+      // As the other list writers (output.ts): a drain already past, or a
+      // stdout whose write failed (a full disk), is not waited for.
+      const wasFull = full;
       full = false;
-      return new Promise<void>((resolve) => stream.once?.('drain', resolve));
+      return untilDrained(out, wasFull, () => ctx.io.stdoutError?.());
     },
     end() {
       const later = notReady();
