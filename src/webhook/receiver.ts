@@ -324,9 +324,22 @@ export function gateRequest(method: string | undefined, headers: IncomingHttpHea
   return 'read';
 }
 
-/** A body read in full: the event it holds (JSON, an event, an id and type of the usual shape), or a refusal. */
+/**
+ * JSON text is UTF-8. A body that is not would be read with U+FFFD in place
+ * of its bad bytes, and forwarded so (forward.ts sends the text): the app
+ * would get other bytes than were signed, and its check would fail. The BOM,
+ * if any, is kept, so JSON.parse refuses it as before.
+ */
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** A body read in full: the event it holds (UTF-8 JSON, an event, an id and type of the usual shape), or a refusal. */
 export function parseDelivery(buf: Buffer): { event: WebhookEvent; raw: string } | Refusal {
-  const raw = buf.toString('utf8');
+  let raw: string;
+  try {
+    raw = UTF8.decode(buf);
+  } catch {
+    return { status: 400, kind: 'utf8', message: `Rejected a delivery whose body is not UTF-8 text (${formatBytes(buf.length)}), as JSON must be`, error: 'body is not UTF-8' };
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw);

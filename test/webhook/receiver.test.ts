@@ -78,6 +78,33 @@ describe('webhook receiver', () => {
     expect(notes[1]).toMatch(/not an event.*400/);
   });
 
+  it('answers 400 for a body that is not UTF-8, and forwards a UTF-8 one to the app byte for byte', async () => {
+    const got: Buffer[] = [];
+    const app: Server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        got.push(Buffer.concat(chunks));
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((ok) => app.listen(0, '127.0.0.1', ok));
+    closers.push(() => new Promise((ok) => app.close(() => ok())));
+    const { r, shown, notes } = await receiver({ forwardTo: `http://127.0.0.1:${(app.address() as AddressInfo).port}/hook` });
+    // "Renée" written in Latin-1 (one byte 0xE9): read as UTF-8 it would become U+FFFD, and the app would get other bytes than were sent.
+    const latin1 = Buffer.from(JSON.stringify(event('evt_latin1', 'invitation.accepted', { object: 'invitation', id: 1, first_name: 'Renée' })), 'latin1');
+    const bad = await post(r.url, latin1);
+    expect(bad.status).toBe(400);
+    expect(bad.json).toEqual({ error: 'body is not UTF-8' });
+    expect(notes.join('\n')).toMatch(/not UTF-8 text.*400/);
+    const utf8 = Buffer.from(JSON.stringify(event('evt_utf8', 'invitation.accepted', { object: 'invitation', id: 2, first_name: 'Renée 🙂' })), 'utf8');
+    expect((await post(r.url, utf8)).status).toBe(200);
+    await r.close();
+    expect(shown.map((e) => e.id)).toEqual(['evt_utf8']);
+    expect(got).toHaveLength(1);
+    expect(got[0].equals(utf8)).toBe(true);
+  });
+
   it('answers 413 with a note for a body over the limit (declared or streamed)', async () => {
     const { r, shown, notes } = await receiver();
     const big = Buffer.alloc(1024 * 1024 + 10, 'a');
@@ -235,6 +262,9 @@ describe('receiver rules', () => {
     expect(kind(JSON.stringify(event('e'.repeat(201))))).toBe('id');
     expect(kind(JSON.stringify(event('evt_t', 'Invitation.Accepted')))).toBe('id');
     expect(kind(JSON.stringify(event('evt_t', 'invitation')))).toBe('id');
+    expect('kind' in parseDelivery(Buffer.from([0x7b, 0xff, 0x7d])) && (parseDelivery(Buffer.from([0x7b, 0xff, 0x7d])) as { kind: string }).kind).toBe('utf8');
+    // A BOM is kept, so the body is still not JSON (as before).
+    expect(kind('\uFEFF' + JSON.stringify(event('evt_bom')))).toBe('json');
     const ok = parseDelivery(Buffer.from(JSON.stringify(event('evt_raw'))));
     expect('raw' in ok && ok.raw).toBe(JSON.stringify(event('evt_raw')));
   });
