@@ -1,16 +1,4 @@
 #!/usr/bin/env node
-// V8 keeps the compiled code of dist/ between runs (module.enableCompileCache,
-// Node >= 22.1), in the user's own cache folder rather than a shared /tmp one.
-// It is skipped when NODE_COMPILE_CACHE already decides, and it never stops a run.
-import module from 'node:module';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
-
-if (!process.env.NODE_COMPILE_CACHE && module.enableCompileCache) {
-  try {
-    module.enableCompileCache(join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'jobfit', 'compile-cache'));
-  } catch {
-    // No cache folder (read-only HOME): start without it.
-  }
-}
+// The CLI's bundle (dist/main.js, built by scripts/build.mjs). Its code caches
+// (V8's compiled code kept between runs) are set up there: src/cli/code-cache.ts.
 await import('../dist/main.js');

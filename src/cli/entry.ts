@@ -1,5 +1,6 @@
 // The bundle's entry point. `--version` is answered before anything else is
 // loaded so that it costs no more than starting node.
+import { startCodeCaches } from './code-cache.js';
 import { VERSION } from './version.js';
 
 const argv = process.argv.slice(2);
@@ -34,6 +35,8 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   // (Help makes no request, so it skips loading node:v8.)
   const asksHelp = argv.length === 0 || argv.includes('--help') || argv.includes('-h') || argv[0] === 'help';
   if (!asksHelp) process.getBuiltinModule('node:v8').setFlagsFromString('--liftoff-only');
+  // After the flags: V8 keys its code cache by them.
+  startCodeCaches(process.getBuiltinModule('node:url').fileURLToPath(new URL('./chunks/', import.meta.url)));
   const { runMain } = await import('./main.js');
   await runMain(argv);
 }

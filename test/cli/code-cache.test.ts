@@ -1,0 +1,79 @@
+/**
+ * The code cache of the CLI's chunks (src/cli/code-cache.ts), on the built
+ * binary with a fresh HOME: written once, read after, a damaged file replaced,
+ * one others can write not read, stale files dropped, and nothing at all when
+ * node's cache is switched off.
+ */
+import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BuiltCli, buildCli } from '../e2e/built.js';
+
+let cli: BuiltCli;
+let env: Record<string, string>;
+let cacheRoot: string;
+
+beforeAll(() => {
+  cli = buildCli();
+  env = { JOBFIT_CONFIG_DIR: join(cli.dir, 'config'), XDG_CACHE_HOME: join(cli.dir, 'cache') };
+  cacheRoot = join(cli.dir, 'cache', 'jobfit', 'code-cache');
+}, 120_000);
+afterAll(() => cli?.close());
+
+/** The one folder of this node and these V8 flags, and its files with their change times. */
+function cached(): { dir: string; files: Map<string, number> } {
+  const [tag] = readdirSync(cacheRoot);
+  const dir = join(cacheRoot, tag);
+  return { dir, files: new Map(readdirSync(dir).map((f) => [f, statSync(join(dir, f)).mtimeMs])) };
+}
+
+describe('the code cache of the chunks', () => {
+  it('is written by the first run, one file per chunk it ran, and read, not written, by the next', () => {
+    const first = cli.run(['teams', '-o', 'json'], { env });
+    expect(first.code, first.stderr).toBe(0);
+    const after1 = cached();
+    const chunks = new Set(readdirSync(join(cli.dir, 'dist', 'chunks')));
+    expect(after1.files.size).toBeGreaterThan(20);
+    for (const f of after1.files.keys()) expect(chunks.has(f.replace(/-\d+$/, '')), f).toBe(true);
+    const second = cli.run(['teams', '-o', 'json'], { env });
+    expect(second.code).toBe(0);
+    expect(second.stdout).toBe(first.stdout);
+    expect(cached().files).toEqual(after1.files);
+  });
+
+  it('a damaged file is refused and written again, and the run is the same', () => {
+    const { dir, files } = cached();
+    const name = [...files.keys()].sort((a, b) => statSync(join(dir, b)).size - statSync(join(dir, a)).size)[0];
+    writeFileSync(join(dir, name), 'not a code cache');
+    const r = cli.run(['teams', '-o', 'json'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ object: 'list' });
+    expect(readFileSync(join(dir, name)).length).toBeGreaterThan(1000);
+  });
+
+  it('files of chunks this build does not have go when files are written', () => {
+    const { dir, files } = cached();
+    writeFileSync(join(dir, 'chunk-GONEGONE.js-1234'), 'from an earlier build');
+    // One file missing, so this run writes.
+    const name = [...files.keys()][0];
+    writeFileSync(join(dir, name), '');
+    expect(cli.run(['teams', '-o', 'json'], { env }).code).toBe(0);
+    expect(readdirSync(dir)).not.toContain('chunk-GONEGONE.js-1234');
+    expect(readdirSync(dir)).toContain(name);
+  });
+
+  it('a file others can write is not read (compiled code is code): it is written again, owner-only', () => {
+    const { dir, files } = cached();
+    const name = [...files.keys()][1];
+    chmodSync(join(dir, name), 0o666);
+    expect(cli.run(['teams', '-o', 'json'], { env }).code).toBe(0);
+    // Had it been read, V8 would have taken it (it is valid) and nothing would be written.
+    expect(statSync(join(dir, name)).mode & 0o777).toBe(0o600);
+  });
+
+  it('NODE_DISABLE_COMPILE_CACHE: no cache is read or written', () => {
+    const off = { ...env, XDG_CACHE_HOME: join(cli.dir, 'cache-off'), NODE_DISABLE_COMPILE_CACHE: '1' };
+    expect(cli.run(['teams', '-o', 'json'], { env: off }).code).toBe(0);
+    expect(() => readdirSync(join(cli.dir, 'cache-off'))).toThrow();
+  });
+});
