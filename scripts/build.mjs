@@ -80,6 +80,18 @@ async function chunksToCommonJs(dir) {
   writeFileSync(new URL('package.json', dir), '{ "type": "commonjs" }\n');
 }
 
+/**
+ * `--version` and `--help` load no chunk (src/cli/entry.ts): esbuild still
+ * has the entry import its runtime chunk for its side effects, which a
+ * CommonJS chunk has none of (each chunk requires what it uses). Any other
+ * import of a chunk by the entry is a build error.
+ */
+function entryWithoutChunks(file) {
+  const code = readFileSync(file, 'utf8').replace(/^import "\.\/chunks\/[\w-]+\.js";\n/gm, '');
+  if (/from "\.\/chunks\//.test(code)) throw new Error('dist/main.js imports a chunk: --version and --help would load it (see src/cli/entry.ts)');
+  writeFileSync(file, code);
+}
+
 /** What the CLI's bundle and the library's have in common. */
 const common = {
   bundle: true,
@@ -145,6 +157,7 @@ const common = {
 
 await build({ ...common, entryPoints: { main: 'src/cli/entry.ts' }, outdir: 'dist' });
 await chunksToCommonJs(new URL('chunks/', dist));
+entryWithoutChunks(new URL('main.js', dist));
 await build({ ...common, entryPoints: { index: 'src/lib/index.ts' }, outdir: 'dist/lib' });
 
 // The library's type declarations (dist/types/lib/index.d.ts and what it imports),
