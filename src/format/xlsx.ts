@@ -23,7 +23,7 @@
 import { PassThrough } from 'node:stream';
 import { cellsFor, csvRecord, looksLikeFormula } from './csv.js';
 import { type Cell, keysOutside, unionKeys } from './fields.js';
-import { untilDrained } from './output.js';
+import { untilDrained } from './drain.js';
 
 /** Links per sheet; later URLs are text (each link is held in memory until the sheet ends). */
 const LINK_CAP = 10_000;

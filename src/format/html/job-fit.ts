@@ -8,7 +8,8 @@
  * field may be missing and the section still renders.
  */
 import { byRank, type JobFitReportView } from '../jobfit-report.js';
-import { type ListWriter, type OutputCtx, untilDrained } from '../output.js';
+import { untilDrained } from '../drain.js';
+import type { ListWriter, OutputCtx } from '../output.js';
 import { BLUES, esc, fmt, metaList, PAGE_TAIL, pageHead, safeHref, starsHtml } from './page.js';
 
 type Named = NonNullable<JobFitReportView['career_interests_profile']>[number];
