@@ -15,7 +15,6 @@
 
 interface CompilingModule {
   exports: unknown;
-  require(id: string): unknown;
 }
 type Compile = (this: CompilingModule, content: string, filename: string, ...rest: unknown[]) => unknown;
 
@@ -42,7 +41,7 @@ export function startCodeCaches(chunksDir: string): void {
 }
 
 function cacheChunkCode(chunksDir: string, cacheDir: string): void {
-  const { Module } = process.getBuiltinModule('node:module');
+  const { Module, createRequire } = process.getBuiltinModule('node:module');
   const vm = process.getBuiltinModule('node:vm');
   const fs = process.getBuiltinModule('node:fs');
   const path = process.getBuiltinModule('node:path');
@@ -50,18 +49,27 @@ function cacheChunkCode(chunksDir: string, cacheDir: string): void {
   const original = proto._compile;
   const made: Array<{ file: string; script: import('node:vm').Script }> = [];
   let dir: string | undefined;
+  let usable = false;
   const uid = process.getuid?.();
+  // The rule of core/files.ts trustProblem, for one stat (importing it would make --version load a chunk).
+  const ours = (st: import('node:fs').Stats) => uid === undefined || (st.uid === uid && (st.mode & 0o022) === 0);
 
   proto._compile = function (content, filename, ...rest) {
     if (!filename.startsWith(chunksDir)) return original.call(this, content, filename, ...rest);
     // Read when the first chunk loads, after the entry has set V8's flags for this run.
-    dir ??= path.join(cacheDir, `${process.arch}-${process.getBuiltinModule('node:v8').cachedDataVersionTag()}`);
+    if (dir === undefined) {
+      dir = path.join(cacheDir, `${process.arch}-${process.getBuiltinModule('node:v8').cachedDataVersionTag()}`);
+      const st = fs.lstatSync(dir, { throwIfNoEntry: false });
+      // A folder that is not this user's own (XDG_CACHE_HOME in a shared place) is not used at all.
+      usable = !st || (st.isDirectory() && ours(st));
+    }
+    if (!usable) return original.call(this, content, filename, ...rest);
     const file = path.join(dir, `${path.basename(filename)}-${content.length}`);
     let cachedData: Buffer | undefined;
     try {
       // Compiled code is code: only a file of this user's that nobody else can write is read.
       const st = fs.statSync(file);
-      if (uid === undefined || (st.uid === uid && (st.mode & 0o022) === 0)) cachedData = fs.readFileSync(file);
+      if (ours(st)) cachedData = fs.readFileSync(file);
     } catch {
       // None yet.
     }
@@ -72,27 +80,33 @@ function cacheChunkCode(chunksDir: string, cacheDir: string): void {
     });
     if (cachedData === undefined || script.cachedDataRejected) made.push({ file, script });
     const wrapper = script.runInThisContext() as (exports: unknown, require: unknown, module: unknown, filename: string, dirname: string) => unknown;
-    const require = Object.assign((id: string) => this.require(id), {
-      resolve: (request: string) => (Module as unknown as { _resolveFilename(r: string, parent: unknown): string })._resolveFilename(request, this),
-      cache: (Module as unknown as { _cache: unknown })._cache,
-    });
-    return wrapper.call(this.exports, this.exports, require, this, filename, path.dirname(filename));
+    return wrapper.call(this.exports, this.exports, createRequire(filename), this, filename, path.dirname(filename));
   };
 
   process.once('exit', () => {
-    if (made.length === 0 || dir === undefined) return;
+    if (made.length === 0 || dir === undefined || !usable) return;
     try {
       fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
       // The files of chunks an earlier build had (an upgrade) go.
       const current = new Set(fs.readdirSync(chunksDir));
       for (const name of fs.readdirSync(dir)) if (!name.endsWith('.tmp') && !current.has(name.replace(/-\d+$/, ''))) fs.rmSync(path.join(dir, name), { force: true });
-      for (const { file, script } of made) {
-        const part = `${file}.${process.pid}.tmp`;
-        fs.writeFileSync(part, script.createCachedData(), { mode: 0o600 });
-        fs.renameSync(part, file);
-      }
     } catch {
-      // A read-only or full cache folder: the next run compiles as this one did.
+      return; // No folder to write in.
+    }
+    for (const { file, script } of made) {
+      const part = `${file}.${process.pid}.tmp`;
+      try {
+        // A new file or none: nothing already there (a planted link) is written through.
+        fs.writeFileSync(part, script.createCachedData(), { mode: 0o600, flag: 'wx' });
+        fs.renameSync(part, file);
+      } catch {
+        // A read-only or full cache folder, or something at the temporary name: the next run compiles as this one did.
+        try {
+          fs.rmSync(part, { force: true });
+        } catch {
+          // Nothing to remove, or no right to.
+        }
+      }
     }
   });
 }

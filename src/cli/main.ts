@@ -107,11 +107,11 @@ export async function run(argv: string[], io: IOStreams): Promise<number> {
       return ExitCode.USAGE;
     }
   }
+  // The named command alone is wired; with none (help, a typo), every command is declared for commander's list and suggestions.
   const named = COMMANDS.find((entry) => entry.name === name || (name !== undefined && entry.aliases?.includes(name)));
-  for (const entry of named ? [named] : COMMANDS) {
-    if (entry === named) {
-      await wireEntry(program, entry, deps);
-    } else {
+  if (named) await wireEntry(program, named, deps);
+  else {
+    for (const entry of COMMANDS) {
       program.command(entry.name).aliases([...(entry.aliases ?? [])]).summary(entry.summary).description(entry.summary).allowUnknownOption().helpOption(false)
         .action(async () => {
           const fresh = buildProgram(io);

@@ -1,10 +1,10 @@
 /**
  * The code cache of the CLI's chunks (src/cli/code-cache.ts), on the built
  * binary with a fresh HOME: written once, read after, a damaged file replaced,
- * one others can write not read, stale files dropped, and nothing at all when
- * node's cache is switched off.
+ * one others can write not read, a folder others can write not used, stale
+ * files dropped, and nothing at all when node's cache is switched off.
  */
-import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BuiltCli, buildCli } from '../e2e/built.js';
@@ -69,6 +69,20 @@ describe('the code cache of the chunks', () => {
     expect(cli.run(['teams', '-o', 'json'], { env }).code).toBe(0);
     // Had it been read, V8 would have taken it (it is valid) and nothing would be written.
     expect(statSync(join(dir, name)).mode & 0o777).toBe(0o600);
+  });
+
+  it('a cache folder others can write is not used at all (a shared XDG_CACHE_HOME)', () => {
+    const { dir, files } = cached();
+    const name = [...files.keys()][2];
+    rmSync(join(dir, name));
+    chmodSync(dir, 0o777);
+    try {
+      const r = cli.run(['teams', '-o', 'json'], { env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(readdirSync(dir)).not.toContain(name);
+    } finally {
+      chmodSync(dir, 0o700);
+    }
   });
 
   it('NODE_DISABLE_COMPILE_CACHE: no cache is read or written', () => {
