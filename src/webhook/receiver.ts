@@ -42,6 +42,14 @@ export const FORWARD_QUEUE_EVENTS = 1000;
 export const FORWARD_QUEUE_BYTES = 32 * 1024 * 1024;
 /** Waits between forwards of one event that the app did not take (the last repeats while the listener runs). */
 export const FORWARD_RETRY_MS: readonly number[] = [1000, 2000, 5000, 10_000, 30_000];
+/**
+ * A request answered before its body was read in full (refused, too large,
+ * too busy) still has its body read and dropped after the answer, this many
+ * bytes and this long at most, so a sender still writing gets the answer and
+ * not a reset (lingerThenClose()).
+ */
+export const LINGER_BYTES = 16 * 1024 * 1024;
+export const LINGER_MS = 5000;
 /** On close, how long forwards in flight may still take before they are cut off and kept as not forwarded. */
 const CLOSE_GRACE_MS = 2000;
 /** An event id: printable ASCII without spaces, at most this long (the stub's are `evt_` + 24 hex). */
@@ -104,6 +112,8 @@ export interface ReceiverOptions extends ReceiverHooks {
   userAgent?: string;
   /** Now, in ms (tests move it). */
   now?: () => number;
+  /** How long the rest of a refused body is still read after the answer (default LINGER_MS; tests shorten it). */
+  lingerMs?: number;
 }
 
 export interface ForwardCounts {
@@ -262,6 +272,53 @@ function send(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
   res.end(text);
+}
+
+/**
+ * Answers with `connection: close` a request whose body may not have been
+ * read (a refusal before or while reading it: 403, 413, 415, an early 503).
+ * Ended at once, node would close the socket as soon as the answer is
+ * written, and a sender still writing its body would get a reset, often
+ * before it has read the answer: it could not tell "too large, don't retry"
+ * from a network failure. So the answer is written whole (its length lets
+ * the sender read it at once) and the rest of the body is read and dropped
+ * (lingerThenClose()); a body read in full is answered and closed at once.
+ */
+function sendAndClose(res: ServerResponse, status: number, body: unknown, lingerMs: number): void {
+  res.setHeader('connection', 'close');
+  if (res.req.complete) {
+    send(res, status, body);
+    return;
+  }
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.write(text);
+  lingerThenClose(res.req, res, LINGER_BYTES, lingerMs);
+}
+
+/**
+ * nginx's lingering close: the rest of a request's body is read, each chunk
+ * dropped as it comes (memory does not grow with it), and once the body has
+ * ended the answer is ended and node closes the connection. A sender that
+ * goes on past `maxBytes` or `ms` (one that never stops) is cut off; a
+ * sender that closes first (node's own client stops writing on an answer
+ * with `connection: close`) ends it too.
+ */
+function lingerThenClose(req: IncomingMessage, res: ServerResponse, maxBytes: number, ms: number): void {
+  let left = maxBytes;
+  const cut = () => req.socket.destroy();
+  const timer = setTimeout(cut, ms);
+  timer.unref();
+  req.on('data', (c: Buffer) => {
+    left -= c.length;
+    if (left < 0) cut();
+  });
+  req.on('end', () => {
+    clearTimeout(timer);
+    res.end();
+  });
+  req.on('close', () => clearTimeout(timer));
+  req.resume();
 }
 
 export function formatBytes(n: number): string {
@@ -604,7 +661,11 @@ class Tally {
   deferred = 0;
   private readonly noted = new Set<string>();
 
-  constructor(readonly note: (m: string) => void) {}
+  constructor(
+    readonly note: (m: string) => void,
+    /** How long a refused body is still read after the answer. */
+    private readonly lingerMs: number,
+  ) {}
 
   /** Notes `message` the first time of its kind. */
   once(kind: string, message: string): void {
@@ -616,8 +677,7 @@ class Tally {
   refuse(res: ServerResponse, r: Refusal): void {
     this.refused++;
     this.once(r.kind, `${r.message}: ${r.status} (not shown or forwarded; further ones are refused without a note)`);
-    res.setHeader('connection', 'close');
-    send(res, r.status, { error: r.error });
+    sendAndClose(res, r.status, { error: r.error }, this.lingerMs);
   }
 
   /** 503 with Retry-After: a bound was reached, and the sender delivers it again later. */
@@ -625,8 +685,7 @@ class Tally {
     this.deferred++;
     this.once(kind, `${message}: 503 with Retry-After ${retryAfterS} s (the sender delivers it again later; further ones without a note)`);
     res.setHeader('retry-after', String(retryAfterS));
-    res.setHeader('connection', 'close');
-    send(res, 503, { error: 'busy; retry' });
+    sendAndClose(res, 503, { error: 'busy; retry' }, this.lingerMs);
   }
 }
 
@@ -785,7 +844,7 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
     allowed: allowedHostNames(o.allowHosts, o.host),
     replay,
     queue,
-    tally: new Tally(note),
+    tally: new Tally(note, o.lingerMs ?? LINGER_MS),
   };
   const server: Server = createServer((req, res) => handleRequest(c, req, res));
   server.maxConnections = MAX_CONNECTIONS;
