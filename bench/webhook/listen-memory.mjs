@@ -18,6 +18,12 @@
 // --id-kb KB instead: they are taken and kept in the forward queue until it
 // is full (32 MB), then answered 503; e.g. --hung-app --id-kb 800 --events
 // 45 --concurrency 1 fills the queue with 40.
+//
+// With --too-large MB, each event is a body of MB megabytes instead (over
+// the 1 MB limit): it is answered 413 before a byte is read, and the rest of
+// it is read and dropped before the connection closes, so the peak shows
+// whether the dropped bytes cost memory. A sender that sees a reset instead
+// of an answer is counted under its error code (EPIPE, ECONNRESET).
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { createServer, request } from 'node:http';
@@ -35,16 +41,24 @@ const BINS = argOf('--bins', bin)
   .map((b) => resolve(b));
 const asJson = process.argv.includes('--json');
 const HUNG = process.argv.includes('--hung-app');
+const TOO_LARGE_MB = arg('--too-large', 0);
 const log = logTo(asJson);
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
+/** The answer's status; with --too-large, the error code instead when the sender also saw a reset (before or after the answer). */
 function post(url, body) {
   return new Promise((ok, fail) => {
+    let status = 0;
+    let error;
     const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
       res.resume();
-      res.on('end', () => ok(res.statusCode ?? 0));
+      res.on('end', () => {
+        status = res.statusCode ?? 0;
+        if (!TOO_LARGE_MB) ok(status);
+      });
     });
-    req.on('error', fail);
+    req.on('error', (e) => (TOO_LARGE_MB ? (error = e.code ?? 'error') : fail(e)));
+    if (TOO_LARGE_MB) req.on('close', () => ok(error ?? status));
     req.end(body);
   });
 }
@@ -76,13 +90,15 @@ async function flood(jobfitBin) {
       child.on('exit', (code) => fail(new Error(`listen exited ${code}: ${stderr}`)));
     });
     const big = 'e'.repeat(ID_KB * 1024);
+    const huge = TOO_LARGE_MB ? Buffer.alloc(TOO_LARGE_MB * 1024 * 1024, 0x20) : undefined;
     const answers = {};
     let next = 0;
     const t0 = performance.now();
     await Promise.all(
       Array.from({ length: CONCURRENCY }, async () => {
         while (next < EVENTS) {
-          const s = await post(url, eventNo(next++, big));
+          const i = next++;
+          const s = await post(url, huge ?? eventNo(i, big));
           answers[s] = (answers[s] ?? 0) + 1;
         }
       }),
