@@ -47,15 +47,16 @@ async function receiver(extra: Partial<Parameters<typeof startReceiver>[0]> = {}
 }
 
 /**
- * node:http: POSTs `total` bytes with that Content-Length in 64 KB chunks,
- * each as soon as the socket has taken the one before, until the body is
- * written or the connection ends.
+ * node:http: POSTs `total` bytes with that Content-Length (or chunked) in
+ * 64 KB chunks, each as soon as the socket has taken the one before, until
+ * the body is written or the connection ends.
  */
-function nodeSender(url: string, total: number): Promise<Seen> {
+function nodeSender(url: string, total: number, o: { chunked?: boolean } = {}): Promise<Seen> {
   return new Promise((resolve) => {
     const seen: Seen = { headers: {}, body: '', error: undefined, wrote: 0, wroteAfterAnswer: 0, msAfterAnswer: 0 };
     let answeredAt = 0;
-    const req = request(url, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': String(total) } }, (res) => {
+    const length: Record<string, string> = o.chunked ? {} : { 'content-length': String(total) };
+    const req = request(url, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', ...length } }, (res) => {
       answeredAt = performance.now();
       seen.status = res.statusCode;
       seen.headers = res.headers as Record<string, string>;
@@ -152,12 +153,14 @@ describe('an answer before the body is read', () => {
     const viaNode = await nodeSender(r.url, 4 * MB);
     expect(viaNode).toMatchObject({ status: 413, body: tooLarge, error: undefined });
     expect(viaNode.headers.connection).toBe('close');
+    // Chunked: the 413 comes once 1 MB has been read.
+    expect(await nodeSender(r.url, 4 * MB, { chunked: true })).toMatchObject({ status: 413, body: tooLarge, error: undefined });
     // A sender that writes its whole body whatever it is told, 64 KB every 2 ms: all of it is read, then the connection ends cleanly.
     const whole = await rawSender(r.url, { declared: 4 * MB, total: 4 * MB, chunkKb: 64, gapMs: 2 });
     expect(whole).toMatchObject({ status: 413, body: tooLarge, error: undefined, wrote: 4 * MB });
     expect(await deliver(r.url, 'evt_after_413')).toBe(200);
     expect(shown.map((e) => e.id)).toEqual(['evt_after_413']);
-    expect(r.refused).toBe(2);
+    expect(r.refused).toBe(3);
   });
 
   it('an early 503 (the in-flight budget is full when the headers come): the sender still writing gets the status, Retry-After and body', async () => {
