@@ -280,9 +280,12 @@ function send(res: ServerResponse, status: number, body: unknown): void {
  * Ended at once, node would close the socket as soon as the answer is
  * written, and a sender still writing its body would get a reset, often
  * before it has read the answer: it could not tell "too large, don't retry"
- * from a network failure. So the answer is written whole (its length lets
- * the sender read it at once) and the rest of the body is read and dropped
- * (lingerThenClose()); a body read in full is answered and closed at once.
+ * from a network failure. (Without `connection: close`, node keeps the
+ * connection and reads the rest of the body itself, with no bound but the
+ * 30 s request timeout.) So the answer is written whole (its length lets the
+ * sender read it at once) but ended only once the rest of the body is read
+ * and dropped (lingerThenClose()); a body read in full is answered and
+ * closed at once.
  */
 function sendAndClose(res: ServerResponse, status: number, body: unknown, lingerMs: number): void {
   res.setHeader('connection', 'close');
