@@ -50,6 +50,15 @@ export const FORWARD_RETRY_MS: readonly number[] = [1000, 2000, 5000, 10_000, 30
  */
 export const LINGER_BYTES = 16 * 1024 * 1024;
 export const LINGER_MS = 5000;
+/**
+ * How many refused bodies are read and dropped at once. Node copies every
+ * chunk it reads and V8 frees the copies late: under a flood of bodies over
+ * the limit, draining them all peaked at 170 MB, two at a time at 114 MB
+ * (bench/webhook/listen-memory.mjs --too-large 8). Past these, a refused
+ * request is closed as soon as its answer is written, as before: a sender of
+ * a flood may see a reset.
+ */
+export const LINGER_AT_ONCE = 2;
 /** On close, how long forwards in flight may still take before they are cut off and kept as not forwarded. */
 const CLOSE_GRACE_MS = 2000;
 /** An event id: printable ASCII without spaces, at most this long (the stub's are `evt_` + 24 hex). */
@@ -287,16 +296,22 @@ function send(res: ServerResponse, status: number, body: unknown): void {
  * and dropped (lingerThenClose()); a body read in full is answered and
  * closed at once.
  */
-function sendAndClose(res: ServerResponse, status: number, body: unknown, lingerMs: number): void {
+function sendAndClose(res: ServerResponse, status: number, body: unknown, linger: Linger): void {
   res.setHeader('connection', 'close');
-  if (res.req.complete) {
+  if (res.req.complete || linger.now >= LINGER_AT_ONCE) {
     send(res, status, body);
     return;
   }
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
   res.write(text);
-  lingerThenClose(res.req, res, LINGER_BYTES, lingerMs);
+  lingerThenClose(res.req, res, LINGER_BYTES, linger);
+}
+
+/** A receiver's refused bodies being drained now, and for how long each may be. */
+interface Linger {
+  now: number;
+  readonly ms: number;
 }
 
 /**
@@ -307,10 +322,12 @@ function sendAndClose(res: ServerResponse, status: number, body: unknown, linger
  * sender that closes first (node's own client stops writing on an answer
  * with `connection: close`) ends it too.
  */
-function lingerThenClose(req: IncomingMessage, res: ServerResponse, maxBytes: number, ms: number): void {
+function lingerThenClose(req: IncomingMessage, res: ServerResponse, maxBytes: number, linger: Linger): void {
+  linger.now++;
+  req.socket.once('close', () => linger.now--);
   let left = maxBytes;
   const cut = () => req.socket.destroy();
-  const timer = setTimeout(cut, ms);
+  const timer = setTimeout(cut, linger.ms);
   timer.unref();
   req.on('data', (c: Buffer) => {
     left -= c.length;
@@ -666,8 +683,8 @@ class Tally {
 
   constructor(
     readonly note: (m: string) => void,
-    /** How long a refused body is still read after the answer. */
-    private readonly lingerMs: number,
+    /** Refused bodies read after the answer: how many now, how long each. */
+    private readonly linger: Linger,
   ) {}
 
   /** Notes `message` the first time of its kind. */
@@ -680,7 +697,7 @@ class Tally {
   refuse(res: ServerResponse, r: Refusal): void {
     this.refused++;
     this.once(r.kind, `${r.message}: ${r.status} (not shown or forwarded; further ones are refused without a note)`);
-    sendAndClose(res, r.status, { error: r.error }, this.lingerMs);
+    sendAndClose(res, r.status, { error: r.error }, this.linger);
   }
 
   /** 503 with Retry-After: a bound was reached, and the sender delivers it again later. */
@@ -688,7 +705,7 @@ class Tally {
     this.deferred++;
     this.once(kind, `${message}: 503 with Retry-After ${retryAfterS} s (the sender delivers it again later; further ones without a note)`);
     res.setHeader('retry-after', String(retryAfterS));
-    sendAndClose(res, 503, { error: 'busy; retry' }, this.lingerMs);
+    sendAndClose(res, 503, { error: 'busy; retry' }, this.linger);
   }
 }
 
@@ -847,7 +864,7 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
     allowed: allowedHostNames(o.allowHosts, o.host),
     replay,
     queue,
-    tally: new Tally(note, o.lingerMs ?? LINGER_MS),
+    tally: new Tally(note, { now: 0, ms: o.lingerMs ?? LINGER_MS }),
   };
   const server: Server = createServer((req, res) => handleRequest(c, req, res));
   server.maxConnections = MAX_CONNECTIONS;

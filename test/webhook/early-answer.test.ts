@@ -12,7 +12,7 @@
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LINGER_BYTES, type Receiver, startReceiver, type WebhookEvent } from '../../src/webhook/receiver.js';
+import { LINGER_AT_ONCE, LINGER_BYTES, type Receiver, startReceiver, type WebhookEvent } from '../../src/webhook/receiver.js';
 import { until } from './helpers.js';
 
 const KB = 1024;
@@ -207,5 +207,19 @@ describe('an answer before the body is read', () => {
     expect(endless.msAfterAnswer).toBeLessThan(4000);
     expect(await deliver(r.url, 'evt_after_time')).toBe(200);
     expect(shown.map((e) => e.id)).toEqual(['evt_after_time']);
+  });
+
+  it(`only ${LINGER_AT_ONCE} refused bodies are drained at once (memory under a flood): past that, the answer is written and the connection closed at once`, async () => {
+    const { r, shown } = await receiver({ lingerMs: 1500 });
+    // Slow senders that never stop: each drained one stays open until the time limit.
+    const senders = Array.from({ length: LINGER_AT_ONCE + 1 }, () => rawSender(r.url, { declared: 1024 * MB, total: Infinity, chunkKb: 16, gapMs: 10 }));
+    const seen = await Promise.all(senders);
+    expect(seen.every((s) => s.status === 413)).toBe(true);
+    const times = seen.map((s) => s.msAfterAnswer).sort((a, b) => a - b);
+    // One closed right after its answer; the others read until the time limit.
+    expect(times[0]).toBeLessThan(700);
+    for (const t of times.slice(1)) expect(t).toBeGreaterThan(1300);
+    expect(await deliver(r.url, 'evt_after_flood')).toBe(200);
+    expect(shown.map((e) => e.id)).toEqual(['evt_after_flood']);
   });
 });
