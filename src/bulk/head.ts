@@ -59,13 +59,14 @@ export async function readHead(path: string, label: string, opts: Pick<InputOpti
     throw err;
   }
   // A dry run too: "0 rows, exit 0" would pass a check that the real run then refuses.
-  if (first.done || !meta) {
+  if (first.done) {
     tell();
     throw new UsageError(`${label} has a header but no rows.`, 'add one line per participant under the header');
   }
   const firstBatch = first.value;
   return {
-    meta,
+    // The readers find the header (onHeader) before their first record, or refuse the file as empty.
+    meta: meta!,
     tell,
     async *batches() {
       yield firstBatch;
