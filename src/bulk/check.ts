@@ -9,8 +9,9 @@ import { EmailIndex } from './email-index.js';
 import { resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import type { AccountData } from './account.js';
-import { type ColumnMapping, isHeaderRow, mapHeader, parseMaps } from './columns.js';
+import { type ColumnMapping, mapHeader, parseMaps } from './columns.js';
 import { checkWritablePath } from './files.js';
+import type { InputHead } from './head.js';
 import { type InputOptions, readInputBatches } from './input.js';
 import type { JournalState } from './journal.js';
 import type { CsvMeta, CsvRecord } from './reader.js';
@@ -69,7 +70,13 @@ export function checkRow(v: Pick<Validated, 'validator' | 'meta' | 'firstRowOfEm
   return r;
 }
 
-export async function validatePass(path: string, label: string, opts: BulkOptions, deps: BulkDeps, account: AccountData, journal?: JournalState): Promise<Validated> {
+/**
+ * Every row of the input checked, from its head (head.ts: read before the
+ * run connected, the header's mapping checked as far as it needs no
+ * service). Here, with the account read: the defaults the flags and the
+ * profile give, and whether there is an inviter.
+ */
+export async function validatePass(head: InputHead, opts: BulkOptions, deps: BulkDeps, account: AccountData, journal?: JournalState): Promise<Validated> {
   const pd = deps.profileDefaults ?? {};
   // The flags' values were checked before the run connected (run.ts, prepareRun).
   const maps = parseMaps(opts.maps);
@@ -82,22 +89,22 @@ export async function validatePass(path: string, label: string, opts: BulkOption
     phoneCountry: opts.phoneCountry,
   });
   defaults.name_order = opts.nameOrder;
-  let v: Validated | undefined;
   const invalid: InvalidRow[] = [];
   let invalidCount = 0;
   let rows = 0;
   const teams = new Map<number, number>();
   const channels = { email: 0, sms: 0, none: 0 };
   const firstRowOfEmail = new EmailIndex();
-  const batches = readInputBatches(path, label, (meta) => {
-    const mapping = mapHeader(meta.header, maps, { haveInviter: Boolean(defaults.created_by) });
-    v = { meta, mapping, validator: new RowValidator(mapping, account, defaults), rows: 0, invalid, invalidCount: 0, firstRowOfEmail, teams, channels };
-  }, { sheet: opts.sheet, headerRow: opts.headerRow, isHeader: (cells) => isHeaderRow(cells, maps), note: (t) => deps.ctx.info(safeText(t)) });
+  const { meta } = head;
+  // The notes of the head first (a title block skipped, the sheet read), then the inviter: the order they had when the file was read here.
+  head.tell();
+  const mapping = mapHeader(meta.header, maps, { haveInviter: Boolean(defaults.created_by) });
+  const v: Validated = { meta, mapping, validator: new RowValidator(mapping, account, defaults), rows: 0, invalid, invalidCount: 0, firstRowOfEmail, teams, channels };
   const keep = opts.keepRows ?? KEEP_ROWS;
   let kept: Validated['kept'] = opts.dryRun || keep <= 0 ? undefined : [];
-  for await (const batch of batches) for (const rec of batch) {
+  for await (const batch of head.batches()) for (const rec of batch) {
     rows++;
-    const r = checkRow(v!, rec, true);
+    const r = checkRow(v, rec, true);
     if (journal && (journal.done.size || journal.inFlight.size)) {
       // A resume must be of the same rows: refused here, before anything is written.
       const was = journal.done.get(rec.row)?.email ?? journal.inFlight.get(rec.row);
@@ -123,7 +130,6 @@ export async function validatePass(path: string, label: string, opts: BulkOption
     if (r.channels.sms) channels.sms++;
     if (!r.channels.email && !r.channels.sms) channels.none++;
   }
-  if (!v) throw new UsageError(`${label} is empty: there is no header line.`);
   // The dry run lists it with the mapping; a real run says it here, before sending.
   if (v.validator.stats.damaged && !opts.dryRun) deps.ctx.warn(safeText(damagedNames(v.validator.stats, v.meta)));
   v.rows = rows;

@@ -8,7 +8,8 @@
  *
  * This file is the pipeline, as named stages: what needs no service first
  * (prepareRun: the options and the input checked, the results claimed
- * (claimResults), the journal planned (planRun)),
+ * (claimResults), the journal planned (planRun), the input's header and
+ * first rows read (head.ts)),
  * the validation pass (check.ts), the live guard (live-guard.ts), the files
  * opened (openRunFiles), the sending stage (sending.ts; one row in send.ts,
  * with the row retry of retry.ts), what is written (journal.ts, results.ts)
@@ -26,6 +27,7 @@ import { loadAccountData } from './account.js';
 import { checkResumable, validatePass, type Validated, writeErrorsFile } from './check.js';
 import { parseMaps } from './columns.js';
 import { checkWritablePath, fileErrorCause, isFileError, theInputItself } from './files.js';
+import { type InputHead, readHead } from './head.js';
 import { checkInputKind } from './input.js';
 import { resumeCommand, writeFailure } from './finish.js';
 import { type JournalBegin, journalPathFor, type JournalState, JournalWriter, type Outcome, readJournal, type RowStatus } from './journal.js';
@@ -80,18 +82,21 @@ function refuseAnotherInputsResults(begin: JournalBegin, opts: BulkOptions, out:
 
 /**
  * What a run settles before it connects: every check that needs no service
- * (the options, the input, the files it writes and their journal), the
- * results claimed (the lock) and standard input spooled. `jobfit invite`
+ * (the options, the input, the files it writes and their journal, the
+ * input's header and first rows: head.ts), the results claimed (the lock)
+ * and standard input spooled. `jobfit invite`
  * prepares before its first ctx.client(), so a refusal starts no embedded
  * stub and resolves no key; runBulkInvite prepares itself when not given one.
- * release() (once is enough; runBulkInvite calls it) lets go of the lock and
- * the spooled input.
+ * release() (once is enough; runBulkInvite calls it) lets go of the reader,
+ * the lock and the spooled input.
  */
 export interface PreparedRun {
   concurrency: number;
   label: string;
   /** The file read: the input, or standard input spooled. */
   input: string;
+  /** Its header and first rows, read (the validation pass goes on from there). */
+  head: InputHead;
   out: string;
   journalPath: string;
   /** The journal this run continues or begins (undefined for --dry-run). */
@@ -113,10 +118,12 @@ export async function prepareRun(opts: BulkOptions, ctx: BulkDeps['ctx']): Promi
   if (opts.errors !== undefined) checkErrorsPath(opts, out, journalPath);
   const lock = opts.dryRun ? undefined : claimResults(opts, out, journalPath);
   let cleanup = () => {};
+  let head: InputHead | undefined;
   let released = false;
   const release = () => {
     if (released) return;
     released = true;
+    head?.close();
     lock?.release();
     cleanup();
   };
@@ -126,7 +133,9 @@ export async function prepareRun(opts: BulkOptions, ctx: BulkDeps['ctx']): Promi
     if (opts.csv === '-') ({ path: input, cleanup } = await spoolStdin(ctx));
     // The formats refused by their first bytes (.xls, .ods, a password), and --sheet for a CSV.
     checkInputKind(input, label, opts.sheet);
-    return { concurrency, label, input, out, journalPath, journal, tookMs: ctx.io.now().getTime() - started, release };
+    // The header and the first rows (head.ts): empty, not UTF-8, no such sheet, the columns, no rows.
+    head = await readHead(input, label, { sheet: opts.sheet, headerRow: opts.headerRow }, parseMaps(opts.maps), (t) => ctx.info(safeText(t)));
+    return { concurrency, label, input, head, out, journalPath, journal, tookMs: ctx.io.now().getTime() - started, release };
   } catch (err) {
     release();
     throw err;
@@ -140,10 +149,9 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps, prepared?
   const { concurrency, label, input, out, journalPath, journal } = p;
   try {
     const account = await loadAccountData(api);
-    const v = await validatePass(input, label, opts, deps, account, journal);
+    // A header with no rows was refused with the head (head.ts).
+    const v = await validatePass(p.head, opts, deps, account, journal);
     const base = baseSummary(v, opts, describeMapping(v.mapping, v.validator, account, v.meta));
-    // A dry run too: "0 rows, exit 0" would pass a check that the real run then refuses.
-    if (v.rows === 0) throw new UsageError(`${label} has a header but no rows.`, 'add one line per participant under the header');
     if (opts.errors && v.invalidCount > 0) await writeErrorsFile(opts.errors, input, label, v, opts);
     if (opts.dryRun) return { ...base, seconds: (ctx.io.now().getTime() - started) / 1000 };
     refuseInvalidRows(base, opts, label, ctx);

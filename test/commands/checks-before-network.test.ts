@@ -5,7 +5,7 @@
  * is a TCP server of the test's own, on port 0, that only counts the
  * connections made to it: every case must leave the count at zero.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -194,5 +194,90 @@ describe('bulk invite refuses what needs no service before it starts the embedde
     } finally {
       rmSync(configDir, { recursive: true, force: true });
     }
+  });
+});
+
+/**
+ * What a bulk run settles by reading its input's header and first rows
+ * (src/bulk/head.ts) is refused before it connects too: an empty file, a
+ * header with no rows, text that is not UTF-8 (or not text) in the first
+ * chunk, a --sheet the workbook does not have, a header --map or the
+ * required columns do not fit. Each is run as a dry run, as a real run
+ * against the embedded stub (not started), and as a real run against a
+ * configured service (the counting server: no connection). A refused real
+ * run writes nothing: results, journal and --errors files that were there
+ * are left byte for byte, and no new one (nor a lock) is left behind.
+ */
+describe('bulk invite refuses what the head of its file settles before it connects', () => {
+  const head = join(dir, 'head');
+  const at = (name: string) => join(head, name);
+  mkdirSync(head, { recursive: true });
+  writeFileSync(at('empty.csv'), '');
+  writeFileSync(at('blank.csv'), '\n  \n\r\n');
+  writeFileSync(at('header-only.csv'), 'First Name,Last Name,Email\n\n');
+  writeFileSync(at('latin1.csv'), Buffer.from('First Name,Last Name,Email\nJos\xe9,M\xfcller,jose@example.com\n', 'latin1'));
+  writeFileSync(at('image.csv'), Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(64)]));
+  writeFileSync(at('no-email.csv'), 'First Name,Last Name,Phone\nNo,Email,+14155550100\n');
+  writeFileSync(at('twice.csv'), 'First Name,Last Name,Email,Notes,Notes\nAna,Diaz,ana.diaz@example.com,a,b\n');
+  writeFileSync(at('clash.csv'), 'First Name,Last Name,Email,E-mail\nAna,Diaz,ana.diaz@example.com,ana@example.com\n');
+  writeFileSync(at('unclosed.csv'), 'First Name,Last Name,Email\n"Ana,Diaz,ana.diaz@example.com\n');
+  writeFileSync(at('blank-line-3.csv'), 'Report\nFirst Name,Last Name,Email\n\nAna,Diaz,ana.diaz@example.com\n');
+  const workbook = join(import.meta.dirname, '../../fixtures/csv/people.xlsx');
+
+  const HEAD: Array<[string, string[], RegExp]> = [
+    ['an empty file', ['--csv', at('empty.csv')], /^Error: .*empty\.csv is empty: there is no header line\.$/m],
+    ['a file of blank lines', ['--csv', at('blank.csv')], /^Error: .*blank\.csv is empty: there is no header line\.$/m],
+    ['a header with no rows', ['--csv', at('header-only.csv')], /^Error: .*header-only\.csv has a header but no rows\.$/m],
+    ['text that is not UTF-8', ['--csv', at('latin1.csv')], /^Error: .*latin1\.csv is not UTF-8 text \(invalid bytes on line 2\): it is probably Windows-1252 or Latin-1/m],
+    ['a file that is not text', ['--csv', at('image.csv')], /^Error: .*image\.csv is not a CSV file: it looks like a PNG image\.$/m],
+    ['a quoted field never closed', ['--csv', at('unclosed.csv')], /^Error: .*unclosed\.csv has a quoted field that is never closed/m],
+    ['--header-row at a blank line', ['--csv', at('blank-line-3.csv'), '--header-row', '3'], /^Error: --header-row 3: line 3 of .*blank-line-3\.csv is blank/m],
+    ['--sheet the workbook lacks', ['--csv', workbook, '--sheet', 'Nobody'], /^Error: .*people\.xlsx has no sheet "Nobody"; its sheets are: 1 "Candidates"\.$/m],
+    ['--map a column the header lacks', ['--map', 'Cand Mail=email'], /^Error: --map "Cand Mail=email": the file has no column "Cand Mail" \(its header is: "First Name", "Last Name", "Email"\)\.$/m],
+    ['no email column', ['--csv', at('no-email.csv')], /^Error: The file has no email column \(its header is: "First Name", "Last Name", "Phone"\)\.$/m],
+    ['a column name twice', ['--csv', at('twice.csv')], /^Error: The header has the column "Notes" twice \(columns 4 and 5\)\.$/m],
+    ['two columns meaning one field', ['--csv', at('clash.csv')], /^Error: The columns "Email" and "E-mail" both mean email\.$/m],
+  ];
+  const input = (args: string[]) => (args.includes('--csv') ? args[args.indexOf('--csv') + 1] : people);
+
+  it.each(HEAD)('%s (a dry run, the embedded stub not started)', async (_name, args, message) => {
+    const configDir = mkdtempSync(join(tmpdir(), 'jobfit-checks-cfg-'));
+    try {
+      const r = await runCli([...INVITE, '--dry-run', ...args], { configDir });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr, 'the embedded stub was started').not.toContain(EMBEDDED_NOTICE);
+      expect(existsSync(join(configDir, 'stub')), 'the embedded stub wrote its data').toBe(false);
+    } finally {
+      rmSync(configDir, { recursive: true, force: true });
+    }
+  });
+
+  it.each(HEAD)('%s (a real run: no connection, nothing written)', async (name, args, message) => {
+    // The results of an earlier, finished run of the same input, and an --errors file: a refusal leaves them as they are.
+    const { JournalWriter } = await import('../../src/bulk/journal.js');
+    const place = mkdtempSync(join(head, 'run-'));
+    const out = join(place, 'r.results.csv');
+    const journal = `${out}.journal.ndjson`;
+    const errors = join(place, 'errors.csv');
+    writeFileSync(out, 'row,status\n1,created\n');
+    const jw = new JournalWriter(journal);
+    jw.begin({ input: input(args), header: ['First Name', 'Last Name', 'Email'], rows: 1, at: '2026-11-20T10:00:00.000Z' });
+    jw.end('2026-11-20T10:01:00.000Z', {});
+    jw.close();
+    writeFileSync(errors, 'kept\n');
+    const before = Object.fromEntries([out, journal, errors].map((f) => [f, readFileSync(f, 'utf8')]));
+    const fresh = join(place, 'fresh.results.csv');
+    for (const [where, more] of [['the given --out', ['--out', out, '--errors', errors]], ['a new --out', ['--out', fresh]]] as const) {
+      const was = connections;
+      const r = await runCli([...INVITE, '--yes', ...args, ...more], { env });
+      expect(r.code, `${name}, ${where}: ${r.stderr}`).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(message);
+      expect(connections - was, `${r.stderr} (connections to the counting server)`).toBe(0);
+    }
+    for (const [f, text] of Object.entries(before)) expect(readFileSync(f, 'utf8'), f).toBe(text);
+    expect(readdirSync(place).sort()).toEqual(['errors.csv', 'r.results.csv', 'r.results.csv.journal.ndjson']);
   });
 });
