@@ -22,7 +22,7 @@ import { runCli } from '../helpers/cli.js';
 import { type FaultServer, startFaultServer } from './fault-server.js';
 import { startStub } from '../../src/stub/index.js';
 import { accept } from '../../src/stub/lifecycle.js';
-import { startListProxy } from './list-proxy.js';
+import { type ListProxy, startListProxy } from './list-proxy.js';
 import { type Backend, dumpOf, exec, lastRun, query } from './helpers.js';
 import { schemaColumns, schemaForeignKeys, writeSchemaV1 } from './schema-info.js';
 
@@ -274,47 +274,57 @@ export function faultsSuite(backend: Backend): void {
   });
 
   describe('our stub with --minimal-fields, behind a proxy whose invitation list can drop people (list-proxy.ts)', () => {
-    it('a person accepting between the two reads passes; one the list drops fails the run (exit 1) until the list has them again', async () => {
-      const stub = await startStub({ dataDir: dirs.tmp('jobfit-stub-'), port: 0, host: '127.0.0.1', minimalFields: true });
-      const proxy = await startListProxy(stub.origin);
-      try {
-        const team = stub.store.all<{ id: number }>('SELECT id FROM teams WHERE account_id = 1 ORDER BY id')[0];
-        await stub.store.seedPeople(1, team.id, 40, { mix: { pending: 0.3, accepted: 0.2, partial: 0.2, complete: 0.3 } });
-        const env = { JOBFIT_BASE_URL: proxy.url, JOBFIT_API_KEY: stub.keys[0].live_key };
-        const syncStub = (db: string, ...more: string[]) => runCli(['sync', '--db', db, ...more], { env });
-        const db = await backend.target(dirs, 'minimal-proxy');
-        const first = await syncStub(db, '--sp', SP);
-        expect(first.code, first.stderr).toBe(0);
-        // Invited days ago (seeded over 90 days): the oldest pending ones.
-        const pending = stub.store.all<{ id: number; created_at: string }>('SELECT id, created_at FROM invitations WHERE account_id = 1 AND accepted_at IS NULL ORDER BY created_at LIMIT 2');
-        expect(Date.parse(pending[1].created_at)).toBeLessThan(Date.now() - 3_600_000);
-        proxy.beforeList = (list) => {
-          if (list !== 'test-takers') return;
-          proxy.beforeList = undefined;
-          accept(stub.store, pending[0].id);
-        };
-        const between = await syncStub(db, '-v');
-        expect(between.code, between.stderr).toBe(0);
-        expect(between.stderr).toMatch(/sync: 1 test takers accepted after the invitation list was read/);
-        expect((await lastRun(db)).by.test_taker_since_check).toBe(1);
+    let stub: Awaited<ReturnType<typeof startStub>>;
+    let proxy: ListProxy;
+    let db: string;
+    /** The oldest pending invitations, invited days ago (seeded over 90 days). */
+    let pending: number[];
+    const syncStub = (...more: string[]) => runCli(['sync', '--db', db, ...more], { env: { JOBFIT_BASE_URL: proxy.url, JOBFIT_API_KEY: stub.keys[0].live_key } });
+    beforeAll(async () => {
+      stub = await startStub({ dataDir: dirs.tmp('jobfit-stub-'), port: 0, host: '127.0.0.1', minimalFields: true });
+      proxy = await startListProxy(stub.origin);
+      const team = stub.store.all<{ id: number }>('SELECT id FROM teams WHERE account_id = 1 ORDER BY id')[0];
+      await stub.store.seedPeople(1, team.id, 40, { mix: { pending: 0.3, accepted: 0.2, partial: 0.2, complete: 0.3 } });
+      const oldest = stub.store.all<{ id: number; created_at: string }>('SELECT id, created_at FROM invitations WHERE account_id = 1 AND accepted_at IS NULL ORDER BY created_at LIMIT 2');
+      expect(Date.parse(oldest[1].created_at)).toBeLessThan(Date.now() - 3_600_000);
+      pending = oldest.map((i) => i.id);
+      db = await backend.target(dirs, 'minimal-proxy');
+      const first = await syncStub('--sp', SP);
+      expect(first.code, first.stderr).toBe(0);
+    }, 60_000);
+    afterAll(async () => {
+      await proxy?.close();
+      await stub?.close();
+    });
 
-        // The newest test taker, never synced: the list drops them.
-        const dropped = accept(stub.store, pending[1].id);
-        proxy.hidden = [dropped.invitationId];
-        const r = await syncStub(db);
+    it('a person accepting between the two reads is no false alarm: one request', async () => {
+      proxy.beforeList = (list) => {
+        if (list !== 'test-takers') return;
+        proxy.beforeList = undefined;
+        accept(stub.store, pending[0]);
+      };
+      const between = await syncStub('-v');
+      expect(between.code, between.stderr).toBe(0);
+      expect(between.stderr).toMatch(/sync: 1 test takers accepted after the invitation list was read/);
+      expect((await lastRun(db)).by.test_taker_since_check).toBe(1);
+    }, 60_000);
+
+    it('the newest test taker, never synced, dropped by the list: exit 1, nobody marked gone, until the list has them again', async () => {
+      const dropped = accept(stub.store, pending[1]);
+      proxy.hidden = [dropped.invitationId];
+      try {
+        const r = await syncStub();
         expect(r.code, r.stderr).toBe(1);
         expect(r.stderr).toContain(`cannot have accepted after it was read: ${dropped.testTakerId} (invitation ${dropped.invitationId}).`);
         const run = await lastRun(db);
         expect([run.status, run.by.test_taker_since_check, run.by.invitation_since_check]).toEqual(['failed', 1, 1]);
         expect(await n(db, 'SELECT COUNT(*) AS n FROM test_takers WHERE gone_at IS NOT NULL')).toBe(0);
-        proxy.hidden = [];
-        const healed = await syncStub(db);
-        expect(healed.code, healed.stderr).toBe(0);
-        expect(await n(db, `SELECT COUNT(*) AS n FROM test_takers WHERE id = ${dropped.testTakerId}`)).toBe(1);
       } finally {
-        await proxy.close();
-        await stub.close();
+        proxy.hidden = [];
       }
+      const healed = await syncStub();
+      expect(healed.code, healed.stderr).toBe(0);
+      expect(await n(db, `SELECT COUNT(*) AS n FROM test_takers WHERE id = ${dropped.testTakerId}`)).toBe(1);
     }, 60_000);
   });
 
