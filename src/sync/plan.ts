@@ -13,7 +13,10 @@
  *   state (the completed set changed since it was fetched);
  * - `--full` fetches everything the list names;
  * - every list read must add up to the total_count it states (when it
- *   states one), and the tables to what the lists say.
+ *   states one), and the tables to what the lists say;
+ * - a test taker the test-taker list shows and the invitation list did not
+ *   name counts as accepted since that list was read only if it can have
+ *   (sinceVerdict).
  */
 import { JobfitError } from '../core/errors.js';
 import { readId } from '../api/ids.js';

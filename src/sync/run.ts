@@ -19,6 +19,8 @@
  * Exact or loudly wrong: every list read is checked against the total_count
  * it states (plan.ts), and the tables against the lists; a count that does
  * not add up fails the run (exit 1) at its end, keeping what it committed.
+ * A test taker the invitation list did not name passes as accepted since it
+ * was read only once the service says it can have (checkSince).
  */
 import type { Session } from '../core/session.js';
 import { UsageError } from '../core/errors.js';

@@ -12,7 +12,10 @@
  * `--minimal-fields` test taker items are no false alarm; nor is a person
  * deleted, or 60 accepting, between the invitation list and the test-taker
  * list (the pair is read again); an invitation list that leaves a person out
- * still fails the run.
+ * still fails the run, also a person among the test-taker list's newest 50
+ * (who would pass as accepted since), on our server and on our stub with
+ * `--minimal-fields` behind a proxy that drops them (list-proxy.ts); one
+ * invited and accepting between the reads does not, nor a field missing.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
