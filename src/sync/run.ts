@@ -629,6 +629,7 @@ class SyncRun {
    * taken as accepted since, the weaker rule, and -v says so.
    */
   private async checkSince(reading: Reading, unnamed: number[]): Promise<void> {
+    if (unnamed.length === 0) return;
     let budget = SINCE_CHECK_REQUESTS;
     const unknown: string[] = [];
     const ask = async <T>(kind: string, taker: number, fetch: () => Promise<unknown>, pick: (j: Json) => T | undefined, what: string): Promise<T | undefined> => {
@@ -644,7 +645,7 @@ class SyncRun {
       }
     };
     const invitationOf = new Map<number, number>();
-    await Promise.all(
+    await settled(
       unnamed
         .filter((taker) => !reading.accepted.has(taker))
         .map(async (taker) => {
@@ -654,9 +655,9 @@ class SyncRun {
     );
     const wanted = new Set(invitationOf.values());
     const listedAs = new Map<number, number | null>();
-    for (const it of reading.items) if (wanted.has(it.id)) listedAs.set(it.id, it.takerId);
+    if (wanted.size > 0) for (const it of reading.items) if (wanted.has(it.id)) listedAs.set(it.id, it.takerId);
     const dropped: Array<{ taker: number; invitation: number }> = [];
-    await Promise.all(
+    await settled(
       [...invitationOf].map(async ([taker, invitation]) => {
         let created: number | undefined;
         if (!listedAs.has(invitation)) {
@@ -670,6 +671,12 @@ class SyncRun {
     if (unknown.length > 0) this.ctx.debug(`sync: taken as accepted after the invitation list was read without knowing (the weaker rule): test taker ${unknown.join(', ')}`);
     if (dropped.length > 0) throw droppedError(dropped.sort((a, b) => a.taker - b.taker));
   }
+}
+
+/** Waits for every promise (a stop must not leave requests unawaited), then throws the first rejection, if any. */
+async function settled(promises: Array<Promise<unknown>>): Promise<void> {
+  const failed = (await Promise.allSettled(promises)).find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 /** What `read` gives, or undefined when it throws or gives null (a value that is not one is as good as missing). */
