@@ -176,6 +176,16 @@ export class HttpClient {
   private readonly maxBodyBytes: number;
   /** Shared by every request of this client: a run over many ids stops when the service is gone. */
   readonly breaker: Breaker;
+  /**
+   * The latest time the service's answers stated in their `Date` header (ms
+   * since the epoch, to the second), undefined before an answer with one: the
+   * service's own clock had passed it when the answer was received. Sync
+   * compares the service's timestamps with it (src/sync/run.ts), not with ours.
+   */
+  get serviceTime(): number | undefined {
+    return this.latestDate;
+  }
+  private latestDate?: number;
 
   constructor(opts: HttpClientOptions) {
     // A password in the URL is never sent (requests go to its origin) and never printed.
@@ -292,6 +302,8 @@ export class HttpClient {
       got.headers = res.headers;
       got.raw = res.body;
       got.status = res.status;
+      const date = Date.parse(header(res.headers, 'date') ?? '');
+      if (Number.isFinite(date) && date > (this.latestDate ?? Number.NEGATIVE_INFINITY)) this.latestDate = date;
     } catch (err) {
       if (isAbort(err, signal)) throw interrupted(signal, err);
       got.code = errorCode(err) ?? 'UNKNOWN';

@@ -13,7 +13,10 @@
  *   state (the completed set changed since it was fetched);
  * - `--full` fetches everything the list names;
  * - every list read must add up to the total_count it states (when it
- *   states one), and the tables to what the lists say.
+ *   states one), and the tables to what the lists say;
+ * - a test taker the test-taker list shows and the invitation list did not
+ *   name counts as accepted since that list was read only if it can have
+ *   (sinceVerdict).
  */
 import { JobfitError } from '../core/errors.js';
 import { readId } from '../api/ids.js';
@@ -364,16 +367,58 @@ export function wholeListCheck(answer: Json, noun: string): JobfitError | undefi
  */
 export function takerListCheck(answer: Json, named: { has(id: number): boolean; size: number }): { error?: JobfitError; since: number } {
   const total = statedTotal(answer);
-  const unnamed = new Set<number>();
-  for (const item of Array.isArray(answer.data) ? answer.data : []) {
-    const id = readId(obj(item).id, 'id of an item of the list of test takers');
-    if (!named.has(id)) unnamed.add(id);
-  }
-  const since = unnamed.size;
+  const since = unnamedTakers(answer, named).length;
   if (total === undefined || total === named.size + since) return { since };
   const also = since > 0 ? ` (and ${since} accepted since it was read)` : '';
   return {
     since,
     error: new JobfitError(`The counts do not add up: the service's list of test takers says ${total} (total_count), the invitation list names ${named.size}${also}.`, { hint: COUNTS_HINT }),
   };
+}
+
+/** The test takers of a test-taker list answer that the invitation list did not name (distinct, in the answer's order: newest first). */
+export function unnamedTakers(answer: Json, named: { has(id: number): boolean }): number[] {
+  const unnamed = new Set<number>();
+  for (const item of Array.isArray(answer.data) ? answer.data : []) {
+    const id = readId(obj(item).id, 'id of an item of the list of test takers');
+    if (!named.has(id)) unnamed.add(id);
+  }
+  return [...unnamed];
+}
+
+/**
+ * What the service's clocks and commits are allowed: an invitation created up
+ * to this long before the service's clock said the invitation list read
+ * began may still have been missed by it (written by a server whose clock is
+ * a little behind, or committed after its created_at was set).
+ */
+export const CLOCK_ALLOWANCE_MS = 60_000;
+
+/**
+ * Whether a test taker the invitation list did not name can have accepted
+ * after that list was read: only if its invitation was read without a test
+ * taker (accepted after its page was read), or was not read at all because it
+ * was created after the read began. `listedAs`: the test taker the list item
+ * of its invitation named (null: none; undefined: the list did not have it);
+ * `createdAt`: that invitation's created_at; `clock`: the service's time
+ * before the read began (its Date header). `unknown` when what decides is not
+ * known: the weaker rule (counted as accepted since) applies.
+ */
+export function sinceVerdict(listedAs: number | null | undefined, createdAt: number | undefined, clock: number | undefined): 'since' | 'dropped' | 'unknown' {
+  if (listedAs === null) return 'since';
+  // Read with a test taker, and another one: the list names someone else for it.
+  if (listedAs !== undefined) return 'dropped';
+  if (createdAt === undefined || clock === undefined) return 'unknown';
+  return createdAt >= clock - CLOCK_ALLOWANCE_MS ? 'since' : 'dropped';
+}
+
+/** The failure of a run whose invitation list left out test takers the test-taker list shows: `dropped` pairs test taker and invitation. */
+export function droppedError(dropped: ReadonlyArray<{ taker: number; invitation: number }>): JobfitError {
+  const shown = dropped.slice(0, 5).map((d) => `${d.taker} (invitation ${d.invitation})`);
+  const more = dropped.length > 5 ? ` and ${dropped.length - 5} more` : '';
+  const n = dropped.length;
+  return new JobfitError(
+    `The counts do not add up: the service's list of test takers shows ${n} test taker${n > 1 ? 's' : ''} the invitation list does not name, and who cannot have accepted after it was read: ${shown.join(', ')}${more}.`,
+    { hint: COUNTS_HINT },
+  );
 }

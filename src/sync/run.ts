@@ -19,6 +19,8 @@
  * Exact or loudly wrong: every list read is checked against the total_count
  * it states (plan.ts), and the tables against the lists; a count that does
  * not add up fails the run (exit 1) at its end, keeping what it committed.
+ * A test taker the invitation list did not name passes as accepted since it
+ * was read only once the service says it can have (checkSince).
  */
 import type { Session } from '../core/session.js';
 import { UsageError } from '../core/errors.js';
@@ -42,6 +44,7 @@ import {
   IdSet,
   completedOf,
   countCheck,
+  droppedError,
   goneMarks,
   invitationNeedsFetch,
   listed,
@@ -49,12 +52,14 @@ import {
   planWork,
   present,
   resultsToFetch,
+  sinceVerdict,
   storedState,
   takerListCheck,
   takerNeedsFetch,
+  unnamedTakers,
   wholeListCheck,
 } from './plan.js';
-import { type Json, invitationRow, jobFitRows, obj, profileRow, scorecardRow, str, teamRow, testTakerRows, userRow } from './rows.js';
+import { type Json, invitationRow, jobFitRows, obj, optId, profileRow, scorecardRow, str, teamRow, testTakerRows, userRow } from './rows.js';
 
 
 export interface SyncOptions {
@@ -123,6 +128,18 @@ export async function syncOnce(ctx: SyncSession, client: JobfitClient, db: SyncS
   }
 }
 
+/** The most requests the check of the test takers accepted since the invitation list was read makes (SyncRun.checkSince). */
+const SINCE_CHECK_REQUESTS = 50;
+
+/** One complete read of the invitation list, as the test-taker check reads it. */
+interface Reading {
+  items: ListedItems;
+  /** The service's clock before the read began (the latest Date header of an answer received before it); undefined: none seen. */
+  clock: number | undefined;
+  /** Test takers of invitations the list showed not accepted that the run then fetched accepted. */
+  accepted: ReadonlySet<number>;
+}
+
 /** Small lists the run reads whole, as the ids they hold (for the gone marks); undefined: the list did not add up, nothing is marked gone by it. */
 interface SmallLists {
   teams?: Set<number>;
@@ -172,6 +189,8 @@ class SyncRun {
   async run(): Promise<SyncReport> {
     const sps = await this.accept();
     const small = await this.smallLists();
+    // Every answer so far was received before the invitation list read begins: an invitation created before this moment must be in it.
+    const clock = this.client.http.serviceTime;
     const items = await this.changeFeed();
     // Read right after the invitation list: what the two say is compared at the end. Not for a
     // test key: its lists are fakes (the reference: "a well-formed fake object"), nothing to add up.
@@ -186,9 +205,12 @@ class SyncRun {
     const accepted = await this.fetchAll(planned.work, stored, plan);
     // Only a complete list says what is gone (not a webhook batch).
     if (complete) {
+      // Before anything is marked gone: an invitation list that leaves people out marks nobody gone. An
+      // item error skips it: an invitation that could not be read names no test taker.
+      if (takerList && this.errors === 0) await this.checkTakerList({ items, clock, accepted }, takerList);
       const listedTakers = await this.markGone(items, accepted, small, stored);
       testTakers = listedTakers.size;
-      await this.checkCounts(items, listedTakers, takerList);
+      await this.checkCounts(items, listedTakers);
     }
     if (this.listProblems.length > 0) throw this.listProblems[0];
     const status = this.errors > 0 ? 'partial' : 'ok';
@@ -525,24 +547,35 @@ class SyncRun {
     return listedNow.testTakers;
   }
 
-  /**
-   * The summary is the tables', and the test takers the invitation list names
-   * are as many as the test-taker list says: a run whose counts do not add up
-   * (and no item error explains it) fails. The test takers compared are the
-   * ones the list itself names: those the fetch found accepted since may have
-   * accepted after the test-taker list was read, and it would not count them.
-   */
-  private async checkCounts(items: ListedItems, testTakers: IdSet, takerList: Json | undefined): Promise<void> {
+  /** The summary is the tables': a run whose tables do not hold what the lists say (and no item error explains it) fails. */
+  private async checkCounts(items: ListedItems, testTakers: IdSet): Promise<void> {
     const [heldInv, heldTakers] = await Promise.all([
       this.db.all<{ n: number }>('SELECT COUNT(*) AS n FROM invitations WHERE gone_at IS NULL'),
       this.db.all<{ n: number }>('SELECT COUNT(*) AS n FROM test_takers WHERE gone_at IS NULL'),
     ]);
     if (this.errors > 0) return;
-    const listedTakers = takerList ? takerListCheck(takerList, present(items, []).testTakers) : { since: 0, error: undefined };
-    if (listedTakers.since > 0) this.ctx.debug(`sync: ${listedTakers.since} test takers accepted after the invitation list was read (the next run syncs them)`);
     const err = countCheck({ invitations: items.length, testTakers: testTakers.size }, { invitations: Number(heldInv[0].n), testTakers: Number(heldTakers[0].n) }, this.db.label);
     if (err) throw err;
-    if (listedTakers.error) await this.recheckTakers(listedTakers.error);
+  }
+
+  /**
+   * The test takers the invitation list names are as many as the test-taker
+   * list (read right after it) says, counting those it shows that the
+   * invitation list did not name as accepted since; and those must really
+   * have accepted since (checkSince). The test takers compared are the ones
+   * the list itself names: those the fetch found accepted since may have
+   * accepted after the test-taker list was read, and it would not count them.
+   */
+  private async checkTakerList(first: Reading, takerList: Json): Promise<void> {
+    const named = present(first.items, []).testTakers;
+    const pair = takerListCheck(takerList, named);
+    const say = () => this.ctx.debug(`sync: ${pair.since} test takers accepted after the invitation list was read (the next run syncs them)`);
+    if (pair.error) {
+      if (pair.since > 0) say();
+      return this.recheckTakers(pair.error);
+    }
+    await this.checkSince(first, unnamedTakers(takerList, named));
+    if (pair.since > 0) say();
   }
 
   /**
@@ -557,16 +590,16 @@ class SyncRun {
    */
   private async recheckTakers(first: JobfitError): Promise<void> {
     this.ctx.debug(`sync: ${first.message} Reading both lists once more: a person deleted, or many accepting, between the two reads would explain it.`);
-    const named: number[] = [];
+    const again = new ListedItems();
     let unreadable = false;
+    const clock = this.client.http.serviceTime;
     const fetchPage: FetchPage<Json> = (q, s) => this.req('invitation_list_recheck', () => this.client.listInvitations(q, s)) as Promise<{ total_count?: number; data: Json[] }>;
     await listAll(
       fetchPage,
       {},
       (it) => {
         try {
-          const takerId = listed(obj(it)).takerId;
-          if (takerId !== null) named.push(takerId);
+          again.push(listed(obj(it)));
         } catch {
           unreadable = true;
         }
@@ -576,11 +609,90 @@ class SyncRun {
     const answer = obj(await this.req('test_taker_list_recheck', () => this.client.listTestTakers({}, this.signal)));
     // An item the first reading read and this one cannot names no test taker: nothing decided, the first answer stands.
     if (unreadable) throw first;
-    const namedAgain = new IdSet(named);
-    const again = takerListCheck(answer, namedAgain);
-    if (again.error) throw again.error;
-    this.ctx.debug(`sync: read again, the lists add up (${namedAgain.size} test takers named${again.since > 0 ? `, ${again.since} accepted since` : ''})`);
+    const namedAgain = present(again, []).testTakers;
+    const pair = takerListCheck(answer, namedAgain);
+    if (pair.error) throw pair.error;
+    await this.checkSince({ items: again, clock, accepted: new Set() }, unnamedTakers(answer, namedAgain));
+    this.ctx.debug(`sync: read again, the lists add up (${namedAgain.size} test takers named${pair.since > 0 ? `, ${pair.since} accepted since` : ''})`);
   }
+
+  /**
+   * The test takers the test-taker list shows and the invitation list did not
+   * name (at most its 50) count as accepted after that list was read; each
+   * must be able to have (plan.ts, sinceVerdict): its invitation (GET
+   * /test-takers/:id) was read without a test taker, or was created (GET
+   * /invitations/:id) after the service's clock said the read began. One
+   * that cannot was left out by the list: the run fails. No request when
+   * there is none, or when the fetch already found its invitation read
+   * without it; at most SINCE_CHECK_REQUESTS in all. What cannot be known (a
+   * field missing, a request refused, no Date header, the requests spent) is
+   * taken as accepted since, the weaker rule, and -v says so.
+   */
+  private async checkSince(reading: Reading, unnamed: number[]): Promise<void> {
+    if (unnamed.length === 0) return;
+    let budget = SINCE_CHECK_REQUESTS;
+    const unknown: string[] = [];
+    const ask = async <T>(kind: string, taker: number, fetch: () => Promise<unknown>, pick: (j: Json) => T | undefined, what: string): Promise<T | undefined> => {
+      if (budget-- <= 0) return void unknown.push(`${taker} (not looked up: the check's ${SINCE_CHECK_REQUESTS} requests were spent)`);
+      try {
+        const value = pick(obj(await this.req(kind, fetch)));
+        if (value === undefined) unknown.push(`${taker} (${what} missing)`);
+        return value;
+      } catch (err) {
+        if (this.stop !== undefined) throw this.stop;
+        unknown.push(`${taker} (${what}: ${errorText(err)})`);
+        return undefined;
+      }
+    };
+    const invitationOf = new Map<number, number>();
+    await settled(
+      unnamed
+        .filter((taker) => !reading.accepted.has(taker))
+        .map(async (taker) => {
+          const inv = await ask('test_taker_since_check', taker, () => this.client.getTestTaker(taker, this.signal), (j) => readable(() => optId(j.invitation_id)), 'its invitation_id');
+          if (inv !== undefined) invitationOf.set(taker, inv);
+        }),
+    );
+    const wanted = new Set(invitationOf.values());
+    const listedAs = new Map<number, number | null>();
+    if (wanted.size > 0) for (const it of reading.items) if (wanted.has(it.id)) listedAs.set(it.id, it.takerId);
+    const dropped: Array<{ taker: number; invitation: number }> = [];
+    await settled(
+      [...invitationOf].map(async ([taker, invitation]) => {
+        let created: number | undefined;
+        if (!listedAs.has(invitation)) {
+          if (reading.clock === undefined) return void unknown.push(`${taker} (invitation ${invitation} not listed, and the service's answers carry no Date header to compare its created_at with)`);
+          created = await ask('invitation_since_check', taker, () => this.client.getInvitation(invitation, this.signal), (j) => readable(() => timeOf(j.created_at)), `the created_at of invitation ${invitation}`);
+          if (created === undefined) return;
+        }
+        if (sinceVerdict(listedAs.get(invitation), created, reading.clock) === 'dropped') dropped.push({ taker, invitation });
+      }),
+    );
+    if (unknown.length > 0) this.ctx.debug(`sync: taken as accepted after the invitation list was read without knowing (the weaker rule): test taker ${unknown.join(', ')}`);
+    if (dropped.length > 0) throw droppedError(dropped.sort((a, b) => a.taker - b.taker));
+  }
+}
+
+/** Waits for every promise (a stop must not leave requests unawaited), then throws the first rejection, if any. */
+async function settled(promises: Array<Promise<unknown>>): Promise<void> {
+  const failed = (await Promise.allSettled(promises)).find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
+}
+
+/** What `read` gives, or undefined when it throws or gives null (a value that is not one is as good as missing). */
+function readable<T>(read: () => T | null): T | undefined {
+  try {
+    return read() ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** An ISO 8601 timestamp as ms since the epoch; throws for anything else. */
+function timeOf(v: unknown): number {
+  const t = typeof v === 'string' ? Date.parse(v) : Number.NaN;
+  if (!Number.isFinite(t)) throw new Error('not a timestamp');
+  return t;
 }
 
 /** How an item error names a result. */

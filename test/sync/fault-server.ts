@@ -17,7 +17,11 @@
  *   `remove` with them: a person is deleted between two reads;
  * - `hidden`: the invitation list (items and total_count) leaves these
  *   invitations out, every other route still has them: a server whose list
- *   silently drops people.
+ *   silently drops people;
+ * - `invite()`: a new pending person, created now (while a sync runs, say);
+ * - `omit`: fields left out of the objects (`test_taker.invitation_id`,
+ *   `invitation.created_at`), and `noDate`: answers without a Date header,
+ *   as a server may send less than the reference states.
  *
  * The test-taker list is newest first by acceptance (the seeded people
  * accepted in invitation order, those who `accept` later are newer), so
@@ -41,7 +45,7 @@ export interface FaultServer {
   /** JOBFIT_BASE_URL and JOBFIT_API_KEY for runCli. */
   env: Record<string, string>;
   /** Switches: see the file comment. */
-  faults: { stringIds: boolean; overstate: Partial<Record<ListName, number>>; uncounted: ListName[]; hidden: number[] };
+  faults: { stringIds: boolean; overstate: Partial<Record<ListName, number>>; uncounted: ListName[]; hidden: number[]; omit: Omitted[]; noDate: boolean };
   /** Called after each list answer is sent, with the list's path ("invitations"). */
   afterList?: (list: string) => void;
   /** Called when a list request arrives, before it is answered, with the list's path ("test-takers"). */
@@ -50,12 +54,15 @@ export interface FaultServer {
   remove(invitationId: number): void;
   /** The (pending) person of this invitation accepts: test taker 70001 + i, nothing completed yet. */
   accept(invitationId: number): void;
+  /** A new pending person, invited now; returns the invitation's id. */
+  invite(): number;
   /** Invitation ids and test taker ids the service has now. */
   truth(): { invitations: number[]; testTakers: number[] };
   close(): Promise<void>;
 }
 
 type ListName = 'test-takers' | 'teams' | 'users' | 'invitations';
+type Omitted = 'test_taker.invitation_id' | 'invitation.created_at';
 
 interface Person {
   i: number;
@@ -66,6 +73,8 @@ interface Person {
   team: { id: number; display_name: string };
   email: string;
   completed: number[];
+  /** When invited, if not CREATED + i minutes (a person invited while the server runs). */
+  createdAt?: string;
 }
 
 const TEAMS = [
@@ -81,8 +90,10 @@ const USER = { id: 31, first_name: 'Ida', last_name: 'Inviter', email: 'ida@faul
 const CREATED = Date.parse('2026-11-02T09:00:00Z');
 
 export async function startFaultServer(people: number): Promise<FaultServer> {
-  const faults: FaultServer['faults'] = { stringIds: false, overstate: {}, uncounted: [], hidden: [] };
+  const faults: FaultServer['faults'] = { stringIds: false, overstate: {}, uncounted: [], hidden: [], omit: [], noDate: false };
   let acceptances = 0;
+  // The next person invite() makes: after the seeded ones, never an id the server had.
+  let invited = people;
   const persons = new Map<number, Person>();
   for (let i = 0; i < people; i++) {
     const accepted = i % 3 !== 0;
@@ -111,7 +122,7 @@ export async function startFaultServer(people: number): Promise<FaultServer> {
     first_name: 'Person',
     last_name: `No${p.i}`,
     email: p.email,
-    created_at: at(p, 0),
+    created_at: p.createdAt ?? at(p, 0),
     accepted_at: p.taker === null ? null : at(p, 1),
     assessment_url: `https://assess.example/a/${p.i}`,
     test_taker_id: p.taker === null ? null : id(p.taker),
@@ -120,7 +131,12 @@ export async function startFaultServer(people: number): Promise<FaultServer> {
     team: team(p.team),
     account: { id: id(ACCOUNT.id), display_name: ACCOUNT.display_name },
   });
-  const invitation = (p: Person) => ({
+  /** An object without the fields `omit` leaves out of `kind`. */
+  const without = (kind: 'test_taker' | 'invitation', o: Record<string, unknown>) => {
+    for (const f of faults.omit) if (f.startsWith(`${kind}.`)) delete o[f.slice(kind.length + 1)];
+    return o;
+  };
+  const invitation = (p: Person): Record<string, unknown> => ({
     ...listItem(p),
     mode: 'live',
     object: 'invitation',
@@ -140,7 +156,7 @@ export async function startFaultServer(people: number): Promise<FaultServer> {
     career_options_spotlight_url: null,
     career_navigation_profile_id: profileId(p),
   });
-  const testTaker = (p: Person) => ({
+  const testTaker = (p: Person): Record<string, unknown> => ({
     mode: 'live',
     object: 'test_taker',
     id: id(p.taker!),
@@ -215,6 +231,7 @@ export async function startFaultServer(people: number): Promise<FaultServer> {
   });
 
   const send = (res: ServerResponse, status: number, body: unknown) => {
+    res.sendDate = !faults.noDate;
     res.writeHead(status, { 'content-type': 'application/json' });
     res.end(JSON.stringify(body));
   };
@@ -265,7 +282,7 @@ export async function startFaultServer(people: number): Promise<FaultServer> {
           return sendList(res, 'invitations', items, total);
         }
         const p = persons.get(num(parts[1]));
-        return p ? send(res, 200, invitation(p)) : send(res, 400, { error: 'Invitation not found' });
+        return p ? send(res, 200, without('invitation', invitation(p))) : send(res, 400, { error: 'Invitation not found' });
       }
       case 'test-takers': {
         if (parts.length === 1) {
@@ -275,7 +292,7 @@ export async function startFaultServer(people: number): Promise<FaultServer> {
         }
         const p = byTaker(num(parts[1]));
         if (!p) return send(res, 400, { error: 'Test taker not found' });
-        if (parts.length === 2) return send(res, 200, testTaker(p));
+        if (parts.length === 2) return send(res, 200, without('test_taker', testTaker(p)));
         if (parts[2] === 'scorecard') return u.searchParams.get('sp') === 'sales-rep' ? send(res, 200, scorecard(p, 'sales-rep')) : send(res, 400, { error: 'sp is invalid' });
         if (parts[2] === 'job-fit-report') return p.completed.length === 2 ? send(res, 200, jobFit(p)) : send(res, 400, { error: 'Job fit report not available' });
         break;
@@ -307,6 +324,11 @@ export async function startFaultServer(people: number): Promise<FaultServer> {
       p.taker = 70001 + p.i;
       p.acceptedSeq = ++acceptances;
       takers.set(p.taker, p);
+    },
+    invite() {
+      const i = invited++;
+      persons.set(50001 + i, { i, invitation: 50001 + i, taker: null, acceptedSeq: 0, team: TEAMS[i % 2], email: `person${i}@faultco.example`, completed: [], createdAt: new Date().toISOString() });
+      return 50001 + i;
     },
     truth() {
       const all = [...persons.values()];

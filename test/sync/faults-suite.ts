@@ -12,7 +12,10 @@
  * `--minimal-fields` test taker items are no false alarm; nor is a person
  * deleted, or 60 accepting, between the invitation list and the test-taker
  * list (the pair is read again); an invitation list that leaves a person out
- * still fails the run.
+ * still fails the run, also a person among the test-taker list's newest 50
+ * (who would pass as accepted since), on our server and on our stub with
+ * `--minimal-fields` behind a proxy that drops them (list-proxy.ts); one
+ * invited and accepting between the reads does not, nor a field missing.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,6 +24,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { type FaultServer, startFaultServer } from './fault-server.js';
 import { startStub } from '../../src/stub/index.js';
+import { accept } from '../../src/stub/lifecycle.js';
+import { type ListProxy, startListProxy } from './list-proxy.js';
 import { type Backend, dumpOf, exec, lastRun, query } from './helpers.js';
 import { schemaColumns, schemaForeignKeys, writeSchemaV1 } from './schema-info.js';
 
@@ -271,6 +276,61 @@ export function faultsSuite(backend: Backend): void {
     }, 60_000);
   });
 
+  describe('our stub with --minimal-fields, behind a proxy whose invitation list can drop people (list-proxy.ts)', () => {
+    let stub: Awaited<ReturnType<typeof startStub>>;
+    let proxy: ListProxy;
+    let db: string;
+    /** The oldest pending invitations, invited days ago (seeded over 90 days). */
+    let pending: number[];
+    const syncStub = (...more: string[]) => runCli(['sync', '--db', db, ...more], { env: { JOBFIT_BASE_URL: proxy.url, JOBFIT_API_KEY: stub.keys[0].live_key } });
+    beforeAll(async () => {
+      stub = await startStub({ dataDir: dirs.tmp('jobfit-stub-'), port: 0, host: '127.0.0.1', minimalFields: true });
+      proxy = await startListProxy(stub.origin);
+      const team = stub.store.all<{ id: number }>('SELECT id FROM teams WHERE account_id = 1 ORDER BY id')[0];
+      await stub.store.seedPeople(1, team.id, 40, { mix: { pending: 0.3, accepted: 0.2, partial: 0.2, complete: 0.3 } });
+      const oldest = stub.store.all<{ id: number; created_at: string }>('SELECT id, created_at FROM invitations WHERE account_id = 1 AND accepted_at IS NULL ORDER BY created_at LIMIT 2');
+      expect(Date.parse(oldest[1].created_at)).toBeLessThan(Date.now() - 3_600_000);
+      pending = oldest.map((i) => i.id);
+      db = await backend.target(dirs, 'minimal-proxy');
+      const first = await syncStub('--sp', SP);
+      expect(first.code, first.stderr).toBe(0);
+    }, 60_000);
+    afterAll(async () => {
+      await proxy?.close();
+      await stub?.close();
+    });
+
+    it('a person accepting between the two reads is no false alarm: one request', async () => {
+      proxy.beforeList = (list) => {
+        if (list !== 'test-takers') return;
+        proxy.beforeList = undefined;
+        accept(stub.store, pending[0]);
+      };
+      const between = await syncStub('-v');
+      expect(between.code, between.stderr).toBe(0);
+      expect(between.stderr).toMatch(/sync: 1 test takers accepted after the invitation list was read/);
+      expect((await lastRun(db)).by.test_taker_since_check).toBe(1);
+    }, 60_000);
+
+    it('the newest test taker, never synced, dropped by the list: exit 1, nobody marked gone, until the list has them again', async () => {
+      const dropped = accept(stub.store, pending[1]);
+      proxy.hidden = [dropped.invitationId];
+      try {
+        const r = await syncStub();
+        expect(r.code, r.stderr).toBe(1);
+        expect(r.stderr).toContain(`cannot have accepted after it was read: ${dropped.testTakerId} (invitation ${dropped.invitationId}).`);
+        const run = await lastRun(db);
+        expect([run.status, run.by.test_taker_since_check, run.by.invitation_since_check]).toEqual(['failed', 1, 1]);
+        expect(await n(db, 'SELECT COUNT(*) AS n FROM test_takers WHERE gone_at IS NOT NULL')).toBe(0);
+      } finally {
+        proxy.hidden = [];
+      }
+      const healed = await syncStub();
+      expect(healed.code, healed.stderr).toBe(0);
+      expect(await n(db, `SELECT COUNT(*) AS n FROM test_takers WHERE id = ${dropped.testTakerId}`)).toBe(1);
+    }, 60_000);
+  });
+
   describe('a change between the two list reads is no false alarm; a list that drops a person still fails', () => {
     // More than 50 test takers, so the test-taker list (its newest 50) cannot show them all.
     let racy: FaultServer | undefined;
@@ -350,6 +410,116 @@ export function faultsSuite(backend: Backend): void {
         racy!.faults.hidden = [];
       }
       expect((await syncAt(db)).code).toBe(0);
+    }, 90_000);
+
+    /** A pending person of the racy server accepts now: the newest test taker (invitation 50001 + i, test taker 70001 + i). */
+    const acceptOne = () => {
+      const truth = racy!.truth();
+      const invitation = truth.invitations.find((id) => !truth.testTakers.includes(id + 20000))!;
+      racy!.accept(invitation);
+      return { invitation, taker: invitation + 20000 };
+    };
+    const held = (db: string) =>
+      query<{ id: number; gone_at: string | null }>(db, 'SELECT id, gone_at FROM test_takers UNION ALL SELECT id, gone_at FROM invitations ORDER BY id');
+
+    it('an invitation list that leaves out a person among the newest 50 test takers: exit 1 every run, naming them; nothing written is lost or marked gone', async () => {
+      const db = await backend.target(dirs, 'dropped-newest');
+      const { invitation, taker } = acceptOne();
+      expect((await syncAt(db, '--sp', SP)).code).toBe(0);
+      const before = await dumpOf(db);
+      const rows = await held(db);
+      // The person the list drops is the test-taker list's newest: it shows them, the invitation list does not.
+      racy!.faults.hidden = [invitation];
+      try {
+        const r = await syncAt(db, '-v');
+        expect(r.code, r.stderr).toBe(1);
+        expect(r.stderr).toContain(
+          `The counts do not add up: the service's list of test takers shows 1 test taker the invitation list does not name, and who cannot have accepted after it was read: ${taker} (invitation ${invitation}).`,
+        );
+        expect(r.stderr).not.toMatch(/^Synced /m);
+        const run = await lastRun(db);
+        expect(run.status).toBe('failed');
+        // Its test taker, then its invitation: two requests, and no second reading (the pair adds up).
+        expect(run.by.test_taker_since_check).toBe(1);
+        expect(run.by.invitation_since_check).toBe(1);
+        expect(run.by.test_taker_list_recheck).toBeUndefined();
+        expect(await held(db)).toEqual(rows);
+        expect(await n(db, `SELECT COUNT(*) AS n FROM test_takers WHERE id = ${taker} AND gone_at IS NULL`)).toBe(1);
+        const again = await syncAt(db);
+        expect(again.code, again.stderr).toBe(1);
+        expect(await held(db)).toEqual(rows);
+      } finally {
+        racy!.faults.hidden = [];
+      }
+      const healed = await syncAt(db);
+      expect(healed.code, healed.stderr).toBe(0);
+      expect(await dumpOf(db)).toBe(before);
+    }, 90_000);
+
+    it('a person dropped by the list, never synced, while another is deleted between the reads: the second reading fails the run', async () => {
+      const db = await backend.target(dirs, 'dropped-recheck');
+      expect((await syncAt(db, '--sp', SP)).code).toBe(0);
+      const { invitation, taker } = acceptOne();
+      racy!.faults.hidden = [invitation];
+      // The deletion makes the first pair not add up; the second adds up only by counting the dropped person as accepted since.
+      // A person who completed everything (every third from 50003) and is unchanged: the incremental run does not fetch them.
+      const gone = racy!.truth().invitations.find((id) => (id - 50001) % 3 === 2 && racy!.truth().testTakers.includes(id + 20000))!;
+      beforeTakerList(() => racy!.remove(gone));
+      try {
+        const r = await syncAt(db, '-v');
+        expect(r.code, r.stderr).toBe(1);
+        expect(r.stderr).toMatch(/Reading both lists once more/);
+        expect(r.stderr).toContain(`cannot have accepted after it was read: ${taker} (invitation ${invitation}).`);
+        expect((await lastRun(db)).by.test_taker_list_recheck).toBe(1);
+        expect(await n(db, `SELECT COUNT(*) AS n FROM test_takers WHERE id = ${taker}`)).toBe(0);
+      } finally {
+        racy!.faults.hidden = [];
+      }
+      expect((await syncAt(db)).code).toBe(0);
+      expect(await n(db, `SELECT COUNT(*) AS n FROM test_takers WHERE id = ${taker} AND gone_at IS NULL`)).toBe(1);
+    }, 90_000);
+
+    it('a person invited and accepting between the two reads (not in the list at all) is no false alarm: two requests', async () => {
+      const db = await backend.target(dirs, 'invited-between');
+      expect((await syncAt(db, '--sp', SP)).code).toBe(0);
+      let invitation = 0;
+      beforeTakerList(() => {
+        invitation = racy!.invite();
+        racy!.accept(invitation);
+      });
+      const r = await syncAt(db, '-v');
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/sync: 1 test takers accepted after the invitation list was read/);
+      expect(r.stderr).not.toMatch(/the weaker rule/);
+      const run = await lastRun(db);
+      expect([run.by.test_taker_since_check, run.by.invitation_since_check]).toEqual([1, 1]);
+      expect((await syncAt(db)).code).toBe(0);
+      expect(await n(db, `SELECT COUNT(*) AS n FROM test_takers WHERE id = ${invitation + 20000}`)).toBe(1);
+      // Nothing accepted between the reads: the check makes no request.
+      const quiet = await lastRun(db);
+      expect([quiet.by.test_taker_since_check, quiet.by.invitation_since_check]).toEqual([undefined, undefined]);
+    }, 90_000);
+
+    it('what decides missing (no created_at, no Date header, no invitation_id): the weaker rule, said with -v, never a false alarm', async () => {
+      const db = await backend.target(dirs, 'fields-missing');
+      expect((await syncAt(db, '--sp', SP)).code).toBe(0);
+      const cases: Array<[Partial<Pick<FaultServer['faults'], 'omit' | 'noDate'>>, RegExp]> = [
+        [{ omit: ['invitation.created_at'] }, /\(the created_at of invitation \d+ missing\)/],
+        [{ noDate: true }, /carry no Date header/],
+        [{ omit: ['test_taker.invitation_id'] }, /\(its invitation_id missing\)/],
+      ];
+      for (const [fault, said] of cases) {
+        Object.assign(racy!.faults, fault);
+        beforeTakerList(() => racy!.accept(racy!.invite()));
+        try {
+          const r = await syncAt(db, '-v');
+          expect(r.code, r.stderr).toBe(0);
+          expect(r.stderr).toMatch(/sync: taken as accepted after the invitation list was read without knowing \(the weaker rule\): test taker \d+/);
+          expect(r.stderr).toMatch(said);
+        } finally {
+          Object.assign(racy!.faults, { omit: [], noDate: false });
+        }
+      }
     }, 90_000);
   });
 }

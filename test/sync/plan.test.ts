@@ -2,7 +2,8 @@
  * The sync plan's rules, one by one, on hand-made list items and database
  * state (src/sync/plan.ts): what a run fetches and why it skips the rest,
  * the incremental cursor (list hash and `basis`), `--full`, the gone marks
- * and the count checks (the tables, and each list against its total_count).
+ * and the count checks (the tables, each list against its total_count, and
+ * who can have accepted since the invitation list was read).
  * The end-to-end behaviour is test/sync/sync-suite.ts (the lists that lie:
  * faults-suite.ts).
  */
@@ -16,7 +17,9 @@ import {
   type StoredTestTaker,
   SKIP,
   completedOf,
+  CLOCK_ALLOWANCE_MS,
   countCheck,
+  droppedError,
   IdSet,
   goneMarks,
   invitationNeedsFetch,
@@ -29,8 +32,10 @@ import {
   resultsToFetch,
   statedTotal,
   storedState,
+  sinceVerdict,
   takerListCheck,
   takerNeedsFetch,
+  unnamedTakers,
   wholeListCheck,
 } from '../../src/sync/plan.js';
 import { listHash } from '../../src/sync/rows.js';
@@ -333,5 +338,34 @@ describe('lists against their total_count', () => {
       "The counts do not add up: the service's list of test takers says 4 (total_count), the invitation list names 2 (and 1 accepted since it was read).",
     );
     expect(() => takerListCheck(answer(3, ['n/a']), named)).toThrow(/"n\/a" as the id of an item of the list of test takers/);
+  });
+
+  it('unnamedTakers: the test takers of the answer the invitations do not name, once each, newest first', () => {
+    const named = new IdSet([70001, 70002]);
+    expect(unnamedTakers(answer(4, ['70009', 70002, 70008, 70009, 70001]), named)).toEqual([70009, 70008]);
+    expect(unnamedTakers(answer(2, [70002, 70001]), named)).toEqual([]);
+  });
+
+  it('sinceVerdict: read without a test taker, or created after the read began (less the allowance), else dropped; unknown without what decides', () => {
+    const clock = Date.parse('2026-11-25T08:00:00Z');
+    // its invitation was read without a test taker: accepted after its page was read
+    expect(sinceVerdict(null, undefined, undefined)).toBe('since');
+    // read with another test taker: the list names someone else for it
+    expect(sinceVerdict(70005, undefined, clock)).toBe('dropped');
+    // not read: created after the read began, or within the allowance before it
+    expect(sinceVerdict(undefined, clock + 1, clock)).toBe('since');
+    expect(sinceVerdict(undefined, clock - CLOCK_ALLOWANCE_MS, clock)).toBe('since');
+    expect(sinceVerdict(undefined, clock - CLOCK_ALLOWANCE_MS - 1, clock)).toBe('dropped');
+    // what decides is not known: the weaker rule
+    expect(sinceVerdict(undefined, undefined, clock)).toBe('unknown');
+    expect(sinceVerdict(undefined, clock - 86_400_000, undefined)).toBe('unknown');
+  });
+
+  it('droppedError: one sentence naming the test takers and their invitations, five at most', () => {
+    expect(droppedError([{ taker: 70200, invitation: 50200 }]).message).toBe(
+      "The counts do not add up: the service's list of test takers shows 1 test taker the invitation list does not name, and who cannot have accepted after it was read: 70200 (invitation 50200).",
+    );
+    const many = droppedError(Array.from({ length: 7 }, (_, i) => ({ taker: 70001 + i, invitation: 50001 + i }))).message;
+    expect(many).toMatch(/shows 7 test takers .*: 70001 \(invitation 50001\), .*70005 \(invitation 50005\) and 2 more\.$/);
   });
 });
