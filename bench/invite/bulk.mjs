@@ -79,7 +79,8 @@ try {
     const lines = readFileSync(join(tmp, `bulk${run}.results.csv`), 'utf8').trimEnd().split('\n').length - 1;
     if (lines !== ROWS) throw new Error(`bulk run ${run}: ${lines} result lines, expected ${ROWS}`);
     // Every row must really have been created by this run (not exists, not failed).
-    const created = (r.stderr.match(/([\d,]+) created/) ?? [])[1]?.replace(/,/g, '');
+    // From the summary line ("N rows: N created, …"), not a progress line printed before it.
+    const created = (r.stderr.match(/^[\d,]+ rows: ([\d,]+) created/m) ?? [])[1]?.replace(/,/g, '');
     if (Number(created) !== ROWS) throw new Error(`bulk run ${run}: ${created} created, expected ${ROWS}: ${r.stderr}`);
     rates.push(ROWS / (r.ms / 1000));
     log(`bulk run ${run}: ${ROWS} rows in ${(r.ms / 1000).toFixed(2)} s = ${Math.round(ROWS / (r.ms / 1000))} rows/s`);
