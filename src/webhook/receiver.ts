@@ -225,7 +225,19 @@ class BodySink {
   }
 }
 
-function readBody(req: IncomingMessage, limit: number, budget: Budget): Promise<Buffer> {
+/**
+ * Requests sent with `expect: 100-continue` whose senders were told to go on
+ * (`100 Continue`): their bodies come. One refused on its headers (too large,
+ * too busy, not allowed) is answered without it, and its sender sends no body
+ * at all (curl asks so for a body over 1 MB).
+ */
+const invited = new WeakSet<IncomingMessage>();
+const expectsContinue = (req: IncomingMessage): boolean => /^100-continue$/i.test(req.headers.expect?.trim() ?? '');
+/** Whether the rest of a request's body is on its way (and worth reading before the connection closes). */
+const bodyComing = (req: IncomingMessage): boolean => !req.complete && (!expectsContinue(req) || invited.has(req));
+
+/** The body of a delivery, once it fits; `goOn` sends `100 Continue` to a sender that waits for it. */
+function readBody(req: IncomingMessage, limit: number, budget: Budget, goOn: () => void): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const declared = declaredLength(req.headers);
     // A declared body too large, or one that does not fit the budget now, is refused before a byte is read.
@@ -234,6 +246,10 @@ function readBody(req: IncomingMessage, limit: number, budget: Budget): Promise<
       req.resume();
       reject(early);
       return;
+    }
+    if (expectsContinue(req)) {
+      invited.add(req);
+      goOn();
     }
     const sink = new BodySink(declared, budget);
     let settled = false;
@@ -293,12 +309,13 @@ function send(res: ServerResponse, status: number, body: unknown): void {
  * connection and reads the rest of the body itself, with no bound but the
  * 30 s request timeout.) So the answer is written whole (its length lets the
  * sender read it at once) but ended only once the rest of the body is read
- * and dropped (lingerThenClose()); a body read in full is answered and
- * closed at once.
+ * and dropped (lingerThenClose()); a body read in full, or one that is not
+ * coming (the sender waits for a `100 Continue` it was not sent), is
+ * answered and closed at once.
  */
 function sendAndClose(res: ServerResponse, status: number, body: unknown, linger: Linger): void {
   res.setHeader('connection', 'close');
-  if (res.req.complete || linger.now >= LINGER_AT_ONCE) {
+  if (!bodyComing(res.req) || linger.now >= LINGER_AT_ONCE) {
     send(res, status, body);
     return;
   }
@@ -738,7 +755,7 @@ function handleRequest(c: Context, req: IncomingMessage, res: ServerResponse): v
     }
     return;
   }
-  readBody(req, c.limit, c.budget).then(
+  readBody(req, c.limit, c.budget, () => res.writeContinue()).then(
     (buf) => {
       try {
         take(c, req, res, buf);
@@ -867,6 +884,8 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
     tally: new Tally(note, { now: 0, ms: o.lingerMs ?? LINGER_MS }),
   };
   const server: Server = createServer((req, res) => handleRequest(c, req, res));
+  // `expect: 100-continue`: node would answer 100 at once; readBody() does, once the body is wanted.
+  server.on('checkContinue', (req, res) => handleRequest(c, req, res));
   server.maxConnections = MAX_CONNECTIONS;
   // A sender that opens a connection and says nothing does not hold it for long.
   server.headersTimeout = 10_000;

@@ -223,3 +223,39 @@ describe('an answer before the body is read', () => {
     expect(shown.map((e) => e.id)).toEqual(['evt_after_flood']);
   });
 });
+
+/** node:http with `expect: 100-continue`: the body (`total` bytes) is sent only once the listener says 100 Continue. */
+function expectingSender(url: string, body: Buffer): Promise<{ status?: number; body: string; continued: boolean; error?: string }> {
+  return new Promise((resolve) => {
+    const seen = { status: undefined as number | undefined, body: '', continued: false, error: undefined as string | undefined };
+    const req = request(url, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': String(body.length), expect: '100-continue' } }, (res) => {
+      seen.status = res.statusCode;
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (seen.body += c));
+    });
+    req.on('continue', () => {
+      seen.continued = true;
+      req.end(body);
+    });
+    req.on('error', (e: NodeJS.ErrnoException) => (seen.error = e.code ?? e.message));
+    req.on('close', () => resolve(seen));
+    req.flushHeaders();
+  });
+}
+
+describe('expect: 100-continue (curl asks so for a body over 1 MB)', () => {
+  it('a body over the limit is refused on its headers: 413 without 100 Continue, and no byte of it is sent', async () => {
+    const { r, shown } = await receiver();
+    const seen = await expectingSender(r.url, Buffer.alloc(4 * MB, 0x20));
+    expect(seen).toMatchObject({ status: 413, continued: false, error: undefined, body: JSON.stringify({ error: 'body larger than 1048576 bytes' }) });
+    expect(await deliver(r.url, 'evt_after_expect')).toBe(200);
+    expect(shown.map((e) => e.id)).toEqual(['evt_after_expect']);
+  });
+
+  it('a delivery that fits is told 100 Continue, sent and taken', async () => {
+    const { r, shown } = await receiver();
+    const seen = await expectingSender(r.url, Buffer.from(event('evt_expect_ok')));
+    expect(seen).toMatchObject({ status: 200, continued: true, error: undefined });
+    expect(shown.map((e) => e.id)).toEqual(['evt_expect_ok']);
+  });
+});
