@@ -32,11 +32,11 @@ export interface InputHead {
  * Reads the header and the first batch of records. Refuses (exit 2) what
  * they settle: those the readers refuse (empty, not UTF-8 or not a CSV at
  * all, no such sheet, a --header-row that is blank), the header's mapping
- * (mapHeader; the inviter is checked later, with the profile's default
- * known), and a header with no rows. A note said while reading is told
+ * (mapHeader; the inviter too when `haveInviter` is false: neither
+ * --created-by nor the profile's default names one), and a header with no rows. A note said while reading is told
  * (`say`) before the refusal.
  */
-export async function readHead(path: string, label: string, opts: Pick<InputOptions, 'sheet' | 'headerRow'>, maps: Maps, say: (text: string) => void): Promise<InputHead> {
+export async function readHead(path: string, label: string, opts: Pick<InputOptions, 'sheet' | 'headerRow'>, maps: Maps, say: (text: string) => void, haveInviter = true): Promise<InputHead> {
   const held: string[] = [];
   let told = false;
   const tell = () => {
@@ -46,8 +46,8 @@ export async function readHead(path: string, label: string, opts: Pick<InputOpti
   let meta: CsvMeta | undefined;
   const onHeader = (m: CsvMeta) => {
     meta = m;
-    // Whether there is an inviter depends on the profile's default: checked by the validation pass.
-    mapHeader(m.header, maps, { haveInviter: true });
+    // haveInviter: --created-by or the profile's default, when the caller knows it (else the validation pass checks).
+    mapHeader(m.header, maps, { haveInviter });
   };
   const note = (t: string) => (told ? say(t) : held.push(t));
   const reader = readInputBatches(path, label, onHeader, { ...opts, isHeader: (cells) => isHeaderRow(cells, maps), note });

@@ -88,7 +88,9 @@ function refuseAnotherInputsResults(begin: JournalBegin, opts: BulkOptions, out:
  * prepares before its first ctx.client(), so a refusal starts no embedded
  * stub and resolves no key; runBulkInvite prepares itself when not given one.
  * release() (once is enough; runBulkInvite calls it) lets go of the reader,
- * the lock and the spooled input.
+ * the lock and the spooled input. `known.haveInviter: false` (the caller
+ * knows neither --created-by nor a profile default names one) refuses a file
+ * without a created_by column here too.
  */
 export interface PreparedRun {
   concurrency: number;
@@ -106,7 +108,7 @@ export interface PreparedRun {
   release(): void;
 }
 
-export async function prepareRun(opts: BulkOptions, ctx: BulkDeps['ctx']): Promise<PreparedRun> {
+export async function prepareRun(opts: BulkOptions, ctx: BulkDeps['ctx'], known: { haveInviter?: boolean } = {}): Promise<PreparedRun> {
   const started = ctx.io.now().getTime();
   const concurrency = checkRunOptions(opts);
   checkInputPath(opts, ctx);
@@ -134,7 +136,7 @@ export async function prepareRun(opts: BulkOptions, ctx: BulkDeps['ctx']): Promi
     // The formats refused by their first bytes (.xls, .ods, a password), and --sheet for a CSV.
     checkInputKind(input, label, opts.sheet);
     // The header and the first rows (head.ts): empty, not UTF-8, no such sheet, the columns, no rows.
-    head = await readHead(input, label, { sheet: opts.sheet, headerRow: opts.headerRow }, parseMaps(opts.maps), (t) => ctx.info(safeText(t)));
+    head = await readHead(input, label, { sheet: opts.sheet, headerRow: opts.headerRow }, parseMaps(opts.maps), (t) => ctx.info(safeText(t)), known.haveInviter ?? true);
     return { concurrency, label, input, head, out, journalPath, journal, tookMs: ctx.io.now().getTime() - started, release };
   } catch (err) {
     release();

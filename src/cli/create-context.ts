@@ -191,6 +191,11 @@ export function createContext(io: IOStreams, globals: GlobalOptions, deps: Conte
       const { createPrompter } = await import('../core/prompter.js');
       return createPrompter(io);
     },
+    async profileName() {
+      if (connection) return connection.profileName;
+      const [{ readConfigView }, { resolveConnection }] = await Promise.all([import('../config/read.js'), import('../config/resolve.js')]);
+      return resolveConnection({ globals, env: io.env, config: readConfigView(io.env) }).profileName;
+    },
     get connection() {
       return connection;
     },

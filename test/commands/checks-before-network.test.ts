@@ -281,3 +281,51 @@ describe('bulk invite refuses what the head of its file settles before it connec
     expect(readdirSync(place).sort()).toEqual(['errors.csv', 'r.results.csv', 'r.results.csv.journal.ndjson']);
   });
 });
+
+/**
+ * An inviter is named by the file's created_by column, --created-by or the
+ * profile's invite_defaults.created_by, all known without the service: a
+ * file with none of them is refused before the run connects. A profile's
+ * default is read from the config (no connection either), and lets the run go on.
+ */
+describe('bulk invite refuses a file with no inviter before it connects', () => {
+  const NO_INVITER = /^Error: No inviter: the file has no created_by column and no --created-by was given \(and the profile has no default inviter\)\./m;
+
+  it('a dry run on the embedded stub: refused, the stub not started', async () => {
+    const configDir = mkdtempSync(join(tmpdir(), 'jobfit-checks-cfg-'));
+    try {
+      const r = await runCli(['invite', '--csv', people, '--dry-run'], { configDir });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(NO_INVITER);
+      expect(r.stderr, 'the embedded stub was started').not.toContain(EMBEDDED_NOTICE);
+      expect(existsSync(join(configDir, 'stub')), 'the embedded stub wrote its data').toBe(false);
+    } finally {
+      rmSync(configDir, { recursive: true, force: true });
+    }
+  });
+
+  it('a real run against a configured service: refused, no connection, nothing written', async () => {
+    const out = join(dir, 'no-inviter.results.csv');
+    const was = connections;
+    const r = await runCli(['invite', '--csv', people, '--yes', '--out', out], { env });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(NO_INVITER);
+    expect(connections - was).toBe(0);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it("the profile's default inviter is one: the run goes on to the service", async () => {
+    const configDir = mkdtempSync(join(tmpdir(), 'jobfit-checks-cfg-'));
+    try {
+      const set = await runCli(['config', 'set', 'invite_defaults.created_by', 'dana.whitfield@northwind-talent.example', '--profile', 'work'], { configDir });
+      expect(set.code, set.stderr).toBe(0);
+      const was = connections;
+      // The key and URL from the environment, the defaults from the profile JOBFIT_PROFILE names.
+      const r = await runCli(['invite', '--csv', people, '--dry-run'], { configDir, env: { ...env, JOBFIT_PROFILE: 'work' } });
+      expect(r.stderr).not.toMatch(/No inviter/);
+      expect(connections - was, r.stderr).toBeGreaterThan(0);
+    } finally {
+      rmSync(configDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -92,9 +92,13 @@ const InviteOptions = z
   });
 type InviteOptions = z.output<typeof InviteOptions>;
 
-/** The profile's invite defaults (conf), as strings the resolvers take. */
+/**
+ * The profile's invite defaults (conf), as strings the resolvers take: local
+ * config, known before connecting. Throws what client() would for a config
+ * it refuses.
+ */
 async function profileDefaults(ctx: Context): Promise<{ createdBy?: string; team?: string; assessments?: string; template?: string; sendVia?: string }> {
-  const name = ctx.connection?.profileName;
+  const name = await ctx.profileName();
   if (!name) return {};
   try {
     const store = await ctx.config();
@@ -217,8 +221,11 @@ async function runBulk(o: InviteOptions, ctx: Context): Promise<void> {
     phoneCountry: o.phoneCountry,
   };
   // Everything that needs no service is refused before the first ctx.client(),
-  // which may start the embedded stub or read a key from the keyring.
-  const prepared = await prepareRun(bulkOpts, ctx);
+  // which may start the embedded stub or read a key from the keyring; an
+  // inviter too, when neither the file, --created-by nor the profile names one.
+  // (A config client() refuses leaves it unknown here: client() says why.)
+  const pd = await profileDefaults(ctx).catch(() => undefined);
+  const prepared = await prepareRun(bulkOpts, ctx, { haveInviter: pd === undefined || Boolean(o.createdBy ?? pd.createdBy) });
   let summary: Awaited<ReturnType<typeof runBulkInvite>>;
   try {
     const client = await ctx.client();
@@ -229,7 +236,7 @@ async function runBulk(o: InviteOptions, ctx: Context): Promise<void> {
       target: { baseUrl: conn?.baseUrl ?? '', mode: conn?.mode, local: await isOurStub(ctx.io.env, conn?.baseUrl ?? '', Boolean(conn?.embedded)) },
       confirm: async (message) => (await ctx.prompter()).confirm(message, { default: false }),
       progress: (total) => createProgress(ctx, { total, label: 'Inviting', noun: 'rows' }),
-      profileDefaults: await profileDefaults(ctx),
+      profileDefaults: pd ?? (await profileDefaults(ctx)),
     }, prepared);
   } finally {
     prepared.release();

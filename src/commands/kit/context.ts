@@ -24,6 +24,12 @@ export interface Context extends Session {
   client(opts?: { announce?: boolean }): Promise<JobfitClient>;
   /** The prompter: the real one on a terminal, a scripted one in tests. */
   prompter(): Promise<Prompter>;
+  /**
+   * The profile client() will use (flags, environment, config), resolved
+   * without connecting: no embedded stub started, no key read. Undefined when
+   * none; throws what client() would throw for a config it refuses.
+   */
+  profileName(): Promise<string | undefined>;
   /** What client() connected to; undefined until it was called. */
   readonly connection?: ConnectionInfo;
   /** Closes kept-alive connections and the embedded stub. main() calls it in a finally. */
