@@ -7,6 +7,7 @@
 import type { JobfitClient } from '../client/client.js';
 import type { HttpClientOptions } from '../client/http.js';
 import type { ConfigStore } from '../config/store.js';
+import type { Resolution } from '../config/resolve.js';
 import type { ConnectionInfo, Context } from '../commands/kit/context.js';
 import type { GlobalOptions, Prompter } from '../core/session.js';
 import type { IOStreams } from '../core/io.js';
@@ -63,6 +64,8 @@ interface Steps {
   deps: ContextDeps;
   closers: Array<() => Promise<void>>;
   info(m: string): void;
+  /** The connection as flags, environment and config say (read once per command). */
+  resolve(): Promise<Resolution>;
   /** Told the connection as soon as it is known (before the client is built). */
   resolved(c: ConnectionInfo): void;
 }
@@ -99,15 +102,10 @@ async function warnPlainHttp(io: IOStreams, baseUrl: string, apiKey: string | un
 
 /** Resolves the connection (the embedded stub when nothing is configured) and builds the one client of the command. */
 async function makeClient(s: Steps): Promise<JobfitClient> {
-  const [{ readConfigView }, { resolveConnection }, { maskKey, hideUrlPasswords }, { createClient }] = await Promise.all([
-    import('../config/read.js'),
-    import('../config/resolve.js'),
-    import('../config/mask.js'),
-    import('../client/create.js'),
-  ]);
+  const [{ maskKey, hideUrlPasswords }, { createClient }] = await Promise.all([import('../config/mask.js'), import('../client/create.js')]);
   const { io, globals } = s;
   // A config another user owns or others can write is refused here (read.ts), before any key is sent.
-  const resolution = resolveConnection({ globals, env: io.env, config: readConfigView(io.env) });
+  const resolution = await s.resolve();
   let target: Target;
   if (resolution.embedded) {
     target = await startEmbedded(s, resolution, maskKey);
@@ -144,8 +142,16 @@ async function makeClient(s: Steps): Promise<JobfitClient> {
   return client;
 }
 
+/** Which service, key and profile flags, environment and config name; nothing is connected to. */
+async function resolveFromConfig(io: IOStreams, globals: GlobalOptions): Promise<Resolution> {
+  const [{ readConfigView }, { resolveConnection }] = await Promise.all([import('../config/read.js'), import('../config/resolve.js')]);
+  return resolveConnection({ globals, env: io.env, config: readConfigView(io.env) });
+}
+
 export function createContext(io: IOStreams, globals: GlobalOptions, deps: ContextDeps = {}): Context {
   let configP: Promise<ConfigStore> | undefined;
+  let resolutionP: Promise<Resolution> | undefined;
+  const resolve = () => (resolutionP ??= resolveFromConfig(io, globals));
   let clientP: Promise<JobfitClient> | undefined;
   let connection: ConnectionInfo | undefined;
   let announced = false;
@@ -178,7 +184,7 @@ export function createContext(io: IOStreams, globals: GlobalOptions, deps: Conte
       return configP;
     },
     async client(opts: { announce?: boolean } = {}) {
-      clientP ??= makeClient({ io, globals, deps, closers, info, resolved: (c) => (connection = c) });
+      clientP ??= makeClient({ io, globals, deps, closers, info, resolve, resolved: (c) => (connection = c) });
       const client = await clientP;
       if (opts.announce !== false && !announced && connection) {
         announced = true;
@@ -192,9 +198,7 @@ export function createContext(io: IOStreams, globals: GlobalOptions, deps: Conte
       return createPrompter(io);
     },
     async profileName() {
-      if (connection) return connection.profileName;
-      const [{ readConfigView }, { resolveConnection }] = await Promise.all([import('../config/read.js'), import('../config/resolve.js')]);
-      return resolveConnection({ globals, env: io.env, config: readConfigView(io.env) }).profileName;
+      return (await resolve()).profileName;
     },
     get connection() {
       return connection;

@@ -662,7 +662,7 @@ class SyncRun {
         let created: number | undefined;
         if (!listedAs.has(invitation)) {
           if (reading.clock === undefined) return void unknown.push(`${taker} (invitation ${invitation} not listed, and the service's answers carry no Date header to compare its created_at with)`);
-          created = await ask('invitation_since_check', taker, () => this.client.getInvitation(invitation, this.signal), (j) => readable(() => timeOf(j.created_at)), `the created_at of invitation ${invitation}`);
+          created = await ask('invitation_since_check', taker, () => this.client.getInvitation(invitation, this.signal), (j) => timeOf(j.created_at), `the created_at of invitation ${invitation}`);
           if (created === undefined) return;
         }
         if (sinceVerdict(listedAs.get(invitation), created, reading.clock) === 'dropped') dropped.push({ taker, invitation });
@@ -688,11 +688,10 @@ function readable<T>(read: () => T | null): T | undefined {
   }
 }
 
-/** An ISO 8601 timestamp as ms since the epoch; throws for anything else. */
-function timeOf(v: unknown): number {
+/** An ISO 8601 timestamp as ms since the epoch; undefined for anything else. */
+function timeOf(v: unknown): number | undefined {
   const t = typeof v === 'string' ? Date.parse(v) : Number.NaN;
-  if (!Number.isFinite(t)) throw new Error('not a timestamp');
-  return t;
+  return Number.isFinite(t) ? t : undefined;
 }
 
 /** How an item error names a result. */

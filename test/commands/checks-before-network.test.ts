@@ -78,6 +78,21 @@ const people = join(dir, 'people.csv');
 writeFileSync(people, 'First Name,Last Name,Email\nAna,Diaz,ana.diaz@example.com\n');
 writeFileSync(join(dir, 'precious.txt'), 'not to be overwritten\n');
 symlinkSync(join(dir, 'precious.txt'), join(dir, 'planted.csv'));
+/** Runs `argv` with no configuration (the embedded stub): refused with `message` (exit 2), the stub neither started nor given data. */
+async function refusedBeforeTheStub(argv: string[], message: RegExp, stdinTTY?: boolean): Promise<void> {
+  const configDir = mkdtempSync(join(tmpdir(), 'jobfit-checks-cfg-'));
+  try {
+    const r = await runCli(argv, { configDir, stdinTTY });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr, 'the embedded stub was started').not.toContain(EMBEDDED_NOTICE);
+    expect(existsSync(join(configDir, 'stub')), 'the embedded stub wrote its data').toBe(false);
+  } finally {
+    rmSync(configDir, { recursive: true, force: true });
+  }
+}
+
 const INVITE = ['invite', '--csv', people, '--created-by', 'dana.whitfield@northwind-talent.example'];
 const badErrors = (): string[][] => [
   ['--errors', dir],
@@ -183,17 +198,7 @@ describe('bulk invite refuses what needs no service before it starts the embedde
   ];
 
   it.each(BULK)('%s', async (_name, args, message, io = {}) => {
-    const configDir = mkdtempSync(join(tmpdir(), 'jobfit-checks-cfg-'));
-    try {
-      const r = await runCli([...INVITE, ...args], { configDir, stdinTTY: io.stdinTTY });
-      expect(r.code, r.stderr).toBe(2);
-      expect(r.stdout).toBe('');
-      expect(r.stderr).toMatch(message);
-      expect(r.stderr, 'the embedded stub was started').not.toContain(EMBEDDED_NOTICE);
-      expect(existsSync(join(configDir, 'stub')), 'the embedded stub wrote its data').toBe(false);
-    } finally {
-      rmSync(configDir, { recursive: true, force: true });
-    }
+    await refusedBeforeTheStub([...INVITE, ...args], message, io.stdinTTY);
   });
 });
 
@@ -241,17 +246,7 @@ describe('bulk invite refuses what the head of its file settles before it connec
   const input = (args: string[]) => (args.includes('--csv') ? args[args.indexOf('--csv') + 1] : people);
 
   it.each(HEAD)('%s (a dry run, the embedded stub not started)', async (_name, args, message) => {
-    const configDir = mkdtempSync(join(tmpdir(), 'jobfit-checks-cfg-'));
-    try {
-      const r = await runCli([...INVITE, '--dry-run', ...args], { configDir });
-      expect(r.code, r.stderr).toBe(2);
-      expect(r.stdout).toBe('');
-      expect(r.stderr).toMatch(message);
-      expect(r.stderr, 'the embedded stub was started').not.toContain(EMBEDDED_NOTICE);
-      expect(existsSync(join(configDir, 'stub')), 'the embedded stub wrote its data').toBe(false);
-    } finally {
-      rmSync(configDir, { recursive: true, force: true });
-    }
+    await refusedBeforeTheStub([...INVITE, '--dry-run', ...args], message);
   });
 
   it.each(HEAD)('%s (a real run: no connection, nothing written)', async (name, args, message) => {
