@@ -21,13 +21,15 @@ import { COMMANDS } from '../commands/table.js';
 export const EMBEDDED_NOTICE =
   'Using the embedded local stub (no service configured; run `jobfit login` to use the real service).';
 
-/** What the embedded stub module gives us (src/stub/index.ts). */
+/** What the embedded stub module gives us (src/stub/index.ts, openEmbeddedStub). */
 export interface StubHandle {
   url: string;
   keys: Array<{ account_id: number; display_name: string; live_key: string; test_key: string }>;
+  /** How the client reaches it: in this process (the real one); a stand-in may listen on a port instead. */
+  dispatcher?: HttpClientOptions['dispatcher'];
   close(): Promise<void>;
 }
-export type StartStub = (opts: { dataDir: string; port?: number; host?: string; publishOrigin?: boolean }) => Promise<StubHandle>;
+export type StartStub = (opts: { dataDir: string }) => Promise<StubHandle>;
 
 /** Seams for tests; main() passes none. */
 export interface ContextDeps {
@@ -53,6 +55,8 @@ async function keyFromKeyring(env: Record<string, string | undefined>, ref: { pr
 /** What makeClient resolves before it builds the client: where, with which key, and what the mode line says. */
 interface Target {
   baseUrl: string;
+  /** The embedded stub's, answering in this process. */
+  dispatcher?: HttpClientOptions['dispatcher'];
   apiKey?: string;
   connection: ConnectionInfo;
 }
@@ -70,12 +74,12 @@ interface Steps {
   resolved(c: ConnectionInfo): void;
 }
 
-/** The embedded stub, started for this command on a random port; its first account's key in the mode asked for. */
+/** The embedded stub, opened for this command in this process; its first account's key in the mode asked for. */
 async function startEmbedded(s: Steps, resolution: { mode?: 'live' | 'test'; profileName?: string }, maskKey: (k: string | undefined) => string): Promise<Target> {
   const { stubDataDir } = await import('../config/paths.js');
-  const startStub: StartStub = s.deps.startStub ?? (await import('../stub/index.js')).startStub;
-  // publishOrigin false: a `stub serve` on the same data keeps its origin, and URLs point at it.
-  const stub = await startStub({ dataDir: stubDataDir(s.io.env), port: 0, host: '127.0.0.1', publishOrigin: false });
+  const startStub: StartStub = s.deps.startStub ?? (await import('../stub/index.js')).openEmbeddedStub;
+  // Its URLs use the origin of a `stub serve` on the same data (else :4010), so the links it hands out can be opened there.
+  const stub = await startStub({ dataDir: stubDataDir(s.io.env) });
   s.closers.push(() => stub.close());
   const account = stub.keys[0];
   if (!account) throw new UsageError('The embedded stub has no seeded account.', 'run `jobfit stub reset`');
@@ -85,6 +89,7 @@ async function startEmbedded(s: Steps, resolution: { mode?: 'live' | 'test'; pro
   s.info(EMBEDDED_NOTICE);
   return {
     baseUrl: stub.url,
+    dispatcher: stub.dispatcher,
     apiKey,
     connection: { baseUrl: stub.url, mode, maskedKey: maskKey(apiKey), source: 'embedded-stub', embedded: true, profileName: resolution.profileName, account: `${account.display_name} (${account.account_id})` },
   };
@@ -131,6 +136,7 @@ async function makeClient(s: Steps): Promise<JobfitClient> {
   // JOBFIT_TIMEOUT, JOBFIT_MAX_RETRIES and JOBFIT_BREAKER_SECONDS are read by the factory, for every client alike.
   const client = createClient({
     baseUrl: target.baseUrl,
+    dispatcher: target.dispatcher,
     apiKey: target.apiKey,
     env: io.env,
     signal: io.signal,

@@ -8,7 +8,6 @@
  * a whole key.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Dispatcher } from 'undici';
 import { AuthError, CancelError, UsageError } from '../core/errors.js';
 import { isLoopbackHost } from '../core/loopback.js';
 import { hideUrlPasswords, maskKey, modeOfKey, redactKey } from '../config/mask.js';
@@ -17,7 +16,7 @@ import { Breaker, DEFAULT_BREAKER, type BreakerOptions } from './breaker.js';
 import { decideRedirect, redirectError, redirectTrace } from './redirect.js';
 import { checkContentType, checkMode, checkShape, DEFAULT_MAX_BODY_BYTES, type ExpectedShape, parseBody, readBytes, readText } from './response.js';
 import { classifyNetworkError, DEFAULT_RETRY, decideRetry, isNonIdempotent, type RetryOptions } from './retry.js';
-import { DEFAULT_TIMEOUTS, describeNetworkError, errorCode, exchange, header, type Headers, isAbort, makeDispatcher, sizeText, type Timeouts } from './transport.js';
+import { DEFAULT_TIMEOUTS, describeNetworkError, errorCode, exchange, header, type Headers, isAbort, sizeText, type Timeouts, type Transport } from './transport.js';
 
 /**
  * The error of an aborted call: the signal's own CancelError when it carries
@@ -53,8 +52,11 @@ export interface HttpClientOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
   now?: () => number;
-  /** A ready dispatcher (tests); otherwise one is built from the environment's proxy settings. */
-  dispatcher?: Dispatcher;
+  /**
+   * A ready dispatcher (the embedded stub's, in this process; tests); otherwise one is built from the
+   * environment's proxy settings. Only `dispatch` is used, and `close` by whoever made it.
+   */
+  dispatcher?: Transport;
   /** Where HTTPS_PROXY/HTTP_PROXY/NO_PROXY are read (io.env). */
   env?: Record<string, string | undefined>;
   /** Aborts requests and retry waits (Ctrl-C). */
@@ -170,7 +172,9 @@ export class HttpClient {
   private readonly traceFn?: (line: string) => void;
   private readonly signal?: AbortSignal;
   private readonly userAgent: string;
-  private dispatcher?: Dispatcher;
+  private dispatcher?: Transport;
+  /** The agent being built (undici is loaded on the first request that needs it). */
+  private building?: Promise<Transport>;
   private readonly ownsDispatcher: boolean;
   private readonly env: Record<string, string | undefined>;
   private readonly maxBodyBytes: number;
@@ -221,18 +225,17 @@ export class HttpClient {
     return maskKey(this.apiKey);
   }
 
-  private getDispatcher(): Dispatcher {
-    this.dispatcher ??= makeDispatcher(this.baseUrl, this.env, this.timeouts);
-    return this.dispatcher;
+  private getDispatcher(): Promise<Transport> {
+    this.building ??= import('./undici-agents.js').then((m) => (this.dispatcher = m.makeDispatcher(this.baseUrl, this.env, this.timeouts)));
+    return this.building;
   }
 
   /** Closes the connections kept alive, so the process can exit at once. */
   async close(): Promise<void> {
-    if (this.dispatcher && this.ownsDispatcher) {
-      const d = this.dispatcher;
-      this.dispatcher = undefined;
-      await d.close();
-    }
+    const d = this.ownsDispatcher ? await this.building?.catch(() => undefined) : undefined;
+    this.building = undefined;
+    this.dispatcher = this.ownsDispatcher ? undefined : this.dispatcher;
+    await d?.close();
   }
 
   /**
@@ -298,7 +301,7 @@ export class HttpClient {
     const started = this.now();
     const got: Attempt = { headers: {}, raw: Buffer.alloc(0), ms: 0 };
     try {
-      const res = await exchange(this.getDispatcher(), url, method, out.headers, out.payload, signal, this.timeouts, this.maxBodyBytes);
+      const res = await exchange(this.dispatcher ?? (await this.getDispatcher()), url, method, out.headers, out.payload, signal, this.timeouts, this.maxBodyBytes);
       got.headers = res.headers;
       got.raw = res.body;
       got.status = res.status;

@@ -6,8 +6,7 @@
  * are decided in retry.ts, redirects in redirect.ts, the answer is read and
  * checked in response.ts, and http.ts puts them together.
  */
-import { Agent, type Dispatcher, EnvHttpProxyAgent } from 'undici';
-import { isLoopbackHost } from '../core/loopback.js';
+import type { Dispatcher } from 'undici';
 
 export type Headers = Record<string, string | string[] | undefined>;
 
@@ -33,27 +32,8 @@ function totalOf(t: Timeouts): number {
 
 export const DEFAULT_TIMEOUTS: Timeouts = { connectMs: 10_000, headersMs: 30_000, bodyMs: 30_000 };
 
-/** The dispatcher for a base URL: a plain keep-alive agent, or the proxy the environment names (never for this machine). */
-export function makeDispatcher(baseUrl: string, env: Record<string, string | undefined>, t: Timeouts): Dispatcher {
-  const agentOpts = {
-    connectTimeout: t.connectMs,
-    headersTimeout: t.headersMs,
-    bodyTimeout: t.bodyMs,
-    keepAliveTimeout: 10_000,
-  };
-  const host = new URL(baseUrl).hostname;
-  const httpProxy = env.http_proxy ?? env.HTTP_PROXY;
-  const httpsProxy = env.https_proxy ?? env.HTTPS_PROXY;
-  // The embedded stub and local servers never go through a proxy.
-  if (isLoopbackHost(host) || (!httpProxy && !httpsProxy)) return new Agent(agentOpts);
-  // Pass the values explicitly so the proxy follows io.env, not process.env.
-  return new EnvHttpProxyAgent({
-    ...agentOpts,
-    httpProxy: httpProxy ?? '',
-    httpsProxy: httpsProxy ?? '',
-    noProxy: env.no_proxy ?? env.NO_PROXY ?? '',
-  });
-}
+/** What the client needs of a dispatcher: undici's Agent, or the embedded stub's in this process (stub/in-process.ts). */
+export type Transport = Pick<Dispatcher, 'dispatch' | 'close'>;
 
 /** The first `code` along an error and its causes (undici wraps them). */
 export function errorCode(err: unknown): string | undefined {
@@ -135,7 +115,7 @@ function headersOf(raw: Buffer[]): Headers {
  * a quarter of the client's CPU per request (measured: ~200 vs ~150 µs), which
  * is what a bulk invite or an export of thousands of items spends its time on.
  */
-export function exchange(dispatcher: Dispatcher, url: URL, method: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal | undefined, t: Timeouts, maxBytes: number): Promise<RawResponse> {
+export function exchange(dispatcher: Transport, url: URL, method: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal | undefined, t: Timeouts, maxBytes: number): Promise<RawResponse> {
   return new Promise<RawResponse>((resolve, reject) => {
     const abortError = () => {
       const reason: unknown = signal?.reason;

@@ -12,7 +12,7 @@ import { ROUTES } from '../api/routes.js';
 import type { FaultInjector } from './faults.js';
 import { groupCommitOf } from './group-commit.js';
 import type { Auth } from './http/auth.js';
-import { parseJsonBody, respond } from './http/body.js';
+import { parseJsonBody, parseJsonText, respond } from './http/body.js';
 import { StubCaches } from './http/cache.js';
 import { HttpError, type Reply, error, methodNotAllowed, writeReply } from './http/reply.js';
 import { matchRoute } from '../api/route-match.js';
@@ -41,6 +41,12 @@ function safeDecode(s: string): string {
   }
 }
 
+/** A request as the routes see it: its headers, and its body read as a JSON object on demand. */
+export interface Incoming {
+  headers: { authorization?: string; 'content-type'?: string };
+  body(): Promise<Record<string, unknown>>;
+}
+
 /** What every request of one app shares. */
 interface App {
   opts: AppOptions;
@@ -50,9 +56,12 @@ interface App {
   loggedFaults: Set<string>;
 }
 
+function appOf(opts: AppOptions): App {
+  return { opts, store: opts.store, caches: new StubCaches(opts.store, groupCommitOf(opts.store)), loggedFaults: new Set() };
+}
+
 export function createApp(opts: AppOptions): (req: IncomingMessage, res: ServerResponse) => void {
-  const { store } = opts;
-  const app: App = { opts, store, caches: new StubCaches(store, groupCommitOf(store)), loggedFaults: new Set() };
+  const app = appOf(opts);
   return (req, res) => {
     handle(app, req, res).catch((err: unknown) => {
       const reply = err instanceof HttpError ? err.reply : faultReply(app, err);
@@ -106,7 +115,7 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
   const fault = await injectFault(app.opts.faults, method, path, res);
   if (fault === 'answered') return;
 
-  const reply = await route(app, req, method, path, q < 0 ? '' : url.slice(q + 1));
+  const reply = await route(app, { headers: req.headers, body: () => parseJsonBody(req) }, method, path, q < 0 ? '' : url.slice(q + 1));
   if (reply === null) {
     if (app.opts.pages && (await app.opts.pages(req, res, app.store))) return;
     return writeReply(res, error(404, MSG.notFound));
@@ -120,12 +129,12 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
 }
 
 /** /v1, or a v2 route of the table (its key checked, live GETs from the cache); null for a path outside both. */
-async function route(app: App, req: IncomingMessage, method: string, path: string, search: string): Promise<Reply | null> {
+async function route(app: App, req: Incoming, method: string, path: string, search: string): Promise<Reply | null> {
   const { store, caches } = app;
   const seg = path.split('/');
   // seg[0] is '' (leading slash); a trailing slash is tolerated.
   if (seg[seg.length - 1] === '' && seg.length > 2) seg.pop();
-  if (seg[1] === 'v1') return handleV1(store, app.opts.origin(), method, seg.slice(2), new URLSearchParams(search), () => parseJsonBody(req), req.headers['content-type']);
+  if (seg[1] === 'v1') return handleV1(store, app.opts.origin(), method, seg.slice(2), new URLSearchParams(search), req.body, req.headers['content-type']);
   if (seg[1] !== 'v2') return null;
   const m = matchRoute(seg.slice(2).map(safeDecode));
   if (!m) return error(404, MSG.notFound);
@@ -161,7 +170,7 @@ async function handleRoute(
   app: App,
   handler: (c: Call) => Reply | Promise<Reply>,
   call: { params: string[]; method: string; search: string; auth: Auth },
-  req: IncomingMessage,
+  req: Incoming,
 ): Promise<Reply> {
   try {
     return await handler({
@@ -171,7 +180,7 @@ async function handleRoute(
       params: call.params,
       query: new URLSearchParams(call.search),
       auth: call.auth,
-      body: () => parseJsonBody(req),
+      body: req.body,
       refs: app.caches.refs,
       minimal: app.opts.minimalFields,
     });
@@ -179,4 +188,24 @@ async function handleRoute(
     if (err instanceof HttpError) return err.reply;
     throw err;
   }
+}
+
+/**
+ * The app without a server, for the CLI's embedded stub (in-process.ts): the
+ * answer to an API request given as its parts, the same routes and rules as
+ * over HTTP but no faults and no pages (those are for `stub serve`); a path
+ * outside /v1 and /v2 is a 404.
+ */
+export function createAnswerer(opts: Omit<AppOptions, 'faults' | 'pages'>): (method: string, url: string, headers: Incoming['headers'], body: string) => Promise<Reply> {
+  const app = appOf(opts);
+  return async (rawMethod, url, headers, body) => {
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
+    const method = rawMethod === 'HEAD' ? 'GET' : rawMethod;
+    try {
+      return (await route(app, { headers, body: async () => parseJsonText(body) }, method, path, q < 0 ? '' : url.slice(q + 1))) ?? error(404, MSG.notFound);
+    } catch (err) {
+      return err instanceof HttpError ? err.reply : faultReply(app, err);
+    }
+  };
 }

@@ -5,6 +5,7 @@
  */
 import type { AppOptions } from './app.js';
 import { FaultInjector, type FaultSpec } from './faults.js';
+import { IN_PROCESS_ORIGIN, type InProcessDispatcher, inProcessDispatcher } from './in-process.js';
 import { originOf } from './lifecycle.js';
 import { participantPages } from './page.js';
 import { listen } from './server.js';
@@ -88,6 +89,34 @@ export function stubKeys(store: Store): StubKeys[] {
 /** The ids of an account's teams, in order (none: no such account). */
 export function accountTeamIds(store: Store, accountId: number): number[] {
   return store.all<{ id: number }>('SELECT id FROM teams WHERE account_id = ? ORDER BY id', accountId).map((t) => t.id);
+}
+
+/** The CLI's embedded stub: the store and its routes, answered in this process through `dispatcher` (in-process.ts). */
+export interface EmbeddedStub {
+  /** Base URL of API v2 to give the client with `dispatcher` (IN_PROCESS_ORIGIN: nothing listens there). */
+  url: string;
+  keys: StubKeys[];
+  dispatcher: InProcessDispatcher;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the stub for one command of the CLI, with no listener: its URLs
+ * (assessment_url, events, emails) use the stored origin of the last `stub
+ * serve`, else http://127.0.0.1:4010, as a stub with publishOrigin false does.
+ */
+export async function openEmbeddedStub(opts: { dataDir: string; minimalFields?: boolean }): Promise<EmbeddedStub> {
+  const store = await openStore(opts.dataDir);
+  const dispatcher = inProcessDispatcher({ store, origin: () => originOf(store), minimalFields: opts.minimalFields });
+  return {
+    url: `${IN_PROCESS_ORIGIN}/v2`,
+    keys: stubKeys(store),
+    dispatcher,
+    close: async () => {
+      await dispatcher.close();
+      store.close();
+    },
+  };
 }
 
 export async function startStub(opts: StartStubOptions): Promise<RunningStub> {

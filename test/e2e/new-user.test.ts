@@ -3,7 +3,7 @@
  * clone: no configuration at all, so every command uses the embedded stub
  * (its state kept between runs in the config directory).
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -64,8 +64,45 @@ describe('a new user, no configuration', () => {
     expect(r.stderr.match(/embedded local stub/g)).toHaveLength(1);
     // The mode line (shown to a person, or with -v) says it is the local stub and which account, not a bare "[live mode]".
     const v = cli.run(['teams', '-v'], { env });
-    expect(v.stderr).toMatch(/^\[local stub, live mode\] account Northwind Talent Group \(\d+\) · http:\/\/127\.0\.0\.1:\d+\/v2$/m);
+    expect(v.stderr).toMatch(/^\[local stub, live mode\] account Northwind Talent Group \(\d+\) · in this process$/m);
     expect(v.stderr).not.toContain('[live mode]');
+  });
+
+  it('the embedded stub answers in this process: no port, no socket, neither node:http nor undici loaded', async () => {
+    // What the process did, told on stderr at exit: listens and connects, node's HTTP modules, undici's chunk.
+    const probe = join(cli.dir, 'probe.cjs');
+    writeFileSync(
+      probe,
+      `const net = require('node:net');
+const seen = [];
+for (const [C, m] of [[net.Server, 'listen'], [net.Socket, 'connect']]) {
+  const f = C.prototype[m];
+  C.prototype[m] = function (...a) { seen.push(m); return f.apply(this, a); };
+}
+process.on('exit', () => {
+  const http = process.moduleLoadList.filter((m) => /^NativeModule (http|_http_\\w+)$/.test(m));
+  const undici = Object.keys(require.cache).filter((f) => /undici/.test(f));
+  process.stderr.write('PROBE ' + JSON.stringify({ seen, http: http.length, undici: undici.length }) + '\\n');
+});
+`,
+    );
+    const probed = (stderr: string) => JSON.parse(/^PROBE (.*)$/m.exec(stderr)?.[1] ?? 'null') as { seen: string[]; http: number; undici: number } | null;
+    const r = cli.run(['teams'], { env: { ...env, NODE_OPTIONS: `--require ${probe}` } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).data.length).toBeGreaterThan(0);
+    expect(probed(r.stderr)).toEqual({ seen: [], http: 0, undici: 0 });
+    // The probe sees them when they happen: the same command against a stub served on a port
+    // (undici's client needs node:net, not node:http; the old embedded stub's server loaded node:http).
+    const stub = await startStub({ dataDir: join(configDir, 'probe-stub'), port: 0 });
+    try {
+      const served = await cli.runAsync(['teams'], { env: { ...env, JOBFIT_API_KEY: stub.keys[0].live_key, JOBFIT_BASE_URL: stub.url, NODE_OPTIONS: `--require ${probe}` } });
+      expect(served.code, served.stderr).toBe(0);
+      const p = probed(served.stderr);
+      expect(p?.seen).toContain('connect');
+      expect(p?.undici).toBeGreaterThan(0);
+    } finally {
+      await stub.close();
+    }
   });
 
   let invitationId: number | undefined;

@@ -117,17 +117,14 @@ async function profileDefaults(ctx: Context): Promise<{ createdBy?: string; team
 }
 
 /**
- * When the results' assessment links point at a stub that is not serving
- * them (the embedded stub, which stops with this command, or a local stub
- * that does not answer), the sentence that says so; undefined otherwise.
+ * When the results' assessment links point at a local stub that is not
+ * serving them (the embedded stub's point at the last `stub serve`'s
+ * address, else :4010), the sentence that says so; undefined otherwise.
  * A real service's links are never probed.
  */
 async function deadLinks(origin: string | undefined, baseUrl: string | undefined, embedded: boolean): Promise<string | undefined> {
   if (!origin || !baseUrl || !URL.canParse(baseUrl)) return undefined;
   const fix = 'start one with `jobfit stub serve` (it keeps its address) and open them while it runs';
-  if (embedded && new URL(baseUrl).origin === origin) {
-    return `The assessment links in the results point at the embedded stub (${origin}), which stops when this command ends: nobody can open them; ${fix}.`;
-  }
   if (!embedded && !isLoopbackHost(new URL(origin).hostname)) return undefined;
   try {
     await fetch(`${origin}/v2${ROUTES.healthcheck.path}`, { signal: AbortSignal.timeout(1500) });

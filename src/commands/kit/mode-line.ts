@@ -9,12 +9,13 @@ import type { ConnectionInfo } from './context.js';
 
 /**
  * `[test mode] profile default · http://127.0.0.1:4010/v2 · sk_test_…a1b2`, or for
- * the embedded stub `[local stub, live mode] account Northwind Talent (1) · …`:
- * nothing real is touched there, and the line says so.
+ * the embedded stub `[local stub, live mode] account Northwind Talent (1) · in this process`:
+ * nothing real is touched there, and the line says so (it has no address: it answers in this
+ * process, stub/in-process.ts).
  */
 export function modeLine(c: ConnectionInfo): string {
   const mode = c.mode ? `${c.mode} mode` : 'no key';
-  if (c.embedded) return `[local stub, ${mode}] ${[c.account ? `account ${c.account}` : 'embedded stub', c.baseUrl].join(' · ')}`;
+  if (c.embedded) return `[local stub, ${mode}] ${[c.account ? `account ${c.account}` : 'embedded stub', 'in this process'].join(' · ')}`;
   const where = c.profileName ? `profile ${c.profileName}` : c.source === 'env' ? 'JOBFIT_API_KEY' : c.source;
   const parts = [where, c.baseUrl];
   if (c.maskedKey !== '(none)') parts.push(c.maskedKey);

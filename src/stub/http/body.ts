@@ -93,7 +93,12 @@ function readBody(req: IncomingMessage): Promise<string> {
 
 /** The request body as a JSON object; anything else ends the request with the reference's 400. */
 export async function parseJsonBody(req: IncomingMessage): Promise<Record<string, unknown>> {
-  const text = await readBody(req);
+  return parseJsonText(await readBody(req));
+}
+
+/** A body already read (the embedded stub's, in-process.ts) as a JSON object: over MAX_BODY a 413, anything else the reference's 400. */
+export function parseJsonText(text: string): Record<string, unknown> {
+  if (Buffer.byteLength(text) > MAX_BODY) throw new HttpError(tooLarge());
   let value: unknown;
   try {
     value = text.trim() === '' ? undefined : JSON.parse(text);
