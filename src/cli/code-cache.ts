@@ -8,9 +8,13 @@
  *
  * Only the chunks of this build (dist/chunks, CommonJS) go through here, with
  * one file per chunk in the user's own cache folder, keyed by V8's version tag
- * (which changes with node, the CPU and V8's flags) and the chunk's name (its
- * content hash) and length. A file is written once, at exit, when there was
- * none or V8 refused it; a missing or unwritable folder only means no cache.
+ * (which changes with node, the CPU and V8's flags), the install (where its
+ * chunks are: a global install and a project's keep a folder each, instead of
+ * each dropping the other's files as stale at every run) and the chunk's name
+ * (its content hash) and length. A file is written once, at exit, when there
+ * was none or V8 refused it; a missing or unwritable folder only means no
+ * cache. The folder of an install not run for 30 days goes when another
+ * writes.
  */
 
 interface CompilingModule {
@@ -40,6 +44,16 @@ export function startCodeCaches(chunksDir: string): void {
   cacheChunkCode(chunksDir, join(base, 'code-cache'));
 }
 
+/** An install's folder name: FNV-1a of where its chunks are (a name, not a secret: the folders are checked as this user's own). */
+function installKey(chunksDir: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < chunksDir.length; i++) h = Math.imul(h ^ chunksDir.charCodeAt(i), 0x01000193) >>> 0;
+  return h.toString(16).padStart(8, '0');
+}
+
+/** An install's folder not written for this long goes when another install writes. */
+const UNUSED_INSTALL_MS = 30 * 24 * 3600 * 1000;
+
 function cacheChunkCode(chunksDir: string, cacheDir: string): void {
   const { Module, createRequire } = process.getBuiltinModule('node:module');
   const vm = process.getBuiltinModule('node:vm');
@@ -58,10 +72,13 @@ function cacheChunkCode(chunksDir: string, cacheDir: string): void {
     if (!filename.startsWith(chunksDir)) return original.call(this, content, filename, ...rest);
     // Read when the first chunk loads, after the entry has set V8's flags for this run.
     if (dir === undefined) {
-      dir = path.join(cacheDir, `${process.arch}-${process.getBuiltinModule('node:v8').cachedDataVersionTag()}`);
-      const st = fs.lstatSync(dir, { throwIfNoEntry: false });
+      const node = path.join(cacheDir, `${process.arch}-${process.getBuiltinModule('node:v8').cachedDataVersionTag()}`);
+      dir = path.join(node, installKey(chunksDir));
       // A folder that is not this user's own (XDG_CACHE_HOME in a shared place) is not used at all.
-      usable = !st || (st.isDirectory() && ours(st));
+      usable = [node, dir].every((d) => {
+        const st = fs.lstatSync(d, { throwIfNoEntry: false });
+        return !st || (st.isDirectory() && ours(st));
+      });
     }
     if (!usable) return original.call(this, content, filename, ...rest);
     const file = path.join(dir, `${path.basename(filename)}-${content.length}`);
@@ -87,7 +104,7 @@ function cacheChunkCode(chunksDir: string, cacheDir: string): void {
     if (made.length === 0 || dir === undefined || !usable) return;
     try {
       fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-      // The files of chunks an earlier build had (an upgrade) go.
+      // The files of chunks an earlier build of this install had (an upgrade) go.
       const current = new Set(fs.readdirSync(chunksDir));
       for (const name of fs.readdirSync(dir)) if (!name.endsWith('.tmp') && !current.has(name.replace(/-\d+$/, ''))) fs.rmSync(path.join(dir, name), { force: true });
     } catch {
@@ -108,5 +125,23 @@ function cacheChunkCode(chunksDir: string, cacheDir: string): void {
         }
       }
     }
+    try {
+      pruneOtherInstalls(path.dirname(dir), path.basename(dir));
+    } catch {
+      // Another user's folder, or one in use: left.
+    }
   });
+}
+
+/** Beside an install's folder: the folders of installs not written for UNUSED_INSTALL_MS, and files of the one-folder layout before installs had their own. */
+function pruneOtherInstalls(parent: string, own: string): void {
+  const fs = process.getBuiltinModule('node:fs');
+  const path = process.getBuiltinModule('node:path');
+  const now = Date.now();
+  for (const name of fs.readdirSync(parent)) {
+    if (name === own) continue;
+    const at = path.join(parent, name);
+    const st = fs.lstatSync(at, { throwIfNoEntry: false });
+    if (st?.isFile() || (st?.isDirectory() && now - st.mtimeMs > UNUSED_INSTALL_MS)) fs.rmSync(at, { recursive: true, force: true });
+  }
 }

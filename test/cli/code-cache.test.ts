@@ -2,10 +2,11 @@
  * The code cache of the CLI's chunks (src/cli/code-cache.ts), on the built
  * binary with a fresh HOME: written once, read after, a damaged file replaced,
  * one others can write not read, a folder others can write not used, stale
- * files dropped, and nothing at all when node's cache is switched off.
+ * files dropped, two installs each with a folder of their own, and nothing
+ * at all when node's cache is switched off.
  */
-import { chmodSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BuiltCli, buildCli } from '../e2e/built.js';
 
@@ -20,10 +21,10 @@ beforeAll(() => {
 }, 120_000);
 afterAll(() => cli?.close());
 
-/** The one folder of this node and these V8 flags, and its files with their change times. */
-function cached(): { dir: string; files: Map<string, number> } {
+/** The folder of this node and these V8 flags, and in it of this install (the first, or the one named): its files with their change times. */
+function cached(install?: string): { dir: string; files: Map<string, number> } {
   const [tag] = readdirSync(cacheRoot);
-  const dir = join(cacheRoot, tag);
+  const dir = join(cacheRoot, tag, install ?? readdirSync(join(cacheRoot, tag))[0]);
   return { dir, files: new Map(readdirSync(dir).map((f) => [f, statSync(join(dir, f)).mtimeMs])) };
 }
 
@@ -82,6 +83,38 @@ describe('the code cache of the chunks', () => {
       expect(readdirSync(dir)).not.toContain(name);
     } finally {
       chmodSync(dir, 0o700);
+    }
+  });
+
+  it('two installs keep a folder each: neither drops the other\'s files as stale', () => {
+    // Settled first (the test before left a file unwritten).
+    expect(cli.run(['teams', '-o', 'json'], { env }).code).toBe(0);
+    const own = cached();
+    const installs = () => readdirSync(dirname(own.dir)).sort();
+    const other = buildCli();
+    try {
+      // Another copy of the CLI (a global install beside a project's) with the same cache folder.
+      const r = other.run(['teams', '-o', 'json'], { env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(installs()).toHaveLength(2);
+      const theirs = installs().find((d) => d !== basename(own.dir))!;
+      const theirFiles = cached(theirs).files;
+      expect(theirFiles.size).toBeGreaterThan(20);
+      // Each run after reads its own and writes nothing: no folder changes.
+      expect(cli.run(['teams', '-o', 'json'], { env }).code).toBe(0);
+      expect(other.run(['teams', '-o', 'json'], { env }).code).toBe(0);
+      expect(cached(basename(own.dir)).files).toEqual(own.files);
+      expect(cached(theirs).files).toEqual(theirFiles);
+      // An install not run for over 30 days goes when another writes; files of the old one-folder layout too.
+      const old = new Date(Date.now() - 31 * 24 * 3600 * 1000);
+      utimesSync(join(dirname(own.dir), theirs), old, old);
+      mkdirSync(join(dirname(own.dir), 'abandoned'), { mode: 0o700 });
+      writeFileSync(join(dirname(own.dir), 'chunk-FLAT.js-10'), 'the layout before');
+      writeFileSync(join(own.dir, [...own.files.keys()][3]), '');
+      expect(cli.run(['teams', '-o', 'json'], { env }).code).toBe(0);
+      expect(installs()).toEqual([basename(own.dir), 'abandoned'].sort());
+    } finally {
+      other.close();
     }
   });
 
