@@ -105,7 +105,8 @@ if (!process.argv.includes('--no-compare-cache')) {
   for (const c of CASES.slice(2)) CASES.push({ ...c, name: `${c.name} (no compile cache)`, env: { ...(c.env ?? env), NODE_DISABLE_COMPILE_CACHE: '1' }, goal: undefined, cacheOf: c.name });
 }
 if (vsBin) {
-  for (const c of CASES.slice(2, 6)) CASES.push({ ...c, name: `${c.name} (--vs)`, argv: [vsBin, ...c.argv.slice(1)], goal: undefined, vs: true });
+  // A cache folder of its own: a tree built before code caches had a folder per install would drop this tree's files as stale.
+  for (const c of CASES.slice(2, 6)) CASES.push({ ...c, name: `${c.name} (--vs)`, argv: [vsBin, ...c.argv.slice(1)], env: { ...(c.env ?? env), XDG_CACHE_HOME: join(tmp, 'vs-cache') }, goal: undefined, vs: true });
 }
 
 function once(c) {
