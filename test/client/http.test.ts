@@ -93,6 +93,24 @@ describe('HttpClient against a foreign server', () => {
     expect(trace.join('\n')).toMatch(/! the answer of listTeams differs from the reference \(.*total_count/);
   });
 
+  it("keeps the latest Date the service's answers stated (serviceTime, what sync compares with), not an older one or one it cannot read", async () => {
+    const list = { mode: 'live', object: 'list', total_count: 0, has_more: false, data: [] };
+    const dated = (date: string) => (_req: unknown, res: import('node:http').ServerResponse) => {
+      res.sendDate = false;
+      json(res, 200, list, date === '' ? {} : { date });
+    };
+    server.queue('GET /v2/teams', dated('Wed, 25 Nov 2026 10:00:00 GMT'), dated('Wed, 25 Nov 2026 09:00:00 GMT'), dated('not a date'), dated(''), dated('Wed, 25 Nov 2026 10:00:07 GMT'));
+    const client = c();
+    expect(client.http.serviceTime).toBeUndefined();
+    const seen: Array<number | undefined> = [];
+    for (let i = 0; i < 5; i++) {
+      await client.listTeams();
+      seen.push(client.http.serviceTime);
+    }
+    const at = (t: string) => Date.parse(`2026-11-25T${t}Z`);
+    expect(seen).toEqual([at('10:00:00'), at('10:00:00'), at('10:00:00'), at('10:00:00'), at('10:00:07')]);
+  });
+
   it('waits out a 429 with Retry-After, then succeeds', async () => {
     server.queue('GET /v2/teams', (_req, res) => json(res, 429, { error: 'Too many requests' }, { 'retry-after': '2' }));
     const teams = await c().listTeams();
