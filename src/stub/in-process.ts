@@ -33,7 +33,6 @@ function headerOf(headers: Dispatcher.DispatchOptions['headers'], name: string):
 /** A dispatcher that hands each request to the stub's routes and its answer back to the handler, as undici would. */
 export function inProcessDispatcher(opts: { store: Store; origin: () => string; minimalFields?: boolean }): InProcessDispatcher {
   const answer = createAnswerer(opts);
-  const aborted = new Error('The in-process stub was closed.');
   let closed = false;
   // The handler is the transport's, in undici's first form (onConnect … onComplete), which undici 7 still calls.
   const dispatch = (req: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean => {
@@ -46,7 +45,7 @@ export function inProcessDispatcher(opts: { store: Store; origin: () => string; 
     void (async () => {
       // The abort function first, as undici does: the transport's timeouts and Ctrl-C call it.
       handler.onConnect?.((err) => end(err ?? new Error('aborted')));
-      if (closed) return end(aborted);
+      if (closed) return end(new Error('The in-process stub was closed.'));
       const body = req.body == null ? '' : typeof req.body === 'string' ? req.body : req.body instanceof Uint8Array ? Buffer.from(req.body).toString('utf8') : '';
       const reply = await answer(req.method, req.path, { authorization: headerOf(req.headers, 'authorization'), 'content-type': headerOf(req.headers, 'content-type') }, body);
       if (done) return;
@@ -54,9 +53,12 @@ export function inProcessDispatcher(opts: { store: Store; origin: () => string; 
       // What node:http adds to every answer that the client reads (HttpClient.serviceTime).
       const headers: Record<string, string | number> = { date: new Date().toUTCString(), ...parts.headers };
       const raw = Object.entries(headers).flatMap(([k, v]) => [Buffer.from(k, 'latin1'), Buffer.from(String(v), 'latin1')]);
-      if (handler.onHeaders?.(reply.status, raw, () => {}, '') === false || done) return end();
+      // The answer is whole already, so a handler's `false` (undici's "pause") changes nothing; only an abort stops it.
+      handler.onHeaders?.(reply.status, raw, () => {}, '');
+      if (done) return;
       const bytes = typeof parts.body === 'string' ? Buffer.from(parts.body) : parts.body;
-      if (req.method !== 'HEAD' && bytes.length > 0 && (handler.onData?.(bytes) === false || done)) return end();
+      if (req.method !== 'HEAD' && bytes.length > 0) handler.onData?.(bytes);
+      if (done) return;
       done = true;
       handler.onComplete?.(null);
     })().catch((err: unknown) => end(err instanceof Error ? err : new Error(String(err))));
