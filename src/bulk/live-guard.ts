@@ -23,7 +23,7 @@ function channelText(c: Validated['channels']): string {
 export async function guardLive(opts: BulkOptions, deps: BulkDeps, account: AccountData, v: Validated, sendable: number): Promise<void> {
   const { ctx, target } = deps;
   if (target.local) {
-    ctx.info(`Sending to the local stub at ${target.baseUrl}: no real email or SMS goes out.`);
+    ctx.info(`Sending to the ${target.embedded ? 'embedded local stub, in this process' : `local stub at ${target.baseUrl}`}: no real email or SMS goes out.`);
     return;
   }
   // A key whose mode is not known is taken for live: never claim "sends nothing" on a guess.

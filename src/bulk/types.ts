@@ -47,6 +47,8 @@ export interface BulkTarget {
   mode?: 'live' | 'test';
   /** Our own stub, proven (config/served-stubs.ts, isOurStub): nothing reaches a real person. Any other server is the real service. */
   local: boolean;
+  /** The CLI's embedded stub, answered in this process: it has no address to name. */
+  embedded?: boolean;
 }
 
 /** The client methods bulk invite uses, beside BulkApi's reads. */

@@ -230,7 +230,7 @@ async function runBulk(o: InviteOptions, ctx: Context): Promise<void> {
     summary = await runBulkInvite(bulkOpts, {
       ctx,
       api: client as never,
-      target: { baseUrl: conn?.baseUrl ?? '', mode: conn?.mode, local: await isOurStub(ctx.io.env, conn?.baseUrl ?? '', Boolean(conn?.embedded)) },
+      target: { baseUrl: conn?.baseUrl ?? '', mode: conn?.mode, local: await isOurStub(ctx.io.env, conn?.baseUrl ?? '', Boolean(conn?.embedded)), embedded: conn?.embedded },
       confirm: async (message) => (await ctx.prompter()).confirm(message, { default: false }),
       progress: (total) => createProgress(ctx, { total, label: 'Inviting', noun: 'rows' }),
       profileDefaults: pd ?? (await profileDefaults(ctx)),
