@@ -105,6 +105,14 @@ process.on('exit', () => {
     }
   });
 
+  it('whoami on the embedded stub: no address in the table (it has none), the URL the client was given in JSON', () => {
+    const table = cli.run(['whoami', '-o', 'table'], { env });
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout).toMatch(/^BASE URL\s+none: the embedded stub answers in this process$/m);
+    const json = JSON.parse(cli.run(['whoami', '-o', 'json'], { env }).stdout);
+    expect(json).toMatchObject({ base_url: 'http://127.0.0.1:0/v2', embedded_stub: true });
+  });
+
   let invitationId: number | undefined;
   const email = `ada.lovelace.${Date.now()}@example.com`;
 

@@ -45,7 +45,8 @@ export async function run(_opts: Record<string, never>, ctx: Context): Promise<v
     columns: [
       { key: 'account', header: 'ACCOUNT', format: () => `${who.account.display_name} (id ${who.account.id})` },
       { key: 'mode', header: 'MODE' },
-      { key: 'base_url', header: 'BASE URL' },
+      // The embedded stub has no address a person could use (JSON keeps the URL the client was given).
+      { key: 'base_url', header: 'BASE URL', format: () => (c.embedded ? 'none: the embedded stub answers in this process' : who.base_url) },
       { key: 'key', header: 'KEY' },
       { key: 'key_source', header: 'KEY FROM' },
       { key: 'profile', header: 'PROFILE' },
