@@ -182,9 +182,9 @@ export async function writeErrorsFile(path: string, input: string, label: string
   await w.close();
 }
 
-/** Refuses a resume whose file is not the journalled run's: before anything is written. */
-export function checkResumable(journal: JournalState, journalPath: string, v: Validated): void {
-  if (journal.begin && journal.begin.header.join('\u0000') !== v.meta.header.join('\u0000')) {
+/** Refuses a resume whose file is not the journalled run's: with the file's header, before the run connects or writes. */
+export function checkResumable(journal: JournalState, journalPath: string, meta: Pick<CsvMeta, 'header'>): void {
+  if (journal.begin && journal.begin.header.join('\u0000') !== meta.header.join('\u0000')) {
     throw new UsageError(`The file's columns differ from the interrupted run's (${journalPath}); nothing was written or sent.`, 'resume with the same file, or start a new run with another --out');
   }
 }

@@ -137,6 +137,8 @@ export async function prepareRun(opts: BulkOptions, ctx: BulkDeps['ctx'], known:
     checkInputKind(input, label, opts.sheet);
     // The header and the first rows (head.ts): empty, not UTF-8, no such sheet, the columns, no rows.
     head = await readHead(input, label, { sheet: opts.sheet, headerRow: opts.headerRow }, parseMaps(opts.maps), (t) => ctx.info(safeText(t)), known.haveInviter ?? true);
+    // A resume of a file with other columns than the interrupted run's.
+    if (journal) checkResumable(journal, journalPath, head.meta);
     return { concurrency, label, input, head, out, journalPath, journal, tookMs: ctx.io.now().getTime() - started, release };
   } catch (err) {
     release();
@@ -158,7 +160,6 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps, prepared?
     if (opts.dryRun) return { ...base, seconds: (ctx.io.now().getTime() - started) / 1000 };
     refuseInvalidRows(base, opts, label, ctx);
     const prior = journal!;
-    checkResumable(prior, journalPath, v);
     const sendable = Math.max(0, sendableRows(prior, base.valid));
     if (opts.retryFailed) ctx.info(`Retrying: ${NUM.format(sendable)} rows failed or were not sent in the earlier run.`);
     await guardLive(opts, deps, account, v, sendable);

@@ -162,6 +162,11 @@ describe('bulk invite refuses what needs no service before it starts the embedde
     };
     journal(at('others.results.csv'), at('other.csv'), true);
     journal(at('unfinished.results.csv'), people, false);
+    // An unfinished run of this input whose file had other columns then.
+    const jw = new JournalWriter(at('othercols.results.csv.journal.ndjson'));
+    writeFileSync(at('othercols.results.csv'), 'row,status\n');
+    jw.begin({ input: people, header: ['Email', 'First Name', 'Last Name'], rows: 1, at: '2026-11-20T10:00:00.000Z' });
+    jw.close();
     writeFileSync(at('stranger.results.csv.journal.ndjson'), 'not a journal\n');
     taken.push(acquireLock(at('locked.results.csv'), { command: 'jobfit invite --csv other.csv' }));
   });
@@ -188,6 +193,7 @@ describe('bulk invite refuses what needs no service before it starts the embedde
     ['--retry-failed with no journal', ['--retry-failed', ...out('none.results.csv')], /^Error: Nothing to retry: there is no journal at /m],
     ["--out holding another input's results", out('others.results.csv'), /^Error: .*others\.results\.csv holds the results of .*other\.csv \(run 2026-11-20T10:00:00\.000Z\)/m],
     ['--out of an unfinished run', out('unfinished.results.csv'), /^Error: An earlier run into .*unfinished\.results\.csv did not finish/m],
+    ['--resume of a file with other columns', ['--resume', ...out('othercols.results.csv')], /^Error: The file's columns differ from the interrupted run's \(.*othercols\.results\.csv\.journal\.ndjson\); nothing was written or sent\.$/m],
     ['a journal that is not ours', out('stranger.results.csv'), /^Error: .*stranger\.results\.csv\.journal\.ndjson is not a jobfit journal/m],
     ['--map without =', ['--dry-run', '--map', 'Mail'], /^Error: --map "Mail" must be of the form "Header=field"\.$/m],
     ['--map to no field', ['--dry-run', '--map', 'Mail=mailbox'], /^Error: --map "Mail=mailbox": "mailbox" is not a field\.$/m],
