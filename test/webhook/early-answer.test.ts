@@ -252,6 +252,29 @@ describe('expect: 100-continue (curl asks so for a body over 1 MB)', () => {
     expect(shown.map((e) => e.id)).toEqual(['evt_after_expect']);
   });
 
+  it.each([
+    ['PUT', 405],
+    ['GET', 200],
+  ])('a %s that asks 100 Continue for a body is answered %i without it, and its connection closed (no body is read, none is waited for)', async (method, status) => {
+    const { r } = await receiver();
+    const u = new URL(r.url);
+    const got = await new Promise<{ text: string; closedMs: number }>((resolve) => {
+      const s = connect({ port: Number(u.port), host: u.hostname });
+      let text = '';
+      const at = performance.now();
+      s.setEncoding('utf8').on('data', (c: string) => (text += c));
+      s.on('error', () => {});
+      s.on('close', () => resolve({ text, closedMs: performance.now() - at }));
+      s.write(`${method} ${u.pathname} HTTP/1.1\r\nhost: ${u.host}\r\ncontent-type: application/json\r\ncontent-length: 100\r\nexpect: 100-continue\r\n\r\n`);
+      // Left open by the listener, it would wait here for a body that is never sent.
+      setTimeout(() => s.destroy(), 5_000).unref();
+    });
+    expect(got.text).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+    expect(got.text).not.toContain('100 Continue');
+    expect(got.text.toLowerCase()).toContain('connection: close');
+    expect(got.closedMs).toBeLessThan(4_000);
+  });
+
   it('a delivery that fits is told 100 Continue, sent and taken', async () => {
     const { r, shown } = await receiver();
     const seen = await expectingSender(r.url, Buffer.from(event('evt_expect_ok')));
