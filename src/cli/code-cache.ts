@@ -126,7 +126,7 @@ function cacheChunkCode(chunksDir: string, cacheDir: string): void {
       }
     }
     try {
-      pruneOtherInstalls(path.dirname(dir), path.basename(dir));
+      pruneOtherInstalls(fs, path.join, path.dirname(dir), path.basename(dir));
     } catch {
       // Another user's folder, or one in use: left.
     }
@@ -134,13 +134,11 @@ function cacheChunkCode(chunksDir: string, cacheDir: string): void {
 }
 
 /** Beside an install's folder: the folders of installs not written for UNUSED_INSTALL_MS, and files of the one-folder layout before installs had their own. */
-function pruneOtherInstalls(parent: string, own: string): void {
-  const fs = process.getBuiltinModule('node:fs');
-  const path = process.getBuiltinModule('node:path');
+function pruneOtherInstalls(fs: typeof import('node:fs'), join: (...parts: string[]) => string, parent: string, own: string): void {
   const now = Date.now();
   for (const name of fs.readdirSync(parent)) {
     if (name === own) continue;
-    const at = path.join(parent, name);
+    const at = join(parent, name);
     const st = fs.lstatSync(at, { throwIfNoEntry: false });
     if (st?.isFile() || (st?.isDirectory() && now - st.mtimeMs > UNUSED_INSTALL_MS)) fs.rmSync(at, { recursive: true, force: true });
   }

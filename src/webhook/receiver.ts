@@ -26,6 +26,7 @@ import type { AddressInfo } from 'node:net';
 import { Event } from '../api/schemas/events.js';
 import { DEFAULT_TOLERANCE_S, type VerifyResult, signedHeaders, verifyDelivery } from '../api/webhook-signature.js';
 import { type ForwardResult, forward } from './forward.js';
+import { lingerThenClose } from '../core/linger.js';
 import { hostNameOf, isLoopbackHost } from '../core/loopback.js';
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -322,40 +323,15 @@ function sendAndClose(res: ServerResponse, status: number, body: unknown, linger
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
   res.write(text);
-  lingerThenClose(res.req, res, LINGER_BYTES, linger);
+  linger.now++;
+  res.req.socket.once('close', () => linger.now--);
+  lingerThenClose(res.req, res, { maxBytes: LINGER_BYTES, ms: linger.ms });
 }
 
 /** A receiver's refused bodies being drained now, and for how long each may be. */
 interface Linger {
   now: number;
   readonly ms: number;
-}
-
-/**
- * nginx's lingering close: the rest of a request's body is read, each chunk
- * dropped as it comes (memory does not grow with it), and once the body has
- * ended the answer is ended and node closes the connection. A sender that
- * goes on past `maxBytes` or `ms` (one that never stops) is cut off; a
- * sender that closes first (node's own client stops writing on an answer
- * with `connection: close`) ends it too.
- */
-function lingerThenClose(req: IncomingMessage, res: ServerResponse, maxBytes: number, linger: Linger): void {
-  linger.now++;
-  req.socket.once('close', () => linger.now--);
-  let left = maxBytes;
-  const cut = () => req.socket.destroy();
-  const timer = setTimeout(cut, linger.ms);
-  timer.unref();
-  req.on('data', (c: Buffer) => {
-    left -= c.length;
-    if (left < 0) cut();
-  });
-  req.on('end', () => {
-    clearTimeout(timer);
-    res.end();
-  });
-  req.on('close', () => clearTimeout(timer));
-  req.resume();
 }
 
 export function formatBytes(n: number): string {

@@ -122,8 +122,8 @@ async function profileDefaults(ctx: Context): Promise<{ createdBy?: string; team
  * address, else :4010), the sentence that says so; undefined otherwise.
  * A real service's links are never probed.
  */
-async function deadLinks(origin: string | undefined, baseUrl: string | undefined, embedded: boolean): Promise<string | undefined> {
-  if (!origin || !baseUrl || !URL.canParse(baseUrl)) return undefined;
+async function deadLinks(origin: string | undefined, embedded: boolean): Promise<string | undefined> {
+  if (!origin || !URL.canParse(origin)) return undefined;
   const fix = 'start one with `jobfit stub serve` (it keeps its address) and open them while it runs';
   if (!embedded && !isLoopbackHost(new URL(origin).hostname)) return undefined;
   try {
@@ -257,7 +257,7 @@ async function runBulk(o: InviteOptions, ctx: Context): Promise<void> {
     return;
   }
   if (!ctx.globals.quiet || summary.interrupted) ctx.io.stderr.write(`${summaryLine(summary)}\nResults: ${safeLine(summary.results ?? '')}\n`);
-  const dead = await deadLinks(summary.linkOrigin, conn?.baseUrl, Boolean(conn?.embedded));
+  const dead = await deadLinks(summary.linkOrigin, Boolean(conn?.embedded));
   if (dead) ctx.warn(safeText(dead));
   if (fmt === 'json' || fmt === 'ndjson') {
     const { invalidRows: _omit, mapping: _mapping, ...counts } = summary;

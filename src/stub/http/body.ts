@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MSG } from '../../api/messages.js';
+import { lingerThenClose } from '../../core/linger.js';
 import { HttpError, type Reply, error, fail, replyParts, writeReply } from './reply.js';
 
 /** The largest request body the stub reads (docs/stub.md). */
@@ -20,40 +21,14 @@ const oversized = new WeakSet<IncomingMessage>();
 
 /**
  * Writes the answer to a request whose body was refused as too large. The
- * client may still be sending: the answer goes out at once, the rest of the
- * body is read and dropped, and the connection closes when the body ends
- * (`Connection: close`). Closing with unread bytes would reset the
- * connection, and the client would never see the 413.
+ * client may still be sending: the answer goes out at once, and the rest of
+ * the body is read and dropped before the connection closes (core/linger.ts).
  */
 function writeReplyDraining(req: IncomingMessage, res: ServerResponse, reply: Reply): void {
   const { headers, body } = replyParts(reply);
   res.writeHead(reply.status, { ...headers, connection: 'close' });
-  if (req.readableEnded || req.destroyed) {
-    res.end(body);
-    return;
-  }
   res.write(body);
-  let dropped = 0;
-  let done = false;
-  const finish = (cut: boolean) => {
-    if (done) return;
-    done = true;
-    clearTimeout(timer);
-    req.removeListener('data', onData);
-    res.end();
-    // A client that sends on and on is cut off once its answer is out.
-    if (cut) res.once('finish', () => req.socket.destroy());
-  };
-  const onData = (c: Buffer) => {
-    dropped += c.length;
-    if (dropped > DRAIN_MAX_BYTES) finish(true);
-  };
-  const timer = setTimeout(() => finish(true), DRAIN_MAX_MS);
-  timer.unref();
-  req.on('data', onData);
-  req.once('end', () => finish(false));
-  req.once('close', () => finish(false));
-  req.resume();
+  lingerThenClose(req, res, { maxBytes: DRAIN_MAX_BYTES, ms: DRAIN_MAX_MS });
 }
 
 /** Writes a reply; a request refused as too large has the rest of its body drained first. */
@@ -93,12 +68,17 @@ function readBody(req: IncomingMessage): Promise<string> {
 
 /** The request body as a JSON object; anything else ends the request with the reference's 400. */
 export async function parseJsonBody(req: IncomingMessage): Promise<Record<string, unknown>> {
-  return parseJsonText(await readBody(req));
+  // readBody held it to MAX_BODY.
+  return parseJson(await readBody(req));
 }
 
 /** A body already read (the embedded stub's, in-process.ts) as a JSON object: over MAX_BODY a 413, anything else the reference's 400. */
 export function parseJsonText(text: string): Record<string, unknown> {
   if (Buffer.byteLength(text) > MAX_BODY) throw new HttpError(tooLarge());
+  return parseJson(text);
+}
+
+function parseJson(text: string): Record<string, unknown> {
   let value: unknown;
   try {
     value = text.trim() === '' ? undefined : JSON.parse(text);
