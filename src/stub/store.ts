@@ -11,15 +11,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type BetterSqlite3 from 'better-sqlite3';
 import { UsageError } from '../core/errors.js';
 import { ensurePrivateDir, ensurePrivateFile, trustProblem } from '../core/files.js';
 import { type DiskCondition, conditionText, diskConditionOf } from '../core/disk.js';
-
-type Database = BetterSqlite3.Database;
-type Statement = BetterSqlite3.Statement;
+import { type Database, type RunResult, type Statement, openDatabase } from '../core/sqlite.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -232,13 +228,6 @@ export function nowIso(): string {
   return isoText;
 }
 
-let DatabaseCtor: typeof BetterSqlite3 | undefined;
-function sqlite(): typeof BetterSqlite3 {
-  // A plain require: better-sqlite3 is CommonJS and stays outside the bundle.
-  DatabaseCtor ??= createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
-  return DatabaseCtor;
-}
-
 /** A disk condition is logged again only after it has not been seen for this long. */
 const DISK_WARNING_QUIET_MS = 5 * 60_000;
 
@@ -272,7 +261,6 @@ export class Store {
   readonly refCache = new Map<string, unknown>();
   /** Counts this connection's writes (run() and write()), so a cached read can tell it is stale. */
   writes = 0;
-  private tx?: BetterSqlite3.Transaction<(fn: () => unknown) => unknown>;
 
   /** Where warnings go (one line each); tests collect them. */
   warn: (line: string) => void = (line) => process.stderr.write(`jobfit stub: warning: ${line}\n`);
@@ -293,9 +281,9 @@ export class Store {
       ensurePrivateDir(dataDir);
       ensurePrivateFile(this.path);
       for (const side of ['-wal', '-shm']) if (existsSync(this.path + side)) ensurePrivateFile(this.path + side);
-      this.db = new (sqlite())(this.path);
-      this.db.pragma('busy_timeout = 5000');
-      this.db.pragma('journal_mode = WAL');
+      this.db = openDatabase(this.path);
+      this.db.exec('PRAGMA busy_timeout = 5000');
+      this.db.exec('PRAGMA journal_mode = WAL');
     } catch (err) {
       throw this.diskError(err) ?? err;
     }
@@ -305,12 +293,12 @@ export class Store {
     // matter for a local stand-in of the service. The fsyncs of NORMAL (at
     // every checkpoint) were more than half the cost of a commit under a bulk
     // invite load (measured: 385 vs 120 ms of commits per 10,000 rows).
-    this.db.pragma('synchronous = OFF');
-    this.db.pragma('foreign_keys = OFF');
+    this.db.exec('PRAGMA synchronous = OFF');
+    this.db.exec('PRAGMA foreign_keys = OFF');
     // Bulk seeding touches random pages of several indexes: keep them in memory.
-    this.db.pragma('cache_size = -65536');
+    this.db.exec('PRAGMA cache_size = -65536');
     // Fewer, larger checkpoints: each one syncs the database file, the costliest step of a small write.
-    this.db.pragma('wal_autocheckpoint = 8000');
+    this.db.exec('PRAGMA wal_autocheckpoint = 8000');
     try {
       this.write(() => this.db.exec(SCHEMA));
     } catch (err) {
@@ -358,7 +346,7 @@ export class Store {
     return this.stmt(sql).all(...params) as T[];
   }
 
-  run(sql: string, ...params: unknown[]): BetterSqlite3.RunResult {
+  run(sql: string, ...params: unknown[]): RunResult {
     this.writes++;
     return this.stmt(sql).run(...params);
   }
@@ -367,7 +355,7 @@ export class Store {
   write<T>(fn: () => T): T {
     if (this.db.inTransaction) return fn();
     try {
-      return this.transactionOf().immediate(fn) as T;
+      return this.db.transaction(fn, 'immediate');
     } finally {
       this.writes++;
     }
@@ -376,16 +364,7 @@ export class Store {
   /** Runs `fn` in a read transaction, so that a count and a page see the same snapshot. */
   read<T>(fn: () => T): T {
     if (this.db.inTransaction) return fn();
-    return this.transactionOf().deferred(fn) as T;
-  }
-
-  /**
-   * One transaction wrapper for every call (better-sqlite3 builds a new one,
-   * with its BEGIN and COMMIT statements, on each db.transaction()).
-   */
-  private transactionOf(): BetterSqlite3.Transaction<(fn: () => unknown) => unknown> {
-    this.tx ??= this.db.transaction((fn: () => unknown) => fn());
-    return this.tx;
+    return this.db.transaction(fn, 'deferred');
   }
 
   meta(key: string): string | undefined {

@@ -3,14 +3,13 @@
  * the schema version check and forward migrations, the lock row, upserts,
  * the sync_runs record. The contract: src/sync/store.ts.
  */
-import type BetterSqlite3 from 'better-sqlite3';
 import { closeSync, constants, lstatSync, mkdirSync, openSync } from 'node:fs';
 import { type DiskCondition, diskConditionOf } from '../core/disk.js';
 import { checkDestination } from '../core/files.js';
-import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { JobfitError, UsageError } from '../core/errors.js';
+import { type Database, type Statement, openDatabase } from '../core/sqlite.js';
 import { type Column, MIRROR_TABLES, SCHEMA_VERSION, migration } from './schema.js';
 import {
   type Counts,
@@ -25,15 +24,6 @@ import {
   checkLockHolder,
   newerSchemaError,
 } from './store.js';
-
-type Database = BetterSqlite3.Database;
-
-let DatabaseCtor: typeof BetterSqlite3 | undefined;
-function sqlite(): typeof BetterSqlite3 {
-  // better-sqlite3 is CommonJS and stays outside the bundle (scripts/build.mjs).
-  DatabaseCtor ??= createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
-  return DatabaseCtor;
-}
 
 /** Creates the file owner-only (0600, folder 0700) when absent; refuses links and non-files. */
 function prepareFile(path: string): boolean {
@@ -82,8 +72,8 @@ export class SqliteStore implements SyncStore, Writer {
   readonly path: string;
   readonly label: string;
   private heartbeat?: NodeJS.Timeout;
-  private stmts = new Map<string, BetterSqlite3.Statement>();
-  private upserts = new Map<string, { exists: BetterSqlite3.Statement; write: BetterSqlite3.Statement; keys: readonly string[] }>();
+  private stmts = new Map<string, Statement>();
+  private upserts = new Map<string, { exists: Statement; write: Statement; keys: readonly string[] }>();
   private lockHeld = false;
 
   private constructor(db: Database, path: string) {
@@ -101,15 +91,16 @@ export class SqliteStore implements SyncStore, Writer {
     const created = prepareFile(path);
     let db: Database | undefined;
     try {
-      db = new (sqlite())(path, { fileMustExist: true });
-      db.pragma('busy_timeout = 5000');
+      // prepareFile made the file or found it: opening creates nothing.
+      db = openDatabase(path);
+      db.exec('PRAGMA busy_timeout = 5000');
       // Reading the schema is the first access that proves the file is a database.
-      const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).pluck().all() as string[];
+      const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).values() as string[];
       if (tables.length > 0 && !tables.includes('sync_meta')) {
         throw new UsageError(`${path} is a SQLite database that jobfit sync did not create; nothing was changed.`, 'give a new file name, or a database written by `jobfit sync`');
       }
     } catch (err) {
-      if (db?.open) db.close();
+      db?.close();
       if (err instanceof JobfitError) throw err;
       const code = (err as { code?: string }).code;
       if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') throw new UsageError(`${path} is not a SQLite database; nothing was changed.`);
@@ -117,14 +108,14 @@ export class SqliteStore implements SyncStore, Writer {
     }
     const s = new SqliteStore(db, path);
     try {
-      db.pragma('journal_mode = WAL');
+      db.exec('PRAGMA journal_mode = WAL');
       // WAL + NORMAL: a killed process loses nothing committed; only a power cut can lose the last commits.
-      db.pragma('synchronous = NORMAL');
-      // Off while migrations rebuild tables (better-sqlite3 turns it on by default), on for every run after;
+      db.exec('PRAGMA synchronous = NORMAL');
+      // Off while migrations rebuild tables (both engines turn it on by default), on for every run after;
       // outside any transaction (SQLite ignores the pragma inside one).
-      db.pragma('foreign_keys = OFF');
+      db.exec('PRAGMA foreign_keys = OFF');
       s.migrate(created);
-      db.pragma('foreign_keys = ON');
+      db.exec('PRAGMA foreign_keys = ON');
     } catch (err) {
       db.close();
       throw unwritable(err, path);
@@ -136,7 +127,7 @@ export class SqliteStore implements SyncStore, Writer {
   schemaVersion(): number {
     const has = this.db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sync_meta'`).get();
     if (!has) return 0;
-    const v = this.db.prepare(`SELECT value FROM sync_meta WHERE key = 'schema_version'`).pluck().get() as string | undefined;
+    const v = this.db.prepare(`SELECT value FROM sync_meta WHERE key = 'schema_version'`).value() as string | undefined;
     return v === undefined ? 0 : Number(v);
   }
 
@@ -162,7 +153,7 @@ export class SqliteStore implements SyncStore, Writer {
         if (v === 0) this.db.exec(`CREATE TABLE IF NOT EXISTS sync_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
         this.db.exec(migration('sqlite', v, { columnsOf: (t) => this.columnsOf(t) }));
         this.db.prepare(`INSERT INTO sync_meta (key, value) VALUES ('schema_version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`).run(String(v + 1));
-      }).immediate();
+      }, 'immediate');
     }
   }
 
@@ -186,7 +177,7 @@ export class SqliteStore implements SyncStore, Writer {
            ON CONFLICT(id) DO UPDATE SET pid = excluded.pid, host = excluded.host, started_at = excluded.started_at, heartbeat_at = excluded.heartbeat_at`,
         )
         .run(me.pid, me.host, at, at);
-    }).immediate());
+    }, 'immediate'));
     this.lockHeld = true;
     this.heartbeat = setInterval(() => {
       try {
@@ -212,7 +203,7 @@ export class SqliteStore implements SyncStore, Writer {
 
   async close(): Promise<void> {
     await this.releaseLock();
-    if (this.db.open) this.db.close();
+    this.db.close();
   }
 
   // ------------------------------------------------------------------ meta
@@ -237,7 +228,7 @@ export class SqliteStore implements SyncStore, Writer {
 
   // ------------------------------------------------------------------ rows
 
-  private stmt(sql: string): BetterSqlite3.Statement {
+  private stmt(sql: string): Statement {
     let s = this.stmts.get(sql);
     if (!s) {
       s = this.db.prepare(sql);
@@ -253,7 +244,7 @@ export class SqliteStore implements SyncStore, Writer {
       const cols = Object.keys(row);
       const rest = cols.filter((c) => !keys.includes(c));
       u = {
-        exists: this.db.prepare(`SELECT 1 FROM ${table} WHERE ${keys.map((k) => `${k} = ?`).join(' AND ')}`).pluck(),
+        exists: this.db.prepare(`SELECT 1 FROM ${table} WHERE ${keys.map((k) => `${k} = ?`).join(' AND ')}`),
         write: this.db.prepare(
           `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')}) ` +
             `ON CONFLICT(${keys.join(', ')}) DO UPDATE SET ${rest.map((c) => `${c} = excluded.${c}`).join(', ')} ` +
@@ -263,7 +254,7 @@ export class SqliteStore implements SyncStore, Writer {
       };
       this.upserts.set(table, u);
     }
-    const exists = u.exists.get(...u.keys.map((k) => row[k]));
+    const exists = u.exists.value(...u.keys.map((k) => row[k]));
     if (u.write.run(row).changes > 0) {
       if (exists) counts.updated++;
       else counts.inserted++;
@@ -271,7 +262,7 @@ export class SqliteStore implements SyncStore, Writer {
   }
 
   async prune(table: string, parentKey: string, parent: number, key: string, keep: number[], counts: Counts): Promise<void> {
-    const all = this.stmt(`SELECT ${key} FROM ${table} WHERE ${parentKey} = ?`).pluck().all(parent) as number[];
+    const all = this.stmt(`SELECT ${key} FROM ${table} WHERE ${parentKey} = ?`).values(parent) as number[];
     const k = new Set(keep);
     for (const v of all) {
       if (k.has(v)) continue;
@@ -289,7 +280,7 @@ export class SqliteStore implements SyncStore, Writer {
   }
 
   async transaction(fn: (w: Writer) => Promise<void>): Promise<void> {
-    // better-sqlite3's transaction() cannot span an await; the caller never overlaps two.
+    // db.transaction() cannot span an await; the caller never overlaps two.
     this.written(() => this.db.exec('BEGIN IMMEDIATE'));
     try {
       await fn(this);

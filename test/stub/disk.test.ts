@@ -37,8 +37,8 @@ describe('write failures injected through SQLite', () => {
   const count = () => stub.store.get<{ n: number }>('SELECT COUNT(*) AS n FROM invitations')!.n;
 
   it('full: 507 naming the cause for every write, one warning, reads served, writes again when there is room', async () => {
-    const pages = stub.store.db.pragma('page_count', { simple: true }) as number;
-    stub.store.db.pragma(`max_page_count = ${pages}`);
+    const pages = stub.store.db.prepare('PRAGMA page_count').value() as number;
+    stub.store.db.exec(`PRAGMA max_page_count = ${pages}`);
     // The last pages may still hold a few rows: write until the first refusal.
     let first: Awaited<ReturnType<TestStub['call']>> | undefined;
     for (let i = 0; i < 500 && !first; i++) {
@@ -60,14 +60,14 @@ describe('write failures injected through SQLite', () => {
     expect((await stub.call('GET', '/test-takers')).status).toBe(200);
     expect(warnings).toEqual([`${stub.dataDir} is on a full disk: writes are refused with 507 until it is fixed; reads are still served.`]);
 
-    stub.store.db.pragma('max_page_count = 1073741823');
+    stub.store.db.exec('PRAGMA max_page_count = 1073741823');
     expect((await stub.call('POST', '/invitations', { body: invite('room') })).status).toBe(201);
     expect(count()).toBe(stored + 1);
   });
 
   it('read-only: 503 naming the cause, its own single warning, reads served, writes again after', async () => {
     warnings.length = 0;
-    stub.store.db.pragma('query_only = 1');
+    stub.store.db.exec('PRAGMA query_only = 1');
     try {
       const results = await Promise.all(Array.from({ length: 20 }, () => stub.call('POST', '/invitations', { body: invite('ro') })));
       expect(results.map((r) => r.status)).toEqual(Array(20).fill(503));
@@ -77,7 +77,7 @@ describe('write failures injected through SQLite', () => {
       expect((await stub.call('GET', `/invitations/${inv.id}`)).status).toBe(200);
       expect(warnings).toEqual([`${stub.dataDir} is read-only: writes are refused with 503 until it is fixed; reads are still served.`]);
     } finally {
-      stub.store.db.pragma('query_only = 0');
+      stub.store.db.exec('PRAGMA query_only = 0');
     }
     expect((await stub.call('POST', '/invitations', { body: invite('rw') })).status).toBe(201);
   });
