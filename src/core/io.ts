@@ -2,12 +2,14 @@
  * The I/O of a run: streams, TTY facts, environment, clock and the Ctrl-C
  * signal, in one object (tests build one on memory streams).
  */
+import { fstatSync, writeSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { isatty } from 'node:tty';
 import { InterruptError, STOP_SIGNALS, type StopSignal } from './errors.js';
 
 export interface OutStream {
-  write(chunk: string): boolean;
+  /** A workbook writes bytes (format/xlsx.ts); everything else text. */
+  write(chunk: string | Uint8Array): boolean;
   readonly isTTY?: boolean;
   readonly columns?: number;
 }
@@ -83,6 +85,82 @@ export function createIO(o: IOOptions): IOStreams {
 }
 
 /**
+ * Whether `fd` is a terminal. node:tty (and with it net and stream, ~2 ms)
+ * is loaded only when the descriptor's kind leaves it open: a file, a pipe
+ * or a socket is none, and neither is /dev/null (Linux: a character device
+ * of major 1, as /dev/zero), which a script's stdin often is.
+ */
+export function isTerminal(fd: number): boolean {
+  let st;
+  try {
+    st = fstatSync(fd);
+  } catch {
+    return false; // closed
+  }
+  if (!st.isCharacterDevice()) return false;
+  if (process.platform === 'linux' && Math.floor(st.rdev / 256) % 4096 === 1) return false;
+  return isatty(fd);
+}
+
+/**
+ * stdout or stderr when it is not a terminal, written with a plain
+ * synchronous write on its descriptor. That is what node's own stream does
+ * for a file, and for a pipe on Linux, but without building that stream
+ * (for a pipe, a socket of net: ~4 ms of a short command's start).
+ * - A descriptor another process made non-blocking (EAGAIN when the reader
+ *   is slow) is handed, from that byte on, to node's stream, which waits for
+ *   the reader; order is kept, as every earlier byte is already written.
+ * - A failed write (EPIPE, ENOSPC, EIO) goes to `failed` once; the writes
+ *   after it are dropped, as node's stream drops them after its error.
+ */
+export class DescriptorOut implements OutStream {
+  readonly isTTY = false;
+  private stream?: NodeJS.WriteStream;
+  private broken = false;
+
+  constructor(
+    private readonly fd: number,
+    private readonly nodeStream: () => NodeJS.WriteStream,
+    private readonly failed: (err: NodeJS.ErrnoException) => void,
+  ) {}
+
+  write(chunk: string | Uint8Array): boolean {
+    if (this.stream) return this.stream.write(chunk);
+    if (this.broken) return true;
+    const data = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    let done = 0;
+    while (done < data.length) {
+      try {
+        done += writeSync(this.fd, data, done, data.length - done);
+      } catch (err) {
+        const e = err as NodeJS.ErrnoException;
+        if (e.code === 'EAGAIN') {
+          this.stream = this.nodeStream();
+          return this.stream.write(data.subarray(done));
+        }
+        this.broken = true;
+        this.failed(e);
+        return true;
+      }
+    }
+    return true;
+  }
+
+  /** For untilDrained (format/drain.ts): only node's stream, once it took over, ever needs a drain. */
+  get writableNeedDrain(): boolean {
+    return this.stream?.writableNeedDrain ?? false;
+  }
+  once(event: string, listener: () => void): this {
+    this.stream?.once(event, listener);
+    return this;
+  }
+  off(event: string, listener: () => void): this {
+    this.stream?.off(event, listener);
+    return this;
+  }
+}
+
+/**
  * The real process streams. SIGINT (Ctrl-C), SIGTERM and SIGHUP (the terminal
  * closed) abort the signal once, alike; a second one exits at once.
  *
@@ -116,21 +194,24 @@ export function createProcessIO(): IOStreams {
   // closed: EIO, a little before SIGHUP arrives; a closed pipe: EPIPE) there is
   // no one to tell, and the run must still finish its files and its exit code
   // rather than die of an unhandled 'error' event.
-  process.stderr.on('error', () => {});
+  const stderrFailed = () => {};
   let stdoutFailed: NodeJS.ErrnoException | undefined;
-  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  const onStdoutError = (err: NodeJS.ErrnoException) => {
     // `jobfit ... | head` closes the pipe early: that is not an error.
     if (err.code === 'EPIPE') process.exit(0);
     // Any other (ENOSPC, EIO, EFBIG): kept, and the run ends non-zero naming it.
     stdoutFailed ??= err;
-  });
+  };
+  // node's stream, with the same handlers, for a terminal or after a descriptor's EAGAIN.
+  const nodeStdout = () => process.stdout.on('error', onStdoutError);
+  const nodeStderr = () => process.stderr.on('error', stderrFailed);
   const io = createIO({
-    stdout: process.stdout,
-    stderr: process.stderr,
+    stdout: isTerminal(1) ? nodeStdout() : new DescriptorOut(1, nodeStdout, onStdoutError),
+    stderr: isTerminal(2) ? nodeStderr() : new DescriptorOut(2, nodeStderr, stderrFailed),
     get stdin() {
       return process.stdin;
     },
-    stdinIsTTY: isatty(0),
+    stdinIsTTY: isTerminal(0),
     env: process.env,
     signal: ac.signal,
     noColor: process.argv.includes('--no-color'),
