@@ -7,8 +7,9 @@
  * spends about 12 ms less of the main thread's time (docs/performance.md).
  *
  * Only the chunks of this build (dist/chunks, CommonJS) go through here, with
- * one file per chunk in the user's own cache folder, keyed by V8's version tag
- * (which changes with node, the CPU and V8's flags), the install (where its
+ * one file per chunk in the user's own cache folder, keyed by the CPU
+ * architecture and V8's version (a file V8 refuses, made under other flags
+ * or for another CPU, is written again), the install (where its
  * chunks are: a global install and a project's keep a folder each, instead of
  * each dropping the other's files as stale at every run) and the chunk's name
  * (its content hash) and length. A file is written once, at exit, when there
@@ -70,9 +71,10 @@ function cacheChunkCode(chunksDir: string, cacheDir: string): void {
 
   proto._compile = function (content, filename, ...rest) {
     if (!filename.startsWith(chunksDir)) return original.call(this, content, filename, ...rest);
-    // Read when the first chunk loads, after the entry has set V8's flags for this run.
     if (dir === undefined) {
-      const node = path.join(cacheDir, `${process.arch}-${process.getBuiltinModule('node:v8').cachedDataVersionTag()}`);
+      // Not V8's own tag (node:v8, and with it node's stream modules: ~2 ms of an offline command). A cache that
+      // V8 refuses all the same (other flags, another CPU behind the same home folder) is written again.
+      const node = path.join(cacheDir, `${process.arch}-${process.versions.v8.replace(/[^\w.-]/g, '_')}`);
       dir = path.join(node, installKey(chunksDir));
       // A folder that is not this user's own (XDG_CACHE_HOME in a shared place) is not used at all.
       usable = [node, dir].every((d) => {

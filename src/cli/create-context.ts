@@ -17,6 +17,7 @@ import { announceMode } from '../commands/kit/mode-line.js';
 import { Command } from 'commander';
 import { wireEntry } from '../commands/kit/wire.js';
 import { COMMANDS } from '../commands/table.js';
+import { baselineWasmOnly } from '../core/wasm.js';
 
 export const EMBEDDED_NOTICE =
   'Using the embedded local stub (no service configured; run `jobfit login` to use the real service).';
@@ -115,6 +116,7 @@ async function makeClient(s: Steps): Promise<JobfitClient> {
   if (resolution.embedded) {
     target = await startEmbedded(s, resolution, maskKey);
   } else {
+    baselineWasmOnly();
     const apiKey = resolution.keyring ? await keyFromKeyring(io.env, resolution.keyring) : resolution.apiKey;
     target = {
       baseUrl: resolution.baseUrl,

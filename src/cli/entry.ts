@@ -31,14 +31,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
 } else if (help !== undefined) {
   process.stdout.write(help);
 } else {
-  // undici parses HTTP with WebAssembly. V8 compiles it at once with its
-  // baseline compiler, then optimises it again on background threads, and node
-  // waits for those before it exits: 100 ms or more on every run that makes a
-  // request. The baseline code is plenty for a command-line tool's requests.
-  // (Help makes no request, so it skips loading node:v8.)
-  const asksHelp = argv.length === 0 || argv.includes('--help') || argv.includes('-h') || argv[0] === 'help';
-  if (!asksHelp) process.getBuiltinModule('node:v8').setFlagsFromString('--liftoff-only');
-  // After the flags: V8 keys its code cache by them.
+  // V8's flag for WebAssembly is set before the first request over the network (core/wasm.ts).
   startCodeCaches(process.getBuiltinModule('node:url').fileURLToPath(new URL('./chunks/', import.meta.url)));
   const { runMain } = await import('./main.js');
   await runMain(argv);

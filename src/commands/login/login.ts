@@ -21,6 +21,7 @@ import { storedKey } from '../../config/resolve.js';
 import { maskKey, modeOfKey } from '../../config/mask.js';
 import type { Mode, Profile } from '../../config/types.js';
 import { readInput } from '../../core/input.js';
+import { baselineWasmOnly } from '../../core/wasm.js';
 
 const LoginFlags = z.object({
   defaultMode: flag(z.enum(['live', 'test'], { error: 'must be live or test' }).optional(), {
@@ -48,6 +49,7 @@ export interface AccountSummary {
  */
 async function clientFor(ctx: Context, baseUrl: string, apiKey: string | undefined, defaults?: ClientSettings): Promise<JobfitClient> {
   const { createClient } = await import('../../client/create.js');
+  baselineWasmOnly();
   return createClient({
     baseUrl,
     apiKey,

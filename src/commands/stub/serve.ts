@@ -9,6 +9,7 @@ import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { flag } from '../kit/flags.js';
 import { data, dataDir, firstRefusal, notPositiveInt } from './shared/stub-data.js';
+import { baselineWasmOnly } from '../../core/wasm.js';
 
 /** The refusal of a bad --faults spec, as the stub words it. */
 function badFaults(spec: string | undefined): string | undefined {
@@ -35,6 +36,8 @@ const ServeOptions = z
 type ServeOptions = z.output<typeof ServeOptions>;
 
 export async function run(opts: ServeOptions, ctx: Context): Promise<void> {
+  // Webhooks are delivered (or forwarded) with node's fetch: see core/wasm.ts.
+  baselineWasmOnly();
   const port = Number(opts.port);
   const faults = opts.faults ? parseFaults(opts.faults) : undefined;
   const { startStub, startDeliveryLoop } = await import('../../stub/index.js');

@@ -14,6 +14,7 @@ import { defineCommand } from '../kit/define.js';
 import { examples } from '../kit/help.js';
 import { collect, flag } from '../kit/flags.js';
 import type { StubLink } from '../../stub/index.js';
+import { baselineWasmOnly } from '../../core/wasm.js';
 
 /** `--events a,b`: the names given. */
 const eventNames = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean);
@@ -156,6 +157,8 @@ export async function givenSecrets(ctx: Context, fromStdin: boolean | undefined)
 }
 
 export async function run(o: ListenOptions, ctx: Context): Promise<void> {
+  // Webhooks are delivered (or forwarded) with node's fetch: see core/wasm.ts.
+  baselineWasmOnly();
   const format = ctx.globals.output;
   if (format === 'csv' || format === 'xlsx') throw new UsageError(`webhook listen prints lines, json or ndjson; -o ${format} is not supported.`);
   if (o.unforwarded !== undefined && o.forwardTo === undefined) throw new UsageError('--unforwarded is for the events --forward-to could not deliver; give --forward-to URL too.');
