@@ -6,20 +6,10 @@
 import * as z from 'zod';
 import { AssessmentRef, EmailTemplateRef, Mode, TeamRef, listOf, url } from './base.js';
 
-// ---------------------------------------------------------------- teams, users, templates, account
+// Teams first, as the contract has them (registered before the account's schemas).
+export { TeamList, TeamListItem } from './teams.js';
 
-export const TeamListItem = z
-  .object({
-    object: z.literal('team_list_item'),
-    id: z.number().int(),
-    display_name: z.string(),
-    users_count: z.number().int(),
-    invitations_count: z.number().int(),
-    test_takers_count: z.number().int(),
-  })
-  .meta({ id: 'TeamListItem' });
-export type TeamListItem = z.infer<typeof TeamListItem>;
-export const TeamList = listOf(TeamListItem).meta({ id: 'TeamList' });
+// ---------------------------------------------------------------- users, templates, account
 
 /** Reference: "not shown beyond webhook_endpoint and webhooks_enabled"; `id` and `display_name` are the account reference's. */
 export const Account = z

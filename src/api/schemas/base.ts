@@ -5,9 +5,9 @@
  * module of this folder in the order the contract is written).
  */
 import * as z from 'zod';
+import { Mode } from './envelope.js';
 
-export const Mode = z.enum(['live', 'test']);
-export type Mode = z.infer<typeof Mode>;
+export { Mode, listOf } from './envelope.js';
 
 export const timestamp = z.string().meta({ format: 'date-time', description: 'ISO 8601 timestamp' });
 export const url = z.string().meta({ format: 'uri' });
@@ -50,16 +50,6 @@ export const participantLinks = {
 
 // ---------------------------------------------------------------- envelope
 
-/** The list envelope: `total_count` counts all matches, `has_more` says the list was cut. */
-export function listOf<T extends z.ZodType>(item: T) {
-  return z.object({
-    mode: Mode,
-    object: z.literal('list'),
-    total_count: z.number().int(),
-    has_more: z.boolean(),
-    data: z.array(item),
-  });
-}
 
 /**
  * The top-level keys of an object schema, for "exactly these fields" checks.

@@ -1,4 +1,4 @@
-import { TeamListItem } from '../../api/schemas/account.js';
+import { TeamListItem } from '../../api/schemas/teams.js';
 import { simpleList } from '../shared/simple-list.js';
 
 const command = simpleList({
