@@ -65,8 +65,6 @@ function cacheChunkCode(chunksDir: string, cacheDir: string): void {
   const made: Array<{ file: string; script: import('node:vm').Script }> = [];
   let dir: string | undefined;
   let usable = false;
-  /** Both folders were there, this user's and writable by nobody else: every file in them is one we wrote. */
-  let readable = false;
   let requireOfChunks: NodeJS.Require | undefined;
   const uid = process.getuid?.();
   // The rule of core/files.ts trustProblem, for one stat (importing it would make --version load a chunk).
@@ -80,21 +78,20 @@ function cacheChunkCode(chunksDir: string, cacheDir: string): void {
       const node = path.join(cacheDir, `${process.arch}-${process.versions.v8.replace(/[^\w.-]/g, '_')}`);
       dir = path.join(node, installKey(chunksDir));
       // A folder that is not this user's own (XDG_CACHE_HOME in a shared place) is not used at all.
-      const found = [node, dir].map((d) => fs.lstatSync(d, { throwIfNoEntry: false }));
-      usable = found.every((st) => !st || (st.isDirectory() && ours(st)));
-      readable = usable && found.every((st) => st !== undefined);
+      usable = [node, dir].every((d) => {
+        const st = fs.lstatSync(d, { throwIfNoEntry: false });
+        return !st || (st.isDirectory() && ours(st));
+      });
     }
     if (!usable) return original.call(this, content, filename, ...rest);
     const file = path.join(dir, `${path.basename(filename)}-${content.length}`);
     let cachedData: Buffer | undefined;
-    // Compiled code is code: read only from folders found this user's and writable by nobody else (one check
-    // for all chunks, not a stat per file), where nobody else can have put a file; ours are written 0600.
-    if (readable) {
-      try {
-        cachedData = fs.readFileSync(file);
-      } catch {
-        // None yet.
-      }
+    try {
+      // Compiled code is code: only a file of this user's that nobody else can write is read.
+      const st = fs.statSync(file);
+      if (ours(st)) cachedData = fs.readFileSync(file);
+    } catch {
+      // None yet.
     }
     const script = new vm.Script((Module as unknown as { wrap(s: string): string }).wrap(content), {
       filename,
