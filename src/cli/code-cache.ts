@@ -65,6 +65,7 @@ function cacheChunkCode(chunksDir: string, cacheDir: string): void {
   const made: Array<{ file: string; script: import('node:vm').Script }> = [];
   let dir: string | undefined;
   let usable = false;
+  let requireOfChunks: NodeJS.Require | undefined;
   const uid = process.getuid?.();
   // The rule of core/files.ts trustProblem, for one stat (importing it would make --version load a chunk).
   const ours = (st: import('node:fs').Stats) => uid === undefined || (st.uid === uid && (st.mode & 0o022) === 0);
@@ -99,7 +100,9 @@ function cacheChunkCode(chunksDir: string, cacheDir: string): void {
     });
     if (cachedData === undefined || script.cachedDataRejected) made.push({ file, script });
     const wrapper = script.runInThisContext() as (exports: unknown, require: unknown, module: unknown, filename: string, dirname: string) => unknown;
-    return wrapper.call(this.exports, this.exports, createRequire(filename), this, filename, path.dirname(filename));
+    // One require for the chunks' folder: every chunk is in it, so each resolves alike (createRequire builds a module each call).
+    requireOfChunks ??= createRequire(filename);
+    return wrapper.call(this.exports, this.exports, requireOfChunks, this, filename, path.dirname(filename));
   };
 
   process.once('exit', () => {

@@ -22,7 +22,7 @@ import { baselineWasmOnly } from '../core/wasm.js';
 export const EMBEDDED_NOTICE =
   'Using the embedded local stub (no service configured; run `jobfit login` to use the real service).';
 
-/** What the embedded stub module gives us (src/stub/index.ts, openEmbeddedStub). */
+/** What the embedded stub module gives us (src/stub/embedded.ts, openEmbeddedStub). */
 export interface StubHandle {
   url: string;
   keys: Array<{ account_id: number; display_name: string; live_key: string; test_key: string }>;
@@ -78,7 +78,7 @@ interface Steps {
 /** The embedded stub, opened for this command in this process; its first account's key in the mode asked for. */
 async function startEmbedded(s: Steps, resolution: { mode?: 'live' | 'test'; profileName?: string }, maskKey: (k: string | undefined) => string): Promise<Target> {
   const { stubDataDir } = await import('../config/paths.js');
-  const startStub: StartStub = s.deps.startStub ?? (await import('../stub/index.js')).openEmbeddedStub;
+  const startStub: StartStub = s.deps.startStub ?? (await import('../stub/embedded.js')).openEmbeddedStub;
   // Its URLs use the origin of a `stub serve` on the same data (else :4010), so the links it hands out can be opened there.
   const stub = await startStub({ dataDir: stubDataDir(s.io.env) });
   s.closers.push(() => stub.close());

@@ -23,6 +23,8 @@ const ENVIRONMENT_HELP = `Environment variables:
   JOBFIT_STUB_WEBHOOK_RETRY, JOBFIT_STUB_WEBHOOK_TIMEOUT_MS
                      the embedded stub's webhook retry waits (like \`stub webhooks
                      --retry-schedule\`) and its per-attempt timeout, for tests
+  JOBFIT_SQLITE      better-sqlite3: the embedded stub and \`sync\` use it instead of
+                     node's built-in SQLite (which they use on Node 24 and later)
   NO_COLOR           no colour (also --no-color); FORCE_COLOR forces it
   HTTPS_PROXY, HTTP_PROXY, NO_PROXY
                      proxy for requests (never used for loopback addresses)

@@ -18,7 +18,6 @@ import { HttpError, type Reply, error, methodNotAllowed, writeReply } from './ht
 import { matchRoute } from '../api/route-match.js';
 import type { Call } from './routes/call.js';
 import { HANDLERS } from './routes/index.js';
-import { handleV1 } from './routes/v1.js';
 import type { Store } from './store.js';
 
 export interface AppOptions {
@@ -134,15 +133,17 @@ async function route(app: App, req: Incoming, method: string, path: string, sear
   const seg = path.split('/');
   // seg[0] is '' (leading slash); a trailing slash is tolerated.
   if (seg[seg.length - 1] === '' && seg.length > 2) seg.pop();
-  if (seg[1] === 'v1') return handleV1(store, app.opts.origin(), method, seg.slice(2), new URLSearchParams(search), req.body, req.headers['content-type']);
+  if (seg[1] === 'v1') {
+    const { handleV1 } = await import('./routes/v1.js');
+    return handleV1(store, app.opts.origin(), method, seg.slice(2), new URLSearchParams(search), req.body, req.headers['content-type']);
+  }
   if (seg[1] !== 'v2') return null;
   const m = matchRoute(seg.slice(2).map(safeDecode));
   if (!m) return error(404, MSG.notFound);
   const name = m.path.methods[method as 'GET'];
   if (name === undefined) return methodNotAllowed(m.path.allowed);
   // The healthcheck: no key, nothing cached.
-  if (!ROUTES[name].auth) return (HANDLERS[name] as () => Reply)();
-  const handler = HANDLERS[name] as (c: Call) => Reply | Promise<Reply>;
+  if (!ROUTES[name].auth) return ((await HANDLERS[name]()) as () => Reply)();
   const version = caches.version();
   const auth = caches.auth(req.headers.authorization);
   if ('status' in auth) return auth;
@@ -156,6 +157,7 @@ async function route(app: App, req: Incoming, method: string, path: string, sear
     const hit = caches.body(cacheKey, version);
     if (hit) return hit;
   }
+  const handler = (await HANDLERS[name]()) as (c: Call) => Reply | Promise<Reply>;
   const reply = await handleRoute(app, handler, { params: m.params, method, search, auth }, req);
   if (cacheable && 'json' in reply) {
     const body = Buffer.from(JSON.stringify(reply.json));

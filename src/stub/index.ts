@@ -5,17 +5,17 @@
  */
 import type { AppOptions } from './app.js';
 import { FaultInjector, type FaultSpec } from './faults.js';
-import { IN_PROCESS_ORIGIN, type InProcessDispatcher, inProcessDispatcher } from './in-process.js';
-import { originOf } from './lifecycle.js';
+import { type StubKeys, stubKeys } from './embedded.js';
 import { participantPages } from './page.js';
 import { listen } from './server.js';
 import { noteStubInProcess } from '../core/loopback.js';
 import { type SeededStore, openStore } from './seeded-store.js';
-import type { Store } from './store.js';
+import { type Store, originOf } from './store.js';
 
 export type { FaultSpec } from './faults.js';
 export { parseFaults } from './faults.js';
 export { Store } from './store.js';
+export { type EmbeddedStub, type StubKeys, openEmbeddedStub, stubKeys } from './embedded.js';
 export { openStore, SeededStore } from './seeded-store.js';
 export { accountOfKey, linkStub } from './listener-link.js';
 export type { LinkOptions, StubLink } from './listener-link.js';
@@ -35,12 +35,6 @@ export {
 } from './webhooks.js';
 export type { EventView, WebhookSettingsChange } from './webhooks.js';
 
-export interface StubKeys {
-  account_id: number;
-  display_name: string;
-  live_key: string;
-  test_key: string;
-}
 
 export interface StartStubOptions {
   dataDir: string;
@@ -76,47 +70,9 @@ export interface RunningStub {
   close(): Promise<void>;
 }
 
-/** The seeded accounts and their keys, from the store. */
-export function stubKeys(store: Store): StubKeys[] {
-  return store.all<StubKeys>(
-    `SELECT a.id AS account_id, a.display_name,
-       (SELECT key FROM api_keys WHERE account_id = a.id AND mode = 'live') AS live_key,
-       (SELECT key FROM api_keys WHERE account_id = a.id AND mode = 'test') AS test_key
-     FROM accounts a ORDER BY a.id`,
-  );
-}
-
 /** The ids of an account's teams, in order (none: no such account). */
 export function accountTeamIds(store: Store, accountId: number): number[] {
   return store.all<{ id: number }>('SELECT id FROM teams WHERE account_id = ? ORDER BY id', accountId).map((t) => t.id);
-}
-
-/** The CLI's embedded stub: the store and its routes, answered in this process through `dispatcher` (in-process.ts). */
-export interface EmbeddedStub {
-  /** Base URL of API v2 to give the client with `dispatcher` (IN_PROCESS_ORIGIN: nothing listens there). */
-  url: string;
-  keys: StubKeys[];
-  dispatcher: InProcessDispatcher;
-  close(): Promise<void>;
-}
-
-/**
- * Opens the stub for one command of the CLI, with no listener: its URLs
- * (assessment_url, events, emails) use the stored origin of the last `stub
- * serve`, else http://127.0.0.1:4010, as a stub with publishOrigin false does.
- */
-export async function openEmbeddedStub(opts: { dataDir: string; minimalFields?: boolean }): Promise<EmbeddedStub> {
-  const store = await openStore(opts.dataDir);
-  const dispatcher = inProcessDispatcher({ store, origin: () => originOf(store), minimalFields: opts.minimalFields });
-  return {
-    url: `${IN_PROCESS_ORIGIN}/v2`,
-    keys: stubKeys(store),
-    dispatcher,
-    close: async () => {
-      await dispatcher.close();
-      store.close();
-    },
-  };
 }
 
 export async function startStub(opts: StartStubOptions): Promise<RunningStub> {

@@ -10,7 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { TEST_ID } from './catalog.js';
-import { type Store, newProfileId, nowIso } from './store.js';
+import { type Store, newProfileId, nowIso, originOf } from './store.js';
 import { enqueueDelivery, kickDeliveries } from './webhooks.js';
 import {
   type InvitationRow,
@@ -26,7 +26,6 @@ import {
 } from './views.js';
 
 export const API_VERSION = '2.3.0';
-export const DEFAULT_ORIGIN = 'http://127.0.0.1:4010';
 
 /** Thrown for a lifecycle step that cannot happen (unknown id, already done). */
 export class LifecycleError extends Error {
@@ -53,10 +52,6 @@ export interface EventEnvelope {
   data: { object: Record<string, unknown> };
 }
 
-/** The origin that URLs in event payloads and emails use: the last `stub serve`'s, else the default. */
-export function originOf(store: Store): string {
-  return store.meta('origin') ?? DEFAULT_ORIGIN;
-}
 
 /**
  * Stores one event, and its delivery decision, in the caller's transaction;

@@ -112,7 +112,7 @@ interface PageState {
 
 async function loadState(store: Store, token: string): Promise<PageState | undefined> {
   const { assessmentRef, invitationTests, careerNavigationUrl } = await import('./views.js');
-  const { originOf } = await import('./lifecycle.js');
+  const { originOf } = await import('./store.js');
   const inv = store.get<InvitationRow>('SELECT * FROM invitations WHERE token = ?', token);
   if (!inv) return undefined;
   const team = store.get<{ display_name: string }>('SELECT display_name FROM teams WHERE id = ?', inv.team_id);

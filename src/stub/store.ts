@@ -228,6 +228,13 @@ export function nowIso(): string {
   return isoText;
 }
 
+export const DEFAULT_ORIGIN = 'http://127.0.0.1:4010';
+
+/** The origin that URLs in event payloads and emails use: the last `stub serve`'s, else the default. */
+export function originOf(store: Store): string {
+  return store.meta('origin') ?? DEFAULT_ORIGIN;
+}
+
 /** A disk condition is logged again only after it has not been seen for this long. */
 const DISK_WARNING_QUIET_MS = 5 * 60_000;
 

@@ -2,7 +2,8 @@
 import type { Assessment, ScoreProfile } from '../../api/schemas.js';
 import { ASSESSMENTS } from '../catalog.js';
 import type { Reply } from '../http/reply.js';
-import { type Call, enabledProfiles, list } from './call.js';
+import { type Call, list } from './call.js';
+import { enabledProfiles } from './account-context.js';
 
 export function listAssessments(c: Call): Reply {
   const data: Assessment[] = ASSESSMENTS.map((a) => ({ object: 'assessment', id: a.id, display_name: a.display_name, short_name: a.short_name }));

@@ -2,39 +2,32 @@
  * The handler of every route of API v2, keyed by the route's name in
  * api/routes.ts. The type makes a route without a handler (or a handler
  * without a route) a compile error; api/route-match.ts finds the route of a
- * request from the same table.
+ * request from the same table. Each handler's module is loaded on its
+ * route's first request: an offline command (one request, in process) loads
+ * only its own, not the fakes, the catalog or the invitations' checks.
  */
 import { type Reply, json } from '../http/reply.js';
 import { nowIso } from '../store.js';
-import { getAccount } from './accounts.js';
-import { listAssessments, listScoreProfiles } from './assessments.js';
 import type { Handlers } from './call.js';
-import { createInvitation, getInvitation, listInvitations, updateInvitation } from './invitations.js';
-import { getProfile, listProfiles } from './profiles.js';
-import { getJobFitReport, getScorecard } from './results.js';
-import { listTeams } from './teams.js';
-import { listEmailTemplates } from './templates.js';
-import { getTestTaker, listTestTakers } from './test-takers.js';
-import { listUsers } from './users.js';
 
 const healthcheck = (): Reply => json(200, { status: 'ok', timestamp: nowIso(), version: 'v2' });
 
 export const HANDLERS: Handlers = {
-  healthcheck,
-  getAccount,
-  listUsers,
-  listTeams,
-  listEmailTemplates,
-  createInvitation,
-  listInvitations,
-  getInvitation,
-  updateInvitation,
-  listTestTakers,
-  getTestTaker,
-  getScorecard,
-  getJobFitReport,
-  listCareerNavigationProfiles: listProfiles,
-  getCareerNavigationProfile: getProfile,
-  listAssessments,
-  listScoreProfiles,
+  healthcheck: async () => healthcheck,
+  getAccount: async () => (await import('./accounts.js')).getAccount,
+  listUsers: async () => (await import('./users.js')).listUsers,
+  listTeams: async () => (await import('./teams.js')).listTeams,
+  listEmailTemplates: async () => (await import('./templates.js')).listEmailTemplates,
+  createInvitation: async () => (await import('./invitations.js')).createInvitation,
+  listInvitations: async () => (await import('./invitations.js')).listInvitations,
+  getInvitation: async () => (await import('./invitations.js')).getInvitation,
+  updateInvitation: async () => (await import('./invitations.js')).updateInvitation,
+  listTestTakers: async () => (await import('./test-takers.js')).listTestTakers,
+  getTestTaker: async () => (await import('./test-takers.js')).getTestTaker,
+  getScorecard: async () => (await import('./results.js')).getScorecard,
+  getJobFitReport: async () => (await import('./results.js')).getJobFitReport,
+  listCareerNavigationProfiles: async () => (await import('./profiles.js')).listProfiles,
+  getCareerNavigationProfile: async () => (await import('./profiles.js')).getProfile,
+  listAssessments: async () => (await import('./assessments.js')).listAssessments,
+  listScoreProfiles: async () => (await import('./assessments.js')).listScoreProfiles,
 };

@@ -8,7 +8,8 @@ import { type Reply, fail, json } from '../http/reply.js';
 import { recordOutbox } from '../lifecycle.js';
 import { type Store, newToken, nowIso } from '../store.js';
 import { type InvitationListRow, type InvitationRow, type UserRow, assessmentRef, assessmentUrl, invitationListItem, invitationObject, templateRef } from '../views.js';
-import { type Call, fakeCtx, intId, list, ref, teamOfAccount } from './call.js';
+import { type Call, intId, list, ref, teamOfAccount } from './call.js';
+import { fakeCtx } from './account-context.js';
 import { listFilters, peoplePage } from './list-filters.js';
 
 export function listInvitations(c: Call): Reply {

@@ -3,7 +3,8 @@ import { LIST_CAP } from '../../api/limits.js';
 import * as F from '../fakes.js';
 import { type Reply, json } from '../http/reply.js';
 import { type ProfileListRow, type ProfileRow, minimalProfileListItem, profileListItem, profileObject } from '../views.js';
-import { type Call, fakeCtx, list } from './call.js';
+import { type Call, list } from './call.js';
+import { fakeCtx } from './account-context.js';
 
 export function listProfiles(c: Call): Reply {
   if (c.auth.mode === 'test') {

@@ -4,7 +4,8 @@ import * as F from '../fakes.js';
 import { type Reply, fail, json } from '../http/reply.js';
 import { type ResultSubject, jobFitReportObject, scorecardObject } from '../results.js';
 import { type InvitationRow, type TestTakerRow, accountRef, assessmentUrl, completedTests, resultUrls, scoreSeed, teamRef } from '../views.js';
-import { type Call, enabledProfiles, fakeCtx } from './call.js';
+import { type Call } from './call.js';
+import { enabledProfiles, fakeCtx } from './account-context.js';
 import { findTestTaker, testIdParam } from './test-takers.js';
 
 function subjectOf(c: Call, tt: TestTakerRow): ResultSubject {

@@ -3,7 +3,8 @@ import { MSG } from '../../api/messages.js';
 import * as F from '../fakes.js';
 import { type Reply, fail, json } from '../http/reply.js';
 import { type TestTakerListRow, type TestTakerRow, minimalTestTakerListItem, testTakerListItem, testTakerObject } from '../views.js';
-import { type Call, fakeCtx, intId, list, teamOfAccount } from './call.js';
+import { type Call, intId, list, teamOfAccount } from './call.js';
+import { fakeCtx } from './account-context.js';
 import { listFilters, peoplePage } from './list-filters.js';
 
 export function listTestTakers(c: Call): Reply {
