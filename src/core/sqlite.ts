@@ -230,20 +230,33 @@ class BetterDatabase implements Database {
 }
 
 type Engine = (path: string) => Database;
-let engine: Engine | undefined;
+type EngineName = Database['engine'];
+const engines: Partial<Record<EngineName, Engine>> = {};
+let chosen: EngineName | undefined;
 
-/** node:sqlite where it is silent and complete (Node 24 and later), else better-sqlite3. */
-function pickEngine(): Engine {
+/** node:sqlite where it is silent and complete (Node 24 and later), else better-sqlite3; read once, at the first open. */
+function pickEngine(): EngineName {
   const major = Number(process.versions.node.split('.')[0]);
-  const sqlite = process.env.JOBFIT_SQLITE === 'better-sqlite3' || major < 24 ? undefined : process.getBuiltinModule('node:sqlite');
-  if (sqlite) return (path) => new NodeDatabase(guard(() => new sqlite.DatabaseSync(path)));
+  return process.env.JOBFIT_SQLITE === 'better-sqlite3' || major < 24 ? 'better-sqlite3' : 'node:sqlite';
+}
+
+function loadEngine(name: EngineName): Engine {
+  if (name === 'node:sqlite') {
+    const sqlite = process.getBuiltinModule('node:sqlite');
+    if (!sqlite) throw new Error('node:sqlite is not available in this Node');
+    return (path) => new NodeDatabase(guard(() => new sqlite.DatabaseSync(path)));
+  }
   // better-sqlite3 is CommonJS and stays outside the bundle (scripts/bundle-options.mjs).
   const Better = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
   return (path) => new BetterDatabase(new Better(path));
 }
 
-/** Opens (creating when absent) the database file at `path`. */
-export function openDatabase(path: string): Database {
-  engine ??= pickEngine();
-  return engine(path);
+/**
+ * Opens (creating when absent) the database file at `path`. `engine` chooses
+ * one for this database (test/core/sqlite.test.ts runs both in one process);
+ * without it, the one pickEngine chose.
+ */
+export function openDatabase(path: string, options: { engine?: EngineName } = {}): Database {
+  const name = options.engine ?? (chosen ??= pickEngine());
+  return (engines[name] ??= loadEngine(name))(path);
 }
