@@ -237,7 +237,9 @@ let chosen: EngineName | undefined;
 /** node:sqlite where it is silent and complete (Node 24 and later), else better-sqlite3; read once, at the first open. */
 function pickEngine(): EngineName {
   const major = Number(process.versions.node.split('.')[0]);
-  return process.env.JOBFIT_SQLITE === 'better-sqlite3' || major < 24 ? 'better-sqlite3' : 'node:sqlite';
+  if (process.env.JOBFIT_SQLITE === 'better-sqlite3' || major < 24) return 'better-sqlite3';
+  // A node started with --no-experimental-sqlite has none: better-sqlite3 then.
+  return process.getBuiltinModule('node:sqlite') ? 'node:sqlite' : 'better-sqlite3';
 }
 
 function loadEngine(name: EngineName): Engine {
