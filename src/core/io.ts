@@ -42,6 +42,12 @@ export interface IOStreams {
    * happened: the run then cannot end with exit 0 (cli/main.ts says so).
    */
   stdoutError?(): NodeJS.ErrnoException | undefined;
+  /**
+   * Resolves once a failed write to stdout has been told to stdoutError: at
+   * once for a descriptor written synchronously (DescriptorOut), after an
+   * event-loop turn when node's stream is in use (its errors are events).
+   */
+  stdoutSettled?(): Promise<void>;
 }
 
 
@@ -203,7 +209,11 @@ export function createProcessIO(): IOStreams {
     stdoutFailed ??= err;
   };
   // node's stream, with the same handlers, for a terminal or after a descriptor's EAGAIN.
-  const nodeStdout = () => process.stdout.on('error', onStdoutError);
+  let stdoutStream = false;
+  const nodeStdout = () => {
+    stdoutStream = true;
+    return process.stdout.on('error', onStdoutError);
+  };
   const nodeStderr = () => process.stderr.on('error', stderrFailed);
   const io = createIO({
     stdout: isTerminal(1) ? nodeStdout() : new DescriptorOut(1, nodeStdout, onStdoutError),
@@ -217,5 +227,6 @@ export function createProcessIO(): IOStreams {
     noColor: process.argv.includes('--no-color'),
   });
   io.stdoutError = () => stdoutFailed;
+  io.stdoutSettled = () => (stdoutStream ? new Promise((r) => setImmediate(r)) : Promise.resolve());
   return io;
 }
