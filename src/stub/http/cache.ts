@@ -45,9 +45,11 @@ export class StubCaches {
     this.config = `${r.v}:${r.c - this.commits.ownChanges}`;
     this.turnVersion = `${r.v}:${r.c}`;
     this.versionWrites = this.store.writes;
+    // Unref'd: the next turn forgets it while anything else runs (a server always does); with nothing else
+    // to do (the embedded stub after a command's last answer), node need not turn again for it.
     setImmediate(() => {
       this.versionWrites = -1;
-    });
+    }).unref();
     return this.turnVersion;
   }
 
