@@ -100,42 +100,8 @@ function cacheChunkCode(chunksDir: string, cacheDir: string): void {
     });
     if (cachedData === undefined || script.cachedDataRejected) made.push({ file, script });
     const wrapper = script.runInThisContext() as (exports: unknown, require: unknown, module: unknown, filename: string, dirname: string) => unknown;
-    requireOfChunks ??= chunkRequire(createRequire(filename));
+    requireOfChunks ??= chunkRequire(Module, chunksDir, createRequire(filename));
     return wrapper.call(this.exports, this.exports, requireOfChunks, this, filename, path.dirname(filename));
-  };
-
-  /**
-   * One require for every chunk: they share a folder, so each resolves alike
-   * (createRequire builds a module each call). A chunk's require of another
-   * (`./chunk-X.js`, a file of this build) skips node's search: no stat and
-   * no realpath per chunk, ~60 on an offline command. Anything else (a
-   * built-in, a package) goes to node's require.
-   */
-  const chunkRequire = (base: NodeJS.Require): NodeJS.Require => {
-    const M = Module as unknown as {
-      _cache: Record<string, { exports: unknown } | undefined>;
-      _nodeModulePaths(dir: string): string[];
-      new (id: string): { filename: string; paths: string[]; exports: unknown; load(file: string): void };
-    };
-    const paths = M._nodeModulePaths(chunksDir);
-    const own = ((request: string) => {
-      if (!request.startsWith('./') || request.includes('/', 2)) return base(request);
-      const file = chunksDir + request.slice(2);
-      const cached = M._cache[file];
-      if (cached) return cached.exports;
-      const m = new M(file);
-      m.filename = file;
-      m.paths = paths;
-      M._cache[file] = m;
-      try {
-        m.load(file);
-      } catch (err) {
-        delete M._cache[file];
-        throw err;
-      }
-      return m.exports;
-    }) as NodeJS.Require;
-    return Object.assign(own, { resolve: base.resolve, cache: base.cache, main: base.main, extensions: base.extensions });
   };
 
   process.once('exit', () => {
@@ -169,6 +135,40 @@ function cacheChunkCode(chunksDir: string, cacheDir: string): void {
       // Another user's folder, or one in use: left.
     }
   });
+}
+
+/**
+ * One require for every chunk: they share a folder, so each resolves alike
+ * (createRequire builds a module each call). A chunk's require of another
+ * (`./chunk-X.js`, a file of this build) skips node's search: no stat and
+ * no realpath per chunk, ~60 on an offline command. Anything else (a
+ * built-in, a package) goes to node's require.
+ */
+function chunkRequire(Module: typeof import('node:module').Module, chunksDir: string, base: NodeJS.Require): NodeJS.Require {
+  const M = Module as unknown as {
+    _cache: Record<string, { exports: unknown } | undefined>;
+    _nodeModulePaths(dir: string): string[];
+    new (id: string): { filename: string; paths: string[]; exports: unknown; load(file: string): void };
+  };
+  const paths = M._nodeModulePaths(chunksDir);
+  const own = ((request: string) => {
+    if (!request.startsWith('./') || request.includes('/', 2)) return base(request);
+    const file = chunksDir + request.slice(2);
+    const cached = M._cache[file];
+    if (cached) return cached.exports;
+    const m = new M(file);
+    m.filename = file;
+    m.paths = paths;
+    M._cache[file] = m;
+    try {
+      m.load(file);
+    } catch (err) {
+      delete M._cache[file];
+      throw err;
+    }
+    return m.exports;
+  }) as NodeJS.Require;
+  return Object.assign(own, { resolve: base.resolve, cache: base.cache, main: base.main, extensions: base.extensions });
 }
 
 /** Beside an install's folder: the folders of installs not written for UNUSED_INSTALL_MS, and files of the one-folder layout before installs had their own. */

@@ -5,7 +5,6 @@
  * module of this folder in the order the contract is written).
  */
 import * as z from 'zod';
-import { Mode } from './envelope.js';
 
 export { Mode, listOf } from './envelope.js';
 
