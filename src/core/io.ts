@@ -166,6 +166,28 @@ export class DescriptorOut implements OutStream {
   }
 }
 
+/** Calls `built` with process.stdout or process.stderr when node builds it (its getter, on first use). */
+function guardStream(name: 'stdout' | 'stderr', built: (s: NodeJS.WriteStream) => void): void {
+  const desc = Object.getOwnPropertyDescriptor(process, name);
+  const get = desc?.get;
+  if (!get) {
+    built(process[name]); // already a value (a test's replacement): as before
+    return;
+  }
+  let stream: NodeJS.WriteStream | undefined;
+  Object.defineProperty(process, name, {
+    configurable: true,
+    enumerable: desc.enumerable,
+    get() {
+      if (stream === undefined) {
+        stream = get.call(process) as NodeJS.WriteStream;
+        built(stream);
+      }
+      return stream;
+    },
+  });
+}
+
 /**
  * The real process streams. SIGINT (Ctrl-C), SIGTERM and SIGHUP (the terminal
  * closed) abort the signal once, alike; a second one exits at once.
@@ -208,13 +230,16 @@ export function createProcessIO(): IOStreams {
     // Any other (ENOSPC, EIO, EFBIG): kept, and the run ends non-zero naming it.
     stdoutFailed ??= err;
   };
-  // node's stream, with the same handlers, for a terminal or after a descriptor's EAGAIN.
+  // node's stream, for a terminal or after a descriptor's EAGAIN, or built by anyone else (a library, node's
+  // own warnings): it gets the same handler the moment it is built.
   let stdoutStream = false;
-  const nodeStdout = () => {
+  guardStream('stdout', (s) => {
     stdoutStream = true;
-    return process.stdout.on('error', onStdoutError);
-  };
-  const nodeStderr = () => process.stderr.on('error', stderrFailed);
+    s.on('error', onStdoutError);
+  });
+  guardStream('stderr', (s) => s.on('error', stderrFailed));
+  const nodeStdout = () => process.stdout;
+  const nodeStderr = () => process.stderr;
   const io = createIO({
     stdout: isTerminal(1) ? nodeStdout() : new DescriptorOut(1, nodeStdout, onStdoutError),
     stderr: isTerminal(2) ? nodeStderr() : new DescriptorOut(2, nodeStderr, stderrFailed),
