@@ -229,3 +229,24 @@ describe('isTerminal', () => {
 function exitOf(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => child.on('close', (code) => resolve(code)));
 }
+
+describe('createProcessIO', () => {
+  it("node's stderr built later by anyone (here a direct write, as the stub store's warning does) gets the error handler: a closed pipe does not crash the run", async () => {
+    const io = join(ROOT, 'src/core/io.ts');
+    // stderr is a pipe whose reader is gone before the child writes: EPIPE on node's stream, an 'error' event.
+    const code = `
+      const { createProcessIO } = await import(${JSON.stringify(io)});
+      createProcessIO();
+      await new Promise((r) => setTimeout(r, 300));
+      process.stderr.write('a warning nobody reads\\n');
+      await new Promise((r) => setTimeout(r, 100));
+      process.stdout.write('ALIVE\\n');`;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr?.destroy();
+    const exit = await exitOf(child);
+    expect(out).toContain('ALIVE');
+    expect(exit).toBe(0);
+  });
+});
