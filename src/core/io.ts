@@ -91,31 +91,49 @@ export function createIO(o: IOOptions): IOStreams {
 }
 
 /**
- * Whether `fd` is a terminal. node:tty (and with it net and stream, ~2 ms)
- * is loaded only when the descriptor's kind leaves it open: a file, a pipe
- * or a socket is none, and neither is /dev/null (Linux: a character device
- * of major 1, as /dev/zero), which a script's stdin often is.
+ * What a descriptor is, for writing to it: a terminal, a place a write never
+ * waits on (a regular file, /dev/null and its kin), or one a write may wait
+ * on (a pipe, a socket). node:tty (and with it net and stream, ~2 ms) is
+ * loaded only when the kind leaves it open: a character device other than
+ * /dev/null (Linux: major 1, as /dev/zero and /dev/full), which a script's
+ * stdin often is.
  */
-export function isTerminal(fd: number): boolean {
+export function descriptorKind(fd: number): 'terminal' | 'file' | 'pipe' {
   let st;
   try {
     st = fstatSync(fd);
   } catch {
-    return false; // closed
+    return 'file'; // closed: every write fails at once
   }
-  if (!st.isCharacterDevice()) return false;
-  if (process.platform === 'linux' && Math.floor(st.rdev / 256) % 4096 === 1) return false;
-  return isatty(fd);
+  if (st.isFile()) return 'file';
+  if (!st.isCharacterDevice()) return 'pipe';
+  if (process.platform === 'linux' && Math.floor(st.rdev / 256) % 4096 === 1) return 'file';
+  return isatty(fd) ? 'terminal' : 'pipe';
 }
+
+/** Whether `fd` is a terminal (descriptorKind). */
+export function isTerminal(fd: number): boolean {
+  return descriptorKind(fd) === 'terminal';
+}
+
+/**
+ * How much a run writes into a pipe synchronously before node's stream takes
+ * over: less than any pipe holds (Linux gives a pipe 4 KB at the least), so
+ * a reader that stops reading never blocks the process in a write, where
+ * Ctrl-C could not reach it (test/export/sigint-pipe). A short command's
+ * whole output fits; an export goes on through node's stream.
+ */
+export const SYNC_PIPE_BYTES = 4096;
 
 /**
  * stdout or stderr when it is not a terminal, written with a plain
  * synchronous write on its descriptor. That is what node's own stream does
- * for a file, and for a pipe on Linux, but without building that stream
- * (for a pipe, a socket of net: ~4 ms of a short command's start).
- * - A descriptor another process made non-blocking (EAGAIN when the reader
- *   is slow) is handed, from that byte on, to node's stream, which waits for
- *   the reader; order is kept, as every earlier byte is already written.
+ * for a file, without building that stream (for a pipe, a socket of net:
+ * ~4 ms of a short command's start).
+ * - Into a pipe, only the first `budget` bytes (SYNC_PIPE_BYTES): then
+ *   node's stream takes over, which waits for a slow reader without blocking
+ *   the process. So does a descriptor another process made non-blocking,
+ *   at EAGAIN. Order is kept, as every earlier byte is already written.
  * - A failed write (EPIPE, ENOSPC, EIO) goes to `failed` once; the writes
  *   after it are dropped, as node's stream drops them after its error.
  */
@@ -123,17 +141,24 @@ export class DescriptorOut implements OutStream {
   readonly isTTY = false;
   private stream?: NodeJS.WriteStream;
   private broken = false;
+  private written = 0;
 
   constructor(
     private readonly fd: number,
     private readonly nodeStream: () => NodeJS.WriteStream,
     private readonly failed: (err: NodeJS.ErrnoException) => void,
+    private readonly budget = Infinity,
   ) {}
 
   write(chunk: string | Uint8Array): boolean {
     if (this.stream) return this.stream.write(chunk);
     if (this.broken) return true;
     const data = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    this.written += data.length;
+    if (this.written > this.budget) {
+      this.stream = this.nodeStream();
+      return this.stream.write(data);
+    }
     let done = 0;
     while (done < data.length) {
       try {
@@ -164,6 +189,13 @@ export class DescriptorOut implements OutStream {
     this.stream?.off(event, listener);
     return this;
   }
+}
+
+/** stdout or stderr: node's stream on a terminal, else a DescriptorOut (with a budget into a pipe). */
+function outOf(fd: 1 | 2, nodeStream: () => NodeJS.WriteStream, failed: (err: NodeJS.ErrnoException) => void): OutStream {
+  const kind = descriptorKind(fd);
+  if (kind === 'terminal') return nodeStream();
+  return new DescriptorOut(fd, nodeStream, failed, kind === 'pipe' ? SYNC_PIPE_BYTES : Infinity);
 }
 
 /** Calls `built` with process.stdout or process.stderr when node builds it (its getter, on first use). */
@@ -241,8 +273,8 @@ export function createProcessIO(): IOStreams {
   const nodeStdout = () => process.stdout;
   const nodeStderr = () => process.stderr;
   const io = createIO({
-    stdout: isTerminal(1) ? nodeStdout() : new DescriptorOut(1, nodeStdout, onStdoutError),
-    stderr: isTerminal(2) ? nodeStderr() : new DescriptorOut(2, nodeStderr, stderrFailed),
+    stdout: outOf(1, nodeStdout, onStdoutError),
+    stderr: outOf(2, nodeStderr, stderrFailed),
     get stdin() {
       return process.stdin;
     },

@@ -13,7 +13,7 @@ import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DescriptorOut, isTerminal } from '../../src/core/io.js';
+import { DescriptorOut, SYNC_PIPE_BYTES, descriptorKind, isTerminal } from '../../src/core/io.js';
 import { spawnPty } from '../helpers/pty.js';
 import { skipBecause } from '../helpers/skip.js';
 import { ROOT } from '../e2e/built.js';
@@ -89,6 +89,31 @@ describe('DescriptorOut', () => {
     expect(rec.streams()).toBe(0);
     expect(out.isTTY).toBe(false);
     expect(out.writableNeedDrain).toBe(false);
+  });
+
+  it('past its budget (a pipe), node stream takes over at the write that crosses it, and the order is kept', () => {
+    const file = join(tmp, 'budget.txt');
+    const fd = track(openSync(file, 'w'));
+    const rec = recorder();
+    const taken: Array<string | Uint8Array> = [];
+    const stand = { write: (c: string | Uint8Array) => (taken.push(c), true) } as unknown as NodeJS.WriteStream;
+    const out = new DescriptorOut(fd, rec.countStream(() => stand), rec.failed, SYNC_PIPE_BYTES);
+    out.write('a'.repeat(SYNC_PIPE_BYTES - 1));
+    out.write('b');
+    expect(rec.streams()).toBe(0);
+    out.write('c');
+    out.write('d');
+    closeQuietly(fd);
+    expect(readFileSync(file, 'utf8')).toBe(`${'a'.repeat(SYNC_PIPE_BYTES - 1)}b`);
+    expect(rec.streams()).toBe(1);
+    expect(taken.map((c) => Buffer.from(c).toString())).toEqual(['c', 'd']);
+  });
+
+  it('descriptorKind: a file and /dev/null never wait, a pipe may', () => {
+    const file = track(openSync(join(tmp, 'kind.txt'), 'w'));
+    const devNull = track(openSync('/dev/null', 'w'));
+    const { r, w } = fifo();
+    expect([descriptorKind(file), descriptorKind(devNull), descriptorKind(w), descriptorKind(r)]).toEqual(['file', 'file', 'pipe', 'pipe']);
   });
 
   it.skipIf(skipBecause(!hasPython && 'python3 (the slow reader) is missing'))(
