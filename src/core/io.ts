@@ -44,8 +44,9 @@ export interface IOStreams {
   stdoutError?(): NodeJS.ErrnoException | undefined;
   /**
    * Resolves once a failed write to stdout has been told to stdoutError: at
-   * once for a descriptor written synchronously (DescriptorOut), after an
-   * event-loop turn when node's stream is in use (its errors are events).
+   * once for a descriptor written synchronously (DescriptorOut); when node's
+   * stream is in use (its errors are events), once it has handed on all it
+   * holds, and a turn after.
    */
   stdoutSettled?(): Promise<void>;
 }
@@ -284,6 +285,15 @@ export function createProcessIO(): IOStreams {
     noColor: process.argv.includes('--no-color'),
   });
   io.stdoutError = () => stdoutFailed;
-  io.stdoutSettled = () => (stdoutStream ? new Promise((r) => setImmediate(r)) : Promise.resolve());
+  io.stdoutSettled = async () => {
+    if (!stdoutStream) return;
+    // What node's stream still holds reaches the reader or fails (EPIPE: the reader is gone) before the run
+    // says what it wrote; then a turn for the error event.
+    // ('drain' comes only after a write that filled the buffer, so the buffer is watched; the timer keeps node
+    // turning, as stdout's own handle does not. Ctrl-C stops the wait: the run is ending anyway.)
+    const s = process.stdout;
+    while (s.writableLength > 0 && !s.destroyed && stdoutFailed === undefined && !ac.signal.aborted) await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setImmediate(r));
+  };
   return io;
 }

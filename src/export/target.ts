@@ -86,7 +86,8 @@ export function openTarget(ctx: Session, out: string | undefined, noun: string):
     // cli/main.ts names the file and the cause of a failed write to stdout, once, at the end.
     const stdoutFailed = async () => {
       if (!ctx.io.stdoutError) return false;
-      await aTurn();
+      // A reader that left (`| head`) fails what node's stream still holds: known before the summary is said.
+      await (ctx.io.stdoutSettled?.() ?? aTurn());
       return ctx.io.stdoutError() !== undefined;
     };
     return {
