@@ -193,7 +193,8 @@ export class DescriptorOut implements OutStream {
 }
 
 /** stdout or stderr: node's stream on a terminal, else a DescriptorOut (with a budget into a pipe). */
-function outOf(fd: 1 | 2, nodeStream: () => NodeJS.WriteStream, failed: (err: NodeJS.ErrnoException) => void): OutStream {
+function outOf(fd: 1 | 2, name: 'stdout' | 'stderr', failed: (err: NodeJS.ErrnoException) => void): OutStream {
+  const nodeStream = () => process[name];
   const kind = descriptorKind(fd);
   if (kind === 'terminal') return nodeStream();
   return new DescriptorOut(fd, nodeStream, failed, kind === 'pipe' ? SYNC_PIPE_BYTES : Infinity);
@@ -263,7 +264,7 @@ export function createProcessIO(): IOStreams {
     // Any other (ENOSPC, EIO, EFBIG): kept, and the run ends non-zero naming it.
     stdoutFailed ??= err;
   };
-  // node's stream, for a terminal or after a descriptor's EAGAIN, or built by anyone else (a library, node's
+  // node's stream, for a terminal or past a descriptor's budget or EAGAIN, or built by anyone else (a library, node's
   // own warnings): it gets the same handler the moment it is built.
   let stdoutStream = false;
   guardStream('stdout', (s) => {
@@ -271,11 +272,9 @@ export function createProcessIO(): IOStreams {
     s.on('error', onStdoutError);
   });
   guardStream('stderr', (s) => s.on('error', stderrFailed));
-  const nodeStdout = () => process.stdout;
-  const nodeStderr = () => process.stderr;
   const io = createIO({
-    stdout: outOf(1, nodeStdout, onStdoutError),
-    stderr: outOf(2, nodeStderr, stderrFailed),
+    stdout: outOf(1, 'stdout', onStdoutError),
+    stderr: outOf(2, 'stderr', stderrFailed),
     get stdin() {
       return process.stdin;
     },

@@ -153,21 +153,15 @@ class NodeDatabase implements Database {
   }
   transaction<T>(fn: () => T, mode: 'deferred' | 'immediate' = 'deferred'): T {
     this.exec(mode === 'immediate' ? 'BEGIN IMMEDIATE' : 'BEGIN');
-    let result: T;
     try {
-      result = fn();
-    } catch (err) {
-      // SQLite may have rolled back by itself (a full disk, an interrupt).
-      if (this.inTransaction) this.exec('ROLLBACK');
-      throw err;
-    }
-    try {
+      const result = fn();
       this.exec('COMMIT');
+      return result;
     } catch (err) {
+      // fn or COMMIT failed; SQLite may have rolled back by itself (a full disk, an interrupt).
       if (this.inTransaction) this.exec('ROLLBACK');
       throw err;
     }
-    return result;
   }
   close(): void {
     if (this.open) this.db.close();
