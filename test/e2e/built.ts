@@ -21,9 +21,26 @@ export interface RunResult {
   stderr: string;
 }
 
+/**
+ * The command the e2e tests spawn for `jobfit`, as a user would run it:
+ * - JOBFIT_E2E_EXE: a standalone executable (`npm run package`), spawned alone, no node;
+ * - JOBFIT_E2E_NODE: another node to run bin/jobfit.js with (e.g. `wine-node`, Windows
+ *   node.exe under Wine);
+ * - neither: this process's node runs bin/jobfit.js.
+ * `command` and `prefix` are what spawn takes: spawn(command, [...prefix, ...args]).
+ */
+export function jobfitCommand(bin: string): { command: string; prefix: string[] } {
+  const exe = process.env.JOBFIT_E2E_EXE;
+  if (exe) return { command: exe, prefix: [] };
+  return { command: process.env.JOBFIT_E2E_NODE || process.execPath, prefix: [bin] };
+}
+
 export interface BuiltCli {
   dir: string;
   bin: string;
+  /** What to spawn for `jobfit` (see jobfitCommand). */
+  command: string;
+  prefix: string[];
   run(args: string[], opts?: RunOptions): RunResult;
   /** Like run, without blocking this process (for a stub running in it). */
   runAsync(args: string[], opts?: RunOptions): Promise<RunResult>;
@@ -40,6 +57,7 @@ export function buildCli(): BuiltCli {
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
   mkdirSync(join(dir, 'home'));
   const bin = join(dir, 'bin/jobfit.js');
+  const { command, prefix } = jobfitCommand(bin);
   const envOf = (opts: RunOptions) => {
     // A clean environment: nothing of the developer's configuration leaks in.
     const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: join(dir, 'home'), NO_COLOR: '1' };
@@ -49,13 +67,15 @@ export function buildCli(): BuiltCli {
   return {
     dir,
     bin,
+    command,
+    prefix,
     run(args, opts = {}) {
-      const r: SpawnSyncReturns<string> = spawnSync(process.execPath, [bin, ...args], { env: envOf(opts), input: opts.input ?? '', encoding: 'utf8', timeout: 30_000 });
+      const r: SpawnSyncReturns<string> = spawnSync(command, [...prefix, ...args], { env: envOf(opts), input: opts.input ?? '', encoding: 'utf8', timeout: 30_000 });
       return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
     },
     runAsync(args, opts = {}) {
       return new Promise((resolve, reject) => {
-        const child = spawn(process.execPath, [bin, ...args], { env: envOf(opts), stdio: ['pipe', 'pipe', 'pipe'] });
+        const child = spawn(command, [...prefix, ...args], { env: envOf(opts), stdio: ['pipe', 'pipe', 'pipe'] });
         let stdout = '';
         let stderr = '';
         child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));

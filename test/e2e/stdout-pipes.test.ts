@@ -81,7 +81,7 @@ while True:
     time.sleep(0.001)
 sys.stdout.flush()
 sys.exit(p.wait())`;
-    const r = await collect('python3', ['-c', script, process.execPath, cli.bin, ...ARGS]);
+    const r = await collect('python3', ['-c', script, cli.command, ...cli.prefix, ...ARGS]);
     expect(r.code, r.stderr).toBe(0);
     const m = SUMMARY.exec(r.stderr);
     expect(m, r.stderr).not.toBeNull();
@@ -109,7 +109,7 @@ sys.exit(p.wait())`;
   }, 90_000);
 
   it('| head -1: the reader closes the pipe early (EPIPE); jobfit itself exits 0 and says nothing of it', async () => {
-    const r = await collect('bash', ['-c', '"$0" "$@" | head -1; exit "${PIPESTATUS[0]}"', process.execPath, cli.bin, ...ARGS]);
+    const r = await collect('bash', ['-c', '"$0" "$@" | head -1; exit "${PIPESTATUS[0]}"', cli.command, ...cli.prefix, ...ARGS]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.split('\n').filter(Boolean)).toHaveLength(1);
     expect(JSON.parse(r.stdout)).toHaveProperty('email');

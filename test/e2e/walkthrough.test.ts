@@ -37,7 +37,7 @@ afterAll(async () => {
 
 /** `jobfit ARGS` typed at a terminal in the repository; resolves with what the screen showed. */
 async function atTerminal(args: string[], opts: { cols?: number } = {}): Promise<{ code: number; screen: string }> {
-  const term = spawnPty(process.execPath, [cli.bin, ...args], { env, cwd: cli.dir, cols: opts.cols ?? 160, rows: 60 });
+  const term = spawnPty(cli.command, [...cli.prefix, ...args], { env, cwd: cli.dir, cols: opts.cols ?? 160, rows: 60 });
   try {
     const { code, output } = await term.wait(30_000);
     return { code, screen: output.replace(/\r/g, '') };
@@ -48,7 +48,7 @@ async function atTerminal(args: string[], opts: { cols?: number } = {}): Promise
 
 /** A shell line with a pipe, at a terminal (`jobfit` is the built binary). */
 async function shellLine(line: string): Promise<{ code: number; screen: string }> {
-  const jobfit = `"${process.execPath}" "${cli.bin}"`;
+  const jobfit = [cli.command, ...cli.prefix].map((a) => `"${a}"`).join(' ');
   const term = spawnPty('sh', ['-c', line.replaceAll('jobfit ', `${jobfit} `)], { env: { ...env, PATH: process.env.PATH ?? '' }, cwd: cli.dir, cols: 400 });
   try {
     const { code, output } = await term.wait(30_000);
@@ -147,7 +147,7 @@ describe('README: Connecting to the real service (a stub in another process)', (
   let test: string;
 
   beforeAll(async () => {
-    service = spawn(process.execPath, [cli.bin, 'stub', 'serve', '--port', '0', '--data', join(home, 'service')], { env: { ...env, PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    service = spawn(cli.command, [...cli.prefix, 'stub', 'serve', '--port', '0', '--data', join(home, 'service')], { env: { ...env, PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     service.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
     await new Promise<void>((resolve, reject) => {
@@ -165,7 +165,7 @@ describe('README: Connecting to the real service (a stub in another process)', (
   }, 60_000);
 
   it('jobfit login: asks, checks the base URL, asks again when it is wrong, verifies both keys', async () => {
-    const t2 = spawnPty(process.execPath, [cli.bin, 'login'], { env, cwd: cli.dir, cols: 160 });
+    const t2 = spawnPty(cli.command, [...cli.prefix, 'login'], { env, cwd: cli.dir, cols: 160 });
     try {
       await t2.expect('Profile name');
       t2.send(keys.enter);
