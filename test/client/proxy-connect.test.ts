@@ -63,6 +63,21 @@ describe('an HTTPS proxy that closes every CONNECT', () => {
     expect(proxied.seconds).toBeLessThan(direct.seconds + 1);
   }, 60_000);
 
+  it('a proxy that answers the CONNECT with 403 is one sentence and exit 1 (it was taken for Ctrl-C: "Interrupted.", 130)', async () => {
+    const refusing = createServer((s: Socket) => {
+      s.on('error', () => undefined);
+      s.once('data', () => s.end('HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n'));
+    });
+    await new Promise<void>((ok) => refusing.listen(0, '127.0.0.1', ok));
+    try {
+      const r = await runCli(['teams'], { env: { JOBFIT_API_KEY: KEY, HTTPS_PROXY: `http://127.0.0.1:${(refusing.address() as { port: number }).port}`, JOBFIT_BASE_URL: 'https://api.example.com/v2' } });
+      expect(r.stderr).toContain('the proxy (HTTPS_PROXY) refused to open the tunnel');
+      expect(r.code).toBe(1);
+    } finally {
+      await new Promise((ok) => refusing.close(ok));
+    }
+  }, 30_000);
+
   it('Ctrl-C ends it at once (130)', async () => {
     const ac = new AbortController();
     setTimeout(() => ac.abort(new InterruptError('SIGINT')), 700);
