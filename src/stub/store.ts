@@ -13,7 +13,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../core/errors.js';
-import { ensurePrivateDir, ensurePrivateFile, trustProblem } from '../core/files.js';
+import { ensurePrivateDir, ensurePrivateFile } from '../core/files.js';
+import { trustProblem } from '../core/trust.js';
 import { type DiskCondition, conditionText, diskConditionOf } from '../core/disk.js';
 import { type Database, type RunResult, type Statement, openDatabase } from '../core/sqlite.js';
 
