@@ -48,8 +48,9 @@ afterAll(() => {
 
 /** Runs jobfit in the folder; the exit code goes to the log and must be one of `ok`. */
 async function jobfit(round: number, args: string[], opts: { input?: string; ok?: number[]; env?: Record<string, string> } = {}): Promise<RunResult> {
+  const t0 = Date.now();
   const r = await cli.runAsync(args, { env: { ...env, ...opts.env }, input: opts.input, cwd: dir });
-  codes.push(`  round ${round}  exit ${r.code}  jobfit ${args.join(' ')}`);
+  codes.push(`  round ${round}  exit ${r.code}  ${((Date.now() - t0) / 1000).toFixed(1).padStart(5)}s  jobfit ${args.join(' ')}`);
   expect(opts.ok ?? [0], `jobfit ${args.join(' ')}\n${r.stderr}`).toContain(r.code);
   return r;
 }
@@ -133,14 +134,14 @@ async function served(round: number): Promise<void> {
     } finally {
       listen.child.kill('SIGINT');
       const code = await listen.exited;
-      codes.push(`  round ${round}  exit ${code}  jobfit webhook listen --log events.ndjson (Ctrl-C)`);
+      codes.push(`  round ${round}  exit ${code}          jobfit webhook listen --log events.ndjson (Ctrl-C)`);
       expect([0, 130]).toContain(code);
     }
     await jobfit(round, ['logout']);
   } finally {
     serve.child.kill('SIGINT');
     const code = await serve.exited;
-    codes.push(`  round ${round}  exit ${code}  jobfit stub serve --port 0 --data … (Ctrl-C)`);
+    codes.push(`  round ${round}  exit ${code}          jobfit stub serve --port 0 --data … (Ctrl-C)`);
   }
 }
 
