@@ -26,6 +26,8 @@ export interface CallOptions<P extends Record<string, string | number> = Record<
   query?: Record<string, QueryValue>;
   body?: unknown;
   signal?: AbortSignal;
+  /** Send it on a connection of its own, never one kept alive (http.ts). */
+  fresh?: boolean;
 }
 
 export interface CreateInvitationResult {
@@ -52,6 +54,25 @@ export function accountOf<A>(answer: A): A {
     throw new ProtocolError('The service answered GET /accounts with a list that holds no account.');
   }
   return (first.mode === undefined && a.mode !== undefined ? { mode: a.mode, ...first } : first) as A;
+}
+
+/** What an item answer names itself by: its `object` and the field that holds the id asked for. */
+interface ItemIdentity {
+  object: string;
+  field: 'id' | 'test_taker_id';
+}
+
+/** A stranger's value for a message: short, and printable. */
+const shown = (v: string) => JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
+
+/** How `answer` is another item than the one asked for ("test_taker_id 90007", "object \"list\""), or undefined when nothing says so. */
+function otherItem(answer: unknown, is: ItemIdentity, wanted: number | string): string | undefined {
+  if (answer === null || typeof answer !== 'object') return undefined;
+  const a = answer as Record<string, unknown>;
+  if (typeof a.object === 'string' && a.object !== is.object) return `object ${shown(a.object)}`;
+  const v = a[is.field];
+  if ((typeof v === 'number' || typeof v === 'string') && String(v).trim() !== String(wanted).trim()) return `${is.field} ${shown(String(v))}`;
+  return undefined;
 }
 
 function describeIssues(issues: z.core.$ZodIssue[]): string {
@@ -93,6 +114,7 @@ export class JobfitClient {
       body: opts.body,
       auth: route.auth,
       signal: opts.signal,
+      fresh: opts.fresh,
       accept: route.contentType,
       // Anything else (an HTML page, null, an array) fails here as one sentence, not later in a command.
       expect: route.response === undefined ? 'bytes' : route.kind === 'list' ? 'list' : 'object',
@@ -122,6 +144,31 @@ export class JobfitClient {
     }
   }
 
+  /**
+   * An item asked for by its id, checked against the question (issue 43): an
+   * answer that is another item (a broken proxy's stale answer on a reused
+   * connection, another person's object, another route's answer) is asked
+   * for once more on a fresh connection, and when that one is not it either,
+   * the call fails with one sentence; it is never taken for the item asked
+   * for. Another item: its id field names another id, or its `object` is
+   * another kind. A field that is null or missing proves nothing either way
+   * (a newer server may leave it out) and passes.
+   */
+  private async item<N extends RouteName>(name: N, opts: CallOptions<ParamsOf<RouteTable[N]>>, is: ItemIdentity, wanted: number | string): Promise<RouteResponse<N>> {
+    const first = await this.call(name, opts);
+    const wrong = otherItem(first, is, wanted);
+    if (wrong === undefined) return first;
+    const route = ROUTES[name];
+    const what = `${route.method} ${fillPath(route.path, opts.params)}`;
+    this.http.trace(`  ! ${what} answered with ${wrong}: asking again on a fresh connection`);
+    const again = await this.call(name, { ...opts, fresh: true });
+    const still = otherItem(again, is, wanted);
+    if (still === undefined) return again;
+    throw new ProtocolError(`The service answered ${what} with another item twice (${wrong}, then ${still}, the second time on a fresh connection); it was not taken for ${wanted}.`, {
+      hint: 'a proxy or cache between jobfit and the service may be mixing up answers; try again, or without the proxy',
+    });
+  }
+
   healthcheck() {
     return this.call('healthcheck');
   }
@@ -142,7 +189,7 @@ export class JobfitClient {
     return this.call('listInvitations', { query: filter as Record<string, QueryValue>, signal });
   }
   getInvitation(id: number | string, signal?: AbortSignal) {
-    return this.call('getInvitation', { params: { invitationId: id }, signal });
+    return this.item('getInvitation', { params: { invitationId: id }, signal }, { object: 'invitation', field: 'id' }, id);
   }
   updateInvitation(id: number | string, body: UpdateInvitationBody, signal?: AbortSignal) {
     return this.call('updateInvitation', { params: { invitationId: id }, body, signal });
@@ -151,19 +198,19 @@ export class JobfitClient {
     return this.call('listTestTakers', { query: filter as Record<string, QueryValue>, signal });
   }
   getTestTaker(id: number | string, signal?: AbortSignal) {
-    return this.call('getTestTaker', { params: { testTakerId: id }, signal });
+    return this.item('getTestTaker', { params: { testTakerId: id }, signal }, { object: 'test_taker', field: 'id' }, id);
   }
   getScorecard(id: number | string, sp: string, signal?: AbortSignal) {
-    return this.call('getScorecard', { params: { testTakerId: id }, query: { sp }, signal });
+    return this.item('getScorecard', { params: { testTakerId: id }, query: { sp }, signal }, { object: 'scorecard', field: 'test_taker_id' }, id);
   }
   getJobFitReport(id: number | string, signal?: AbortSignal) {
-    return this.call('getJobFitReport', { params: { testTakerId: id }, signal });
+    return this.item('getJobFitReport', { params: { testTakerId: id }, signal }, { object: 'job_fit_report', field: 'test_taker_id' }, id);
   }
   listCareerNavigationProfiles() {
     return this.call('listCareerNavigationProfiles');
   }
   getCareerNavigationProfile(id: string, signal?: AbortSignal) {
-    return this.call('getCareerNavigationProfile', { params: { careerNavigationProfileId: id }, signal });
+    return this.item('getCareerNavigationProfile', { params: { careerNavigationProfileId: id }, signal }, { object: 'career_navigation_profile', field: 'id' }, id);
   }
   listAssessments() {
     return this.call('listAssessments');
