@@ -13,7 +13,8 @@ import type { CreateInvitationBody, ListQuery, UpdateInvitationBody } from '../a
 import { isKeyless } from '../api/route-match.js';
 import { type AnswerOf, fillPath, ROUTES, type RouteDef, type RouteName, type RouteResponse, type RouteTable } from '../api/routes.js';
 import type { z } from 'zod';
-import { ProtocolError, UnknownOutcomeError } from './errors.js';
+import { readId } from '../api/ids.js';
+import { ApiError, ProtocolError, UnknownOutcomeError } from './errors.js';
 import type { HttpClient, HttpResponse, QueryValue } from './http.js';
 
 export type ListFilter = { team_id?: number | string; custom_id?: string; email?: string } & Partial<Record<keyof ListQuery, unknown>>;
@@ -54,6 +55,18 @@ export function accountOf<A>(answer: A): A {
     throw new ProtocolError('The service answered GET /accounts with a list that holds no account.');
   }
   return (first.mode === undefined && a.mode !== undefined ? { mode: a.mode, ...first } : first) as A;
+}
+
+/** Two emails the same mailbox: equal but for case and the spaces around (a service may fold more; we never do). */
+const sameEmail = (a: unknown, b: string) => typeof a === 'string' && a.trim().toLowerCase() === b.trim().toLowerCase();
+
+/** An id as the reference gives it (readId), or undefined for anything that is none (null, 0, "pending"). */
+function idOrUndefined(v: unknown): number | undefined {
+  try {
+    return readId(v);
+  } catch {
+    return undefined;
+  }
 }
 
 /** What an item answer names itself by: its `object` and the field that holds the id asked for. */
@@ -230,7 +243,7 @@ export class JobfitClient {
    */
   async createInvitationDetailed(body: CreateInvitationBody, signal?: AbortSignal): Promise<CreateInvitationResult> {
     try {
-      const invitation = await this.call('createInvitation', { body, signal });
+      const invitation = await this.confirmCreated(await this.call('createInvitation', { body, signal }), body.email, signal);
       return { invitation, recovered: false, sends: 1 };
     } catch (err) {
       if (!(err instanceof UnknownOutcomeError)) throw err;
@@ -241,7 +254,7 @@ export class JobfitClient {
 
     this.http.trace('  no invitation with that email: sending once more');
     try {
-      const invitation = await this.call('createInvitation', { body, signal });
+      const invitation = await this.confirmCreated(await this.call('createInvitation', { body, signal }), body.email, signal);
       return { invitation, recovered: false, sends: 2 };
     } catch (err) {
       if (!(err instanceof UnknownOutcomeError)) throw err;
@@ -258,12 +271,34 @@ export class JobfitClient {
     }
   }
 
+  /**
+   * The 201 of POST /invitations checked against the invitation it created
+   * (issue 43): the invitation its id names must carry the email sent. An id
+   * that is no id (null, 0, "pending"), or names another person's invitation,
+   * is replaced by the one the email finds; when the email finds none yet,
+   * the answer comes back with `id` null, for the caller to settle by email
+   * later (bulk invite: "unknown", looked up again by --resume, never sent twice).
+   */
+  private async confirmCreated(invitation: RouteResponse<'createInvitation'>, email: string, signal?: AbortSignal): Promise<RouteResponse<'createInvitation'>> {
+    const id = idOrUndefined((invitation as { id?: unknown } | null)?.id);
+    if (id !== undefined) {
+      const named = await this.getInvitation(id, signal).catch((err: unknown) => {
+        // Not found, or an answer for someone else: the email decides below. Anything else (gone, Ctrl-C) ends the call.
+        if (err instanceof ApiError || err instanceof ProtocolError) return undefined;
+        throw err;
+      });
+      if (named && sameEmail(named.email, email)) return invitation;
+      this.http.trace(`  ! the 201 named invitation ${id}, which is ${named ? 'for another email' : 'not found'}: looking the email up`);
+    } else this.http.trace('  ! the 201 named no invitation id: looking the email up');
+    const found = await this.findInvitationByEmail(email, signal);
+    return found ?? ({ ...invitation, id: null } as unknown as RouteResponse<'createInvitation'>);
+  }
+
   /** The invitation whose email is exactly this one (the filter itself is partial), fetched in full. */
   async findInvitationByEmail(email: string, signal?: AbortSignal): Promise<RouteResponse<'getInvitation'> | undefined> {
-    const wanted = email.trim().toLowerCase();
     const list = await this.listInvitations({ email: email.trim() }, signal);
     const items = Array.isArray(list?.data) ? list.data : [];
-    const hit = items.find((i) => typeof i?.email === 'string' && i.email.trim().toLowerCase() === wanted);
+    const hit = items.find((i) => sameEmail(i?.email, email));
     if (!hit) return undefined;
     this.http.trace(`  found invitation ${hit.id} for that email: not sending again`);
     return this.getInvitation(hit.id, signal);
