@@ -121,3 +121,39 @@ export function orderedFilter<T>(test: (it: T) => Promise<boolean>, onItem: (it:
     drain: () => chain,
   };
 }
+
+/** The reason an item outside the filter is counted under, in every summary. */
+export const OUTSIDE_FILTER = 'outside --status/--since/--until';
+
+/** Thrown by a gated fetch for a test taker the filter leaves out: the export counts it as skipped (OUTSIDE_FILTER). */
+export class OutsideFilter extends Error {
+  constructor() {
+    super(OUTSIDE_FILTER);
+  }
+}
+
+/**
+ * For an export by test taker id (scorecard, job-fit): the fetch, preceded by
+ * the filter (the test taker, and its invitation for a date of acceptance or
+ * creation: a test taker is created when its invitation is accepted), and the
+ * skipWhen that counts the ones left out. Undefined spec: both as given.
+ */
+export function gateExport<R>(
+  client: Pick<JobfitClient, 'getTestTaker' | 'getInvitation'>,
+  spec: StatusFilterSpec | undefined,
+  fetch: (id: number, signal?: AbortSignal) => Promise<R>,
+  skipWhen?: (err: unknown) => string | undefined,
+): { fetch: (id: number, signal?: AbortSignal) => Promise<R>; skipWhen?: (err: unknown) => string | undefined } {
+  if (!spec) return { fetch, skipWhen };
+  return {
+    fetch: async (id, signal) => {
+      // Read once here; the predicate asks for it again and gets this copy.
+      const tt = (await client.getTestTaker(id, signal)) as Item;
+      const reader = { getTestTaker: async () => tt as never, getInvitation: client.getInvitation.bind(client) };
+      const keep = await itemPredicate(reader, 'test-takers', { ...spec, by: spec.by === 'created' ? 'accepted' : spec.by }, signal)({ id, invitation_id: tt.invitation_id });
+      if (!keep) throw new OutsideFilter();
+      return fetch(id, signal);
+    },
+    skipWhen: (err) => (err instanceof OutsideFilter ? OUTSIDE_FILTER : skipWhen?.(err)),
+  };
+}

@@ -149,6 +149,32 @@ describe('test-takers list --status', () => {
   });
 });
 
+describe('report and the exports take the same filter', () => {
+  it('scorecard --all --status completed: the scorecards of the completed test takers, the rest counted outside', async () => {
+    const r = await runCli(['scorecard', '--all', '--sp', 'sales-rep', '--status', 'completed', '-o', 'ndjson'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    const got = r.stdout.trim().split('\n').map((l) => JSON.parse(l).test_taker_id).sort();
+    expect(got).toEqual([...stateOf].filter(([, s]) => s === 'completed').map(([id]) => id).sort());
+    expect(r.stderr).toMatch(/outside --status\/--since\/--until/);
+  });
+
+  it('job-fit --all --status accepted: none written (not ready), every other test taker counted outside', async () => {
+    const r = await runCli(['job-fit', '--all', '--status', 'accepted', '-o', 'ndjson'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('');
+    const outside = [...stateOf].filter(([, s]) => s !== 'accepted').length;
+    expect(r.stderr).toContain(`${outside} outside --status/--since/--until`);
+  });
+
+  it('report --status pending: the pending invitations only (invited = their number, accepted 0)', async () => {
+    const r = await runCli(['report', '--sp', 'sales-rep', '--status', 'pending', '-o', 'json'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.total.invited).toBe(everyInvitation.filter((i) => i.accepted_at === null).length);
+    expect(doc.total.accepted).toBe(0);
+  });
+});
+
 describe('the pieces', () => {
   it('parseMoment: a date (local day, end inclusive), an ISO time, a span ago; nonsense is undefined', () => {
     expect(parseMoment('2026-11-23', false)).toBe(new Date(2026, 10, 23).getTime());
