@@ -43,14 +43,20 @@ export const fullName = (_v: unknown, row: unknown): string => {
   return [r.first_name, r.last_name].filter(Boolean).join(' ');
 };
 
-/** The first columns of both lists' tables: who, and in which team and group. */
-export const PERSON_COLUMNS: ColumnSpec[] = [
-  { key: 'id', header: 'ID', align: 'right' },
-  { key: 'name', header: 'NAME', format: fullName },
-  { key: 'email', header: 'EMAIL' },
-  { key: 'team', header: 'TEAM' },
-  { key: 'custom_id', header: 'CUSTOM ID' },
-];
+/**
+ * The first columns of both lists' tables: who, and in which team and group.
+ * The name and email are read whole; on a narrow terminal the team and the
+ * custom id are left out before them, in the order each list gives (`drop`).
+ */
+export function personColumns(drop: { team: number; customId: number }): ColumnSpec[] {
+  return [
+    { key: 'id', header: 'ID', align: 'right' },
+    { key: 'name', header: 'NAME', format: fullName, whole: true },
+    { key: 'email', header: 'EMAIL', whole: true },
+    { key: 'team', header: 'TEAM', drop: drop.team },
+    { key: 'custom_id', header: 'CUSTOM ID', drop: drop.customId },
+  ];
+}
 
 /** `invitations list` / `test-takers list`: one page as the service returns it, or every match with --all. */
 export async function runPeopleList(
