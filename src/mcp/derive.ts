@@ -35,12 +35,23 @@ export interface Slot {
 const camel = (s: string) => s.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 const argKey = (a: ArgSpec) => a.key ?? camel(a.name);
 
-/** The JSON schema of what the command line accepts for one option, back as zod for the SDK (no transforms, no refinements). */
+type Json = Record<string, unknown>;
+
+/** Only the types of a JSON schema: what the SDK checks before the call. */
+const typesOf = (j: Json): Json => (j.type === 'array' ? { type: 'array', items: typesOf((j.items ?? {}) as Json) } : j.type ? { type: j.type } : {});
+
+/**
+ * One option as an input: the JSON schema of what the command line accepts is
+ * what the tool publishes (its limits, pattern, default and the flag's
+ * description, as zod metadata); the SDK checks the types only, and the
+ * command checks the rest, answering a bad value with its own sentence.
+ * Required inputs are said so in words: a call with only a cursor needs none.
+ */
 function inputOf(schema: z.ZodType, description: string, required: boolean): z.ZodType {
-  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Json;
   delete json.$schema;
-  const s = z.fromJSONSchema(json as never).describe(description);
-  return required ? s : s.optional();
+  const published = { ...json, description: required ? `Required. ${description}` : description };
+  return z.fromJSONSchema(typesOf(json) as never).meta(published).optional();
 }
 
 /** The inputs of `spec`'s tool, in the order of the command's options. */
