@@ -37,8 +37,18 @@ const argKey = (a: ArgSpec) => a.key ?? camel(a.name);
 
 type Json = Record<string, unknown>;
 
-/** Only the types of a JSON schema: what the SDK checks before the call. */
-const typesOf = (j: Json): Json => (j.type === 'array' ? { type: 'array', items: typesOf((j.items ?? {}) as Json) } : j.type ? { type: j.type } : {});
+/**
+ * What the SDK checks before a call: only the types of the JSON schema. A
+ * number is taken for a string (an id typed as 500001), as the command line
+ * would take it.
+ */
+function typesOf(j: Json): z.ZodType {
+  if (j.type === 'array') return z.array(typesOf((j.items ?? {}) as Json));
+  if (j.type === 'string') return z.preprocess((v) => (typeof v === 'number' ? String(v) : v), z.string());
+  if (j.type === 'boolean') return z.boolean();
+  if (j.type === 'number' || j.type === 'integer') return z.number();
+  return z.unknown();
+}
 
 /**
  * One option as an input: the JSON schema of what the command line accepts is
@@ -51,7 +61,7 @@ function inputOf(schema: z.ZodType, description: string, required: boolean): z.Z
   const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Json;
   delete json.$schema;
   const published = { ...json, description: required ? `Required. ${description}` : description };
-  return z.fromJSONSchema(typesOf(json) as never).meta(published).optional();
+  return typesOf(json).meta(published).optional();
 }
 
 /** The inputs of `spec`'s tool, in the order of the command's options. */

@@ -17,7 +17,7 @@ function partialDeep(s: z.ZodType): z.ZodType {
   if (known) return known;
   let out = partialOf(s);
   const id = (s.meta() as { id?: string } | undefined)?.id;
-  if (id && s instanceof z.ZodObject) out = out.meta({ id: `${id}Fields` });
+  if (id && s instanceof z.ZodObject) out = out.meta({ id: `${id}Fields`, additionalProperties: true });
   made.set(s, out);
   return out;
 }
@@ -31,8 +31,8 @@ function partialOf(s: z.ZodType): z.ZodType {
   if (s instanceof z.ZodNumber) return z.number();
   if (s instanceof z.ZodObject) {
     const shape = Object.fromEntries(Object.entries(s.shape).map(([k, v]) => [k, partialDeep(v as z.ZodType).optional()]));
-    const out = z.looseObject(shape);
-    return s.description ? out.describe(s.description) : out;
+    // Unknown fields pass (a newer server's), said as `true` rather than zod's `{}`.
+    return z.looseObject(shape).meta({ additionalProperties: true, ...(s.description ? { description: s.description } : {}) });
   }
   return s;
 }
@@ -57,7 +57,7 @@ export function outputSchemaOf(spec: ToolSpec, item: z.ZodType | undefined): z.Z
     has_more: z.boolean().optional(),
     data: z.array(one).optional(),
     ...PAGE_FIELDS,
-  });
+  }).meta({ additionalProperties: true });
 }
 
 /**
