@@ -56,6 +56,9 @@ export class AuthError extends JobfitError {
   }
 }
 
+/** Live and test disagree (the key, --live/--test, the service's answer, a database): exit 4, code mode_mismatch. */
+export class ModeMismatchError extends AuthError {}
+
 /** Some items of a bulk run failed; the rest succeeded and were reported: exit 3. */
 export class PartialFailureError extends JobfitError {
   constructor(message: string, hint?: string) {
