@@ -24,7 +24,6 @@ export interface Comparison {
   highest: boolean;
 }
 
-export const FOUR_FIFTHS = 0.8;
 
 const rateOf = (c: Count): number | null => (c.n > 0 ? c.k / c.n : null);
 
@@ -43,7 +42,8 @@ export function highestIndex(counts: ReadonlyArray<Count | null>): number {
 }
 
 /** Whether the four-fifths flag of `c` against `top` is raised. */
-const flagged = (c: Count, top: Count): boolean => c.k * top.n < FOUR_FIFTHS * top.k * c.n;
+// In whole numbers (5·k·N < 4·K·n), so that a ratio of exactly 0.8 is never flagged by a rounding.
+const flagged = (c: Count, top: Count): boolean => 5 * c.k * top.n < 4 * top.k * c.n;
 
 /**
  * Uniform Guidelines Q&A 21: a difference may not be adverse impact if moving
@@ -73,7 +73,8 @@ export function compareGroups(counts: ReadonlyArray<Count | null>): Array<Compar
     if (!top || top.k === 0 || rate === null) {
       return { rate, impact_ratio: null, below_four_fifths: null, fisher_p: null, cautions: [], highest: i === h };
     }
-    const ratio = rate / (top.k / top.n);
+    // One division of whole numbers: the ratio correctly rounded (48/60 is 0.8, not 0.7999…).
+    const ratio = (c.k * top.n) / (c.n * top.k);
     if (i === h) return { rate, impact_ratio: 1, below_four_fifths: false, fisher_p: null, cautions: [], highest: true };
     const cautions: Caution[] = [];
     if (expectedCells(c.k, c.n - c.k, top.k, top.n - top.k).some((e) => e < 5)) cautions.push('expected_under_5');
