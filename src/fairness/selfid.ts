@@ -102,7 +102,8 @@ export interface ReadSelfIdOptions {
 export async function readSelfId(path: string, opts: ReadSelfIdOptions): Promise<SelfId> {
   const isHeader = (cells: string[]) => {
     const h = cells.map(headerName);
-    return opts.by.every((b) => byColumn(cells, b) >= 0) && JOIN_KEYS.some((j) => h.some((x) => ALIASES[j].includes(x)));
+    // The first record naming a join column (a title block above it is skipped); byColumns then names a missing --by column.
+    return (opts.join ? [opts.join] : JOIN_KEYS).some((j) => h.some((x) => ALIASES[j].includes(x)));
   };
   let meta: CsvMeta | undefined;
   let cols: { join: JoinKey; index: number; by: number[] } | undefined;
