@@ -24,8 +24,8 @@ const CAUTIONS: Record<string, string> = {
 function ratioChart(s: Section): string {
   const rows = s.groups.filter((g) => g.impact_ratio !== null);
   if (rows.length === 0) return '<p class="note">No impact ratios in this section (see the table).</p>';
-  const labelW = 170;
-  const w = 560;
+  const labelW = 250;
+  const w = 640;
   const barW = w - labelW - 60;
   const max = Math.max(1, ...rows.map((g) => g.impact_ratio!));
   const x = (v: number) => labelW + (v / max) * barW;
@@ -37,7 +37,7 @@ function ratioChart(s: Section): string {
       const y = top + i * h;
       const below = g.below_four_fifths === true;
       return (
-        `<text x="${labelW - 6}" y="${y + 14}" text-anchor="end">${esc(g.label.length > 28 ? `${g.label.slice(0, 27)}…` : g.label)}</text>` +
+        `<text x="${labelW - 6}" y="${y + 14}" text-anchor="end">${esc(g.label.length > 40 ? `${g.label.slice(0, 39)}…` : g.label)}</text>` +
         `<rect x="${labelW}" y="${y + 3}" width="${Math.max(1, x(g.impact_ratio!) - labelW).toFixed(1)}" height="${h - 8}" fill="${below ? BLUES[4] : BLUES[1]}" stroke="#1a1a1a" stroke-width="0.5"/>` +
         `<text x="${(x(g.impact_ratio!) + 4).toFixed(1)}" y="${y + 14}">${ratio(g.impact_ratio)}${below ? ' below 0.8' : ''}</text>`
       );
@@ -101,6 +101,9 @@ function method(r: FairnessReport): string {
   );
 }
 
+/** The counts table is wide: a smaller type keeps it within the page (and the sheet). */
+const STYLE = '<style>section.fair table{font-size:11.5px}section.fair td,section.fair th{padding:2px 4px}section.fair td.n{white-space:nowrap}</style>';
+
 export function renderFairnessHtml(r: FairnessReport, page: PageMeta): string {
   const completion = r.people.completed !== null;
   const f = r.self_identification;
@@ -126,5 +129,5 @@ export function renderFairnessHtml(r: FairnessReport, page: PageMeta): string {
         '</section>',
     )
     .join('\n');
-  return `${pageHead(`Adverse impact: ${r.score_profile}`)}${head}\n${sections}\n${method(r)}\n${PAGE_TAIL}`;
+  return `${pageHead(`Adverse impact: ${r.score_profile}`)}${STYLE}${head}\n${sections}\n${method(r)}\n${PAGE_TAIL}`;
 }
