@@ -51,8 +51,10 @@ type Raw = { fairness?: string; by?: string; join?: JoinKey; pass?: string; minG
 /** The settings, or undefined without --fairness (then its companions are refused). */
 export function fairnessSettings(o: Raw): FairnessSettings | undefined {
   if (o.fairness === undefined) {
-    const stray = (['by', 'join', 'pass', 'minGroup', 'excludeUnder', 'completion'] as const).find((k) => o[k] !== undefined);
-    if (stray) throw new UsageError(`--${stray.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`).replace(/^-?completion$/, 'no-completion')} goes with --fairness FILE.`);
+    // commander sets a --no-* flag's value to true when it is absent: only false was given.
+    if (o.completion === false) throw new UsageError('--no-completion goes with --fairness FILE.');
+    const stray = (['by', 'join', 'pass', 'minGroup', 'excludeUnder'] as const).find((k) => o[k] !== undefined);
+    if (stray) throw new UsageError(`--${stray.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} goes with --fairness FILE.`);
     return undefined;
   }
   if (o.top !== undefined) throw new UsageError('--top ranks candidates on the group report page; the fairness page shows no person, so it takes no --top.');

@@ -125,6 +125,12 @@ describe('report --fairness on the seeded stub with fixtures/fairness/self-id.cs
     expect(json.sections.map((s) => s.by)).toEqual([['Sex'], ['Race/Ethnicity'], ['Sex', 'Race/Ethnicity']]);
   }, 120_000);
 
+  it('without --fairness, report is the group report it was (no companion flag refused by default)', async () => {
+    const r = await runCli(['report', '--sp', 'sales-rep', '-o', 'json'], { env: env() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ object: 'group_report' });
+  }, 60_000);
+
   it('table: one table per section, hidden groups as "fewer than 5", the rule and the caution words', async () => {
     const r = await runCli([...ARGS, '-o', 'table', '--exclude-under', '2%'], { env: env(), columns: 200 });
     expect(r.code, r.stderr).toBe(0);
