@@ -27,7 +27,7 @@ import { defineCommand } from '../kit/define.js';
 import { flag } from '../kit/flags.js';
 import { checkOutFile, checkOutputOptions } from '../kit/output-checks.js';
 import { teamOfExport, nameOrId } from '../shared/names.js';
-import { specOf, statusFilterOptions } from '../shared/status-filter.js';
+import { reportStatusFilterOptions, specOf } from '../shared/status-filter.js';
 import { itemPredicate, OUTSIDE_FILTER, orderedFilter } from '../../export/person-status.js';
 import { fairnessOptions, fairnessSettings } from '../../fairness/options.js';
 import type { FairnessRun } from '../../fairness/run.js';
@@ -46,7 +46,7 @@ const ReportOptions = z.object({
     description: 'with -o html: the candidates ranked per group (default 25; all: every one)',
   }),
   out: flag(z.string().min(1).optional(), { flag: '--out <file>', description: 'write the report to FILE, only once it is complete (a failed run leaves FILE as it was)' }),
-  ...statusFilterOptions,
+  ...reportStatusFilterOptions,
   ...fairnessOptions,
 });
 type ReportOptions = z.output<typeof ReportOptions>;
@@ -278,7 +278,7 @@ export async function run(opts: ReportOptions, ctx: Context): Promise<void> {
     tally: new Tally('invitations', 'counted with their scorecard'),
     invitations: 0,
   };
-  const { result, listed, error } = await fetchScorecards(ctx, client, o, g, sink, listInvitations(ctx, client, o.team, g, specOf(o)));
+  const { result, listed, error } = await fetchScorecards(ctx, client, o, g, sink, listInvitations(ctx, client, o.team, g, specOf({ ...o, by: o.dateBy })));
   let writer: ListWriter | undefined;
   if (error === undefined) {
     ctx.debug(`report: ${listed?.items} invitations in ${listed?.requests} list requests (minimum ${listed?.minimum}); ${result?.requests} scorecard requests`);
