@@ -12,10 +12,12 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { UsageError } from '../core/errors.js';
-import { ensurePrivateDir, ensurePrivateFile, trustProblem } from '../core/files.js';
+import { ensurePrivateDir, ensurePrivateFile } from '../core/files.js';
+import { trustProblem } from '../core/trust.js';
 import { type DiskCondition, conditionText, diskConditionOf } from '../core/disk.js';
 import { type Database, type RunResult, type Statement, openDatabase } from '../core/sqlite.js';
 import { checkSqliteSideFiles, prepareSqliteSideFiles } from '../core/sqlite-files.js';
+import { dropSearchIndex, ensureSearchIndex } from './search-index.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -313,7 +315,10 @@ export class Store {
     // Fewer, larger checkpoints: each one syncs the database file, the costliest step of a small write.
     this.db.exec('PRAGMA wal_autocheckpoint = 8000');
     try {
-      this.write(() => this.db.exec(SCHEMA));
+      this.write(() => {
+        this.db.exec(SCHEMA);
+        ensureSearchIndex(this.db);
+      });
     } catch (err) {
       this.close();
       throw this.diskError(err) ?? err;
@@ -394,12 +399,15 @@ export class Store {
    * store.write; the meta table is left to its owners.
    */
   clear(): void {
+    // The filters' index goes first (no trigger per deleted row) and comes back empty.
+    dropSearchIndex(this.db);
     for (const t of TABLES) this.db.exec(`DELETE FROM ${t}`);
     const extra = this.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('meta', 'sqlite_sequence')")
       .map((r) => r.name)
       .filter((n) => !TABLES.includes(n));
     for (const t of extra) this.db.exec(`DELETE FROM "${t}"`);
     this.db.exec('DELETE FROM sqlite_sequence');
+    ensureSearchIndex(this.db);
   }
 
   /** Starts the ids of invitations and test takers in their ranges. Call inside store.write, on an empty store. */

@@ -3,7 +3,7 @@
  * through `pg`. The same tables, rules and refusals as SQLite
  * (src/sync/store.ts); the tables live in the connection's current schema.
  */
-import { createRequire } from 'node:module';
+import { requirePackage } from '../core/packages.js';
 import { hostname } from 'node:os';
 import type pg from 'pg';
 import { JobfitError, UsageError } from '../core/errors.js';
@@ -26,7 +26,7 @@ const MIGRATION_LOCK = 74_201_317;
 let pgModule: typeof pg | undefined;
 function loadPg(): typeof pg {
   // CommonJS, loaded at run time (and only by a postgres:// sync).
-  pgModule ??= createRequire(import.meta.url)('pg') as typeof pg;
+  pgModule ??= requirePackage('pg') as typeof pg;
   return pgModule;
 }
 
