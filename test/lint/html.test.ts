@@ -35,7 +35,9 @@ describe('npm run lint: markup in src/format/html/ only through the html tag', (
   });
 
   it('the fairness page is held to it too', async () => {
-    expect(await errors('export const row = (n: number) => `<td>${n}</td>`;\n', 'src/fairness/html.ts')).toEqual([expect.stringMatching(/only inside html`…`/)]);
+    const found = await errors('export const row = (n: number) => `<td>${n}</td>`;\n', 'src/fairness/html.ts');
+    expect(found.length).toBeGreaterThan(0);
+    for (const m of found) expect(m).toMatch(/only inside html`…`/);
   });
 
   it("the floor's own rule still holds there (the html rule adds to it)", async () => {
