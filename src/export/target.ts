@@ -56,6 +56,7 @@ function withStdout(ctx: Session, stdout: Writable): Session {
     stdout: { value: stdout },
     stdoutIsTTY: { value: false },
     colorStdout: { value: false },
+    stdoutIsOutFile: { value: true },
   }) as Session['io'];
   return Object.create(ctx, { io: { value: io } }) as Session;
 }
