@@ -29,7 +29,7 @@ export interface HarnessOptions {
   /** The server's environment beside its config directory (JOBFIT_BASE_URL, JOBFIT_API_KEY). */
   env?: Record<string, string>;
   /** The person's answers to elicitations; absent: a client that cannot ask. */
-  elicit?: (message: string) => ElicitResult;
+  elicit?: (message: string) => ElicitResult | Promise<ElicitResult>;
 }
 
 export async function inProcess(opts: Partial<ServeOptions> = {}, h: HarnessOptions = {}): Promise<Harness> {

@@ -137,6 +137,18 @@ describe('live mode: a served stub with its live key', () => {
     }
   }, 60_000);
 
+  it('no answer in time: nothing is sent', async () => {
+    const h = await inProcess({ allowWrites: true, confirmMs: 300 }, { env: live(), elicit: () => new Promise<never>(() => {}) });
+    try {
+      const before = await total(h);
+      const r = await h.call('invite', { firstName: 'Late', lastName: 'Reply', email: 'late.reply@example.com', createdBy: DANA });
+      expect(r.structuredContent).toMatchObject({ error: { code: 'declined', message: 'Nothing was sent: no answer within 0.3 s.' } });
+      expect(await total(h)).toBe(before);
+    } finally {
+      await h.close();
+    }
+  }, 60_000);
+
   it('reads need no confirmation; the instructions say where the tools go', async () => {
     const h = await inProcess({}, { env: live() });
     try {
