@@ -14,6 +14,7 @@ import { argvOf } from './derive.js';
 import { askPerson, type Target } from './guard.js';
 import { runCommand, type Ran } from './invoke.js';
 import { Pager } from './pages.js';
+import { pathProblem } from './paths.js';
 import type { Tool } from './tools.js';
 
 export interface CallDeps {
@@ -102,10 +103,8 @@ export async function callTool(tool: Tool, input: Input, deps: CallDeps, signal:
     }
     const { path, slots } = tool.commands[typeof input.what === 'string' ? input.what : ''] ?? Object.values(tool.commands)[0];
     const out = typeof input.out === 'string' ? input.out : undefined;
-    // Never over a file that is there: a person's file is not an assistant's to replace.
-    // (--resume and --retry-failed go on with a results file of their own run.)
-    const continuing = input.resume === true || input.retryFailed === true;
-    if (out !== undefined && !continuing && existsSync(out)) return failure({ code: 'usage', message: `${out} exists: the tool never writes over a file.`, hint: 'name a new file', status: null });
+    const bad = pathProblem(input);
+    if (bad) return failure({ code: 'usage', ...bad, status: null });
     const globals = ['-o', 'json', ...(Array.isArray(input.fields) && input.fields.length ? [`--fields=${input.fields.join(',')}`] : [])];
     const argv = argvOf(path, slots, input, tool.spec.write === 'invite_csv' && input.dryRun !== true ? [...globals, '--yes'] : globals);
     if (tool.spec.write) {

@@ -76,6 +76,16 @@ describe('on the embedded stub: writes run directly', () => {
     expect(again.structuredContent).toMatchObject({ error: { code: 'usage', message: `${file} exists: the tool never writes over a file.` } });
     expect(readFileSync(file, 'utf8')).toBe('mine\n');
   });
+
+  it('a planted request cannot make the tools read or write any file: out is a new data file, file a spreadsheet', async () => {
+    const profile = join(tmp, '.bash_login');
+    const r = await h.call('test_takers_list', { out: profile });
+    expect(r.structuredContent).toMatchObject({ error: { code: 'usage', message: `${profile}: the tool writes only .json, .csv or .xlsx files.` } });
+    for (const file of ['-', join(ROOT, 'package.json')]) {
+      const d = await h.call('invite_csv', { file, createdBy: DANA, dryRun: true });
+      expect(d.structuredContent, file).toMatchObject({ error: { code: 'usage', message: expect.stringMatching(/is not a CSV or xlsx file name/) } });
+    }
+  });
 });
 
 describe('without --allow-writes, or with --read-only', () => {
