@@ -147,6 +147,18 @@ describe('live mode: a served stub with its live key', () => {
     }
   }, 60_000);
 
+  it('with the test key, writes run directly (nothing is stored or sent by the service)', async () => {
+    const h = await inProcess({ allowWrites: true }, { env: { JOBFIT_BASE_URL: stub.url, JOBFIT_API_KEY: stub.keys[0].test_key } });
+    try {
+      expect(h.client.getInstructions()).toContain('run directly here');
+      const r = await h.call('invite', { firstName: 'Tess', lastName: 'Mode', email: 'tess.mode@example.com', createdBy: DANA });
+      expect(r.isError, JSON.stringify(r.content)).toBeFalsy();
+      expect(r.structuredContent).toMatchObject({ mode: 'test', object: 'invitation' });
+    } finally {
+      await h.close();
+    }
+  }, 60_000);
+
   it('no answer in time: nothing is sent', async () => {
     const h = await inProcess({ allowWrites: true, confirmMs: 300 }, { env: live(), elicit: () => new Promise<never>(() => {}) });
     try {
