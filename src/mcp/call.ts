@@ -102,7 +102,8 @@ export async function callTool(tool: Tool, input: Input, deps: CallDeps, signal:
       return { content: [{ type: 'text', text: JSON.stringify(page) }], structuredContent: page };
     }
     const { path, slots } = tool.commands[typeof input.what === 'string' ? input.what : ''] ?? Object.values(tool.commands)[0];
-    const out = typeof input.out === 'string' ? input.out : undefined;
+    // (The catalog's `account` has no --out: the answer comes back as usual.)
+    const out = typeof input.out === 'string' && slots.some((s) => s.key === 'out') ? input.out : undefined;
     const bad = pathProblem(input);
     if (bad) return failure({ code: 'usage', ...bad, status: null });
     const globals = ['-o', 'json', ...(Array.isArray(input.fields) && input.fields.length ? [`--fields=${input.fields.join(',')}`] : [])];
