@@ -104,7 +104,7 @@ export async function callTool(tool: Tool, input: Input, deps: CallDeps, signal:
     const { path, slots } = tool.commands[typeof input.what === 'string' ? input.what : ''] ?? Object.values(tool.commands)[0];
     // (The catalog's `account` has no --out: the answer comes back as usual.)
     const out = typeof input.out === 'string' && slots.some((s) => s.key === 'out') ? input.out : undefined;
-    const bad = pathProblem(input);
+    const bad = pathProblem(input, slots);
     if (bad) return failure({ code: 'usage', ...bad, status: null });
     const globals = ['-o', 'json', ...(Array.isArray(input.fields) && input.fields.length ? [`--fields=${input.fields.join(',')}`] : [])];
     const argv = argvOf(path, slots, input, tool.spec.write === 'invite_csv' && input.dryRun !== true ? [...globals, '--yes'] : globals);

@@ -85,6 +85,9 @@ describe('on the embedded stub: writes run directly', () => {
       const d = await h.call('invite_csv', { file, createdBy: DANA, dryRun: true });
       expect(d.structuredContent, file).toMatchObject({ error: { code: 'usage', message: expect.stringMatching(/is not a CSV or xlsx file name/) } });
     }
+    // Any option a command reads a file from, as derived: report --fairness too.
+    const f = await h.call('group_report', { sp: 'sales-rep', fairness: join(ROOT, 'package.json'), by: 'sex' });
+    expect(f.structuredContent).toMatchObject({ error: { code: 'usage', message: expect.stringMatching(/package\.json is not a CSV or xlsx file name/) } });
   });
 });
 
