@@ -116,7 +116,10 @@ describe('report --fairness on the seeded stub with fixtures/fairness/self-id.cs
       expect(got, name).toMatchObject({ invited: g.people, completed: g.completed, scored: g.scored, selected: g.selected });
       expect(got.impact_ratio!, name).toBeCloseTo(g.selected / g.scored / top, 4);
     }
-    expect(r.stdout).not.toContain(FIXTURE);
+    expect(r.stdout + r.stderr).not.toContain(FIXTURE);
+    // The skipped title lines are said, not quoted: no line of the file is repeated.
+    expect(r.stderr).toContain('the 2 lines above it skipped.');
+    expect(r.stderr).not.toContain('(synthetic)');
     expect(json.self_identification.sha256).toMatch(/^[0-9a-f]{64}$/);
     // The planted disparity is found; the three-person group is hidden.
     const race = json.sections[1].groups;
