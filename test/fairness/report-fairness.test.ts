@@ -14,12 +14,13 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningStub, startStub } from '../../src/stub/index.js';
 import { runCli } from '../helpers/cli.js';
 
-const FIXTURE = new URL('../../fixtures/fairness/self-id.csv', import.meta.url).pathname;
+const FIXTURE = fileURLToPath(new URL('../../fixtures/fairness/self-id.csv', import.meta.url));
 const ARGS = ['report', '--sp', 'sales-rep', '--fairness', FIXTURE, '--by', 'sex,race'];
 
 let dir: string;
