@@ -5,7 +5,7 @@
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { trustProblem } from '../core/files.js';
+import { trustProblem } from '../core/trust.js';
 
 export const PROJECT_NAME = 'jobfit';
 export const CONFIG_FILE_NAME = 'config.json';

@@ -25,6 +25,11 @@ export interface IOStreams {
   readonly stdoutIsTTY: boolean;
   /** stderr is a terminal: progress bars, spinners. */
   readonly stderrIsTTY: boolean;
+  /**
+   * stdout is a file written for a person (`--out FILE`, export/target.ts): CSV then
+   * starts with a UTF-8 byte order mark, which Excel needs to read UTF-8 (docs/exports.md).
+   */
+  readonly stdoutIsOutFile?: boolean;
   /** Colour on stdout / stderr: only on a TTY and never with NO_COLOR or --no-color. */
   readonly colorStdout: boolean;
   readonly colorStderr: boolean;

@@ -55,6 +55,7 @@ function withStdout(ctx: Session, stdout: WriteStream): Session {
     stdout: { value: stdout },
     stdoutIsTTY: { value: false },
     colorStdout: { value: false },
+    stdoutIsOutFile: { value: true },
   }) as Session['io'];
   return Object.create(ctx, { io: { value: io } }) as Session;
 }

@@ -27,6 +27,8 @@ import { defineCommand } from '../kit/define.js';
 import { flag } from '../kit/flags.js';
 import { checkOutFile, checkOutputOptions } from '../kit/output-checks.js';
 import { teamOfExport, nameOrId } from '../shared/names.js';
+import { reportStatusFilterOptions, specOf } from '../shared/status-filter.js';
+import { itemPredicate, OUTSIDE_FILTER, orderedFilter } from '../../export/person-status.js';
 import { fairnessOptions, fairnessSettings } from '../../fairness/options.js';
 import type { FairnessRun } from '../../fairness/run.js';
 
@@ -44,6 +46,7 @@ const ReportOptions = z.object({
     description: 'with -o html: the candidates ranked per group (default 25; all: every one)',
   }),
   out: flag(z.string().min(1).optional(), { flag: '--out <file>', description: 'write the report to FILE, only once it is complete (a failed run leaves FILE as it was)' }),
+  ...reportStatusFilterOptions,
   ...fairnessOptions,
 });
 type ReportOptions = z.output<typeof ReportOptions>;
@@ -110,7 +113,18 @@ function openOutputs(ctx: Context, o: { out?: string; errors?: string }) {
 }
 
 /** Every invitation (listAll) into the report; the test taker of each accepted one goes to the feed as it comes. */
-function listInvitations(ctx: Context, client: JobfitClient, team: number | undefined, g: Gathering) {
+function listInvitations(ctx: Context, client: JobfitClient, team: number | undefined, g: Gathering, spec?: ReturnType<typeof specOf>) {
+  const add = (inv: InvitationLike & { account?: { id?: number; display_name?: string } | null }) => {
+    g.report.addInvitation(inv);
+    g.fairness?.addInvitation(inv, takerIdOf(inv));
+    if (g.ranking && g.accounts.size < 5 && inv.account) g.accounts.add(inv.account.display_name ? `${inv.account.display_name} (${inv.account.id})` : String(inv.account.id));
+    const taker = takerIdOf(inv);
+    if (taker !== null) g.feed.push(taker);
+    else g.tally.skip('not accepted yet');
+  };
+  // --status/--since/--until: the invitations outside are counted, not reported (person-status.ts).
+  const test = spec && itemPredicate(client, 'invitations', spec, ctx.io.signal);
+  const gate = test && orderedFilter((inv: Parameters<typeof add>[0]) => test(inv as unknown as Record<string, unknown>), (inv, kept) => (kept ? add(inv) : g.tally.skip(OUTSIDE_FILTER)));
   const fetchPage = ((q: ListFilter, signal?: AbortSignal) => client.listInvitations(q, signal)) as FetchPage<
     InvitationLike & { email: string; account?: { id?: number; display_name?: string } | null }
   >;
@@ -119,12 +133,8 @@ function listInvitations(ctx: Context, client: JobfitClient, team: number | unde
     { team_id: team },
     (inv) => {
       g.invitations++;
-      g.report.addInvitation(inv);
-      g.fairness?.addInvitation(inv, takerIdOf(inv));
-      if (g.ranking && g.accounts.size < 5 && inv.account) g.accounts.add(inv.account.display_name ? `${inv.account.display_name} (${inv.account.id})` : String(inv.account.id));
-      const taker = takerIdOf(inv);
-      if (taker !== null) g.feed.push(taker);
-      else g.tally.skip('not accepted yet');
+      if (gate) gate.push(inv);
+      else add(inv);
     },
     {
       signal: ctx.io.signal,
@@ -132,7 +142,8 @@ function listInvitations(ctx: Context, client: JobfitClient, team: number | unde
       onRequest: (q, a) => ctx.debug(`  --all: ${JSON.stringify(q)} → ${a.returned} of ${a.total}${a.hasMore ? ' (capped)' : ''}`),
     },
   ).then(
-    (r) => {
+    async (r) => {
+      await gate?.drain();
       g.feed.close();
       g.progress.setTotal(g.feed.count);
       return r;
@@ -267,7 +278,7 @@ export async function run(opts: ReportOptions, ctx: Context): Promise<void> {
     tally: new Tally('invitations', 'counted with their scorecard'),
     invitations: 0,
   };
-  const { result, listed, error } = await fetchScorecards(ctx, client, o, g, sink, listInvitations(ctx, client, o.team, g));
+  const { result, listed, error } = await fetchScorecards(ctx, client, o, g, sink, listInvitations(ctx, client, o.team, g, specOf({ ...o, by: o.dateBy })));
   let writer: ListWriter | undefined;
   if (error === undefined) {
     ctx.debug(`report: ${listed?.items} invitations in ${listed?.requests} list requests (minimum ${listed?.minimum}); ${result?.requests} scorecard requests`);
