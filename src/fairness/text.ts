@@ -56,7 +56,7 @@ const COLUMNS = [
   { key: 'group', header: 'GROUP' },
   { key: 'people', header: 'PEOPLE', align: 'right' as const },
   { key: 'completed', header: 'COMPLETED', align: 'right' as const },
-  { key: 'completion_ratio', header: 'RATIO', align: 'right' as const },
+  { key: 'completion_ratio', header: 'COMPL. RATIO', align: 'right' as const },
   { key: 'scored', header: 'SCORED', align: 'right' as const },
   { key: 'selected', header: 'SELECTED', align: 'right' as const },
   { key: 'impact_ratio', header: 'IMPACT RATIO', align: 'right' as const },
