@@ -42,9 +42,9 @@ export class FairnessRun {
     this.join.addScorecard(id, card);
   }
 
-  /** The scorecard, and (for completion) the test taker beside it. */
+  /** The scorecard, and (for completion) the test taker beside it: only for a person with a row, whose completion counts. */
   async fetch(client: JobfitClient, id: number, sp: string, signal?: AbortSignal) {
-    if (!this.settings.completion) return client.getScorecard(id, sp, signal);
+    if (!this.settings.completion || !this.join.needsCompletion(id)) return client.getScorecard(id, sp, signal);
     const [card, taker] = await Promise.all([client.getScorecard(id, sp, signal), client.getTestTaker(id, signal)]);
     this.join.addTestTaker(id, taker as { assigned_assessments?: Array<{ completed_at?: string | null }> });
     return card;

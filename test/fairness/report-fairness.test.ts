@@ -201,6 +201,11 @@ describe('the demographics file never leaves the machine', () => {
     const requests = seen.join('\n').toLowerCase();
     const carried = [...values].filter((v) => requests.includes(v) || requests.includes(encodeURIComponent(v)));
     expect(carried).toEqual([]);
+    // Completion is asked only for people with a row: fewer test takers than scorecards.
+    const takers = seen.filter((x) => /^GET \S*\/test-takers\/\d+(\?\S*)?\n/.test(x)).length;
+    const cards = seen.filter((x) => /^GET \S*\/test-takers\/\d+\/scorecard/.test(x)).length;
+    expect(takers).toBeGreaterThan(1900);
+    expect(takers).toBeLessThan(cards);
   }, 120_000);
 });
 
