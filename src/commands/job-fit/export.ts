@@ -26,6 +26,7 @@ import { checkOutFile, checkOutputOptions } from '../kit/output-checks.js';
 import { checkIdSources, exportFlags } from '../shared/export-options.js';
 import { teamOfExport } from '../shared/names.js';
 import { specOf } from '../shared/status-filter.js';
+import { checkWebOne, openWeb, webFlag } from '../shared/web.js';
 import { gateExport } from '../../export/person-status.js';
 
 const JobFitOptions = z
@@ -35,6 +36,7 @@ const JobFitOptions = z
       errors: 'write failed and not-ready ids to FILE as NDJSON (default: stderr)',
     }),
   )
+  .extend({ web: webFlag("one test taker's job-fit summary page") })
   .superRefine(checkIdSources);
 type JobFitOptions = z.output<typeof JobFitOptions>;
 
@@ -95,6 +97,11 @@ async function runOne(id: number, ctx: Context): Promise<void> {
 export async function run(o: JobFitOptions, ctx: Context): Promise<void> {
   checkOutputOptions(ctx, { fields: FIELDS, out: o.out, formats: JOB_FIT_FORMATS });
   if (o.errors !== undefined) checkOutFile(o.errors, '--errors');
+  checkWebOne(o);
+  if (o.web) {
+    const tt = await (await ctx.client()).getTestTaker(Number(o.ids[0]), ctx.io.signal);
+    return openWeb(ctx, tt.job_fit_summary_url, `the job-fit summary of test taker ${tt.id}`, `The job-fit summary of test taker ${tt.id} is not available yet (Personality and Career Interests are not both complete).`);
+  }
   const one = specOf(o) ? undefined : singleId(o);
   if (one !== undefined) return runOne(one, ctx);
   const client = await ctx.client();
