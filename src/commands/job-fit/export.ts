@@ -18,6 +18,7 @@ import { idSource, singleId } from '../../export/ids.js';
 import { openTarget } from '../../export/target.js';
 import { JOB_FIT_CSV_COLUMNS, jobFitLongRows } from '../../export/job-fit-rows.js';
 import { printJobFitReports } from '../../format/jobfit-report.js';
+import { NUM } from '../../format/number.js';
 import { clearProgress } from '../../format/progress.js';
 import { type ColumnSpec, createListWriter, printList, printObject, resolveFormat } from '../../format/output.js';
 import type { Context } from '../kit/context.js';
@@ -143,10 +144,10 @@ export async function run(o: JobFitOptions, ctx: Context): Promise<void> {
       if (render && error === undefined) printJobFitReports(ctx, rendered);
       if (notReady.length > 0) {
         const shown = notReady.slice(0, 50).join(', ');
-        const more = notReady.length > 50 ? ` and ${notReady.length - 50} more` : '';
+        const more = notReady.length > 50 ? ` and ${NUM.format(notReady.length - 50)} more` : '';
         // Said even with --quiet: a missing report must never look like an empty one.
         ctx.io.stderr.write(
-          `Not available yet for ${notReady.length} test taker${notReady.length === 1 ? '' : 's'} (Personality and Career Interests not both complete): ${shown}${more}\n`,
+          `Not available yet for ${NUM.count(notReady.length, 'test taker')} (Personality and Career Interests not both complete): ${shown}${more}\n`,
         );
       }
     },

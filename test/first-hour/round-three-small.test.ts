@@ -1,0 +1,78 @@
+/**
+ * Issue 44, item 5: the smaller things a new user saw in round three, each
+ * mended (or documented) and shown here.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ageText } from '../../src/commands/webhook/verify.js';
+import { readPhone } from '../../src/bulk/validate.js';
+import { NUM } from '../../src/format/number.js';
+import { INVITER, readResults, useBulkStub } from '../bulk/harness.js';
+import { runCli } from '../helpers/cli.js';
+
+const { h, invite, send } = useBulkStub('jobfit-round3-small-');
+
+describe('phones', () => {
+  it('a phone Excel stripped of its + (4915123456789) with Country DE is +4915123456789, not +494915123456789', async () => {
+    expect(readPhone('4915123456789', 'DE').value).toBe('+4915123456789');
+    // A German number written nationally, with its trunk 0, is read as before.
+    expect(readPhone('015123456789', 'DE').value).toBe('+4915123456789');
+    expect(readPhone('030 901820', 'DE').value).toBe('+4930901820');
+    const csv = join(h.dir, 'stripped.csv');
+    writeFileSync(csv, 'First Name,Last Name,Email,Phone,Country\nJan,Stripped,jan.stripped@example.com,4915123456789,DE\n');
+    const { out } = await send(csv, 'stripped');
+    const id = readResults(out)[1].split(',').at(-3)!;
+    const inv = JSON.parse((await runCli(['invitations', 'get', id, '-o', 'json'], { env: h.env })).stdout);
+    expect(inv.phone).toBe('+4915123456789');
+  });
+
+  it('a number of a possible length in a range libphonenumber does not list: sent by email with a note; refused for an SMS', async () => {
+    const csv = join(h.dir, 'unlisted.csv');
+    writeFileSync(
+      csv,
+      'First Name,Last Name,Email,Phone,Country,Send Via\nNew,Range,new.range@example.com,07700 900123,GB,email\nSms,Range,sms.range@example.com,07700 900124,GB,sms\n',
+    );
+    const dry = await invite(['--csv', csv, '--created-by', INVITER, '--dry-run']);
+    expect(dry.code).toBe(3);
+    expect(dry.stdout).toContain('2 rows, 1 valid, 1 invalid');
+    expect(dry.stdout).toContain('1 row has a phone in a range libphonenumber does not list ("07700 900123")');
+    expect(dry.stdout).toContain('sms.range@example.com): phone: 07700 900124 is not in a range of numbers in use');
+    const { out } = await send(csv, 'unlisted', ['--skip-invalid'], 3);
+    const created = readResults(out)[1];
+    expect(created).toMatch(/,created,/);
+    const inv = JSON.parse((await runCli(['invitations', 'get', created.split(',').at(-3)!, '-o', 'json'], { env: h.env })).stdout);
+    expect(inv.phone).toBe('+447700900123');
+  });
+});
+
+describe('grammar and numbers', () => {
+  it('"1 row", not "1 rows", in the dry run and the summary', async () => {
+    const csv = join(h.dir, 'one.csv');
+    writeFileSync(csv, 'First Name,Last Name,Email\nOne,Row,one.row@example.com\n');
+    const dry = await invite(['--csv', csv, '--created-by', INVITER, '--dry-run']);
+    expect(dry.stdout).toContain(': 1 row, 1 valid, 0 invalid.');
+    const { r } = await send(csv, 'one');
+    expect(r.stderr).toMatch(/^1 row: 1 created/m);
+  });
+
+  it('counts have thousands separators; webhook verify says a long age in days', () => {
+    expect(NUM.count(1942, 'test taker')).toBe('1,942 test takers');
+    expect(NUM.count(1, 'test taker')).toBe('1 test taker');
+    expect(ageText(42)).toBe('42 s');
+    expect(ageText(600)).toBe('10 min');
+    expect(ageText(28_596_648)).toBe('331 days');
+  });
+
+  it('--dry-run alone says "applies"; a single invite takes it now', async () => {
+    const r = await runCli(['invite', '--resume']);
+    expect(r.stderr).toContain('--resume only applies with --csv FILE');
+  });
+});
+
+describe('documentation', () => {
+  it('help output names -o html', async () => {
+    const r = await runCli(['help', 'output']);
+    expect(r.stdout).toMatch(/-o html\s+a self-contained page/);
+  });
+});
