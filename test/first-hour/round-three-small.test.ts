@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ageText } from '../../src/commands/webhook/verify.js';
 import { readPhone } from '../../src/bulk/validate.js';
+import { templatesOfTeam } from '../../src/bulk/single.js';
 import { NUM } from '../../src/format/number.js';
 import { INVITER, readResults, useBulkStub } from '../bulk/harness.js';
 import { runCli } from '../helpers/cli.js';
@@ -43,6 +44,26 @@ describe('phones', () => {
     expect(created).toMatch(/,created,/);
     const inv = JSON.parse((await runCli(['invitations', 'get', created.split(',').at(-3)!, '-o', 'json'], { env: h.env })).stdout);
     expect(inv.phone).toBe('+447700900123');
+  });
+});
+
+describe('a single invite', () => {
+  it('blocked by another team\'s invitation: the refusal names that invitation', async () => {
+    const first = await runCli(['-o', 'json', 'invite', '--first-name', 'Ann', '--last-name', 'Other', '--email', 'ann.other@example.com', '--created-by', INVITER, '--team', '12'], { env: h.env });
+    expect(first.code, first.stderr).toBe(0);
+    const id = JSON.parse(first.stdout).id;
+    const r = await runCli(['invite', '--first-name', 'Ann', '--last-name', 'Other', '--email', 'ann.other@example.com', '--created-by', INVITER, '--team', '13'], { env: h.env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(new RegExp(`^Error: Another team in this account already has an invitation with email ann\\.other@example\\.com: invitation ${id} on team [^(]+\\(12\\), for Ann Other, created `, 'm'));
+    expect(r.stderr).toContain(`jobfit invitations get ${id}`);
+  });
+
+  it('the template picker offers the chosen team\'s templates only', () => {
+    const t = (id: number, teams: number[]) => ({ id, display_name: `T${id}`, teams: teams.map((x) => ({ id: x, display_name: `team ${x}` })) });
+    const account = { templatesById: new Map([[1, t(1, [12])], [2, t(2, [13])], [3, t(3, [12, 13])], [4, t(4, [])]]) } as unknown as Parameters<typeof templatesOfTeam>[0];
+    expect(templatesOfTeam(account, 12).map((x) => x.id)).toEqual([1, 3, 4]);
+    expect(templatesOfTeam(account, 13).map((x) => x.id)).toEqual([2, 3, 4]);
+    expect(templatesOfTeam(account, undefined).map((x) => x.id)).toEqual([1, 2, 3, 4]);
   });
 });
 
