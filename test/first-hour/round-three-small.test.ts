@@ -91,6 +91,18 @@ describe('grammar and numbers', () => {
   });
 });
 
+describe('the mode line', () => {
+  it('with JOBFIT_API_KEY set and a profile present, it names JOBFIT_API_KEY (as whoami does), not "profile default"', async () => {
+    const configDir = join(h.dir, 'cfg-mode');
+    const set = await runCli(['config', 'set', 'base_url', h.stub.url], { configDir });
+    expect(set.code, set.stderr).toBe(0);
+    const r = await runCli(['-v', 'teams', '-o', 'json'], { configDir, env: { JOBFIT_API_KEY: h.env.JOBFIT_API_KEY } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^\[live mode\] JOBFIT_API_KEY \(profile default for the rest\) · http/m);
+    expect(r.stderr).not.toMatch(/^\[live mode\] profile default/m);
+  });
+});
+
 describe('documentation', () => {
   it('help output names -o html', async () => {
     const r = await runCli(['help', 'output']);
