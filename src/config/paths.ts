@@ -2,7 +2,7 @@
  * Where the config lives, computed without loading `conf` so that commands
  * which only read the config (almost all) start fast: `~/.config/jobfit`
  * (XDG_CONFIG_HOME), `~/Library/Preferences/jobfit` on macOS,
- * `%APPDATA%\jobfit\Config` on Windows. Versions before 0.2 used conf's
+ * `%APPDATA%\jobfit\Config` on Windows. Earlier versions (0.1) used conf's
  * default name, `jobfit-nodejs`: the first run that finds only that folder
  * moves it (one rename, the same disk; keys, profiles and the stub's data go
  * with it) and, when the move fails (a Windows file held open by a running

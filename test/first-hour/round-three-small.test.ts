@@ -9,6 +9,7 @@ import { ageText } from '../../src/commands/webhook/verify.js';
 import { readPhone } from '../../src/bulk/validate.js';
 import { templatesOfTeam } from '../../src/bulk/single.js';
 import { NUM } from '../../src/format/number.js';
+import { neutraliseCell } from '../../src/format/csv.js';
 import { INVITER, readResults, useBulkStub } from '../bulk/harness.js';
 import { runCli } from '../helpers/cli.js';
 
@@ -44,6 +45,26 @@ describe('phones', () => {
     expect(created).toMatch(/,created,/);
     const inv = JSON.parse((await runCli(['invitations', 'get', created.split(',').at(-3)!, '-o', 'json'], { env: h.env })).stdout);
     expect(inv.phone).toBe('+447700900123');
+  });
+});
+
+describe('results files: the user\'s own phone cells', () => {
+  it('a phone written with its + is spaced (no leading \' in LibreOffice), a formula still is neutralised', () => {
+    expect(neutraliseCell('+44 20 7946 0958')).toBe('+44 20 7946 0958');
+    expect(neutraliseCell('+44 (0)20-7946 0958')).toBe('+44 20 7946 0958');
+    expect(neutraliseCell('+1.415.555.0100')).toBe('+1 415 555 0100');
+    expect(neutraliseCell('+14155550100')).toBe('+1 415 555 0100');
+    expect(neutraliseCell('+1+1')).toBe("'+1+1");
+    expect(neutraliseCell('+SUM(A1:A9)')).toBe("'+SUM(A1:A9)");
+  });
+
+  it('in a bulk run\'s results file', async () => {
+    const csv = join(h.dir, 'own-phones.csv');
+    writeFileSync(csv, 'First Name,Last Name,Email,Phone\nOwn,Phone,own.phone@example.com,+44 (0)20-7946 0958\n');
+    const { out } = await send(csv, 'own-phones');
+    const line = readResults(out)[1];
+    expect(line).toContain(',+44 20 7946 0958,');
+    expect(line).not.toContain("'+44");
   });
 });
 
