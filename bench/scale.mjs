@@ -23,7 +23,7 @@
 // Exits 1 when a goal is missed. One run per figure: at 100,000 a run takes
 // most of an hour on a 2-CPU machine.
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { argOf, benchPlace, serveStub, stopStub } from './lib.mjs';
