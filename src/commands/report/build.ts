@@ -9,6 +9,7 @@ import * as z from 'zod';
 import type { JobfitClient, ListFilter } from '../../client/client.js';
 import type { Session } from '../../core/session.js';
 import { type BulkResult, IdFeed, bulkFetch, createErrorSink, throwIfFailed, waitingNotice } from '../../export/bulk-fetch.js';
+import { heapForSize } from '../../core/heap.js';
 import { type FetchPage, listAll } from '../../export/complete-list.js';
 import { finishExport, isServiceGone } from '../../export/finish.js';
 import { type GroupStats, GroupReport, groupId, type InvitationLike, REPORT_CSV_COLUMNS, reportCsvRow, takerIdOf } from '../../export/group-report.js';
@@ -265,6 +266,7 @@ export async function run(opts: ReportOptions, ctx: Context): Promise<void> {
   // The self-identification file is read (and refused) before anything connects.
   const fairness = fair && (await import('../../fairness/run.js').then((m) => m.FairnessRun.open(fair, ctx)));
   const client = await ctx.client();
+  heapForSize();
   await checkScoreProfile(client, opts.sp, ctx.connection?.mode, ctx.io.signal);
   const o = { ...opts, team: await teamOfExport(client, opts.team, ctx.io.signal) };
   const started = performance.now();
