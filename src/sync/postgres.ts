@@ -30,11 +30,12 @@ function loadPg(): typeof pg {
   return pgModule;
 }
 
-/** The URL without its password, for messages. */
+/** The URL without its passwords (userinfo, `?password=`, `?sslpassword=`, any `*password*`), for messages. */
 export function redactUrl(url: string): string {
   try {
     const u = new URL(url);
     if (u.password) u.password = '***';
+    for (const name of [...u.searchParams.keys()]) if (/password/i.test(name)) u.searchParams.set(name, '***');
     return u.toString();
   } catch {
     return 'the PostgreSQL database';

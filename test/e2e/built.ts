@@ -14,6 +14,8 @@ export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export interface RunOptions {
   env?: Record<string, string | undefined>;
   input?: string;
+  /** The working folder (default: this process's). */
+  cwd?: string;
 }
 export interface RunResult {
   code: number;
@@ -34,6 +36,18 @@ export function jobfitCommand(bin: string): { command: string; prefix: string[] 
   if (exe) return { command: exe, prefix: [] };
   return { command: process.env.JOBFIT_E2E_NODE || process.execPath, prefix: [bin] };
 }
+
+/**
+ * A path as the spawned jobfit takes it. JOBFIT_E2E_WINE=1 says it is a Windows
+ * program under Wine (JOBFIT_E2E_NODE=wine-node): it gets Windows paths, drive
+ * letter and backslashes (Wine's Z: is /), as a user on Windows types them.
+ */
+export function pathForJobfit(p: string): string {
+  return spawnedOnWindows ? `Z:${p.replace(/\//g, '\\')}` : p;
+}
+
+/** The spawned jobfit is a Windows program (under Wine): no file modes, the keyring is the Credential Manager. */
+export const spawnedOnWindows = process.env.JOBFIT_E2E_WINE === '1';
 
 /** Programs that are node or start one: none of them is on the PATH a standalone executable is spawned with. */
 const NODE_PROGRAMS = /^(node|nodejs|npm|npx|corepack)(\.exe|\.cmd)?$/i;
@@ -108,12 +122,12 @@ export function buildCli(): BuiltCli {
     prefix,
     path,
     run(args, opts = {}) {
-      const r: SpawnSyncReturns<string> = spawnSync(command, [...prefix, ...args], { env: envOf(opts), input: opts.input ?? '', encoding: 'utf8', timeout: 30_000 });
+      const r: SpawnSyncReturns<string> = spawnSync(command, [...prefix, ...args], { env: envOf(opts), input: opts.input ?? '', encoding: 'utf8', timeout: 30_000, cwd: opts.cwd });
       return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
     },
     runAsync(args, opts = {}) {
       return new Promise((resolve, reject) => {
-        const child = spawn(command, [...prefix, ...args], { env: envOf(opts), stdio: ['pipe', 'pipe', 'pipe'] });
+        const child = spawn(command, [...prefix, ...args], { env: envOf(opts), stdio: ['pipe', 'pipe', 'pipe'], cwd: opts.cwd });
         let stdout = '';
         let stderr = '';
         child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));

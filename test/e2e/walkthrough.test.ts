@@ -200,7 +200,9 @@ describe('README: Connecting to the real service (a stub in another process)', (
     expect(r.screen).toContain('Northwind Talent Group');
     expect(r.screen).toContain(url);
     expect(r.screen).toMatch(/sk_live_…\w{4}/);
-    expect(r.screen).toMatch(/profile "default" in .*config\.json/);
+    // The key is where login put it: the OS keyring when one answered (Windows: the
+    // Credential Manager, there under Wine too), else the owner-only config file.
+    expect(r.screen).toMatch(/profile "default" in (.*config\.json|the OS keyring \(service jobfit, account default\/live\))/);
     expect(r.screen).not.toContain(live);
     expect(r.screen).not.toContain('embedded local stub');
   });
