@@ -35,17 +35,25 @@ function facetsOf(entry: Named, all: WithFacets[] | null | undefined): NonNullab
   return match?.facets ?? [];
 }
 
+/** What the letters of a RIASEC code stand for (Holland's six interest types). */
+const RIASEC_LEGEND =
+  '<p class="note">The code is the three strongest of six interest types, strongest first: <b>R</b> Realistic (hands-on), <b>I</b> Investigative (analytical), ' +
+  '<b>A</b> Artistic (creative), <b>S</b> Social (helping), <b>E</b> Enterprising (persuading, leading), <b>C</b> Conventional (organising).</p>';
+
 /** The six interests as bars of their mean facet level (Low 1 … High 3), the top three ranked and darker. */
 function riasecChart(r: JobFitReportView, who: string): string {
   const interests = r.career_interests ?? [];
   const ranked = byRank(r.career_interests_profile);
   const rankOf = (d: WithFacets) => ranked.find((p) => (p.id != null && p.id === d.id) || (p.short_name != null && p.short_name === d.short_name))?.rank ?? null;
-  const rows = interests.map((d) => {
-    const f = d.facets ?? [];
-    const mean = f.length ? f.reduce((a, x) => a + levelOf(x.test_taker_score_range), 0) / f.length : 0;
-    return { name: d.display_name ?? d.short_name ?? '?', mean, rank: rankOf(d), facets: f };
-  });
-  const code = r.riasec_profile ? `<p>RIASEC code <span class="riasec">${esc(r.riasec_profile)}</span></p>` : '';
+  const rows = interests
+    .map((d) => {
+      const f = d.facets ?? [];
+      const mean = f.length ? f.reduce((a, x) => a + levelOf(x.test_taker_score_range), 0) / f.length : 0;
+      return { name: d.display_name ?? d.short_name ?? '?', mean, rank: rankOf(d), facets: f };
+    })
+    // The ranked three first, in rank order: the order a reader takes for the ranking.
+    .sort((a, b) => (a.rank ?? 99) - (b.rank ?? 99));
+  const code = r.riasec_profile ? `<p>RIASEC code <span class="riasec">${esc(r.riasec_profile)}</span></p>${RIASEC_LEGEND}` : '';
   if (rows.length === 0) return `<figure class="card"><figcaption>RIASEC profile</figcaption>${code}</figure>`;
   const barW = 200;
   const rowH = 22;
@@ -69,7 +77,10 @@ function riasecChart(r: JobFitReportView, who: string): string {
     '<table class="equiv"><thead><tr><th>Interest</th><th class="n">Rank</th><th>Facet ranges</th></tr></thead><tbody>' +
     rows.map((x) => `<tr><td>${esc(x.name)}</td><td class="n">${x.rank ?? '–'}</td><td>${x.facets.map((f) => `${esc(f.display_name ?? f.short_name)}: ${esc(f.test_taker_score_range ?? '–')}`).join('; ')}</td></tr>`).join('') +
     '</tbody></table>';
-  return `<figure class="card"><figcaption>RIASEC profile (bar: mean facet level, Low to High; #: top three)</figcaption>${code}${svg}${table}</figure>`;
+  return (
+    `<figure class="card"><figcaption>RIASEC profile (#: the service's top three, strongest first)</figcaption>${code}${svg}` +
+    `<p class="note">A bar is the mean level of the interest's facets (Low, Medium, High), not the score the service ranks by: a lower-ranked interest can have facets as high or higher.</p>${table}</figure>`
+  );
 }
 
 function interests(r: JobFitReportView): string {
@@ -102,13 +113,22 @@ function fitBar(p: number | null | undefined): string {
   return `<svg class="fitbar" viewBox="0 0 100 10" width="120" height="12" aria-hidden="true"><rect width="100" height="10" class="track"/><rect width="${v.toFixed(1)}" height="10" fill="${BLUES[3]}" stroke="#1a1a1a" stroke-width="0.4"/></svg>`;
 }
 
+/** A job family's name, with its number and zone when another row has the same name (the reference: a family can appear more than once). */
+function familyName(j: { job_family_name?: string | null; job_family_number?: string | null; job_family_job_zone?: number | null }, repeated: boolean): string {
+  const name = esc(j.job_family_name ?? j.job_family_number ?? '?');
+  if (!repeated) return name;
+  return `${name} <span class="note">(${[j.job_family_job_zone != null ? `zone ${esc(j.job_family_job_zone)}` : '', esc(j.job_family_number ?? '')].filter(Boolean).join(', ')})</span>`;
+}
+
 function occupations(r: JobFitReportView): string {
   const rows = byRank(r.top_fit_occupations).slice(0, 15);
   if (rows.length === 0) return '';
+  const seen = new Map<string, number>();
+  for (const j of rows) seen.set(String(j.job_family_name), (seen.get(String(j.job_family_name)) ?? 0) + 1);
   const body = rows
     .map(
       (j, i) =>
-        `<tr><td class="n">${j.rank ?? i + 1}</td><td>${esc(j.job_family_name ?? j.job_family_number ?? '?')}</td><td class="n">${esc(j.job_family_job_zone ?? '–')}</td>` +
+        `<tr><td class="n">${j.rank ?? i + 1}</td><td>${familyName(j, (seen.get(String(j.job_family_name)) ?? 0) > 1)}</td><td class="n">${esc(j.job_family_job_zone ?? '–')}</td>` +
         `<td>${fitBar(j.job_fit_percentage)}</td><td class="n">${typeof j.job_fit_percentage === 'number' ? `${j.job_fit_percentage.toFixed(1)}%` : '–'}</td><td>${starsHtml(j.job_fit_star_rating)}</td></tr>`,
     )
     .join('');

@@ -176,6 +176,11 @@ section.group,section.person{break-before:auto}
  thead{display:table-header-group}tfoot{display:table-footer-group}
  tr,td,th{break-inside:avoid;page-break-inside:avoid}
  h2,h3,figcaption{break-after:avoid;page-break-after:avoid}
+ /* A long table may break between rows (kept whole it left pages blank), but never starts with one row at a page's foot. */
+ figure:has(table.traits),figure:has(table.occupations),figure:has(table.ranked){break-inside:auto;page-break-inside:auto}
+ tbody tr:nth-child(-n+3){break-before:avoid;page-break-before:avoid}
+ /* Wide tables wrap inside the page rather than lose their right border past its edge. */
+ table{table-layout:fixed;max-width:100%}th,td{overflow-wrap:anywhere}
  a{color:${INK};text-decoration:none}
 }
 `;
