@@ -4,6 +4,7 @@
  * `completion`, which offers their names).
  */
 import { EXIT_CODES_HELP } from '../core/errors.js';
+import { ERROR_JSON_HELP } from '../core/error-code.js';
 
 const ENVIRONMENT_HELP = `Environment variables:
   JOBFIT_PROFILE     profile to use (like --profile; --profile wins)
@@ -73,7 +74,7 @@ const MODES_HELP = `Live and test mode:
   jobfit --test teams     the same command with the test key`;
 
 export const HELP_TOPICS: Record<string, { summary: string; text: string }> = {
-  'exit-codes': { summary: 'what each exit code means', text: EXIT_CODES_HELP },
+  'exit-codes': { summary: 'what each exit code means', text: `${EXIT_CODES_HELP}\n\n${ERROR_JSON_HELP}` },
   environment: { summary: 'environment variables and how the server and key are chosen', text: ENVIRONMENT_HELP },
   output: { summary: 'output formats, --fields, stdout and stderr', text: OUTPUT_HELP },
   modes: { summary: 'live and test keys, --live/--test', text: MODES_HELP },

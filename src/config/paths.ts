@@ -11,7 +11,7 @@
 import { existsSync, renameSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { trustProblem } from '../core/files.js';
+import { trustProblem } from '../core/trust.js';
 
 export const PROJECT_NAME = 'jobfit';
 export const CONFIG_FILE_NAME = 'config.json';

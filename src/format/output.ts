@@ -408,15 +408,17 @@ export function csvRows(ctx: OutputCtx, opts: ListWriterOptions, fields: string[
   const out = ctx.io.stdout;
   let header: string[] | undefined = fields ? undefined : opts.csvColumns;
   let warnedExtra = false;
+  // A file for a person (--out) opens in Excel: UTF-8 with a byte order mark. stdout stays exact.
+  const headerLine = (h: string[]) => (ctx.io.stdoutIsOutFile ? '\uFEFF' : '') + csv.csvLine(h);
   return {
     start() {
-      if (header) out.write(csv.csvLine(header));
+      if (header) out.write(headerLine(header));
     },
     row(item, _shown, _index, emit) {
       const rec = opts.flatItems && !fields ? (item as Record<string, Cell>) : csv.csvRecord(item, fields);
       if (!header) {
         header = unionKeys([rec], fields);
-        emit(csv.csvLine(header));
+        emit(headerLine(header));
       } else if (!warnedExtra && !opts.csvColumns && keysOutside(rec, header).length > 0) {
         warnedExtra = true;
         const extra = keysOutside(rec, header);
@@ -426,7 +428,7 @@ export function csvRows(ctx: OutputCtx, opts: ListWriterOptions, fields: string[
     },
     end(count) {
       // An empty export still says what its columns would have been, when known.
-      if (!header && count === 0 && fields) out.write(csv.csvLine(fields));
+      if (!header && count === 0 && fields) out.write(headerLine(fields));
     },
   };
 }

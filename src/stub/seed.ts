@@ -5,6 +5,7 @@
 // expands the plan into concrete, deterministic invitations for the store.
 
 import { existsSync, readFileSync } from 'node:fs';
+import { assetText } from '../core/standalone.js';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod';
@@ -233,9 +234,10 @@ export function parseSeed(data: unknown): Seed {
   return r.data;
 }
 
-/** Loads fixtures/seed.json (or the given file) and validates it. */
-export function loadSeed(file: string = join(fixturesDir(), 'seed.json')): Seed {
-  return parseSeed(JSON.parse(readFileSync(file, 'utf8')));
+/** Loads fixtures/seed.json (an asset of the standalone executable) or the given file, and validates it. */
+export function loadSeed(file?: string): Seed {
+  const text = file === undefined ? assetText('fixtures/seed.json') : undefined;
+  return parseSeed(JSON.parse(text ?? readFileSync(file ?? join(fixturesDir(), 'seed.json'), 'utf8')));
 }
 
 // ---------------------------------------------------------------- expansion
@@ -287,6 +289,15 @@ const HOUR = 3_600_000;
  * same seed always yields the same invitations.
  */
 export function planInvitations(account: SeedAccount): PlannedInvitation[] {
+  return [...planEach(account)];
+}
+
+/**
+ * The planned invitations one at a time, in plan order (the same as
+ * planInvitations): a seed of 100,000 people writes each as it is planned
+ * instead of holding them all.
+ */
+export function* planEach(account: SeedAccount): Generator<PlannedInvitation> {
   const p = account.people;
   const rng = mulberry32(hashString(`plan:${p.seed}`));
   const seedHash = hashString(p.seed);
@@ -304,7 +315,8 @@ export function planInvitations(account: SeedAccount): PlannedInvitation[] {
   const states = Object.entries(p.state_mix) as [InvitationState, number][];
   const teamCounters = new Map<number, number>();
 
-  return slots.map((plan, i) => {
+  for (let i = 0; i < slots.length; i++) {
+    const plan = slots[i];
     const person_index = p.start_index + i;
     const person = personAt(person_index, seedHash);
     const n = teamCounters.get(plan.team_id) ?? 0;
@@ -349,7 +361,7 @@ export function planInvitations(account: SeedAccount): PlannedInvitation[] {
       completed_at: new Date(createdMs + Math.floor(c.offset * squeeze)).toISOString(),
       language: c.language,
     }));
-    return {
+    yield {
       account_id: account.id,
       team_id: plan.team_id,
       inviter_user_id: inviter.id,
@@ -367,5 +379,5 @@ export function planInvitations(account: SeedAccount): PlannedInvitation[] {
       accepted_at: acceptedMs === null ? null : new Date(acceptedMs).toISOString(),
       completed,
     };
-  });
+  }
 }

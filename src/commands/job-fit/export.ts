@@ -14,6 +14,7 @@ import { JobFitReport } from '../../api/schemas/job-fit.js';
 import { JobfitError } from '../../core/errors.js';
 import { errorText, throwIfFailed } from '../../export/bulk-fetch.js';
 import { runIdExport } from '../../export/id-export.js';
+import { heapForSize } from '../../core/heap.js';
 import { idSource, singleId } from '../../export/ids.js';
 import { openTarget } from '../../export/target.js';
 import { JOB_FIT_CSV_COLUMNS, jobFitLongRows } from '../../export/job-fit-rows.js';
@@ -107,6 +108,7 @@ export async function run(o: JobFitOptions, ctx: Context): Promise<void> {
   const one = specOf(o) ? undefined : singleId(o);
   if (one !== undefined) return runOne(one, ctx);
   const client = await ctx.client();
+  heapForSize();
   const plan = planRetry(o, 'job-fit', undefined, ctx.globals.output ?? 'json');
   const source = plan.source ?? (await idSource(ctx, client, { ...o, team: await teamOfExport(client, o.team, ctx.io.signal) }));
   const target = openTarget(ctx, plan.out, 'job-fit rows');

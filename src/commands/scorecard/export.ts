@@ -10,6 +10,7 @@ import { fieldNames } from '../../api/fields.js';
 import { Scorecard } from '../../api/schemas/scorecard.js';
 import { throwIfFailed } from '../../export/bulk-fetch.js';
 import { runIdExport } from '../../export/id-export.js';
+import { heapForSize } from '../../core/heap.js';
 import { idSource, singleId } from '../../export/ids.js';
 import { checkScoreProfile } from '../../export/score-profile.js';
 import { hasResults, scorecardColumns, scorecardRow } from '../../export/scorecard-rows.js';
@@ -74,6 +75,7 @@ export async function run(o: ScorecardOptions, ctx: Context): Promise<void> {
     const columns = scorecardColumns();
     return printList(ctx, [scorecardRow(card)], { ...fields, csvColumns: columns, noun: 'scorecards', capNotice: false });
   }
+  heapForSize();
   const format = ctx.globals.output ?? 'json';
   const plan = planRetry(o, 'scorecard', o.sp, format);
   const source = plan.source ?? (await idSource(ctx, client, { ...o, team: await teamOfExport(client, o.team, ctx.io.signal) }));

@@ -74,6 +74,17 @@ export const statusFilterOptions = {
   by: flag(z.enum(DATE_BASES).optional(), { flag: '--by <date>', description: 'which date --since/--until look at: created (default), accepted or completed' }),
 };
 
+/**
+ * The same four for `report`, whose `--by` groups a fairness analysis (the design
+ * card's `report --fairness FILE --by sex,race`): there the date basis is `--date-by`.
+ */
+export const reportStatusFilterOptions = {
+  status: statusFilterOptions.status,
+  since: flag(moment('--since', false), { flag: '--since <date>', description: 'on or after this date (2026-11-23, an ISO time, or 7d/12h ago) of --date-by' }),
+  until: flag(moment('--until', true), { flag: '--until <date>', description: 'before the end of this date (a date alone includes that day) of --date-by' }),
+  dateBy: flag(z.enum(DATE_BASES).optional(), { flag: '--date-by <date>', description: 'which date --since/--until look at: created (default), accepted or completed (--by is the fairness grouping here)' }),
+};
+
 export interface StatusFilterOptions {
   status?: Set<PersonStatus>;
   since?: number;
