@@ -171,7 +171,10 @@ section.group,section.person{break-before:auto}
  figure:has(table.traits),figure:has(table.occupations),figure:has(table.ranked){break-inside:auto;page-break-inside:auto}
  tbody tr:nth-child(-n+3){break-before:avoid;page-break-before:avoid}
  /* Wide tables wrap inside the page rather than lose their right border past its edge. */
- table{table-layout:fixed;max-width:100%}th,td{overflow-wrap:anywhere}
+ table{max-width:100%}th,td{overflow-wrap:anywhere}
+ /* A candidate's page is dense: the tables in a smaller type, so that one candidate takes two sheets, not three. */
+ section.person table{font-size:8.5pt}section.person th,section.person td{padding:1px 4px}
+ section.person .note{font-size:8pt}section.person svg.chart{max-height:120px;width:auto}
  a{color:${INK};text-decoration:none}
 }
 `;
