@@ -52,7 +52,7 @@ export const COMMANDS: readonly NounDef[] = [
   { name: 'sync', summary: 'Keep a database of every result up to date, incrementally: sync --db results.sqlite', command: () => import('./sync/sync.js') },
   { name: 'mcp', summary: 'Serve jobfit to AI assistants over MCP (stdio): read-only by default, guarded writes', command: () => import('./mcp/serve.js') },
   { name: 'api', summary: 'Send a raw request: api METHOD PATH [--data JSON]', command: () => import('./api/request.js') },
-  { name: 'completion', summary: 'Print a shell completion script: completion bash|zsh|fish', command: () => import('./completion/script.js') },
+  { name: 'completion', summary: 'Print a shell completion script: completion bash|zsh|fish|powershell', command: () => import('./completion/script.js') },
   {
     name: 'webhook',
     summary: 'Receive webhook events locally: webhook listen [--forward-to URL] [--log FILE]',

@@ -228,8 +228,9 @@ function guardStream(name: 'stdout' | 'stderr', built: (s: NodeJS.WriteStream) =
 }
 
 /**
- * The real process streams. SIGINT (Ctrl-C), SIGTERM and SIGHUP (the terminal
- * closed) abort the signal once, alike; a second one exits at once.
+ * The real process streams. SIGINT (Ctrl-C), SIGTERM, SIGHUP (the terminal
+ * closed; on Windows the console window) and SIGBREAK (Windows' Ctrl-Break)
+ * abort the signal once, alike; a second one exits at once.
  *
  * conf (through atomically's when-exit) listens to the same signals and
  * re-raises the first it sees with process.kill, after its own clean-up: that

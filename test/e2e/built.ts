@@ -43,8 +43,11 @@ export function jobfitCommand(bin: string): { command: string; prefix: string[] 
  * letter and backslashes (Wine's Z: is /), as a user on Windows types them.
  */
 export function pathForJobfit(p: string): string {
-  return process.env.JOBFIT_E2E_WINE === '1' ? `Z:${p.replace(/\//g, '\\')}` : p;
+  return spawnedOnWindows ? `Z:${p.replace(/\//g, '\\')}` : p;
 }
+
+/** The spawned jobfit is a Windows program (under Wine): no file modes, the keyring is the Credential Manager. */
+export const spawnedOnWindows = process.env.JOBFIT_E2E_WINE === '1';
 
 /** Programs that are node or start one: none of them is on the PATH a standalone executable is spawned with. */
 const NODE_PROGRAMS = /^(node|nodejs|npm|npx|corepack)(\.exe|\.cmd)?$/i;

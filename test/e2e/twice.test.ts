@@ -114,11 +114,14 @@ async function offline(round: number): Promise<void> {
 async function served(round: number): Promise<void> {
   const data = W(join(dir, 'service'));
   const serve = start(['stub', 'serve', '--port', '0', '--data', data]);
+  let loggedIn = false;
   try {
     await until(() => /test key: \S+/.test(serve.out()), `stub serve to start: ${serve.err()}`, 60_000);
     const url = /Stub listening on (\S+)/.exec(serve.out())![1];
     const live = /live key: (\S+)/.exec(serve.out())![1];
-    await jobfit(round, ['login', '--base-url', url, '--default-mode', 'live'], { input: live });
+    // Round 1 keeps the key in the OS keyring (Windows: the Credential Manager), round 2 in the file.
+    await jobfit(round, ['login', '--base-url', url, '--default-mode', 'live', ...(round === 2 ? ['--insecure-storage'] : [])], { input: live });
+    loggedIn = true;
     const who = await jobfit(round, ['whoami', '-o', 'json']);
     expect(JSON.parse(who.stdout)).toMatchObject({ base_url: url, key: expect.stringMatching(/^sk_live_…\w{4}$/) });
     expect(who.stdout).not.toContain(live);
@@ -137,8 +140,9 @@ async function served(round: number): Promise<void> {
       codes.push(`  round ${round}  exit ${code}          jobfit webhook listen --log events.ndjson (Ctrl-C)`);
       expect([0, 130]).toContain(code);
     }
-    await jobfit(round, ['logout']);
   } finally {
+    // Logged out even when a step failed: the next round starts offline again.
+    if (loggedIn) await jobfit(round, ['logout']);
     serve.child.kill('SIGINT');
     const code = await serve.exited;
     codes.push(`  round ${round}  exit ${code}          jobfit stub serve --port 0 --data … (Ctrl-C)`);

@@ -7,7 +7,7 @@
  * - macOS: the same POSIX rule (the code path taken for 'darwin'; /tmp being a
  *   link there is the realpath case below);
  * - Windows: no mode check (node reports 0o666 for every writable file there);
- *   the real thing runs under Wine in test/e2e/windows.test.ts, twice on one folder.
+ *   the real thing runs under Wine in test/e2e/twice.test.ts, twice on one folder.
  */
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
