@@ -18,9 +18,10 @@ const FLOORS = {
   sync: ['core', 'api', 'config', 'client', 'format', 'export'],
   bulk: ['core', 'api', 'config', 'client', 'format', 'export'],
   webhook: ['core', 'api', 'config', 'client', 'format', 'export', 'sync'],
-  lib: ['core', 'api', 'config', 'client', 'stub', 'format', 'export', 'sync', 'bulk', 'webhook'],
-  commands: ['core', 'api', 'config', 'client', 'stub', 'format', 'export', 'sync', 'bulk', 'webhook'],
-  cli: ['core', 'api', 'config', 'client', 'stub', 'format', 'export', 'sync', 'bulk', 'webhook', 'commands'],
+  fairness: ['core', 'api', 'config', 'client', 'format', 'export', 'bulk'],
+  lib: ['core', 'api', 'config', 'client', 'stub', 'format', 'export', 'sync', 'bulk', 'webhook', 'fairness'],
+  commands: ['core', 'api', 'config', 'client', 'stub', 'format', 'export', 'sync', 'bulk', 'webhook', 'fairness'],
+  cli: ['core', 'api', 'config', 'client', 'stub', 'format', 'export', 'sync', 'bulk', 'webhook', 'fairness', 'commands'],
 };
 const TOP = [...Object.keys(FLOORS), 'types'];
 const floorRules = Object.entries(FLOORS).map(([dir, allowed]) => {
