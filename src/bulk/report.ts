@@ -85,11 +85,18 @@ export function damagedNames(st: { damaged: number; damagedExamples: string[] },
 /** The mapping as text: one line per column, then one per distinct value read. */
 export function formatMapping(r: MappingReport): string {
   const lines = ['Columns:'];
-  const width = Math.min(30, Math.max(...r.columns.map((c) => c.column.length + 2)));
-  for (const c of r.columns) {
+  // Columns with no header and no field say the same thing: one line for all
+  // of them (a header of 125,000 commas is one line, not 125,000). The width
+  // is a fold, not Math.max(...all): a spread of that many overflows the stack.
+  const blank = (c: MappingReport['columns'][number]) => c.column === '' && c.field === null && !c.note;
+  const shown = r.columns.filter((c) => !blank(c));
+  const blanks = r.columns.length - shown.length;
+  const width = Math.min(30, shown.reduce((w, c) => Math.max(w, c.column.length + 2), 2));
+  for (const c of shown) {
     const col = `"${c.column}"`.padEnd(width);
     lines.push(`  ${col} → ${c.field ?? 'carried through untouched'}${c.note ? ` (${c.note})` : ''}`);
   }
+  if (blanks > 0) lines.push(`  ${NUM.format(blanks)} column${blanks === 1 ? '' : 's'} with no header → carried through untouched`);
   if (r.values.length) {
     lines.push('Values:');
     for (const v of r.values) lines.push(`  ${v.field} "${v.cell}" → ${v.read}`);

@@ -9,6 +9,8 @@ export const ExitCode = {
   USAGE: 2,
   PARTIAL: 3,
   AUTH: 4,
+  /** The user answered "no" to a confirmation (a live invite, bulk or single): nothing was done. */
+  DECLINED: 5,
   /** SIGHUP (the terminal closed): 128 + 1. */
   HANGUP: 129,
   INTERRUPTED: 130,
@@ -23,6 +25,7 @@ export const EXIT_CODES_HELP = `Exit codes:
   2    usage error or invalid input (bad flags, unreadable or invalid file)
   3    partial failure in a bulk run (some rows or items failed or were invalid)
   4    authentication (no key, a key the service does not accept, mode mismatch)
+  5    declined: you answered no to a confirmation (e.g. "Send ... live invitations now?"); nothing was sent
   129  the terminal closed (SIGHUP; on Windows, the console window closed): as 130
   130  interrupted (Ctrl-C); work already done is kept
   143  terminated (SIGTERM; on Windows, Ctrl-Break): as 130`;
@@ -52,6 +55,9 @@ export class AuthError extends JobfitError {
     super(message, { exitCode: ExitCode.AUTH, hint });
   }
 }
+
+/** Live and test disagree (the key, --live/--test, the service's answer, a database): exit 4, code mode_mismatch. */
+export class ModeMismatchError extends AuthError {}
 
 /** Some items of a bulk run failed; the rest succeeded and were reported: exit 3. */
 export class PartialFailureError extends JobfitError {

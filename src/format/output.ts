@@ -25,6 +25,7 @@ import { colorsFor } from './color.js';
 import { type Cell, CONSTANT_FIELDS, flattenRecord, keysOutside, getPath, isPlainObject, project, unionKeys, validateFields } from './fields.js';
 import type { ColumnSpec, TableOptions } from './table.js';
 import { untilDrained } from './drain.js';
+import { droppedNote } from './table-fit.js';
 import { NUM } from './number.js';
 import { safeJson, safeLine } from './sanitize.js';
 
@@ -75,7 +76,8 @@ export function resolveFormat(ctx: OutputCtx, allowed: readonly OutputFormat[] =
 }
 
 function tableOptions(ctx: OutputCtx): TableOptions {
-  return { tty: ctx.io.stdoutIsTTY, width: ctx.io.columns, color: colorsFor(ctx.io.colorStdout), now: ctx.io.now() };
+  const onDropped = (headers: string[], keys: string[], first: string) => ctx.globals.quiet || ctx.io.stderr.write(`${droppedNote(headers, keys, first, ctx.io.columns)}\n`);
+  return { tty: ctx.io.stdoutIsTTY, width: ctx.io.columns, color: colorsFor(ctx.io.colorStdout), now: ctx.io.now(), onDropped };
 }
 
 function fieldsOf(ctx: OutputCtx): string[] | undefined {

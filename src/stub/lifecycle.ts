@@ -10,6 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { TEST_ID } from './catalog.js';
+import { indexPerson } from './search-index.js';
 import { type Store, newProfileId, nowIso, originOf } from './store.js';
 import { enqueueDelivery, kickDeliveries } from './webhooks.js';
 import {
@@ -189,6 +190,7 @@ export function accept(store: Store, invitationId: number, opts: { now?: Date } 
       inv.person_id,
     );
     const testTakerId = Number(r.lastInsertRowid);
+    indexPerson(store, 'test_takers', testTakerId, inv.email, inv.custom_id);
     invitationTests(store, inv.id).forEach((t, pos) => {
       store.run('INSERT INTO assigned_assessments (test_taker_id, test_id, position, completed_at, language) VALUES (?, ?, ?, NULL, NULL)', testTakerId, t, pos);
     });

@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { TEST_ID, scoreProfileByShortName } from './catalog.js';
 import { type InvitationState, type PlannedInvitation, type Seed, type SeedAccount, loadSeed, planInvitations } from './seed.js';
+import { indexFrom } from './search-index.js';
 import { type Store, newProfileId } from './store.js';
 
 export type StateMix = Record<InvitationState, number>;
@@ -92,6 +93,7 @@ export function insertPlanned(store: Store, planned: PlannedInvitation[]): SeedP
   let testTakers = 0;
   let completed = 0;
   let firstId: number | null = null;
+  let firstTT: number | null = null;
   planned.forEach((p, i) => {
     const person = p.person;
     const emailLc = person.email.toLowerCase();
@@ -109,6 +111,7 @@ export function insertPlanned(store: Store, planned: PlannedInvitation[]): SeedP
     if (p.accepted_at === null) return;
     const tt = insTT.run(p.account_id, p.team_id, invId, p.accepted_at, person.first_name, person.last_name, person.email, emailLc, person.phone, person.custom_id, person.person_id);
     const ttId = Number(tt.lastInsertRowid);
+    firstTT ??= ttId;
     setTT.run(ttId, invId);
     testTakers++;
     const done = new Map(p.completed.map((c) => [c.test_id, c]));
@@ -120,6 +123,9 @@ export function insertPlanned(store: Store, planned: PlannedInvitation[]): SeedP
     const interests = done.get(TEST_ID.interests);
     if (interests) insCnp.run(newProfileId(), p.account_id, ttId, interests.completed_at, ++cnpSeq);
   });
+  // The filters' index, for the new rows at once (search-index.ts).
+  if (firstId !== null) indexFrom(store, 'invitations', firstId);
+  if (firstTT !== null) indexFrom(store, 'test_takers', firstTT);
   store.setMeta('cnp_seq', String(cnpSeq));
   return { invitations: planned.length, testTakers, completed, firstId };
 }

@@ -10,13 +10,14 @@
  *   completed tests).
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { ensurePrivateDir, ensurePrivateFile } from '../core/files.js';
 import { trustProblem } from '../core/trust.js';
 import { type DiskCondition, conditionText, diskConditionOf } from '../core/disk.js';
 import { type Database, type RunResult, type Statement, openDatabase } from '../core/sqlite.js';
+import { checkSqliteSideFiles, prepareSqliteSideFiles } from '../core/sqlite-files.js';
+import { dropSearchIndex, ensureSearchIndex } from './search-index.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -281,19 +282,25 @@ export class Store {
     // (An existing folder is left as it is: --data may name any folder.)
     this.path = join(dataDir, DB_FILE);
     // Another user's database (or one others can write) never receives people's data.
-    for (const f of [this.path, `${this.path}-wal`, `${this.path}-shm`]) {
-      const unsafe = trustProblem(f, "The stub's database", 'give the stub another data folder');
-      if (unsafe) throw new UsageError(unsafe);
-    }
+    const unsafe = trustProblem(this.path, "The stub's database", 'give the stub another data folder');
+    if (unsafe) throw new UsageError(unsafe);
+    // Its -wal, -shm and -journal: ours or refused, and made by us (core/sqlite-files.ts).
+    checkSqliteSideFiles(this.path, "The stub's database", 'give the stub another data folder');
     try {
       ensurePrivateDir(dataDir);
       ensurePrivateFile(this.path);
-      for (const side of ['-wal', '-shm']) if (existsSync(this.path + side)) ensurePrivateFile(this.path + side);
+      prepareSqliteSideFiles(this.path, "The stub's database", 'give the stub another data folder');
       this.db = openDatabase(this.path);
       this.db.exec('PRAGMA busy_timeout = 5000');
       this.db.exec('PRAGMA journal_mode = WAL');
     } catch (err) {
       throw this.diskError(err) ?? err;
+    }
+    try {
+      checkSqliteSideFiles(this.path, "The stub's database", 'give the stub another data folder');
+    } catch (err) {
+      this.db.close();
+      throw err;
     }
     // OFF: no fsync at all. A commit still reaches the operating system before
     // the answer goes out, so it survives the stub (or a client) being killed;
@@ -308,7 +315,10 @@ export class Store {
     // Fewer, larger checkpoints: each one syncs the database file, the costliest step of a small write.
     this.db.exec('PRAGMA wal_autocheckpoint = 8000');
     try {
-      this.write(() => this.db.exec(SCHEMA));
+      this.write(() => {
+        this.db.exec(SCHEMA);
+        ensureSearchIndex(this.db);
+      });
     } catch (err) {
       this.close();
       throw this.diskError(err) ?? err;
@@ -389,12 +399,15 @@ export class Store {
    * store.write; the meta table is left to its owners.
    */
   clear(): void {
+    // The filters' index goes first (no trigger per deleted row) and comes back empty.
+    dropSearchIndex(this.db);
     for (const t of TABLES) this.db.exec(`DELETE FROM ${t}`);
     const extra = this.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('meta', 'sqlite_sequence')")
       .map((r) => r.name)
       .filter((n) => !TABLES.includes(n));
     for (const t of extra) this.db.exec(`DELETE FROM "${t}"`);
     this.db.exec('DELETE FROM sqlite_sequence');
+    ensureSearchIndex(this.db);
   }
 
   /** Starts the ids of invitations and test takers in their ranges. Call inside store.write, on an empty store. */

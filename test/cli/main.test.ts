@@ -184,7 +184,7 @@ describe('help', () => {
 
   it('help exit-codes lists every code', async () => {
     const r = await runCli(['help', 'exit-codes']);
-    for (const code of ['0', '1', '2', '3', '4', '129', '130', '143']) expect(r.stdout).toMatch(new RegExp(`^  ${code}\\s`, 'm'));
+    for (const code of ['0', '1', '2', '3', '4', '5', '129', '130', '143']) expect(r.stdout).toMatch(new RegExp(`^  ${code}\\s`, 'm'));
   });
 
   it('help environment names every JOBFIT_* variable the code reads', async () => {

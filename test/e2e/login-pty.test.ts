@@ -48,7 +48,7 @@ describe('jobfit login on a terminal', () => {
   it('asks, masks the keys, verifies them and saves the profile 0600', async () => {
     const configDir = join(tmp, 'config');
     const { live_key: live, test_key: test, display_name: account } = stub.keys[0];
-    const term = spawnPty(cli.command, [...cli.prefix, 'login'], { env: { JOBFIT_CONFIG_DIR: configDir, HOME: join(tmp, 'home') } });
+    const term = spawnPty(cli.command, [...cli.prefix, 'login'], { env: { JOBFIT_CONFIG_DIR: configDir, HOME: join(tmp, 'home'), PATH: cli.path } });
     try {
       await term.expect('Profile name');
       term.line('work');
@@ -94,7 +94,7 @@ describe('jobfit login on a terminal', () => {
     const configDir = join(tmp, 'config2');
     const { test_key: test } = stub.keys[0];
     const term = spawnPty(cli.command, [...cli.prefix, 'login', '--profile', 'p2', '--base-url', stub.url], {
-      env: { JOBFIT_CONFIG_DIR: configDir, HOME: join(tmp, 'home') },
+      env: { JOBFIT_CONFIG_DIR: configDir, HOME: join(tmp, 'home'), PATH: cli.path },
     });
     try {
       await term.expect('Live key');

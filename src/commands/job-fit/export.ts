@@ -25,6 +25,8 @@ import { defineCommand } from '../kit/define.js';
 import { checkOutFile, checkOutputOptions } from '../kit/output-checks.js';
 import { checkIdSources, exportFlags } from '../shared/export-options.js';
 import { teamOfExport } from '../shared/names.js';
+import { specOf } from '../shared/status-filter.js';
+import { gateExport } from '../../export/person-status.js';
 
 const JobFitOptions = z
   .object(
@@ -93,7 +95,7 @@ async function runOne(id: number, ctx: Context): Promise<void> {
 export async function run(o: JobFitOptions, ctx: Context): Promise<void> {
   checkOutputOptions(ctx, { fields: FIELDS, out: o.out, formats: JOB_FIT_FORMATS });
   if (o.errors !== undefined) checkOutFile(o.errors, '--errors');
-  const one = singleId(o);
+  const one = specOf(o) ? undefined : singleId(o);
   if (one !== undefined) return runOne(one, ctx);
   const client = await ctx.client();
   const source = await idSource(ctx, client, { ...o, team: await teamOfExport(client, o.team, ctx.io.signal) });
@@ -111,8 +113,7 @@ export async function run(o: JobFitOptions, ctx: Context): Promise<void> {
     concurrency: o.concurrency,
     errors: o.errors,
     rerun: 'jobfit job-fit',
-    fetch: (id, signal) => client.getJobFitReport(id, signal),
-    skipWhen: notReadyReason,
+    ...gateExport(client, specOf(o), (id, signal) => client.getJobFitReport(id, signal), notReadyReason),
     async openWriter() {
       if (render) return undefined;
       if (format === 'html') {

@@ -21,6 +21,8 @@ import { flag } from '../kit/flags.js';
 import { checkOutFile, checkOutputOptions } from '../kit/output-checks.js';
 import { checkIdSources, exportFlags } from '../shared/export-options.js';
 import { teamOfExport } from '../shared/names.js';
+import { specOf } from '../shared/status-filter.js';
+import { gateExport } from '../../export/person-status.js';
 
 const ScorecardOptions = z
   .object({
@@ -56,7 +58,7 @@ export async function run(o: ScorecardOptions, ctx: Context): Promise<void> {
   if (o.errors !== undefined) checkOutFile(o.errors, '--errors');
   const client = await ctx.client();
   await checkScoreProfile(client, o.sp, ctx.connection?.mode, ctx.io.signal);
-  const one = singleId(o);
+  const one = specOf(o) ? undefined : singleId(o);
   if (one !== undefined) {
     const card = await client.getScorecard(one, o.sp, ctx.io.signal);
     const format = resolveFormat(ctx);
@@ -76,7 +78,7 @@ export async function run(o: ScorecardOptions, ctx: Context): Promise<void> {
     concurrency: o.concurrency,
     errors: o.errors,
     rerun: 'jobfit scorecard',
-    fetch: (id, signal) => client.getScorecard(id, o.sp, signal),
+    ...gateExport(client, specOf(o), (id, signal) => client.getScorecard(id, o.sp, signal)),
     async openWriter() {
       const writer = await createListWriter(target.ctx, { ...fields, csvColumns: columns, noun: 'scorecards', flatItems: true });
       // CSV, xlsx and the table get the flat row (flatItems); JSON and NDJSON the API's object.

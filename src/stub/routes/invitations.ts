@@ -6,6 +6,7 @@ import * as F from '../fakes.js';
 import { groupCommitOf } from '../group-commit.js';
 import { type Reply, fail, json } from '../http/reply.js';
 import { recordOutbox } from '../lifecycle.js';
+import { indexPerson } from '../search-index.js';
 import { type Store, newToken, nowIso } from '../store.js';
 import { type InvitationListRow, type InvitationRow, type UserRow, assessmentRef, assessmentUrl, invitationListItem, invitationObject, templateRef } from '../views.js';
 import { type Call, intId, list, ref, teamOfAccount } from './call.js';
@@ -202,6 +203,7 @@ export async function createInvitation(c: Call): Promise<Reply> {
         sendCongrats ? 1 : 0, token,
       );
       const id = Number(r.lastInsertRowid);
+      indexPerson(c.store, 'invitations', id, v.email, v.customId);
       insertAssessments(c.store, id, v.testIds);
       // The row as stored, built here rather than read back (one statement less per request).
       const inv: InvitationRow = {

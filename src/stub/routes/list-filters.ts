@@ -2,6 +2,7 @@
 import { MSG } from '../../api/messages.js';
 import { CUSTOM_ID_MAX, charLength, listCap } from '../../api/limits.js';
 import { fail } from '../http/reply.js';
+import { type PeopleTable, matchQuery, searchTable } from '../search-index.js';
 import { type Call, intId, teamOfAccount } from './call.js';
 
 export interface Filters {
@@ -34,22 +35,58 @@ function likeArg(s: string): string {
   return `%${s.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
 }
 
-function whereOf(alias: string, f: Filters): { sql: string; args: unknown[] } {
+/** The filters as SQL on the people table `x`: team, then each pattern as the reference's LIKE. */
+function whereOf(f: Filters): { sql: string; args: unknown[] } {
   const parts: string[] = [];
   const args: unknown[] = [];
   if (f.teamId !== undefined) {
-    parts.push(`${alias}.team_id = ?`);
+    parts.push('x.team_id = ?');
     args.push(f.teamId);
   }
   if (f.custom_id) {
-    parts.push(`${alias}.custom_id LIKE ? ESCAPE '\\'`);
+    parts.push("x.custom_id LIKE ? ESCAPE '\\'");
     args.push(likeArg(f.custom_id));
   }
   if (f.email) {
-    parts.push(`${alias}.email LIKE ? ESCAPE '\\'`);
+    parts.push("x.email LIKE ? ESCAPE '\\'");
     args.push(likeArg(f.email));
   }
   return { sql: parts.map((p) => ` AND ${p}`).join(''), args };
+}
+
+/**
+ * Where the rows of a filtered list come from: the trigram index's rows
+ * (search-index.ts; CROSS JOIN keeps the index first, so the people table is
+ * read by id for its candidates only), or, when no pattern is three
+ * characters long, the account's rows.
+ */
+function sourceOf(table: PeopleTable, f: Filters): { from: string; args: unknown[] } {
+  const match = matchQuery([
+    ['email', f.email],
+    ['custom_id', f.custom_id],
+  ]);
+  if (match === null) return { from: `${table} x`, args: [] };
+  const s = searchTable(table);
+  return { from: `(SELECT rowid AS id FROM ${s} WHERE ${s} MATCH ?) m CROSS JOIN ${table} x ON x.id = m.id`, args: [match] };
+}
+
+/** The statements of one filtered list: its count and its newest `cap` rows, with the team's and the account's names. */
+export function peopleQueries(table: PeopleTable, f: Filters, accountId: number): { count: string; page: string; args: unknown[] } {
+  const w = whereOf(f);
+  const src = sourceOf(table, f);
+  // A pattern too short for the index is answered by one pass over the table
+  // (`+` keeps SQLite from going through the account's index and then to
+  // each row by id: 6 times slower for the count at 30,000 rows, and the
+  // page's walk newest first has no bound for a rare pattern).
+  const scan = src.args.length === 0 && Boolean(f.email || f.custom_id);
+  const where = `WHERE ${scan ? '+' : ''}x.account_id = ?${w.sql}`;
+  return {
+    count: `SELECT COUNT(*) AS n FROM ${src.from} ${where}`,
+    page: `SELECT x.*, t.display_name AS team_name, a.display_name AS account_name FROM ${src.from}
+     JOIN teams t ON t.id = x.team_id JOIN accounts a ON a.id = x.account_id
+     ${where} ORDER BY x.created_at DESC, x.id DESC LIMIT ?`,
+    args: [...src.args, accountId, ...w.args],
+  };
 }
 
 /**
@@ -57,16 +94,9 @@ function whereOf(alias: string, f: Filters): { sql: string; args: unknown[] } {
  * newest first, with the team's and the account's names, and the total that
  * match; read inside the caller's transaction.
  */
-export function peoplePage<R>(c: Call, table: 'invitations' | 'test_takers', f: Filters): { total: number; rows: R[] } {
-  const w = whereOf('x', f);
-  const total = c.store.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table} x WHERE x.account_id = ?${w.sql}`, c.auth.accountId, ...w.args)!.n;
-  const rows = c.store.all<R>(
-    `SELECT x.*, t.display_name AS team_name, a.display_name AS account_name FROM ${table} x
-     JOIN teams t ON t.id = x.team_id JOIN accounts a ON a.id = x.account_id
-     WHERE x.account_id = ?${w.sql} ORDER BY x.created_at DESC, x.id DESC LIMIT ?`,
-    c.auth.accountId,
-    ...w.args,
-    f.cap,
-  );
+export function peoplePage<R>(c: Call, table: PeopleTable, f: Filters): { total: number; rows: R[] } {
+  const q = peopleQueries(table, f, c.auth.accountId);
+  const total = c.store.get<{ n: number }>(q.count, ...q.args)!.n;
+  const rows = c.store.all<R>(q.page, ...q.args, f.cap);
   return { total, rows };
 }

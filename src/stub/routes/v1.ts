@@ -8,6 +8,7 @@ import { MSG } from '../../api/messages.js';
 import { TEST_ID } from '../catalog.js';
 import { type Reply, error as err, methodNotAllowed } from '../http/reply.js';
 import { recordOutbox } from '../lifecycle.js';
+import { indexPerson } from '../search-index.js';
 import { type Store, newToken, nowIso } from '../store.js';
 import { type InvitationRow, assessmentUrl } from '../views.js';
 
@@ -135,6 +136,7 @@ async function create(store: Store, origin: string, accountId: number, b: Record
       template?.id ?? null, newToken(), callback,
     );
     const id = Number(r.lastInsertRowid);
+    indexPerson(store, 'invitations', id, email!, customId);
     tests.forEach((t, pos) => {
       store.run('INSERT INTO invitation_assessments (invitation_id, test_id, position) VALUES (?, ?, ?)', id, t, pos);
     });

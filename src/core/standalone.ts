@@ -1,0 +1,68 @@
+/**
+ * The standalone executable (`npm run package`: a Node single executable
+ * application, scripts/package.mjs). There, `require` finds only Node's
+ * built-ins and no file of the package is beside the program: every file
+ * jobfit reads (the stub's seed, the root help, the keyring addon) is a SEA
+ * asset, read through node:sea. Anywhere else (the npm install, tests from
+ * source) these answer "not standalone" and callers read the package's files.
+ */
+import { createHash } from 'node:crypto';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+type Sea = typeof import('node:sea');
+
+let sea: Sea | null | undefined;
+
+/** node:sea when this process is a standalone executable, else null. */
+function seaModule(): Sea | null {
+  if (sea === undefined) {
+    const m = process.getBuiltinModule('node:sea') as Sea | undefined;
+    sea = m?.isSea() ? m : null;
+  }
+  return sea;
+}
+
+export function isStandalone(): boolean {
+  return seaModule() !== null;
+}
+
+/** An asset's text (the package's file at the same relative path, e.g. `fixtures/seed.json`); undefined when not standalone. */
+export function assetText(name: string): string | undefined {
+  return seaModule()?.getAsset(name, 'utf8');
+}
+
+/**
+ * The keyring addon of this platform (asset `keyring.node`, its SHA-256 in
+ * `keyring.node.sha256`, both written by the build), loaded with
+ * process.dlopen from a private copy: a fresh folder only this user can
+ * enter, the file written new (never through something already there), and
+ * its bytes hashed again after writing, right before loading. The folder is
+ * removed once loaded (Windows keeps a loaded DLL, so there it stays in the
+ * user's own temporary folder until a later run's cleanup or the system's).
+ */
+export function loadAddonAsset(name: string): unknown {
+  const s = seaModule();
+  if (!s) throw new Error('not a standalone executable');
+  const bytes = Buffer.from(s.getRawAsset(name));
+  const expected = s.getAsset(`${name}.sha256`, 'utf8').trim();
+  const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+  if (sha(bytes) !== expected) throw new Error(`the ${name} inside this executable is damaged`);
+  const dir = mkdtempSync(join(tmpdir(), 'jobfit-addon-'));
+  try {
+    chmodSync(dir, 0o700);
+    const file = join(dir, name);
+    writeFileSync(file, bytes, { mode: 0o600, flag: 'wx' });
+    if (sha(readFileSync(file)) !== expected) throw new Error(`the copy of ${name} in ${dir} changed before it was loaded`);
+    const m = { exports: {} as unknown };
+    process.dlopen(m, file);
+    return m.exports;
+  } finally {
+    try {
+      rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // Windows: the loaded DLL cannot be removed while this process runs.
+    }
+  }
+}
