@@ -151,7 +151,7 @@ async function served(round: number): Promise<void> {
 
 describe('every documented path, twice on one config folder, in "Zoë Müller/Kandidaten Ordner"', () => {
   for (const round of [1, 2]) {
-    it(`round ${round}: offline, on the embedded stub`, () => offline(round), 300_000);
-    it(`round ${round}: a served stub, login, whoami, webhook listen, logout`, () => served(round), 300_000);
+    it(`round ${round}: offline, on the embedded stub`, () => offline(round), 600_000);
+    it(`round ${round}: a served stub, login, whoami, webhook listen, logout`, () => served(round), 600_000);
   }
 });
