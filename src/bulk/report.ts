@@ -59,6 +59,10 @@ export function describeMapping(m: ColumnMapping, validator: RowValidator, accou
     notes.push(`${rows(n)}: ${f} read from another column, as "${from}" is empty or anonymous there.`);
   }
   if (st.damaged) notes.push(damagedNames(st, meta));
+  if (st.unlistedPhones) {
+    const ex = (st.unlistedExamples ?? []).map((e) => `"${e}"`).join(', ');
+    notes.push(`${rows(st.unlistedPhones)} ${st.unlistedPhones === 1 ? 'has' : 'have'} a phone in a range libphonenumber does not list (${ex}): sent as written, since they go by email; a row that must carry an SMS is refused.`);
+  }
   const names = st.split ? { split: st.split, examples: st.splitExamples } : undefined;
   return names ? { columns, values, names, notes } : { columns, values, notes };
 }
@@ -129,7 +133,7 @@ export function formatReport(
   label: string,
 ): string {
   const lines: string[] = [];
-  lines.push(`${label}: ${NUM.format(s.rows)} rows, ${NUM.format(s.valid)} valid, ${NUM.format(s.invalid)} invalid.`);
+  lines.push(`${label}: ${NUM.count(s.rows, 'row')}, ${NUM.format(s.valid)} valid, ${NUM.format(s.invalid)} invalid.`);
   const full = s.errorsFile ? `every invalid row is in ${s.errorsFile}` : 'the full list: --errors FILE, or the results file of a real run';
   if (s.invalid <= LIST_ROWS) {
     for (const r of s.invalidRows) for (const e of r.errors) lines.push(`  ${where(r)}: ${e.field}: ${e.reason}`);

@@ -187,7 +187,7 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps, prepared?
     refuseInvalidRows(base, opts, label, ctx);
     const prior = journal!;
     const sendable = Math.max(0, sendableRows(prior, base.valid));
-    if (opts.retryFailed) ctx.info(`Retrying: ${NUM.format(sendable)} rows failed or were not sent in the earlier run.`);
+    if (opts.retryFailed) ctx.info(`Retrying: ${NUM.count(sendable, 'row')} that failed or ${sendable === 1 ? 'was' : 'were'} not sent in the earlier run.`);
     await guardLive(opts, deps, account, v, sendable);
     const files = await openRunFiles(opts, v, out, journalPath, ctx.io.now().toISOString());
     const pass = new SendingPass({ opts, deps, v, prior, input, label, concurrency, started, ...files, out, journalPath });
@@ -312,7 +312,7 @@ function refuseInvalidRows(base: BulkSummary, opts: BulkOptions, label: string, 
   if (base.invalid === 0 || opts.skipInvalid) return;
   ctx.io.stderr.write(safeText(formatReport(base, label)));
   throw new UsageError(
-    `${NUM.format(base.invalid)} of ${NUM.format(base.rows)} rows are invalid; nothing was sent.`,
+    `${NUM.format(base.invalid)} of ${NUM.count(base.rows, 'row')} ${base.invalid === 1 ? 'is' : 'are'} invalid; nothing was sent.`,
     'fix them, or pass --skip-invalid to send the valid rows only (the invalid ones go to the results file)',
   );
 }

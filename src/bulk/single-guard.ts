@@ -5,9 +5,11 @@
  * terminal, or --yes. Our own stub (proven by its instance) and a test key
  * need no confirmation. A dry run shows the same summary and sends nothing.
  */
-import { CancelError, ExitCode, UsageError } from '../core/errors.js';
+import { isDuplicateMessage } from '../api/index.js';
+import { ApiError } from '../client/errors.js';
+import { CancelError, ExitCode, JobfitError, UsageError } from '../core/errors.js';
 import { safeText } from '../format/sanitize.js';
-import type { AccountData } from './account.js';
+import { type AccountData, type BulkApi, findInvitationByEmail } from './account.js';
 import type { BulkDeps } from './types.js';
 
 /** The body of POST /invitations, as buildSingleBody makes it. */
@@ -79,4 +81,22 @@ export async function guardSingle(
   }
   const ok = await deps.confirm('Send this live invitation now?');
   if (!ok) throw new CancelError('Nothing was sent.', ExitCode.DECLINED);
+}
+
+/**
+ * A single invite the service refused because the email is already invited
+ * (on this team or another): the refusal with the invitation in the way
+ * named, as bulk invite's results say it (`…: invitation 345 on team Retail
+ * Stores (12), for Ana Diaz, created …`). Any other error comes back as it was.
+ */
+export async function withConflictNamed(err: unknown, api: Pick<BulkApi, 'listInvitations'>, email: string, signal?: AbortSignal): Promise<unknown> {
+  if (!(err instanceof ApiError) || err.status !== 400 || !isDuplicateMessage(err.apiText)) return err;
+  const found = await findInvitationByEmail(api as BulkApi, email, signal).catch(() => undefined);
+  if (!found) return err;
+  const team = found.team ? `team ${found.team.display_name} (${found.team.id})` : 'another team';
+  const when = found.created_at ? `, created ${found.created_at}` : '';
+  return new JobfitError(`${err.apiText}: invitation ${found.id} on ${team}, for ${found.first_name} ${found.last_name}${when}.`, {
+    hint: `see it with \`jobfit invitations get ${found.id}\``,
+    cause: err,
+  });
 }

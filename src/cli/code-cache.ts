@@ -163,6 +163,15 @@ function cacheChunkCode(chunksDir: string, cacheDir: string): void {
  * (`./chunk-X.js`, a file of this build) skips node's search: no stat and
  * no realpath per chunk, ~60 on an offline command. Anything else (a
  * built-in, a package) goes to node's require.
+ *
+ * Kept (issue 41, measured A/B in CPU time: docs/performance.md): with
+ * createRequire's require instead, an embedded `teams` spends 13 % more. It
+ * relies on node's CommonJS internals, not a documented API: Module._cache,
+ * Module._nodeModulePaths, `new Module(id)` and module.load(file), as does
+ * the Module.prototype._compile hook above. Should node change them, the
+ * built CLI fails at its first chunk: test/cli/code-cache.test.ts and every
+ * e2e test (test/e2e) run the built bundle. The standalone executable uses
+ * none of this (one script, with the SEA's own code cache).
  */
 function chunkRequire(Module: typeof import('node:module').Module, chunksDir: string, base: NodeJS.Require): NodeJS.Require {
   const M = Module as unknown as {

@@ -62,7 +62,7 @@ export interface AnalysisInput {
 const scoreOf = (p: Person, o: Outcome): number | null => (o.measure === 'stars' ? p.stars : p.fit);
 
 /** LL144's median over everyone scored (with or without a row); null for a threshold outcome. */
-export function medianOf(people: Iterable<Person>, o: Outcome): number | null {
+function medianOf(people: Iterable<Person>, o: Outcome): number | null {
   if (o.kind !== 'scoring_rate') return null;
   const xs: number[] = [];
   for (const p of people) if (p.fit !== null) xs.push(p.fit);

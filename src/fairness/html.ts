@@ -96,7 +96,7 @@ export function renderFairnessHtml(r: FairnessReport, page: PageMeta): string {
     ['Mode', page.mode],
     ['Team', r.team_id],
     ['Self-identification file (SHA-256)', f.sha256],
-  ])}<p>${fmt(p.invited)} people invited: ${fmt(p.with_a_row)} with a row in the file (joined on ${f.join}), ${fmt(p.without_a_row)} without one; ${completion ? `${fmt(p.completed ?? 0)} completed every assessment; ` : ''}${fmt(p.scored)} scored. The file has ${fmt(f.rows)} rows, ${fmt(f.rows_matching_nobody)} matching nobody. Selected: ${r.outcome.rule}.</p>`;
+  ])}<p>${fmt(p.invited)} people invited: ${fmt(p.with_a_row)} with a row in the file (joined on ${f.join}), ${fmt(p.without_a_row)} without one; ${completion ? `${fmt(p.completed ?? 0)} of those with a row completed every assessment; ` : ''}${fmt(p.scored)} scored. The file has ${fmt(f.rows)} rows, ${fmt(f.rows_matching_nobody)} matching nobody. Selected: ${r.outcome.rule}.</p>`;
   const sections = r.sections.map(
     (s) =>
       html`<section class="fair"><h2>By ${s.by.join(' × ')}</h2>${ratioChart(s)}${countsTable(s, completion)}${s.left_out.length ? html`<p class="note">Left out of the ratios: ${s.left_out.join('; ')}.</p>` : ''}</section>

@@ -56,6 +56,12 @@ export class FairnessJoin {
     p.stars = maxOf(p.stars, card.five_star_score);
   }
 
+  /** Whether a test taker's completion can change the report: their person has a row and is not known to be complete yet. */
+  needsCompletion(testTakerId: number): boolean {
+    const p = this.byTaker.get(testTakerId);
+    return p !== undefined && p.answers !== undefined && !p.completed;
+  }
+
   /** Completed: every assigned assessment has a completed_at (and there is at least one). */
   addTestTaker(testTakerId: number, taker: { assigned_assessments?: Array<{ completed_at?: string | null }> }): void {
     const p = this.byTaker.get(testTakerId);

@@ -28,7 +28,7 @@ export function parseShare(text: string | undefined): number {
 }
 
 /** Whether a group's numbers may be shown at all. */
-export const shown = (people: number, r: PrivacyRules): boolean => people >= r.minGroup;
+const shown = (people: number, r: PrivacyRules): boolean => people >= r.minGroup;
 
 /** A group's status before the comparison (null: it takes part). */
 export function statusBefore(g: { people: number; undisclosed: boolean }, sectionPeople: number, r: PrivacyRules): GroupStatus | null {

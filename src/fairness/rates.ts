@@ -28,7 +28,7 @@ export interface Comparison {
 const rateOf = (c: Count): number | null => (c.n > 0 ? c.k / c.n : null);
 
 /** The highest-rate group's index among the eligible (the first of equals); -1 when none has a rate. */
-export function highestIndex(counts: ReadonlyArray<Count | null>): number {
+function highestIndex(counts: ReadonlyArray<Count | null>): number {
   let best = -1;
   let bestRate = -1;
   counts.forEach((c, i) => {

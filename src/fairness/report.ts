@@ -46,7 +46,8 @@ export function buildFairnessReport(a: AnalysisInput, meta: ReportMeta): Fairnes
   let scored = 0;
   for (const p of a.join.people.values()) {
     if (p.answers) withRow++;
-    if (p.completed) completed++;
+    // Completion is asked for people with a row only (they are the ones in groups).
+    if (p.completed && p.answers) completed++;
     if ((a.outcome.measure === 'stars' ? p.stars : p.fit) !== null) scored++;
   }
   return {

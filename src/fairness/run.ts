@@ -27,7 +27,9 @@ export class FairnessRun {
 
   /** Reads the file (exit 2 for a file that cannot be used); says on stderr how it was joined. */
   static async open(s: FairnessSettings, ctx: Session): Promise<FairnessRun> {
-    const selfId = await readSelfId(s.file, { by: s.by, join: s.join, note: (t) => ctx.info(t) });
+    // The reader's note quotes the first skipped line; a line of this file is not repeated anywhere.
+    const note = (t: string) => ctx.info(t.replace(/ \(line \d+: [\s\S]*\)\.?$/, '.'));
+    const selfId = await readSelfId(s.file, { by: s.by, join: s.join, note });
     ctx.info(`Fairness: ${selfId.answers.size} people in the file, joined on ${selfId.join}; nothing of it is sent.`);
     return new FairnessRun(s, new FairnessJoin(selfId));
   }
@@ -40,9 +42,9 @@ export class FairnessRun {
     this.join.addScorecard(id, card);
   }
 
-  /** The scorecard, and (for completion) the test taker beside it. */
+  /** The scorecard, and (for completion) the test taker beside it: only for a person with a row, whose completion counts. */
   async fetch(client: JobfitClient, id: number, sp: string, signal?: AbortSignal) {
-    if (!this.settings.completion) return client.getScorecard(id, sp, signal);
+    if (!this.settings.completion || !this.join.needsCompletion(id)) return client.getScorecard(id, sp, signal);
     const [card, taker] = await Promise.all([client.getScorecard(id, sp, signal), client.getTestTaker(id, signal)]);
     this.join.addTestTaker(id, taker as { assigned_assessments?: Array<{ completed_at?: string | null }> });
     return card;

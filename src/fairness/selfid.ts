@@ -31,7 +31,7 @@ export interface SelfId {
 }
 
 /** A header cell as a name: lower case, letters and digits only ("Person ID" → "personid"). */
-export const headerName = (h: string): string => h.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+const headerName = (h: string): string => h.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 
 /** A join value as it is compared: emails trimmed and lower-cased, ids trimmed. */
 export const joinValue = (join: JoinKey, v: string | null | undefined): string | undefined => {
@@ -86,7 +86,7 @@ function byColumns(header: string[], by: string[]): number[] {
 }
 
 /** The SHA-256 of the file's bytes: what the report names instead of its path. */
-export async function fileSha256(path: string): Promise<string> {
+async function fileSha256(path: string): Promise<string> {
   const h = createHash('sha256');
   for await (const chunk of createReadStream(path)) h.update(chunk as Buffer);
   return h.digest('hex');

@@ -56,7 +56,7 @@ const COLUMNS = [
   { key: 'group', header: 'GROUP' },
   { key: 'people', header: 'PEOPLE', align: 'right' as const },
   { key: 'completed', header: 'COMPLETED', align: 'right' as const },
-  { key: 'completion_ratio', header: 'RATIO', align: 'right' as const },
+  { key: 'completion_ratio', header: 'COMPL. RATIO', align: 'right' as const },
   { key: 'scored', header: 'SCORED', align: 'right' as const },
   { key: 'selected', header: 'SELECTED', align: 'right' as const },
   { key: 'impact_ratio', header: 'IMPACT RATIO', align: 'right' as const },
@@ -82,7 +82,7 @@ export function renderFairnessText(ctx: Session, r: FairnessReport): string {
   out.push(
     '',
     `People: ${NUM.format(p.invited)} invited, ${NUM.format(p.with_a_row)} with a row in the file, ${NUM.format(p.without_a_row)} without one (not in any group); ` +
-      `${completion ? `${NUM.format(p.completed ?? 0)} completed every assessment, ` : ''}${NUM.format(p.scored)} scored.`,
+      `${completion ? `${NUM.format(p.completed ?? 0)} of those with a row completed every assessment, ` : ''}${NUM.format(p.scored)} scored.`,
     `File (sha256 ${f.sha256.slice(0, 16)}…, joined on ${f.join}): ${NUM.format(f.rows)} rows, ${NUM.format(f.rows_matching_nobody)} matching nobody` +
       `${f.rows_without_join_value ? `, ${NUM.format(f.rows_without_join_value)} without a ${f.join}` : ''}${f.duplicate_rows ? `, ${NUM.format(f.duplicate_rows)} repeated` : ''}.`,
     `Groups of fewer than ${r.rules.min_group} people are not shown and not compared. Flag: impact ratio under 0.8 (29 CFR 1607.4 D). ` +

@@ -14,6 +14,7 @@ import { argvOf } from './derive.js';
 import { askPerson, type Target } from './guard.js';
 import { runCommand, type Ran } from './invoke.js';
 import { Pager } from './pages.js';
+import { pathProblem } from './paths.js';
 import type { Tool } from './tools.js';
 
 export interface CallDeps {
@@ -53,8 +54,10 @@ function answerOf(tool: Tool, ran: Ran, pager: Pager, out: string | undefined): 
     return failure(error, ran.stdout.trim() ? parse(ran.stdout) : undefined);
   }
   if (out !== undefined) {
+    // The answer went to the file; what the command still printed (a bulk run's counts) comes with it.
     const written = { file: out, bytes: existsSync(out) ? statSync(out).size : 0 };
-    return { content: [{ type: 'text', text: JSON.stringify({ written }) }, ...notes], structuredContent: { written } };
+    const doc = { ...(ran.stdout.trim() ? (parse(ran.stdout) as object) : {}), written };
+    return { content: [{ type: 'text', text: JSON.stringify(doc) }, ...notes], structuredContent: doc };
   }
   let answer = parse(ran.stdout);
   if (tool.spec.answer === 'many' && !Array.isArray(answer)) answer = [answer];
@@ -99,9 +102,10 @@ export async function callTool(tool: Tool, input: Input, deps: CallDeps, signal:
       return { content: [{ type: 'text', text: JSON.stringify(page) }], structuredContent: page };
     }
     const { path, slots } = tool.commands[typeof input.what === 'string' ? input.what : ''] ?? Object.values(tool.commands)[0];
-    const out = typeof input.out === 'string' ? input.out : undefined;
-    // Never over a file that is there: a person's file is not an assistant's to replace.
-    if (out !== undefined && existsSync(out)) return failure({ code: 'usage', message: `${out} exists: the tool never writes over a file.`, hint: 'name a new file', status: null });
+    // (The catalog's `account` has no --out: the answer comes back as usual.)
+    const out = typeof input.out === 'string' && slots.some((s) => s.key === 'out') ? input.out : undefined;
+    const bad = pathProblem(input, slots);
+    if (bad) return failure({ code: 'usage', ...bad, status: null });
     const globals = ['-o', 'json', ...(Array.isArray(input.fields) && input.fields.length ? [`--fields=${input.fields.join(',')}`] : [])];
     const argv = argvOf(path, slots, input, tool.spec.write === 'invite_csv' && input.dryRun !== true ? [...globals, '--yes'] : globals);
     if (tool.spec.write) {

@@ -57,9 +57,11 @@ function typesOf(j: Json): z.ZodType {
  * command checks the rest, answering a bad value with its own sentence.
  * Required inputs are said so in words: a call with only a cursor needs none.
  */
-function inputOf(schema: z.ZodType, description: string, required: boolean): z.ZodType {
+function inputOf(schema: z.ZodType, description: string, required: boolean, choices?: readonly string[]): z.ZodType {
   const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Json;
   delete json.$schema;
+  // Choices commander checks (the flag's, not the schema's) are published too.
+  if (choices && json.type === 'string' && !json.enum) json.enum = [...choices];
   const published = { ...json, description: required ? `Required. ${description}` : description };
   return typesOf(json).meta(published).optional();
 }
@@ -78,7 +80,7 @@ export function slotsOf(def: CommandDef, spec: ToolSpec): Slot[] {
     if (meta?.hidden) continue;
     const required = spec.require?.includes(key) || !schema.safeParse(arg?.variadic ? [] : undefined).success;
     const description = arg ? `${arg.description}${arg.variadic ? ' (one or more)' : ''}` : meta!.description;
-    slots.push({ key, arg, meta, input: inputOf(schema, description, required) });
+    slots.push({ key, arg, meta, input: inputOf(schema, description, required, meta?.choices) });
   }
   return slots;
 }

@@ -52,7 +52,7 @@ export async function askPerson(server: Server, t: Target, sends: string, timeou
       { timeout: timeoutMs },
     );
   } catch (err) {
-    const why = /timed? ?out/i.test(String((err as Error)?.message)) ? `no answer within ${Math.round(timeoutMs / 1000)} s` : `the confirmation failed (${(err as Error)?.message ?? String(err)})`;
+    const why = /timed? ?out/i.test(String((err as Error)?.message)) ? `no answer within ${timeoutMs / 1000} s` : `the confirmation failed (${(err as Error)?.message ?? String(err)})`;
     return { ok: false, message: `Nothing was sent: ${why}.`, hint: HINT };
   }
   if (answer.action === 'accept' && answer.content?.send === true) return { ok: true };

@@ -13,8 +13,6 @@ export interface Bounds {
   maxBytes: number;
 }
 
-export const DEFAULT_BOUNDS: Bounds = { maxItems: 50, maxBytes: 100 * 1024 };
-
 /** A page: the answer's own fields around `data`, cut to the page, with where it is and what follows. */
 export type Paged = Record<string, unknown>;
 

@@ -66,9 +66,11 @@ export function outputSchemaOf(spec: ToolSpec, item: z.ZodType | undefined): z.Z
  * outputSchema (the command refuses an unknown name, listing the valid ones).
  */
 export function fieldsInput(item: z.ZodType): z.ZodType {
-  const top = fieldNames(item).filter((n) => !n.includes('.'));
+  const names = fieldNames(item);
+  const top = names.filter((n) => !n.includes('.'));
+  const dotted = names.find((n) => n.includes('.'));
   return z
     .array(z.string())
     .optional()
-    .describe(`only these fields, as --fields: ${top.join(', ')}, or dotted names for nested ones (team.display_name); a smaller answer`);
+    .describe(`only these fields, as --fields: ${top.join(', ')}${dotted ? `, or dotted names for nested ones (${dotted})` : ''}; a smaller answer`);
 }

@@ -5,7 +5,7 @@
  * else is given.
  */
 import { UsageError } from '../core/errors.js';
-import { DEFAULT_TOOLSETS, TOOL_SPECS, TOOLSETS, type Toolset, type ToolSpec } from './catalog.js';
+import { DEFAULT_TOOLSETS, TOOL_SPECS, TOOLSETS, type ToolSpec } from './catalog.js';
 
 export interface Selection {
   toolsets?: string[];
@@ -34,5 +34,3 @@ export function selectTools(sel: Selection): ToolSpec[] {
   }
   return picked.filter((t) => !t.write || sel.allowWrites);
 }
-
-export const TOOLSET_NAMES = Object.keys(TOOLSETS) as Toolset[];

@@ -72,19 +72,65 @@ export function dropSearchIndex(db: Database): void {
   }
 }
 
-/** The names the indexes add to the schema (the FTS5 table and its shadow tables). */
-export const isSearchTable = (name: string): boolean => PEOPLE.some((t) => name === searchTable(t) || name.startsWith(`${searchTable(t)}_`));
-
 /** The pattern can be asked of the index: three characters or more (no NUL, which ends an FTS5 query). */
 export const indexable = (pattern: string): boolean => charLength(pattern) >= INDEXED_MIN && !pattern.includes('\0');
 
+type Column = 'email' | 'custom_id';
+
+/** The pattern's trigrams, each once, in order (code points, as the tokenizer counts them). */
+function trigramsOf(pattern: string): string[] {
+  const cps = [...pattern];
+  const out = new Set<string>();
+  for (let i = 0; i + INDEXED_MIN <= cps.length; i++) out.add(cps.slice(i, i + INDEXED_MIN).join(''));
+  return [...out];
+}
+
+/** Folded as the tokenizer folds it, near enough to find it among the index's terms (a miss only costs speed). */
+const foldOf = (t: string): string => [...t].map((ch) => (ch.toLowerCase().length === ch.length ? ch.toLowerCase() : ch)).join('');
+
+/** How many rows hold each trigram, per store: looked up once per process (fts5vocab), only to choose which to ask for. */
+const docCounts = new WeakMap<Store, Map<string, number>>();
+const DOC_COUNTS_MAX = 50_000;
+
+function docsOf(store: Store, table: PeopleTable, column: Column, trigram: string): number {
+  let cache = docCounts.get(store);
+  if (!cache || cache.size > DOC_COUNTS_MAX) {
+    cache = new Map();
+    docCounts.set(store, cache);
+  }
+  const key = `${table} ${column} ${trigram}`;
+  let n = cache.get(key);
+  if (n === undefined) {
+    const vocab = `temp.${searchTable(table)}_terms`;
+    store.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${vocab} USING fts5vocab(main, ${searchTable(table)}, 'col')`);
+    n = Number(store.stmt(`SELECT doc FROM ${vocab} WHERE term = ? AND col = ?`).value(foldOf(trigram), column) ?? 0);
+    cache.set(key, n);
+  }
+  return n;
+}
+
+/** Trigrams asked of the index per pattern: the rarest ones (a phrase reads every trigram's row list, `com` and `.co` hold most rows). */
+const ASKED = 2;
+
 /**
  * The FTS5 query for the indexable filters among `terms` (column → pattern):
- * each a phrase (quotes doubled) on its column, all of them required; null
- * when none is indexable.
+ * for each, its rarest trigrams, all required (quotes doubled); null when
+ * none is indexable. Every row holding the pattern holds each of its
+ * trigrams, so the rows found are a superset of the answer (the caller's
+ * LIKE decides); asking for the whole pattern as a phrase read the row list
+ * of every trigram in it: 6 ms for `38@icloud.com` at 30,000 rows instead of
+ * 0.06 ms for `38@` and `8@i`.
  */
-export function matchQuery(terms: Array<[column: 'email' | 'custom_id', pattern: string | undefined]>): string | null {
-  const parts = terms.filter((e): e is ['email' | 'custom_id', string] => e[1] !== undefined && indexable(e[1])).map(([col, p]) => `${col} : "${p.replace(/"/g, '""')}"`);
+export function matchQuery(store: Store, table: PeopleTable, terms: Array<[column: Column, pattern: string | undefined]>): string | null {
+  const parts: string[] = [];
+  for (const [column, pattern] of terms) {
+    if (pattern === undefined || !indexable(pattern)) continue;
+    const rarest = trigramsOf(pattern)
+      .map((t) => ({ t, n: docsOf(store, table, column, t) }))
+      .sort((a, b) => a.n - b.n)
+      .slice(0, ASKED);
+    parts.push(`${column} : (${rarest.map(({ t }) => `"${t.replace(/"/g, '""')}"`).join(' AND ')})`);
+  }
   return parts.length > 0 ? parts.join(' AND ') : null;
 }
 

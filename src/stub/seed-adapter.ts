@@ -4,11 +4,10 @@
  * transaction. Loaded lazily: serving an already seeded store needs none of it
  * (nor zod, which seed.ts uses to validate the fixture).
  */
-import { randomBytes } from 'node:crypto';
 import { TEST_ID, scoreProfileByShortName } from './catalog.js';
-import { type InvitationState, type PlannedInvitation, type Seed, type SeedAccount, loadSeed, planInvitations } from './seed.js';
+import { type InvitationState, type PlannedInvitation, type Seed, type SeedAccount, loadSeed, planEach } from './seed.js';
 import { indexFrom } from './search-index.js';
-import { type Store, newProfileId } from './store.js';
+import { type Store, newProfileId, newToken } from './store.js';
 
 export type StateMix = Record<InvitationState, number>;
 
@@ -56,9 +55,8 @@ export function writeSeed(store: Store): void {
       );
       for (const tid of u.team_ids) userTeam.run(u.id, tid);
     }
-    const planned = planInvitations(a);
-    insertPlanned(store, planned);
-    nextIndex = Math.max(nextIndex, a.people.start_index + planned.length);
+    const planned = insertPlanned(store, planEach(a));
+    nextIndex = Math.max(nextIndex, a.people.start_index + planned.invitations);
   }
   // `stub seed` draws people after every seeded range, so no email repeats.
   store.setMeta('people_next_index', String(nextIndex));
@@ -72,7 +70,7 @@ export interface SeedPeopleResult {
   firstId: number | null;
 }
 
-export function insertPlanned(store: Store, planned: PlannedInvitation[]): SeedPeopleResult {
+export function insertPlanned(store: Store, planned: Iterable<PlannedInvitation>): SeedPeopleResult {
   const db = store.db;
   const insInv = db.prepare(
     `INSERT INTO invitations (account_id, team_id, invited_by_user_id, created_at, accepted_at, first_name, last_name, email, email_lc,
@@ -88,27 +86,28 @@ export function insertPlanned(store: Store, planned: PlannedInvitation[]): SeedP
   const setTT = db.prepare('UPDATE invitations SET test_taker_id = ? WHERE id = ?');
   const insAA = db.prepare('INSERT INTO assigned_assessments (test_taker_id, test_id, position, completed_at, language) VALUES (?, ?, ?, ?, ?)');
   const insCnp = db.prepare('INSERT INTO career_navigation_profiles (id, account_id, test_taker_id, created_at, seq) VALUES (?, ?, ?, ?, ?)');
-  const tokens = randomBytes(planned.length * 18);
   let cnpSeq = Number(store.meta('cnp_seq') ?? '0');
   let testTakers = 0;
   let completed = 0;
   let firstId: number | null = null;
   let firstTT: number | null = null;
-  planned.forEach((p, i) => {
+  let invitations = 0;
+  for (const p of planned) {
+    invitations++;
     const person = p.person;
     const emailLc = person.email.toLowerCase();
     const target = p.target_score_profile ? (scoreProfileByShortName(p.target_score_profile)?.id ?? null) : null;
     const r = insInv.run(
       p.account_id, p.team_id, p.inviter_user_id, p.created_at, p.accepted_at, person.first_name, person.last_name, person.email, emailLc,
       p.send_via_email ? 1 : 0, person.phone, p.send_via_sms ? 1 : 0, person.custom_id, person.person_id, p.invitation_email_template_id,
-      p.congrats_email_template_id, p.send_congrats_notification ? 1 : 0, target, tokens.subarray(i * 18, i * 18 + 18).toString('base64url'),
+      p.congrats_email_template_id, p.send_congrats_notification ? 1 : 0, target, newToken(),
     );
     const invId = Number(r.lastInsertRowid);
     firstId ??= invId;
     p.assessments.forEach((t, pos) => {
       insInvA.run(invId, t, pos);
     });
-    if (p.accepted_at === null) return;
+    if (p.accepted_at === null) continue;
     const tt = insTT.run(p.account_id, p.team_id, invId, p.accepted_at, person.first_name, person.last_name, person.email, emailLc, person.phone, person.custom_id, person.person_id);
     const ttId = Number(tt.lastInsertRowid);
     firstTT ??= ttId;
@@ -122,12 +121,12 @@ export function insertPlanned(store: Store, planned: PlannedInvitation[]): SeedP
     if (p.completed.length === p.assessments.length) completed++;
     const interests = done.get(TEST_ID.interests);
     if (interests) insCnp.run(newProfileId(), p.account_id, ttId, interests.completed_at, ++cnpSeq);
-  });
+  }
   // The filters' index, for the new rows at once (search-index.ts).
   if (firstId !== null) indexFrom(store, 'invitations', firstId);
   if (firstTT !== null) indexFrom(store, 'test_takers', firstTT);
   store.setMeta('cnp_seq', String(cnpSeq));
-  return { invitations: planned.length, testTakers, completed, firstId };
+  return { invitations, testTakers, completed, firstId };
 }
 
 export interface SeedPeopleOptions {
@@ -173,7 +172,7 @@ export function seedPeopleRows(store: Store, accountId: number, teamId: number, 
       state_mix: { ...account.people.state_mix, ...(opts.mix ?? {}) },
     },
   };
-  return insertPlanned(store, planInvitations(synthetic));
+  return insertPlanned(store, planEach(synthetic));
 }
 
 /** The seeded accounts' keys, straight from the fixture (no store needed). */

@@ -289,6 +289,15 @@ const HOUR = 3_600_000;
  * same seed always yields the same invitations.
  */
 export function planInvitations(account: SeedAccount): PlannedInvitation[] {
+  return [...planEach(account)];
+}
+
+/**
+ * The planned invitations one at a time, in plan order (the same as
+ * planInvitations): a seed of 100,000 people writes each as it is planned
+ * instead of holding them all.
+ */
+export function* planEach(account: SeedAccount): Generator<PlannedInvitation> {
   const p = account.people;
   const rng = mulberry32(hashString(`plan:${p.seed}`));
   const seedHash = hashString(p.seed);
@@ -306,7 +315,8 @@ export function planInvitations(account: SeedAccount): PlannedInvitation[] {
   const states = Object.entries(p.state_mix) as [InvitationState, number][];
   const teamCounters = new Map<number, number>();
 
-  return slots.map((plan, i) => {
+  for (let i = 0; i < slots.length; i++) {
+    const plan = slots[i];
     const person_index = p.start_index + i;
     const person = personAt(person_index, seedHash);
     const n = teamCounters.get(plan.team_id) ?? 0;
@@ -351,7 +361,7 @@ export function planInvitations(account: SeedAccount): PlannedInvitation[] {
       completed_at: new Date(createdMs + Math.floor(c.offset * squeeze)).toISOString(),
       language: c.language,
     }));
-    return {
+    yield {
       account_id: account.id,
       team_id: plan.team_id,
       inviter_user_id: inviter.id,
@@ -369,5 +379,5 @@ export function planInvitations(account: SeedAccount): PlannedInvitation[] {
       accepted_at: acceptedMs === null ? null : new Date(acceptedMs).toISOString(),
       completed,
     };
-  });
+  }
 }

@@ -25,21 +25,25 @@ export class SeededStore extends Store {
   async ensureSeeded(): Promise<void> {
     if (this.seeded) return;
     const { writeSeed } = await seedAdapter();
-    this.write(() => {
-      if (this.seeded) return;
-      this.fill(writeSeed);
-    });
+    this.withLargeCache(() =>
+      this.write(() => {
+        if (this.seeded) return;
+        this.fill(writeSeed);
+      }),
+    );
   }
 
   /** Restores the seed: every record the service or a command wrote is gone. */
   async reset(): Promise<void> {
     const { writeSeed } = await seedAdapter();
     this.refCache.clear();
-    this.write(() => {
-      this.clear();
-      this.run(`DELETE FROM meta WHERE key IN (${SEED_META.map(() => '?').join(', ')})`, ...SEED_META);
-      this.fill(writeSeed);
-    });
+    this.withLargeCache(() =>
+      this.write(() => {
+        this.clear();
+        this.run(`DELETE FROM meta WHERE key IN (${SEED_META.map(() => '?').join(', ')})`, ...SEED_META);
+        this.fill(writeSeed);
+      }),
+    );
   }
 
   /**
@@ -49,7 +53,7 @@ export class SeededStore extends Store {
    */
   async seedPeople(accountId: number, teamId: number, count: number, opts: SeedPeopleOptions = {}): Promise<SeedPeopleResult> {
     const { seedPeopleRows } = await seedAdapter();
-    return this.write(() => seedPeopleRows(this, accountId, teamId, count, opts));
+    return this.withLargeCache(() => this.write(() => seedPeopleRows(this, accountId, teamId, count, opts)));
   }
 
   private fill(writeSeed: (store: Store) => void): void {

@@ -6,11 +6,11 @@
  * rows were not invited, though all were created. Each row's id is now the
  * one its email finds, and every row created is said so.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FaultServer, faultEnv, startFaultServer } from '../helpers/fault-server.js';
+import { type FaultServer, faultEnv, INVITER, startFaultServer } from '../helpers/fault-server.js';
 import { runCli } from '../helpers/cli.js';
 import { wrongCreatedId } from '../faults/hostile.js';
 import { inviteArgs, people, results } from './helpers/no-id.js';
@@ -65,5 +65,20 @@ describe('a 201 with a wrong id', () => {
     expect(rows.filter((x) => x.status === 'created')).toHaveLength(200);
     for (const row of rows) expect(row.invitation_id).toBe(String(s.invitations.find((i) => i.email === row.Email)!.id));
     expect(s.invitations).toHaveLength(201);
+  });
+});
+
+describe('the duplicate check and the Kelvin sign', () => {
+  it('a valid kelvin@… row is not a duplicate of an invalid row written with the Kelvin sign (U+212A)', async () => {
+    server = await startFaultServer();
+    const csv = join(dir, 'kelvin.csv');
+    writeFileSync(csv, 'First Name,Last Name,Email\nK,Sign,\u212Aelvin@r4.example\nKel,Vin,kelvin@r4.example\nAn,Other,KELVIN@r4.example\n');
+    const r = await runCli(['invite', '--csv', csv, '--created-by', INVITER, '--dry-run'], { env: faultEnv(server) });
+    const out = r.stdout + r.stderr;
+    // Row 2 (kelvin@) is valid; row 3 (KELVIN@, the same address) is its duplicate; row 1 is invalid on its own.
+    expect(out).toContain('3 rows, 1 valid, 2 invalid.');
+    expect(out).toMatch(/\(row 3, KELVIN@r4\.example\): email: Duplicate email in the file \(first on row 2\)/);
+    expect(out).not.toMatch(/\(row 2, /);
+    expect(out).not.toContain('first on row 1');
   });
 });

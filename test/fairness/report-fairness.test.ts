@@ -14,12 +14,13 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningStub, startStub } from '../../src/stub/index.js';
 import { runCli } from '../helpers/cli.js';
 
-const FIXTURE = new URL('../../fixtures/fairness/self-id.csv', import.meta.url).pathname;
+const FIXTURE = fileURLToPath(new URL('../../fixtures/fairness/self-id.csv', import.meta.url));
 const ARGS = ['report', '--sp', 'sales-rep', '--fairness', FIXTURE, '--by', 'sex,race'];
 
 let dir: string;
@@ -116,7 +117,10 @@ describe('report --fairness on the seeded stub with fixtures/fairness/self-id.cs
       expect(got, name).toMatchObject({ invited: g.people, completed: g.completed, scored: g.scored, selected: g.selected });
       expect(got.impact_ratio!, name).toBeCloseTo(g.selected / g.scored / top, 4);
     }
-    expect(r.stdout).not.toContain(FIXTURE);
+    expect(r.stdout + r.stderr).not.toContain(FIXTURE);
+    // The skipped title lines are said, not quoted: no line of the file is repeated.
+    expect(r.stderr).toContain('the 2 lines above it skipped.');
+    expect(r.stderr).not.toContain('(synthetic)');
     expect(json.self_identification.sha256).toMatch(/^[0-9a-f]{64}$/);
     // The planted disparity is found; the three-person group is hidden.
     const race = json.sections[1].groups;
@@ -197,6 +201,11 @@ describe('the demographics file never leaves the machine', () => {
     const requests = seen.join('\n').toLowerCase();
     const carried = [...values].filter((v) => requests.includes(v) || requests.includes(encodeURIComponent(v)));
     expect(carried).toEqual([]);
+    // Completion is asked only for people with a row: fewer test takers than scorecards.
+    const takers = seen.filter((x) => /^GET \S*\/test-takers\/\d+(\?\S*)?\n/.test(x)).length;
+    const cards = seen.filter((x) => /^GET \S*\/test-takers\/\d+\/scorecard/.test(x)).length;
+    expect(takers).toBeGreaterThan(1900);
+    expect(takers).toBeLessThan(cards);
   }, 120_000);
 });
 

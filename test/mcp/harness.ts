@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { createContext } from '../../src/cli/create-context.js';
 import { buildServer, type ServeOptions } from '../../src/mcp/server.js';
 import { runCli, type RunResult } from '../helpers/cli.js';
@@ -25,13 +25,24 @@ export interface Harness {
 
 export const DEFAULTS: ServeOptions = { allowWrites: false, readOnly: false, bounds: { maxItems: 50, maxBytes: 100 * 1024 }, confirmMs: 5000 };
 
-export async function inProcess(opts: Partial<ServeOptions> = {}): Promise<Harness> {
+export interface HarnessOptions {
+  /** The server's environment beside its config directory (JOBFIT_BASE_URL, JOBFIT_API_KEY). */
+  env?: Record<string, string>;
+  /** The person's answers to elicitations; absent: a client that cannot ask. */
+  elicit?: (message: string) => ElicitResult | Promise<ElicitResult>;
+}
+
+export async function inProcess(opts: Partial<ServeOptions> = {}, h: HarnessOptions = {}): Promise<Harness> {
   const configDir = mkdtempSync(join(tmpdir(), 'jobfit-mcp-'));
-  const env = { JOBFIT_CONFIG_DIR: configDir };
+  const env = { JOBFIT_CONFIG_DIR: configDir, ...h.env };
   const base = createContext(memoryIO({ env }).io, { color: false, quiet: true, verbose: false });
   const { server } = await buildServer(base, { ...DEFAULTS, ...opts });
   const [a, b] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: 'jobfit-test', version: '1' });
+  const client = new Client({ name: 'jobfit-test', version: '1' }, { capabilities: h.elicit ? { elicitation: { form: {} } } : {} });
+  if (h.elicit) {
+    const answer = h.elicit;
+    client.setRequestHandler(ElicitRequestSchema, async (req) => answer(req.params.message));
+  }
   await Promise.all([server.connect(a), client.connect(b)]);
   return {
     client,

@@ -26,6 +26,8 @@ const CASES: Array<[string, Record<string, unknown>, string[]]> = [
   ['invitations_list', { email: 'example' }, ['invitations', 'list', '--email', 'example']],
   ['invitations_get', { id: '100002' }, ['invitations', 'get', '100002']],
   ['test_takers_list', { team: 'Retail Stores' }, ['test-takers', 'list', '--team', 'Retail Stores']],
+  // Options a command gained after the server was written reach its tool (status, since).
+  ['test_takers_list', { status: 'completed', since: '2026-01-01' }, ['test-takers', 'list', '--status', 'completed', '--since', '2026-01-01']],
   ['test_takers_get', { id: '500001' }, ['test-takers', 'get', '500001']],
   ['profiles_list', {}, ['profiles', 'list']],
   ['scorecards', { sp: 'sales-rep', ids: ['500001', '500002'] }, ['scorecard', '500001', '500002', '--sp', 'sales-rep']],

@@ -109,7 +109,7 @@ describe('filters from the trigram index', () => {
       if (rnd() < 0.3) f.teamId = pick([11, 12]);
       if (rnd() < 0.2) f.cap = 3;
       const table = pick(['invitations', 'test_takers'] as const);
-      const now = answer(store, peopleQueries(table, f, 1), f.cap);
+      const now = answer(store, peopleQueries(store, table, f, 1), f.cap);
       const then = answer(store, oldQueries(table, f, 1), f.cap);
       expect(now, JSON.stringify({ table, f })).toEqual(then);
       if ([f.email, f.custom_id].some((p) => p !== undefined && [...p].length >= 3)) indexed++;
@@ -128,7 +128,7 @@ describe('filters from the trigram index', () => {
 
   it('an email filter of three characters or more reads the index, not the table', () => {
     for (const t of ['invitations', 'test_takers'] as const) {
-      const q = peopleQueries(t, { email: 'dana', cap: 150 }, 1);
+      const q = peopleQueries(store, t, { email: 'dana', cap: 150 }, 1);
       const plan = (sql: string, ...more: unknown[]) => (store.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...q.args, ...more) as Array<{ detail: string }>).map((r) => r.detail);
       for (const p of [plan(q.count), plan(q.page, 150)]) {
         expect(p.join('\n')).toMatch(new RegExp(`SCAN ${searchTable(t)} VIRTUAL TABLE INDEX`));

@@ -12,7 +12,7 @@ import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { collect, flag } from '../kit/flags.js';
 import { flagOf } from '../kit/parse.js';
-import { guardSingle, isRealSend, singleSummary } from '../../bulk/single-guard.js';
+import { guardSingle, isRealSend, singleSummary, withConflictNamed } from '../../bulk/single-guard.js';
 
 const text = (f: string, description: string) => flag(z.string().optional(), { flag: f, description });
 const bulk = (f: string, description: string) => flag(z.boolean().optional(), { flag: f, description });
@@ -165,7 +165,9 @@ async function runSingle(o: InviteOptions, ctx: Context): Promise<void> {
   const account = await loadAccountData(client as never);
   const body = await buildSingleBody(opts, account, ctx, () => ctx.prompter());
   if (await singleGate(o, ctx, body, account)) return;
-  const { invitation, recovered } = await client.createInvitationDetailed(body as never);
+  const { invitation, recovered } = await client.createInvitationDetailed(body as never).catch(async (err: unknown) => {
+    throw await withConflictNamed(err, client as never, String(body.email ?? ''), ctx.io.signal);
+  });
   if (recovered) ctx.info('The connection was lost after sending; the invitation was found by its email (not sent twice).');
   await printObject(ctx, invitation, {
     columns: [

@@ -14,10 +14,12 @@ import { JobFitReport } from '../../api/schemas/job-fit.js';
 import { JobfitError } from '../../core/errors.js';
 import { errorText, throwIfFailed } from '../../export/bulk-fetch.js';
 import { runIdExport } from '../../export/id-export.js';
+import { heapForSize } from '../../core/heap.js';
 import { idSource, singleId } from '../../export/ids.js';
 import { openTarget } from '../../export/target.js';
 import { JOB_FIT_CSV_COLUMNS, jobFitLongRows } from '../../export/job-fit-rows.js';
 import { printJobFitReports } from '../../format/jobfit-report.js';
+import { NUM } from '../../format/number.js';
 import { clearProgress } from '../../format/progress.js';
 import { type ColumnSpec, createListWriter, printList, printObject, resolveFormat } from '../../format/output.js';
 import type { Context } from '../kit/context.js';
@@ -26,6 +28,7 @@ import { checkOutFile, checkOutputOptions } from '../kit/output-checks.js';
 import { checkIdSources, exportFlags } from '../shared/export-options.js';
 import { teamOfExport } from '../shared/names.js';
 import { specOf } from '../shared/status-filter.js';
+import { checkWebOne, openWeb, webFlag } from '../shared/web.js';
 import { gateExport } from '../../export/person-status.js';
 
 const JobFitOptions = z
@@ -35,6 +38,7 @@ const JobFitOptions = z
       errors: 'write failed and not-ready ids to FILE as NDJSON (default: stderr)',
     }),
   )
+  .extend({ web: webFlag("one test taker's job-fit summary page") })
   .superRefine(checkIdSources);
 type JobFitOptions = z.output<typeof JobFitOptions>;
 
@@ -95,9 +99,15 @@ async function runOne(id: number, ctx: Context): Promise<void> {
 export async function run(o: JobFitOptions, ctx: Context): Promise<void> {
   checkOutputOptions(ctx, { fields: FIELDS, out: o.out, formats: JOB_FIT_FORMATS });
   if (o.errors !== undefined) checkOutFile(o.errors, '--errors');
+  checkWebOne(o);
+  if (o.web) {
+    const tt = await (await ctx.client()).getTestTaker(Number(o.ids[0]), ctx.io.signal);
+    return openWeb(ctx, tt.job_fit_summary_url, `the job-fit summary of test taker ${tt.id}`, `The job-fit summary of test taker ${tt.id} is not available yet (Personality and Career Interests are not both complete).`);
+  }
   const one = specOf(o) ? undefined : singleId(o);
   if (one !== undefined) return runOne(one, ctx);
   const client = await ctx.client();
+  heapForSize();
   const source = await idSource(ctx, client, { ...o, team: await teamOfExport(client, o.team, ctx.io.signal) });
   const target = openTarget(ctx, o.out, 'job-fit rows');
   const format = resolveFormat(target.ctx, JOB_FIT_FORMATS);
@@ -136,10 +146,10 @@ export async function run(o: JobFitOptions, ctx: Context): Promise<void> {
       if (render && error === undefined) printJobFitReports(ctx, rendered);
       if (notReady.length > 0) {
         const shown = notReady.slice(0, 50).join(', ');
-        const more = notReady.length > 50 ? ` and ${notReady.length - 50} more` : '';
+        const more = notReady.length > 50 ? ` and ${NUM.format(notReady.length - 50)} more` : '';
         // Said even with --quiet: a missing report must never look like an empty one.
         ctx.io.stderr.write(
-          `Not available yet for ${notReady.length} test taker${notReady.length === 1 ? '' : 's'} (Personality and Career Interests not both complete): ${shown}${more}\n`,
+          `Not available yet for ${NUM.count(notReady.length, 'test taker')} (Personality and Career Interests not both complete): ${shown}${more}\n`,
         );
       }
     },

@@ -9,6 +9,7 @@ import * as z from 'zod';
 import type { JobfitClient, ListFilter } from '../../client/client.js';
 import type { Session } from '../../core/session.js';
 import { type BulkResult, IdFeed, bulkFetch, createErrorSink, throwIfFailed, waitingNotice } from '../../export/bulk-fetch.js';
+import { heapForSize } from '../../core/heap.js';
 import { type FetchPage, listAll } from '../../export/complete-list.js';
 import { finishExport, isServiceGone } from '../../export/finish.js';
 import { type GroupStats, GroupReport, groupId, type InvitationLike, REPORT_CSV_COLUMNS, reportCsvRow, takerIdOf } from '../../export/group-report.js';
@@ -46,6 +47,7 @@ const ReportOptions = z.object({
     description: 'with -o html: the candidates ranked per group (default 25; all: every one)',
   }),
   out: flag(z.string().min(1).optional(), { flag: '--out <file>', description: 'write the report to FILE, only once it is complete (a failed run leaves FILE as it was)' }),
+  open: flag(z.boolean().optional(), { flag: '--open', description: 'with -o html --out FILE: open the page in the browser once written (off a terminal: its file:// URL on stdout)' }),
   ...reportStatusFilterOptions,
   ...fairnessOptions,
 });
@@ -256,6 +258,7 @@ const topOf = (top: string | undefined): number => (top === undefined ? DEFAULT_
 
 export async function run(opts: ReportOptions, ctx: Context): Promise<void> {
   if (opts.top !== undefined && ctx.globals.output !== 'html') throw new UsageError('--top ranks the candidates of an HTML report; add -o html.');
+  if (opts.open && (ctx.globals.output !== 'html' || opts.out === undefined)) throw new UsageError('--open opens the page of -o html --out FILE; add them.', 'jobfit report --sp SHORT -o html --out report.html --open');
   // Every option before the first request: -o, --out and --errors (the score profile and --team's name need the service).
   checkOutputOptions(ctx, { out: opts.out, formats: REPORT_FORMATS });
   if (opts.errors !== undefined) checkOutFile(opts.errors, '--errors');
@@ -263,6 +266,7 @@ export async function run(opts: ReportOptions, ctx: Context): Promise<void> {
   // The self-identification file is read (and refused) before anything connects.
   const fairness = fair && (await import('../../fairness/run.js').then((m) => m.FairnessRun.open(fair, ctx)));
   const client = await ctx.client();
+  heapForSize();
   await checkScoreProfile(client, opts.sp, ctx.connection?.mode, ctx.io.signal);
   const o = { ...opts, team: await teamOfExport(client, opts.team, ctx.io.signal) };
   const started = performance.now();
@@ -300,6 +304,7 @@ export async function run(opts: ReportOptions, ctx: Context): Promise<void> {
     error,
   );
   if (result && result.failed > 0) ctx.warn('the report is missing the scorecards that could not be fetched.');
+  if (opts.open && opts.out !== undefined) await (await import('../shared/open-url.js')).openInBrowser(ctx, opts.out, 'the report');
   if (result) throwIfFailed(result, 'scorecards', o.errors);
 }
 
@@ -311,6 +316,7 @@ export default defineCommand({
     'jobfit report --sp sales-rep --group-by custom_id -o csv',
     'jobfit report --sp sales-rep -o xlsx --out groups.xlsx',
     'jobfit report --sp sales-rep -o html --out report.html --top 50',
+    'jobfit report --sp sales-rep -o html --out report.html --open',
     'jobfit report --sp sales-rep --team 12 -o json | jq ".groups[0].stars"',
     'jobfit report --sp sales-rep --fairness self-id.csv --by sex,race --exclude-under 2%',
   ],

@@ -10,6 +10,7 @@ import { fieldNames } from '../../api/fields.js';
 import { Scorecard } from '../../api/schemas/scorecard.js';
 import { throwIfFailed } from '../../export/bulk-fetch.js';
 import { runIdExport } from '../../export/id-export.js';
+import { heapForSize } from '../../core/heap.js';
 import { idSource, singleId } from '../../export/ids.js';
 import { checkScoreProfile } from '../../export/score-profile.js';
 import { hasResults, scorecardColumns, scorecardRow } from '../../export/scorecard-rows.js';
@@ -22,6 +23,7 @@ import { checkOutFile, checkOutputOptions } from '../kit/output-checks.js';
 import { checkIdSources, exportFlags } from '../shared/export-options.js';
 import { teamOfExport } from '../shared/names.js';
 import { specOf } from '../shared/status-filter.js';
+import { checkWebOne, openWeb, webFlag } from '../shared/web.js';
 import { gateExport } from '../../export/person-status.js';
 
 const ScorecardOptions = z
@@ -34,6 +36,7 @@ const ScorecardOptions = z
       all: 'every test taker who has results (the complete list, past the 50-item cap)',
       errors: 'write failed ids and their errors to FILE as NDJSON (default: stderr)',
     }),
+    web: webFlag("one test taker's scorecard page"),
   })
   .superRefine(checkIdSources);
 type ScorecardOptions = z.output<typeof ScorecardOptions>;
@@ -56,8 +59,13 @@ export async function run(o: ScorecardOptions, ctx: Context): Promise<void> {
   const fields = { columns: TABLE_COLUMNS, fieldNames: [...scorecardColumns(), ...fieldNames(Scorecard)] };
   checkOutputOptions(ctx, { fields, out: o.out });
   if (o.errors !== undefined) checkOutFile(o.errors, '--errors');
+  checkWebOne(o);
   const client = await ctx.client();
   await checkScoreProfile(client, o.sp, ctx.connection?.mode, ctx.io.signal);
+  if (o.web) {
+    const card = await client.getScorecard(Number(o.ids[0]), o.sp, ctx.io.signal);
+    return openWeb(ctx, card.scorecard_url, `the scorecard of test taker ${o.ids[0]}`, `Test taker ${o.ids[0]} has no scorecard page yet (scorecard_url is empty).`);
+  }
   const one = specOf(o) ? undefined : singleId(o);
   if (one !== undefined) {
     const card = await client.getScorecard(one, o.sp, ctx.io.signal);
@@ -66,6 +74,7 @@ export async function run(o: ScorecardOptions, ctx: Context): Promise<void> {
     const columns = scorecardColumns();
     return printList(ctx, [scorecardRow(card)], { ...fields, csvColumns: columns, noun: 'scorecards', capNotice: false });
   }
+  heapForSize();
   const source = await idSource(ctx, client, { ...o, team: await teamOfExport(client, o.team, ctx.io.signal) });
   const columns = scorecardColumns();
   const target = openTarget(ctx, o.out, 'scorecards');

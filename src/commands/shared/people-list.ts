@@ -11,6 +11,7 @@ import { TestTakerListItem } from '../../api/schemas/test-takers.js';
 import type { ListFilter } from '../../client/client.js';
 import type { ColumnSpec } from '../../format/output.js';
 import { listEverything } from '../../export/list-everything.js';
+import { heapForSize } from '../../core/heap.js';
 import { outFlag, printPage } from './list-out.js';
 import { idOfName, nameOrId } from './names.js';
 import { flag } from '../kit/flags.js';
@@ -76,6 +77,7 @@ export async function runPeopleList(
   const test = spec && itemPredicate(client, resource, spec, ctx.io.signal);
   if (opts.all) {
     const keep = test && { test, reason: 'outside --status/--since/--until' };
+    heapForSize();
     await listEverything(ctx, client, { resource, filter, columns, noun, out: opts.out, fieldNames: names, mode: ctx.connection?.mode, keep });
     return;
   }

@@ -8,6 +8,7 @@
 import { resolve } from 'node:path';
 import * as z from 'zod';
 import { ServiceGoneError } from '../../client/errors.js';
+import { heapForSize } from '../../core/heap.js';
 import { CancelError, PartialFailureError } from '../../core/errors.js';
 import { NUM } from '../../format/number.js';
 import { createProgress, formatDuration } from '../../format/progress.js';
@@ -97,7 +98,7 @@ export async function run(o: SyncOptions, ctx: Context): Promise<void> {
   // Node 24: 359 MB at 100,000 people. Growing the heap for size keeps it at
   // 16 MB: 137 MB (issue 31's bound: 150). It costs ~40% more CPU, ~18% more
   // wall time at 10,000 on a quiet machine (docs/performance.md, "Sync").
-  (await import('node:v8')).setFlagsFromString('--optimize-for-size');
+  heapForSize();
   checkSyncTarget(o.db);
   const target = isPostgresUrl(o.db) ? o.db : resolve(o.db);
   if (o.errors !== undefined) checkOutFile(o.errors, '--errors');

@@ -3,6 +3,7 @@ import { MSG } from '../../api/messages.js';
 import { CUSTOM_ID_MAX, charLength, listCap } from '../../api/limits.js';
 import { fail } from '../http/reply.js';
 import { type PeopleTable, matchQuery, searchTable } from '../search-index.js';
+import type { Store } from '../store.js';
 import { type Call, intId, teamOfAccount } from './call.js';
 
 export interface Filters {
@@ -60,8 +61,8 @@ function whereOf(f: Filters): { sql: string; args: unknown[] } {
  * read by id for its candidates only), or, when no pattern is three
  * characters long, the account's rows.
  */
-function sourceOf(table: PeopleTable, f: Filters): { from: string; args: unknown[] } {
-  const match = matchQuery([
+function sourceOf(store: Store, table: PeopleTable, f: Filters): { from: string; args: unknown[] } {
+  const match = matchQuery(store, table, [
     ['email', f.email],
     ['custom_id', f.custom_id],
   ]);
@@ -71,9 +72,9 @@ function sourceOf(table: PeopleTable, f: Filters): { from: string; args: unknown
 }
 
 /** The statements of one filtered list: its count and its newest `cap` rows, with the team's and the account's names. */
-export function peopleQueries(table: PeopleTable, f: Filters, accountId: number): { count: string; page: string; args: unknown[] } {
+export function peopleQueries(store: Store, table: PeopleTable, f: Filters, accountId: number): { count: string; page: string; args: unknown[] } {
   const w = whereOf(f);
-  const src = sourceOf(table, f);
+  const src = sourceOf(store, table, f);
   // A pattern too short for the index is answered by one pass over the table
   // (`+` keeps SQLite from going through the account's index and then to
   // each row by id: 6 times slower for the count at 30,000 rows, and the
@@ -95,7 +96,7 @@ export function peopleQueries(table: PeopleTable, f: Filters, accountId: number)
  * match; read inside the caller's transaction.
  */
 export function peoplePage<R>(c: Call, table: PeopleTable, f: Filters): { total: number; rows: R[] } {
-  const q = peopleQueries(table, f, c.auth.accountId);
+  const q = peopleQueries(c.store, table, f, c.auth.accountId);
   const total = c.store.get<{ n: number }>(q.count, ...q.args)!.n;
   const rows = c.store.all<R>(q.page, ...q.args, f.cap);
   return { total, rows };
