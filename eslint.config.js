@@ -66,6 +66,31 @@ const roomRules = Object.entries(ROOMS).map(([dir, room]) => {
   };
 });
 
+/**
+ * The pages we write (src/format/html/) are markup escaped by construction:
+ * markup is written only inside the `html` and `style` tags (./html.ts), which
+ * escape every value put into them. A string or an untagged template holding
+ * `<` or `>` there is an error, so no page part can be built by concatenation
+ * around the tag (test/lint/html.test.ts). html.ts itself, the tag, is exempt.
+ */
+const HTML_ONLY_THROUGH_THE_TAG = (() => {
+  const floor = floorRules.find((r) => r.files[0] === 'src/format/**/*.ts');
+  const [, ...syntax] = floor.rules['no-restricted-syntax'];
+  const message = 'markup in src/format/html/ is written only inside html`…` (src/format/html/html.ts), which escapes every value.';
+  return {
+    files: ['src/format/html/**/*.ts'],
+    ignores: ['src/format/html/html.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...syntax,
+        { selector: 'Literal[value=/[<>]/]', message },
+        { selector: 'TemplateElement[value.raw=/[<>]/]:not(TaggedTemplateExpression[tag.name=/^(html|style)$/] > TemplateLiteral > TemplateElement)', message },
+      ],
+    },
+  };
+})();
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'coverage/', '.tmp/', '.tmpbench/', 'docs/'] },
   js.configs.recommended,
@@ -90,6 +115,7 @@ export default tseslint.config(
   },
   ...floorRules,
   ...roomRules,
+  HTML_ONLY_THROUGH_THE_TAG,
   {
     files: ['**/*.cjs'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },

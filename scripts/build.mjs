@@ -47,35 +47,6 @@ async function chunksToCommonJs(dir) {
 }
 
 /**
- * esbuild's __toESM gives an ES module's view of a CommonJS one by copying
- * every export into a getter: a node built-in stands in as a CommonJS module
- * (bundle-options.mjs), so each chunk that imports node:fs built ~100
- * getters of its own, ~30 chunks over (280 KB on an offline command, its
- * garbage collection included). The view of one module is the same for every
- * importer once that module has loaded, so it is made once per module and
- * mode. A CommonJS package is loaded whole before its importer reads it, and
- * a stand-in's names are fixed, so no view misses a name.
- */
-function sharedModuleViews(dir) {
-  const runtime = readdirSync(dir).filter((n) => n.endsWith('.js') && /^var __toESM = \(mod, isNodeMode, target\) =>/m.test(readFileSync(new URL(n, dir), 'utf8')));
-  if (runtime.length !== 1) throw new Error(`esbuild's __toESM is in ${runtime.length} chunks, not one: see sharedModuleViews`);
-  const file = new URL(runtime[0], dir);
-  const code = readFileSync(file, 'utf8');
-  const exportAt = code.lastIndexOf('\nexport {');
-  if (exportAt < 0) throw new Error(`${runtime[0]}: no export statement where the build expects one`);
-  const memo = `
-var __toESMEach = __toESM;
-var __toESMViews = new WeakMap();
-__toESM = (mod, isNodeMode, target) => {
-  if (target !== undefined || mod == null || (typeof mod !== "object" && typeof mod !== "function")) return __toESMEach(mod, isNodeMode, target);
-  let views = __toESMViews.get(mod);
-  if (!views) __toESMViews.set(mod, (views = [undefined, undefined]));
-  return (views[isNodeMode ? 1 : 0] ??= __toESMEach(mod, isNodeMode));
-};`;
-  writeFileSync(file, code.slice(0, exportAt) + memo + code.slice(exportAt));
-}
-
-/**
  * `--version` and `--help` load no chunk (src/cli/entry.ts): esbuild still
  * has the entry import its runtime chunk for its side effects, which a
  * CommonJS chunk has none of (each chunk requires what it uses). Any other
@@ -88,7 +59,6 @@ function entryWithoutChunks(file) {
 }
 
 await build({ ...common, entryPoints: { main: 'src/cli/entry.ts' }, outdir: 'dist' });
-sharedModuleViews(new URL('chunks/', dist));
 await chunksToCommonJs(new URL('chunks/', dist));
 entryWithoutChunks(new URL('main.js', dist));
 await build({ ...common, entryPoints: { index: 'src/lib/index.ts' }, outdir: 'dist/lib' });

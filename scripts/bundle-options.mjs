@@ -22,6 +22,17 @@ export const EXTERNAL = ['better-sqlite3', 'exceljs', 'unzipper'];
  * A built-in is therefore required the first time one of its exports is read: its names come from the build's Node (the
  * same on every line we support), and every operation on the stand-in goes to
  * the module itself. The external packages are required at once.
+ *
+ * Kept (issue 41, measured A/B in CPU time: docs/performance.md): without it an
+ * embedded `teams` spends 14 % more. What it relies on that is not a
+ * documented API: esbuild's CommonJS interop (__toESM, __copyProps) takes a
+ * module's names from Object.getOwnPropertyNames and reads each value only
+ * when the importer reads it. Should esbuild change that (read every value at
+ * import, or list names another way), a built command fails or loads every
+ * built-in at start: test/e2e/new-user.test.ts ("the first command on a fresh
+ * HOME", "the embedded stub answers in this process") and the whole e2e
+ * suite run the built bundle. The standard mechanism that would replace it is
+ * process.getBuiltinModule() at each use, not a static import.
  */
 function lazyRequire(name) {
   const id = JSON.stringify(name);

@@ -1,5 +1,6 @@
 'use strict';
-// What src/client/http.ts takes from undici (Agent, EnvHttpProxyAgent),
+// What src/client/http.ts takes from undici (Agent, EnvHttpProxyAgent, and
+// Pool, the origin pool undici-agents.ts makes behind a proxy),
 // without the rest of undici's index: fetch, WebSocket, caches, cookies, mocks.
 // The bundle aliases `undici` to this file (scripts/build.mjs): undici's index
 // is over 1 MB of bundled code, and parsing it cost `jobfit teams` more
@@ -30,5 +31,9 @@ module.exports = {
   Agent,
   get EnvHttpProxyAgent() {
     return loadEnvHttpProxyAgent();
+  },
+  // Loaded by Agent already (its default factory); named here for src/client/undici-agents.ts.
+  get Pool() {
+    return require('../node_modules/undici/lib/dispatcher/pool');
   },
 };

@@ -30,6 +30,20 @@ export function toE164(raw: string, defaultCountry = DEFAULT_PHONE_COUNTRY): str
   return parsed?.isValid() ? parsed.number : null;
 }
 
+/**
+ * E.164 form of a number of a possible length for its country, in a range
+ * libphonenumber does not list (a new mobile range); null when not even that.
+ * The service normalises a phone to E.164 and requires one only for SMS
+ * (reference: create body), so such a number is taken; the CLI warns, and
+ * refuses it for an SMS (bulk/validate.ts).
+ */
+export function possibleE164(raw: string, defaultCountry = DEFAULT_PHONE_COUNTRY): string | null {
+  const trimmed = raw.trim();
+  if (!trimmed) return null;
+  const parsed = parsePhoneNumberFromString(trimmed, defaultCountry as CountryCode);
+  return parsed?.isPossible() ? parsed.number : null;
+}
+
 /** A string field that must be present and non-empty. */
 function required(what: string) {
   return z
@@ -42,7 +56,7 @@ const phone = z
   .string({ error: 'Phone must be a string' })
   .transform((value, ctx) => {
     if (value.trim() === '') return null;
-    const e164 = toE164(value);
+    const e164 = toE164(value) ?? possibleE164(value);
     if (!e164) {
       ctx.addIssue({ code: 'custom', message: 'Invalid phone number' });
       return z.NEVER;

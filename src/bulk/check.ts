@@ -47,6 +47,9 @@ export interface Validated {
  */
 const KEEP_ROWS = 20_000;
 
+/** Upper-case ASCII letters to lower case, nothing else (String#toLowerCase maps K, İ and others to ASCII letters). */
+const asciiLower = (t: string) => t.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+
 /** A row checked: the contract's rules, the account, the header's width, duplicates in the file. */
 export function checkRow(v: Pick<Validated, 'validator' | 'meta' | 'firstRowOfEmail'>, rec: CsvRecord, firstPass: boolean): RowCheck {
   const width = v.meta.header.length;
@@ -57,7 +60,9 @@ export function checkRow(v: Pick<Validated, 'validator' | 'meta' | 'firstRowOfEm
     };
   }
   const r = v.validator.check(rec.cells);
-  const key = r.email?.toLowerCase();
+  // Case folded in ASCII only, as an address's case is: the Kelvin sign (U+212A) lower-cases to "k" in Unicode, and
+  // an invalid row written with it made the valid kelvin@… row below it a "duplicate" (issue 43).
+  const key = r.email === undefined ? undefined : asciiLower(r.email);
   if (key) {
     const first = v.firstRowOfEmail.get(key);
     if (first === undefined) {
@@ -108,7 +113,7 @@ export async function validatePass(head: InputHead, opts: BulkOptions, deps: Bul
     if (journal && (journal.done.size || journal.inFlight.size)) {
       // A resume must be of the same rows: refused here, before anything is written.
       const was = journal.done.get(rec.row)?.email ?? journal.inFlight.get(rec.row);
-      if (was !== undefined && was.toLowerCase() !== (r.email ?? '').toLowerCase()) {
+      if (was !== undefined && asciiLower(was) !== asciiLower(r.email ?? '')) {
         throw new UsageError(
           `The file changed since the interrupted run: row ${rec.row} was ${was}, now ${r.email ?? '(no email)'}; nothing was written or sent.`,
           'resume with the same file, or start a new run with another --out',

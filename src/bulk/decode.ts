@@ -1,10 +1,13 @@
 /**
  * Bytes → text for the CSV reader: strict UTF-8, or UTF-16 when the file opens
- * with a UTF-16 byte order mark (Excel's "Unicode text" export). Anything else
- * that is not UTF-8 (Windows-1252, Latin-1, UTF-16 without a BOM) is refused
- * with one sentence rather than silently turned into mojibake names in real
- * emails. BOM dropped, and an early look at the first bytes so that a PNG, an
- * Excel workbook, a PDF or a JSON document is named for what it is.
+ * with a UTF-16 byte order mark (Excel's "Unicode text" export), or
+ * Windows-1252 when the first chunk is not UTF-8: what Excel's plain "CSV
+ * (Comma delimited)" saves on a Western-European Windows, said in one note.
+ * A file that starts as UTF-8 and is not UTF-8 further on, or UTF-16 without
+ * a BOM, is refused with one sentence rather than silently turned into
+ * mojibake names in real emails. BOM dropped, and an early look at the first
+ * bytes so that a PNG, an Excel workbook, a PDF or a JSON document is named
+ * for what it is.
  */
 import { UsageError } from '../core/errors.js';
 
@@ -71,7 +74,7 @@ export interface DecodeInfo {
   /** The input started with a byte order mark (the results file then gets a UTF-8 one). */
   bom: boolean;
   /** The input's encoding, as read from its first bytes. */
-  encoding?: 'utf-8' | 'utf-16le' | 'utf-16be';
+  encoding?: 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252';
 }
 
 /** The encoding a UTF-16 byte order mark announces. */
@@ -102,13 +105,24 @@ function convertHint(label: string, from: string): string {
   return `in Excel use File → Save As → "CSV UTF-8 (Comma delimited)", or convert it: iconv -f ${from} -t utf-8 ${shellArg(file)} > ${shellArg(out)}`;
 }
 
+/** The first chunk is UTF-8 (a character cut at its end is fine: the next chunk ends it). */
+function startsAsUtf8(chunk: Uint8Array): boolean {
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(chunk, { stream: true });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Decodes a byte stream as strict UTF-8 (or UTF-16 after a UTF-16 byte order
- * mark), chunk by chunk (a character split across two chunks is fine: the
- * decoder is in streaming mode). Throws a UsageError naming the line of the
- * first invalid byte.
+ * mark, or Windows-1252 when the first chunk is not UTF-8), chunk by chunk (a
+ * character split across two chunks is fine: the decoder is in streaming
+ * mode). Throws a UsageError naming the line of the first invalid byte.
+ * `note` hears the one sentence that says a file was read as Windows-1252.
  */
-export async function* decodeUtf8(source: AsyncIterable<Buffer | Uint8Array>, label: string, info: DecodeInfo): AsyncGenerator<string> {
+export async function* decodeUtf8(source: AsyncIterable<Buffer | Uint8Array>, label: string, info: DecodeInfo, note?: (text: string) => void): AsyncGenerator<string> {
   // ignoreBOM: false = the decoder drops a leading BOM itself.
   let decoder = new TextDecoder('utf-8', { fatal: true });
   let encoding: NonNullable<DecodeInfo['encoding']> = 'utf-8';
@@ -129,6 +143,15 @@ export async function* decodeUtf8(source: AsyncIterable<Buffer | Uint8Array>, la
         const what = sniffNotCsv(chunk);
         if (what) throw new UsageError(`${label} is not a CSV file: it looks like ${what}.`, notCsvHint(what));
         info.bom = chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf;
+        if (!startsAsUtf8(chunk)) {
+          // Excel's plain "CSV (Comma delimited)": the ANSI code page, Windows-1252 in Western Europe and
+          // the Americas. Every byte is a letter there, so it cannot fail; the results file gets a UTF-8 BOM
+          // so that Excel reads the names back as they were.
+          encoding = 'windows-1252';
+          decoder = new TextDecoder('windows-1252');
+          info.bom = true;
+          note?.(`${label} is not UTF-8: read as Windows-1252, as Excel's "CSV (Comma delimited)" saves it in Western Europe and the Americas. If names look wrong in the results, save it as "CSV UTF-8 (Comma delimited)" instead.`);
+        }
       }
       info.encoding = encoding;
     }
@@ -140,7 +163,7 @@ export async function* decodeUtf8(source: AsyncIterable<Buffer | Uint8Array>, la
       const lenient = new TextDecoder(encoding).decode(chunk);
       const at = lenient.indexOf('\uFFFD');
       const line = lines + 1 + (at > 0 ? countNewlines(lenient.slice(0, at)) : 0);
-      if (encoding !== 'utf-8') {
+      if (encoding !== 'utf-8' && encoding !== 'windows-1252') {
         throw new UsageError(`${label} starts as ${encoding.toUpperCase()} text but has invalid ${encoding.toUpperCase()} on line ${line}.`, convertHint(label, encoding));
       }
       throw new UsageError(

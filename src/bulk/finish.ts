@@ -45,7 +45,7 @@ export function resumeCommand(o: BulkOptions, out: string): string {
 
 /** A full or read-only disk (or another write error) as one sentence: the file, the cause, what was sent, how to resume. */
 export function writeFailure(err: unknown, file: string, opts: BulkOptions, out: string, sent: number): JobfitError {
-  const what = sent > 0 ? `${NUM.format(sent)} rows were sent and are in the journal; ` : 'nothing was sent; ';
+  const what = sent > 0 ? `${NUM.count(sent, 'row')} ${sent === 1 ? 'was' : 'were'} sent and are in the journal; ` : 'nothing was sent; ';
   const kept = existsSync(out) ? 'the previous results file was left as it was' : 'no results file was written';
   return new JobfitError(`Cannot write ${file}: ${fileErrorCause(err)}. The run stopped: ${what}${kept}.`, {
     hint: `make room (or make it writable), then: ${resumeCommand(opts, out)}`,
@@ -59,7 +59,7 @@ export function summaryLine(s: BulkSummary): string {
   const notSent = s.unknown ? `${NUM.format(s.notSent)} not sent (${NUM.format(s.unknown)} of them unanswered)` : `${NUM.format(s.notSent)} not sent`;
   const parts = [`${NUM.format(s.created)} created`, `${NUM.format(s.exists)} exists`, `${NUM.format(s.invalid)} invalid`, `${NUM.format(s.failed)} failed`, notSent];
   const resumed = s.resumed ? ` (${NUM.format(s.resumed)} from the earlier run)` : '';
-  return `${NUM.format(s.rows)} rows: ${parts.join(', ')}${resumed} in ${s.seconds.toFixed(1)}s (${NUM.format(s.sent)} sent, ${NUM.format(rate)} rows/s).`;
+  return `${NUM.count(s.rows, 'row')}: ${parts.join(', ')}${resumed} in ${s.seconds.toFixed(1)}s (${NUM.format(s.sent)} sent, ${NUM.format(rate)} rows/s).`;
 }
 
 /** Maps a finished run to the exit: 0 all created/exists, 3 some invalid/failed or without a known outcome, 130 interrupted (143, 129: SIGTERM, SIGHUP; cli/main.ts). */
@@ -68,21 +68,21 @@ export function finishBulk(s: BulkSummary, opts: BulkOptions, ctx: BulkDeps['ctx
     const reason: unknown = ctx.io.signal.reason;
     const by = reason instanceof InterruptError && reason.signal !== 'SIGINT' ? ` (${reason.signal})` : '';
     ctx.io.stderr.write(
-      `Interrupted${by}: the rows in flight were finished; ${NUM.format(s.notSent)} rows were not sent. Everything is in ${safeLine(s.results ?? '')}.\nResume with:\n  ${resumeCommand(opts, s.results!)}\n`,
+      `Interrupted${by}: the rows in flight were finished; ${NUM.count(s.notSent, 'row')} ${s.notSent === 1 ? 'was' : 'were'} not sent. Everything is in ${safeLine(s.results ?? '')}.\nResume with:\n  ${resumeCommand(opts, s.results!)}\n`,
     );
     throw new SilentError(ExitCode.INTERRUPTED);
   }
   if (s.invalid + s.failed > 0) {
     const retry = s.failed > 0 && s.results ? `; send the failed rows again with: ${resumeCommand({ ...opts, resume: false, retryFailed: true }, s.results)}` : '';
     throw new PartialFailureError(
-      `${NUM.format(s.invalid + s.failed)} of ${NUM.format(s.rows)} rows were not invited (${NUM.format(s.invalid)} invalid, ${NUM.format(s.failed)} failed).`,
+      `${NUM.format(s.invalid + s.failed)} of ${NUM.count(s.rows, 'row')} ${s.invalid + s.failed === 1 ? 'was' : 'were'} not invited (${NUM.format(s.invalid)} invalid, ${NUM.format(s.failed)} failed).`,
       s.results ? `see the status and error columns of ${s.results}${retry}` : undefined,
     );
   }
   if (s.notSent > 0) {
     // A row answered 201 without an id that no lookup found yet: made, but not known; never exit 0 on it.
     throw new PartialFailureError(
-      `${NUM.format(s.notSent)} of ${NUM.format(s.rows)} rows have no known outcome (${NUM.format(s.unknown)} unanswered or answered without an invitation id).`,
+      `${NUM.format(s.notSent)} of ${NUM.count(s.rows, 'row')} ${s.notSent === 1 ? 'has' : 'have'} no known outcome (${NUM.format(s.unknown)} unanswered or answered without an invitation id).`,
       s.results ? `settle them with: ${resumeCommand(opts, s.results)} (it looks them up by email, it never sends twice)` : undefined,
     );
   }

@@ -46,5 +46,5 @@ export async function guardLive(opts: BulkOptions, deps: BulkDeps, account: Acco
     throw new UsageError('Live bulk invite without a terminal needs --yes (real emails and SMS will be sent).', 'check the file with --dry-run first, then add --yes');
   }
   const ok = await deps.confirm(`Send ${NUM.format(sendable)} live invitations now?`);
-  if (!ok) throw new CancelError('Nothing was sent.', ExitCode.FAILURE);
+  if (!ok) throw new CancelError('Nothing was sent.', ExitCode.DECLINED);
 }

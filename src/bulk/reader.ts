@@ -328,7 +328,7 @@ export class CsvRecordAssembler {
  */
 export async function* readCsvBatches(path: string, label: string, onHeader: (meta: CsvMeta) => void, how: HeaderOptions = {}): AsyncGenerator<CsvRecord[]> {
   const info: DecodeInfo = { bom: false };
-  const text = decodeUtf8(createReadStream(path, { highWaterMark: 64 * 1024 }), label, info);
+  const text = decodeUtf8(createReadStream(path, { highWaterMark: 64 * 1024 }), label, info, how.note);
   let csv: CsvParse | undefined;
   let records: CsvRecordAssembler | undefined;
   const start = (firstText: string): CsvParse => {

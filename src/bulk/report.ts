@@ -59,6 +59,10 @@ export function describeMapping(m: ColumnMapping, validator: RowValidator, accou
     notes.push(`${rows(n)}: ${f} read from another column, as "${from}" is empty or anonymous there.`);
   }
   if (st.damaged) notes.push(damagedNames(st, meta));
+  if (st.unlistedPhones) {
+    const ex = (st.unlistedExamples ?? []).map((e) => `"${e}"`).join(', ');
+    notes.push(`${rows(st.unlistedPhones)} ${st.unlistedPhones === 1 ? 'has' : 'have'} a phone in a range libphonenumber does not list (${ex}): sent as written, since they go by email; a row that must carry an SMS is refused.`);
+  }
   const names = st.split ? { split: st.split, examples: st.splitExamples } : undefined;
   return names ? { columns, values, names, notes } : { columns, values, notes };
 }
@@ -85,11 +89,18 @@ export function damagedNames(st: { damaged: number; damagedExamples: string[] },
 /** The mapping as text: one line per column, then one per distinct value read. */
 export function formatMapping(r: MappingReport): string {
   const lines = ['Columns:'];
-  const width = Math.min(30, Math.max(...r.columns.map((c) => c.column.length + 2)));
-  for (const c of r.columns) {
+  // Columns with no header and no field say the same thing: one line for all
+  // of them (a header of 125,000 commas is one line, not 125,000). The width
+  // is a fold, not Math.max(...all): a spread of that many overflows the stack.
+  const blank = (c: MappingReport['columns'][number]) => c.column === '' && c.field === null && !c.note;
+  const shown = r.columns.filter((c) => !blank(c));
+  const blanks = r.columns.length - shown.length;
+  const width = Math.min(30, shown.reduce((w, c) => Math.max(w, c.column.length + 2), 2));
+  for (const c of shown) {
     const col = `"${c.column}"`.padEnd(width);
     lines.push(`  ${col} → ${c.field ?? 'carried through untouched'}${c.note ? ` (${c.note})` : ''}`);
   }
+  if (blanks > 0) lines.push(`  ${NUM.format(blanks)} column${blanks === 1 ? '' : 's'} with no header → carried through untouched`);
   if (r.values.length) {
     lines.push('Values:');
     for (const v of r.values) lines.push(`  ${v.field} "${v.cell}" → ${v.read}`);
@@ -122,7 +133,7 @@ export function formatReport(
   label: string,
 ): string {
   const lines: string[] = [];
-  lines.push(`${label}: ${NUM.format(s.rows)} rows, ${NUM.format(s.valid)} valid, ${NUM.format(s.invalid)} invalid.`);
+  lines.push(`${label}: ${NUM.count(s.rows, 'row')}, ${NUM.format(s.valid)} valid, ${NUM.format(s.invalid)} invalid.`);
   const full = s.errorsFile ? `every invalid row is in ${s.errorsFile}` : 'the full list: --errors FILE, or the results file of a real run';
   if (s.invalid <= LIST_ROWS) {
     for (const r of s.invalidRows) for (const e of r.errors) lines.push(`  ${where(r)}: ${e.field}: ${e.reason}`);

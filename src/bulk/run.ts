@@ -18,8 +18,10 @@
 import { createWriteStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, extname, join, resolve } from 'node:path';
+import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { UsageError } from '../core/errors.js';
+import { INPUT_MAX_BYTES, tooLarge } from '../core/input.js';
 import { acquireLock } from '../core/lock.js';
 import { NUM } from '../format/number.js';
 import { safeText } from '../format/sanitize.js';
@@ -46,12 +48,36 @@ export function defaultResultsPath(csv: string): string {
   return join(dirname(resolve(csv)), `${basename(csv, ext)}.results.${ext.toLowerCase() === '.xlsx' ? 'xlsx' : 'csv'}`);
 }
 
-/** Standard input → a temporary file, so the two passes can read it. */
+/**
+ * Standard input → a temporary file, so the two passes can read it. Bounded
+ * as every other standard input (INPUT_MAX_BYTES, refused with a sentence);
+ * Ctrl-C and SIGTERM end the copy at once; the file (0600, in a 0700 folder
+ * of its own) is removed on every way out: a refusal, an interruption, the
+ * run's end (release), and the process exiting (a second Ctrl-C) before any.
+ */
 async function spoolStdin(ctx: BulkDeps['ctx']): Promise<{ path: string; cleanup: () => void }> {
   const dir = mkdtempSync(join(tmpdir(), 'jobfit-invite-'));
   const path = join(dir, 'stdin.csv');
-  await pipeline(ctx.io.stdin, createWriteStream(path));
-  return { path, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  const cleanup = () => {
+    process.off('exit', cleanup);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  process.on('exit', cleanup);
+  let size = 0;
+  const bound = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      size += chunk.length;
+      done(size > INPUT_MAX_BYTES ? tooLarge('Standard input') : null, chunk);
+    },
+  });
+  try {
+    await pipeline(ctx.io.stdin, bound, createWriteStream(path, { flags: 'wx', mode: 0o600 }), { signal: ctx.io.signal });
+  } catch (err) {
+    cleanup();
+    if (ctx.io.signal.aborted) throw ctx.io.signal.reason;
+    throw err;
+  }
+  return { path, cleanup };
 }
 
 // What the invite command needs, in one import.
@@ -161,7 +187,7 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps, prepared?
     refuseInvalidRows(base, opts, label, ctx);
     const prior = journal!;
     const sendable = Math.max(0, sendableRows(prior, base.valid));
-    if (opts.retryFailed) ctx.info(`Retrying: ${NUM.format(sendable)} rows failed or were not sent in the earlier run.`);
+    if (opts.retryFailed) ctx.info(`Retrying: ${NUM.count(sendable, 'row')} that failed or ${sendable === 1 ? 'was' : 'were'} not sent in the earlier run.`);
     await guardLive(opts, deps, account, v, sendable);
     const files = await openRunFiles(opts, v, out, journalPath, ctx.io.now().toISOString());
     const pass = new SendingPass({ opts, deps, v, prior, input, label, concurrency, started, ...files, out, journalPath });
@@ -286,7 +312,7 @@ function refuseInvalidRows(base: BulkSummary, opts: BulkOptions, label: string, 
   if (base.invalid === 0 || opts.skipInvalid) return;
   ctx.io.stderr.write(safeText(formatReport(base, label)));
   throw new UsageError(
-    `${NUM.format(base.invalid)} of ${NUM.format(base.rows)} rows are invalid; nothing was sent.`,
+    `${NUM.format(base.invalid)} of ${NUM.count(base.rows, 'row')} ${base.invalid === 1 ? 'is' : 'are'} invalid; nothing was sent.`,
     'fix them, or pass --skip-invalid to send the valid rows only (the invalid ones go to the results file)',
   );
 }

@@ -62,6 +62,15 @@ function lookUp(api: BulkApi, email: string, signal: AbortSignal): Promise<Invit
   });
 }
 
+/** The id of a 201, or undefined when it gives none a person could use (null, "", 0, "pending": the invitation was still made). */
+function createdId(raw: unknown): number | undefined {
+  try {
+    return readId(raw);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Sends one row, retrying as decideRowRetry (retry.ts) says. A 400 duplicate
  * is "exists" only when the invitation in the way is this row's own (isOwn),
@@ -75,15 +84,15 @@ export async function sendRow(api: BulkSender, body: Record<string, unknown>, as
     try {
       const r = await api.createInvitationDetailed(body as never, signal);
       pace.ok();
-      const raw = (r.invitation as { id?: unknown } | null)?.id;
-      if (raw === undefined || raw === null || raw === '') {
-        // A 201 without an id: the invitation was made, but which one is
-        // unknown. Resolved by the email, as a dropped POST is; never sent again.
+      const id = createdId((r.invitation as { id?: unknown } | null)?.id);
+      if (id === undefined) {
+        // A 201 without an id (none, 0, "pending"): the invitation was made, but
+        // which one is unknown. Resolved by the email, as a dropped POST is; never sent again.
         const found = await lookUp(api, email, signal);
         if (found && isOwn(found, ask)) return { status: 'created', id: readId(found.id, `id of the invitation for ${email}`), url: found.assessment_url };
         return { ...UNANSWERED, error: NO_ID };
       }
-      return { status: 'created', id: readId(raw, `id of the invitation created for ${email}`), url: r.invitation.assessment_url };
+      return { status: 'created', id, url: r.invitation.assessment_url };
     } catch (err) {
       const failure = classifyRowError(err);
       const d = decideRowRetry(failure, attempt, random);

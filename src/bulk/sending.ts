@@ -63,7 +63,7 @@ export function invalidOutcome(errors: ReadonlyArray<{ field: string; reason: st
 /** The line a run without a terminal writes every few seconds. */
 export function progressLine(counts: Counts, rows: number, sent: number, seconds: number): string {
   const done = counts.created + counts.exists + counts.failed + counts.invalid;
-  return `Inviting: ${NUM.format(done)} of ${NUM.format(rows)} rows (${NUM.format(counts.created)} created, ${NUM.format(counts.exists)} exists, ${NUM.format(counts.failed)} failed), ${NUM.format(Math.round(sent / Math.max(0.001, seconds)))} rows/s sent.\n`;
+  return `Inviting: ${NUM.format(done)} of ${NUM.count(rows, 'row')} (${NUM.format(counts.created)} created, ${NUM.format(counts.exists)} exists, ${NUM.format(counts.failed)} failed), ${NUM.format(Math.round(sent / Math.max(0.001, seconds)))} rows/s sent.\n`;
 }
 
 /**

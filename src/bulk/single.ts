@@ -79,10 +79,29 @@ async function promptMissing(o: SingleOptions, a: AccountData, p: Prompter): Pro
   const via = o.sendVia ? parseSendVia(o.sendVia) : undefined;
   if ((via?.email ?? true) && !o.template && a.templatesById.size > 0) {
     const def = inviter?.default_invitation_email_template?.id;
-    const tpls = [...a.templatesById.values()];
-    o.template = String(await pickOne(p, 'Invitation email template', tpls, def));
+    const tpls = templatesOfTeam(a, teamIdOf(a, o.team ?? (inviter?.default_team ? String(inviter.default_team.id) : undefined)));
+    if (tpls.length > 0) o.template = String(await pickOne(p, 'Invitation email template', tpls, tpls.some((t) => t.id === def) ? def : undefined));
   }
   return o;
+}
+
+/** The team an option names (an id, or a name only one team has). */
+function teamIdOf(a: AccountData, team: string | undefined): number | undefined {
+  if (team === undefined) return undefined;
+  if (/^\d+$/.test(team.trim())) return Number(team);
+  const named = a.teamsByName.get(team.trim().toLowerCase());
+  return named?.length === 1 ? named[0].id : undefined;
+}
+
+/**
+ * The invitation templates a team may use (those assigned to it; a template
+ * listed with no teams, by a server that does not say, is offered to all).
+ * Another team's template would be refused or, worse, sent in its wording.
+ */
+export function templatesOfTeam(a: AccountData, teamId: number | undefined): AccountData['templatesById'] extends Map<number, infer T> ? T[] : never {
+  const all = [...a.templatesById.values()];
+  if (teamId === undefined) return all;
+  return all.filter((t) => !Array.isArray(t.teams) || t.teams.length === 0 || t.teams.some((x) => x.id === teamId));
 }
 
 /** Asks for one of the account's named things (teams, templates) by name and id, the inviter's default marked and preselected. */

@@ -12,9 +12,10 @@ import {
   MSG,
   smsRule,
   TEST_ID,
+  possibleE164,
   toE164,
 } from '../api/index.js';
-import { isSupportedCountry, type CountryCode } from 'libphonenumber-js/max';
+import { getCountryCallingCode, isSupportedCountry, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
 import { UsageError } from '../core/errors.js';
 import { type AccountData, type Resolved, resolveAssessments, resolveTeam, resolveTemplate } from './account.js';
 import type { ColumnMapping, Field } from './columns.js';
@@ -47,6 +48,9 @@ export interface CellStats {
   /** Rows with a name where a letter became "?" or "�" (a file saved in a code page without that letter), and a few of them. */
   damaged: number;
   damagedExamples: string[];
+  /** Rows whose phone is of a possible length but in a range libphonenumber does not list: sent (no SMS), with a note. */
+  unlistedPhones?: number;
+  unlistedExamples?: string[];
 }
 
 /** "anonymous" as Microsoft Forms (and others) write it in an anonymous form's Name and Email columns. */
@@ -260,6 +264,12 @@ export class RowValidator {
 
   readonly stats: CellStats = { split: 0, splitExamples: [], severalEmails: 0, severalPhones: 0, fromAlternate: new Map(), damaged: 0, damagedExamples: [] };
 
+  private noteUnlisted(raw: string): void {
+    this.stats.unlistedPhones = (this.stats.unlistedPhones ?? 0) + 1;
+    const ex = (this.stats.unlistedExamples ??= []);
+    if (ex.length < 3) ex.push(raw);
+  }
+
   /** The field's cell; when it is empty or "anonymous", the first other column of the field that has a value. */
   private cell(cells: string[], f: Field): string {
     const i = this.mapping.index[f];
@@ -340,6 +350,11 @@ export class RowValidator {
 
     const channels = readChannels(read, d);
     errors.push(...channels.errors);
+    if (phone.unlisted) {
+      // A number libphonenumber does not list: an email invitation goes (noted); an SMS could not be trusted to arrive.
+      if (channels.sms) errors.push({ field: 'phone', reason: `${phone.raw} is not in a range of numbers in use (libphonenumber), so an SMS may not arrive: check it, or send by email only` });
+      else this.noteUnlisted(phone.raw);
+    }
     if (channels.email !== undefined) body.send_via_email = channels.email;
     if (channels.sms !== undefined) body.send_via_sms = channels.sms;
     const teamId = resolvedCell('team', read('team'), this.team, d.team_id, errors);
@@ -366,19 +381,41 @@ export class RowValidator {
  * country; without one the service would read it as a US number. `raw` is the
  * number as written (the schema's error explains it), `value` what is sent.
  */
-export function readPhone(cell: string, country: string): { raw: string; value: string; count: number; errors: RowError[] } {
+export function readPhone(cell: string, country: string): { raw: string; value: string; count: number; errors: RowError[]; unlisted?: boolean } {
   const phones = phonesOf(cell, (country && phoneCountry(country)) || undefined);
   const raw = phones.pick;
-  const out = { raw, value: raw, count: phones.count, errors: [] as RowError[] };
-  if (!raw || !country || /^(\+|00)/.test(raw)) return out;
-  const cc = phoneCountry(country);
+  const out: ReturnType<typeof readPhone> = { raw, value: raw, count: phones.count, errors: [] };
+  if (!raw) return out;
+  const cc = country ? phoneCountry(country) : undefined;
+  if (/^(\+|00)/.test(raw) || !country) {
+    // Written with its country code (or read as a US number by the service): only a range check here.
+    out.unlisted = !toE164(raw, cc) && possibleE164(raw, cc) !== null;
+    return out;
+  }
   if (!cc) out.errors.push({ field: 'phone_country', reason: `"${country}" is not a country the phone number can be read for (use a code such as GB, DE or US)` });
   else {
-    const e164 = toE164(raw, cc);
+    const e164 = strippedPlus(raw, cc) ?? toE164(raw, cc);
+    const possible = e164 ? undefined : possibleE164(raw, cc);
     if (e164) out.value = e164;
-    else out.errors.push({ field: 'phone', reason: `Invalid phone number for ${cc}` });
+    else if (possible) {
+      out.value = possible;
+      out.unlisted = true;
+    } else out.errors.push({ field: 'phone', reason: `Invalid phone number for ${cc}` });
   }
   return out;
+}
+
+/**
+ * A number whose `+` a spreadsheet stripped (`4915123456789` with Country DE):
+ * digits only, no trunk 0, starting with the country's calling code, and a
+ * valid number of that country once the `+` is put back. Read as written it
+ * would be the national number 4915… (+49 4915…), which is not what was meant.
+ */
+function strippedPlus(raw: string, cc: CountryCode): string | null {
+  const digits = raw.replace(/[\s().-]/g, '');
+  if (!/^[1-9]\d{7,14}$/.test(digits) || !digits.startsWith(getCountryCallingCode(cc))) return null;
+  const e164 = toE164(`+${digits}`, cc);
+  return e164 && parsePhoneNumberFromString(e164)?.country === cc ? e164 : null;
 }
 
 /** A row's channels: the send_via column, then the two yes/no columns, then the defaults. */

@@ -27,7 +27,9 @@ type Compile = (this: CompilingModule, content: string, filename: string, ...res
  * Both caches, in the user's own cache folder (XDG_CACHE_HOME, else
  * ~/.cache): node's compile cache for what is not a chunk of ours (the
  * packages loaded from node_modules, such as exceljs), left to node when
- * NODE_COMPILE_CACHE names a folder, and the code cache of our chunks. With
+ * NODE_COMPILE_CACHE names a folder, and the code cache of our chunks. Each
+ * only in folders of this user's that no one else can write (a shared
+ * XDG_CACHE_HOME, another user's folder: no cache). With
  * NODE_DISABLE_COMPILE_CACHE set, neither. Never stops a run.
  */
 export function startCodeCaches(chunksDir: string): void {
@@ -36,13 +38,33 @@ export function startCodeCaches(chunksDir: string): void {
   const base = join(process.env.XDG_CACHE_HOME || join(process.getBuiltinModule('node:os').homedir(), '.cache'), 'jobfit');
   const module = process.getBuiltinModule('node:module');
   if (!process.env.NODE_COMPILE_CACHE) {
+    const dir = join(base, 'compile-cache');
     try {
-      module.enableCompileCache(join(base, 'compile-cache'));
+      // Compiled code is code: node would run what another user planted in a folder they can write.
+      fs().mkdirSync(dir, { recursive: true, mode: 0o700 });
+      if ([base, dir].every(ownFolder)) module.enableCompileCache(dir);
     } catch {
       // No cache folder (read-only HOME): start without it.
     }
   }
   cacheChunkCode(chunksDir, join(base, 'code-cache'));
+}
+
+const fs = () => process.getBuiltinModule('node:fs');
+
+/**
+ * The rule of core/files.ts trustProblem, for one stat (importing it would make --version load a chunk): this
+ * user's, and no one else can write it. Where there are no user ids (Windows), the folder under the user's profile.
+ */
+function ownedByUser(st: import('node:fs').Stats): boolean {
+  const uid = process.getuid?.();
+  return uid === undefined || (st.uid === uid && (st.mode & 0o022) === 0);
+}
+
+/** A real folder (not a link) of this user's that no one else can write. */
+function ownFolder(dir: string): boolean {
+  const st = fs().lstatSync(dir, { throwIfNoEntry: false });
+  return st !== undefined && st.isDirectory() && ownedByUser(st);
 }
 
 /** An install's folder name: FNV-1a of where its chunks are (a name, not a secret: the folders are checked as this user's own). */
@@ -66,9 +88,7 @@ function cacheChunkCode(chunksDir: string, cacheDir: string): void {
   let dir: string | undefined;
   let usable = false;
   let requireOfChunks: NodeJS.Require | undefined;
-  const uid = process.getuid?.();
-  // The rule of core/files.ts trustProblem, for one stat (importing it would make --version load a chunk).
-  const ours = (st: import('node:fs').Stats) => uid === undefined || (st.uid === uid && (st.mode & 0o022) === 0);
+  const ours = ownedByUser;
 
   proto._compile = function (content, filename, ...rest) {
     if (!filename.startsWith(chunksDir)) return original.call(this, content, filename, ...rest);
@@ -143,6 +163,15 @@ function cacheChunkCode(chunksDir: string, cacheDir: string): void {
  * (`./chunk-X.js`, a file of this build) skips node's search: no stat and
  * no realpath per chunk, ~60 on an offline command. Anything else (a
  * built-in, a package) goes to node's require.
+ *
+ * Kept (issue 41, measured A/B in CPU time: docs/performance.md): with
+ * createRequire's require instead, an embedded `teams` spends 13 % more. It
+ * relies on node's CommonJS internals, not a documented API: Module._cache,
+ * Module._nodeModulePaths, `new Module(id)` and module.load(file), as does
+ * the Module.prototype._compile hook above. Should node change them, the
+ * built CLI fails at its first chunk: test/cli/code-cache.test.ts and every
+ * e2e test (test/e2e) run the built bundle. The standalone executable uses
+ * none of this (one script, with the SEA's own code cache).
  */
 function chunkRequire(Module: typeof import('node:module').Module, chunksDir: string, base: NodeJS.Require): NodeJS.Require {
   const M = Module as unknown as {

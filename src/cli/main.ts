@@ -13,6 +13,7 @@ import { readlinkSync } from 'node:fs';
 import { forPerson } from '../format/person-text.js';
 import { safeText } from '../format/sanitize.js';
 import { VERSION } from './version.js';
+import { errorJson } from '../core/error-code.js';
 
 /** Options of the root program that take a value (to find the command name in argv). */
 const VALUE_OPTIONS = new Set(['-p', '--profile', '--base-url', '-o', '--output', '--fields']);
@@ -45,20 +46,31 @@ export function globalsOf(cmd: Command): GlobalOptions {
   };
 }
 
-function buildProgram(io: IOStreams): Command {
+/** `-o json` / `-o ndjson` among the arguments: errors are then one JSON line on stderr (core/error-code.ts). */
+export function jsonErrorsOf(argv: string[]): boolean {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--') break;
+    const value = a === '-o' || a === '--output' ? argv[i + 1] : /^(?:-o=?|--output=)(.+)$/.exec(a)?.[1];
+    if (value === 'json' || value === 'ndjson') return true;
+  }
+  return false;
+}
+
+function buildProgram(io: IOStreams, jsonErrors = false): Command {
   const program = new Command('jobfit');
   program
     .description('Administer invitations and pull results from the Assessment and Job-Fit Service API v2.\nWith no configuration, every command runs against the embedded local stub.')
     .version(VERSION, '-V, --version');
   for (const option of globalOptions()) program.addOption(option);
   program
-    .showHelpAfterError('(add --help for usage)')
+    .showHelpAfterError(jsonErrors ? false : '(add --help for usage)')
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
       // commander quotes what was typed ("unknown command", "invalid -o"): a stranger's text, sanitised.
       writeErr: (s) => io.stderr.write(safeText(s)),
-      // One style for every error, commander's own included: "Error: …".
-      outputError: (s, write) => write(s.replace(/^error:/, 'Error:')),
+      // One style for every error, commander's own included: "Error: …" (or the JSON line).
+      outputError: (s, write) => write(jsonErrors ? usageJson(s) : s.replace(/^error:/, 'Error:')),
     })
     .exitOverride()
     .addHelpText('after', `\nEnvironment: JOBFIT_PROFILE, JOBFIT_API_KEY, JOBFIT_BASE_URL, JOBFIT_CONFIG_DIR, NO_COLOR, HTTPS_PROXY\nHelp topics: \`jobfit help exit-codes\`, \`jobfit help environment\`, \`jobfit help output\`, \`jobfit help modes\`.`);
@@ -76,15 +88,16 @@ function buildProgram(io: IOStreams): Command {
  * Runs the CLI with the given arguments and streams and returns the exit code.
  * Never calls process.exit, so tests run it in-process.
  */
-export async function run(argv: string[], io: IOStreams): Promise<number> {
-  const program = buildProgram(io);
+export async function run(argv: string[], io: IOStreams, makeContext: typeof createContext = createContext): Promise<number> {
+  const jsonErrors = jsonErrorsOf(argv);
+  const program = buildProgram(io, jsonErrors);
   let verbose = argv.includes('-v') || argv.includes('--verbose');
   const contexts: Context[] = [];
   const deps: WireDeps = {
     context: (cmd) => {
       const globals = globalsOf(cmd);
       verbose = globals.verbose;
-      const ctx = createContext(io, globals);
+      const ctx = makeContext(io, globals);
       contexts.push(ctx);
       return ctx;
     },
@@ -114,7 +127,7 @@ export async function run(argv: string[], io: IOStreams): Promise<number> {
     for (const entry of COMMANDS) {
       program.command(entry.name).aliases([...(entry.aliases ?? [])]).summary(entry.summary).description(entry.summary).allowUnknownOption().helpOption(false)
         .action(async () => {
-          const fresh = buildProgram(io);
+          const fresh = buildProgram(io, jsonErrors);
           await wireEntry(fresh, entry, deps);
           await fresh.parseAsync(argv, { from: 'user' });
         });
@@ -127,7 +140,7 @@ export async function run(argv: string[], io: IOStreams): Promise<number> {
     return ExitCode.OK;
   } catch (err) {
     // Stopped by SIGTERM or SIGHUP: 143 or 129, as a shell reports a process the signal ended.
-    return interruptedExit(reportError(keyRefused(err, contexts), io, verbose), io.signal);
+    return interruptedExit(reportError(keyRefused(err, contexts), io, verbose, jsonErrors), io.signal);
   } finally {
     // Keep-alive sockets and the embedded stub would hold the process open.
     for (const ctx of contexts) await ctx.close();
@@ -153,7 +166,30 @@ function keyRefused(err: unknown, contexts: Context[]): unknown {
   return new AuthError(`${c.baseUrl} did not accept the ${c.mode ? `${c.mode} ` : ''}key ${c.maskedKey} from ${from} (it answered ${status}: ${answer}).`, hint);
 }
 
-export function reportError(err: unknown, io: IOStreams, verbose: boolean): number {
+/** A usage error of commander's as the JSON line (its text without "error:"). */
+function usageJson(text: string): string {
+  const message = forPerson(text.replace(/^error:\s*/i, '').trim());
+  return `${JSON.stringify({ error: { code: 'usage', message, hint: 'add --help for usage', status: null } })}\n`;
+}
+
+/** The JSON line of a failing command with -o json/ndjson. */
+function errorLine(err: unknown): string {
+  const e = err instanceof Error ? err : new Error(String(err));
+  if (err instanceof JobfitError && !err.message) {
+    // Already reported on stdout or stderr (SilentError): the code still reaches the script.
+    return `${JSON.stringify(errorJson(err, 'The command failed; see its output.', undefined))}\n`;
+  }
+  const message = forPerson(err instanceof JobfitError ? err.message : e.message.split('\n')[0]);
+  const hint = err instanceof JobfitError ? err.hint : undefined;
+  return `${JSON.stringify(errorJson(err, message, hint === undefined ? undefined : forPerson(hint)))}\n`;
+}
+
+export function reportError(err: unknown, io: IOStreams, verbose: boolean, jsonErrors = false): number {
+  if (jsonErrors && !(err instanceof CommanderError)) {
+    io.stderr.write(errorLine(err));
+    if (verbose && err instanceof Error && err.stack) io.stderr.write(`${forPerson(err.stack)}\n`);
+    return err instanceof JobfitError ? err.exitCode : ExitCode.FAILURE;
+  }
   if (err instanceof CommanderError) {
     if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return ExitCode.OK;
     if (err.code === 'commander.executeSubCommandAsync') return err.exitCode;

@@ -13,7 +13,8 @@ import type { CreateInvitationBody, ListQuery, UpdateInvitationBody } from '../a
 import { isKeyless } from '../api/route-match.js';
 import { type AnswerOf, fillPath, ROUTES, type RouteDef, type RouteName, type RouteResponse, type RouteTable } from '../api/routes.js';
 import type { z } from 'zod';
-import { ProtocolError, UnknownOutcomeError } from './errors.js';
+import { readId } from '../api/ids.js';
+import { ApiError, ProtocolError, UnknownOutcomeError } from './errors.js';
 import type { HttpClient, HttpResponse, QueryValue } from './http.js';
 
 export type ListFilter = { team_id?: number | string; custom_id?: string; email?: string } & Partial<Record<keyof ListQuery, unknown>>;
@@ -26,6 +27,8 @@ export interface CallOptions<P extends Record<string, string | number> = Record<
   query?: Record<string, QueryValue>;
   body?: unknown;
   signal?: AbortSignal;
+  /** Send it on a connection of its own, never one kept alive (http.ts). */
+  fresh?: boolean;
 }
 
 export interface CreateInvitationResult {
@@ -52,6 +55,37 @@ export function accountOf<A>(answer: A): A {
     throw new ProtocolError('The service answered GET /accounts with a list that holds no account.');
   }
   return (first.mode === undefined && a.mode !== undefined ? { mode: a.mode, ...first } : first) as A;
+}
+
+/** Two emails the same mailbox: equal but for case and the spaces around (a service may fold more; we never do). */
+const sameEmail = (a: unknown, b: string) => typeof a === 'string' && a.trim().toLowerCase() === b.trim().toLowerCase();
+
+/** An id as the reference gives it (readId), or undefined for anything that is none (null, 0, "pending"). */
+function idOrUndefined(v: unknown): number | undefined {
+  try {
+    return readId(v);
+  } catch {
+    return undefined;
+  }
+}
+
+/** What an item answer names itself by: its `object` and the field that holds the id asked for. */
+interface ItemIdentity {
+  object: string;
+  field: 'id' | 'test_taker_id';
+}
+
+/** A stranger's value for a message: short, and printable. */
+const shown = (v: string) => JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
+
+/** How `answer` is another item than the one asked for ("test_taker_id 90007", "object \"list\""), or undefined when nothing says so. */
+function otherItem(answer: unknown, is: ItemIdentity, wanted: number | string): string | undefined {
+  if (answer === null || typeof answer !== 'object') return undefined;
+  const a = answer as Record<string, unknown>;
+  if (typeof a.object === 'string' && a.object !== is.object) return `object ${shown(a.object)}`;
+  const v = a[is.field];
+  if ((typeof v === 'number' || typeof v === 'string') && String(v).trim() !== String(wanted).trim()) return `${is.field} ${shown(String(v))}`;
+  return undefined;
 }
 
 function describeIssues(issues: z.core.$ZodIssue[]): string {
@@ -93,6 +127,7 @@ export class JobfitClient {
       body: opts.body,
       auth: route.auth,
       signal: opts.signal,
+      fresh: opts.fresh,
       accept: route.contentType,
       // Anything else (an HTML page, null, an array) fails here as one sentence, not later in a command.
       expect: route.response === undefined ? 'bytes' : route.kind === 'list' ? 'list' : 'object',
@@ -122,6 +157,31 @@ export class JobfitClient {
     }
   }
 
+  /**
+   * An item asked for by its id, checked against the question (issue 43): an
+   * answer that is another item (a broken proxy's stale answer on a reused
+   * connection, another person's object, another route's answer) is asked
+   * for once more on a fresh connection, and when that one is not it either,
+   * the call fails with one sentence; it is never taken for the item asked
+   * for. Another item: its id field names another id, or its `object` is
+   * another kind. A field that is null or missing proves nothing either way
+   * (a newer server may leave it out) and passes.
+   */
+  private async item<N extends RouteName>(name: N, opts: CallOptions<ParamsOf<RouteTable[N]>>, is: ItemIdentity, wanted: number | string): Promise<RouteResponse<N>> {
+    const first = await this.call(name, opts);
+    const wrong = otherItem(first, is, wanted);
+    if (wrong === undefined) return first;
+    const route = ROUTES[name];
+    const what = `${route.method} ${fillPath(route.path, opts.params)}`;
+    this.http.trace(`  ! ${what} answered with ${wrong}: asking again on a fresh connection`);
+    const again = await this.call(name, { ...opts, fresh: true });
+    const still = otherItem(again, is, wanted);
+    if (still === undefined) return again;
+    throw new ProtocolError(`The service answered ${what} with another item twice (${wrong}, then ${still}, the second time on a fresh connection); it was not taken for ${wanted}.`, {
+      hint: 'a proxy or cache between jobfit and the service may be mixing up answers; try again, or without the proxy',
+    });
+  }
+
   healthcheck() {
     return this.call('healthcheck');
   }
@@ -142,7 +202,7 @@ export class JobfitClient {
     return this.call('listInvitations', { query: filter as Record<string, QueryValue>, signal });
   }
   getInvitation(id: number | string, signal?: AbortSignal) {
-    return this.call('getInvitation', { params: { invitationId: id }, signal });
+    return this.item('getInvitation', { params: { invitationId: id }, signal }, { object: 'invitation', field: 'id' }, id);
   }
   updateInvitation(id: number | string, body: UpdateInvitationBody, signal?: AbortSignal) {
     return this.call('updateInvitation', { params: { invitationId: id }, body, signal });
@@ -151,19 +211,19 @@ export class JobfitClient {
     return this.call('listTestTakers', { query: filter as Record<string, QueryValue>, signal });
   }
   getTestTaker(id: number | string, signal?: AbortSignal) {
-    return this.call('getTestTaker', { params: { testTakerId: id }, signal });
+    return this.item('getTestTaker', { params: { testTakerId: id }, signal }, { object: 'test_taker', field: 'id' }, id);
   }
   getScorecard(id: number | string, sp: string, signal?: AbortSignal) {
-    return this.call('getScorecard', { params: { testTakerId: id }, query: { sp }, signal });
+    return this.item('getScorecard', { params: { testTakerId: id }, query: { sp }, signal }, { object: 'scorecard', field: 'test_taker_id' }, id);
   }
   getJobFitReport(id: number | string, signal?: AbortSignal) {
-    return this.call('getJobFitReport', { params: { testTakerId: id }, signal });
+    return this.item('getJobFitReport', { params: { testTakerId: id }, signal }, { object: 'job_fit_report', field: 'test_taker_id' }, id);
   }
   listCareerNavigationProfiles() {
     return this.call('listCareerNavigationProfiles');
   }
   getCareerNavigationProfile(id: string, signal?: AbortSignal) {
-    return this.call('getCareerNavigationProfile', { params: { careerNavigationProfileId: id }, signal });
+    return this.item('getCareerNavigationProfile', { params: { careerNavigationProfileId: id }, signal }, { object: 'career_navigation_profile', field: 'id' }, id);
   }
   listAssessments() {
     return this.call('listAssessments');
@@ -183,7 +243,7 @@ export class JobfitClient {
    */
   async createInvitationDetailed(body: CreateInvitationBody, signal?: AbortSignal): Promise<CreateInvitationResult> {
     try {
-      const invitation = await this.call('createInvitation', { body, signal });
+      const invitation = await this.confirmCreated(await this.call('createInvitation', { body, signal }), body.email, signal);
       return { invitation, recovered: false, sends: 1 };
     } catch (err) {
       if (!(err instanceof UnknownOutcomeError)) throw err;
@@ -194,7 +254,7 @@ export class JobfitClient {
 
     this.http.trace('  no invitation with that email: sending once more');
     try {
-      const invitation = await this.call('createInvitation', { body, signal });
+      const invitation = await this.confirmCreated(await this.call('createInvitation', { body, signal }), body.email, signal);
       return { invitation, recovered: false, sends: 2 };
     } catch (err) {
       if (!(err instanceof UnknownOutcomeError)) throw err;
@@ -211,12 +271,34 @@ export class JobfitClient {
     }
   }
 
+  /**
+   * The 201 of POST /invitations checked against the invitation it created
+   * (issue 43): the invitation its id names must carry the email sent. An id
+   * that is no id (null, 0, "pending"), or names another person's invitation,
+   * is replaced by the one the email finds; when the email finds none yet,
+   * the answer comes back with `id` null, for the caller to settle by email
+   * later (bulk invite: "unknown", looked up again by --resume, never sent twice).
+   */
+  private async confirmCreated(invitation: RouteResponse<'createInvitation'>, email: string, signal?: AbortSignal): Promise<RouteResponse<'createInvitation'>> {
+    const id = idOrUndefined((invitation as { id?: unknown } | null)?.id);
+    if (id !== undefined) {
+      const named = await this.getInvitation(id, signal).catch((err: unknown) => {
+        // Not found, or an answer for someone else: the email decides below. Anything else (gone, Ctrl-C) ends the call.
+        if (err instanceof ApiError || err instanceof ProtocolError) return undefined;
+        throw err;
+      });
+      if (named && sameEmail(named.email, email)) return invitation;
+      this.http.trace(`  ! the 201 named invitation ${id}, which is ${named ? 'for another email' : 'not found'}: looking the email up`);
+    } else this.http.trace('  ! the 201 named no invitation id: looking the email up');
+    const found = await this.findInvitationByEmail(email, signal);
+    return found ?? ({ ...invitation, id: null } as unknown as RouteResponse<'createInvitation'>);
+  }
+
   /** The invitation whose email is exactly this one (the filter itself is partial), fetched in full. */
   async findInvitationByEmail(email: string, signal?: AbortSignal): Promise<RouteResponse<'getInvitation'> | undefined> {
-    const wanted = email.trim().toLowerCase();
     const list = await this.listInvitations({ email: email.trim() }, signal);
     const items = Array.isArray(list?.data) ? list.data : [];
-    const hit = items.find((i) => typeof i?.email === 'string' && i.email.trim().toLowerCase() === wanted);
+    const hit = items.find((i) => sameEmail(i?.email, email));
     if (!hit) return undefined;
     this.http.trace(`  found invitation ${hit.id} for that email: not sending again`);
     return this.getInvitation(hit.id, signal);

@@ -83,6 +83,8 @@ export interface RequestOptions {
   expect?: ExpectedShape;
   /** The content type asked for (default application/json); with `expect: 'bytes'`, the one a 2xx answer must have. */
   accept?: string;
+  /** Sent on a connection of its own, opened for it and closed after (never one kept alive): an answer that was someone else's is asked for again. */
+  fresh?: boolean;
 }
 
 export interface HttpResponse<T = unknown> {
@@ -301,7 +303,7 @@ export class HttpClient {
     const started = this.now();
     const got: Attempt = { headers: {}, raw: Buffer.alloc(0), ms: 0 };
     try {
-      const res = await exchange(this.dispatcher ?? (await this.getDispatcher()), url, method, out.headers, out.payload, signal, this.timeouts, this.maxBodyBytes);
+      const res = await this.exchangeOnce(out);
       got.headers = res.headers;
       got.raw = res.body;
       got.status = res.status;
@@ -320,6 +322,18 @@ export class HttpClient {
     else this.breaker.failure(got.status !== undefined ? `HTTP ${got.status}` : describeNetworkError(got.code, this.timeouts));
     this.trace(got.status !== undefined ? `← ${got.status} ${got.ms}ms${suffix}` : `← ${got.code} after ${got.ms}ms${suffix}`);
     return got;
+  }
+
+  /** One exchange: on the kept-alive connections, or (`fresh`) on a connection opened for it alone and closed after. */
+  private async exchangeOnce(out: Outgoing) {
+    const { method, url, signal } = out;
+    // The embedded stub (a dispatcher given, in this process) has no connections to be stale.
+    const own = out.opts.fresh && this.ownsDispatcher ? (await import('./undici-agents.js')).makeDispatcher(this.baseUrl, this.env, this.timeouts) : undefined;
+    try {
+      return await exchange(own ?? this.dispatcher ?? (await this.getDispatcher()), url, method, out.headers, out.payload, signal, this.timeouts, this.maxBodyBytes);
+    } finally {
+      void own?.destroy().catch(() => {});
+    }
   }
 
   /** True when the answer is a redirect to follow (the URL moves); a redirect it will not follow throws, unless the caller takes any answer. */

@@ -7,7 +7,7 @@
  * for a route that answers bytes (a PDF), its content type.
  * A 2xx answer that is not the API's is one sentence (ProtocolError).
  */
-import { AuthError } from '../core/errors.js';
+import { ModeMismatchError } from '../core/errors.js';
 import { redactKey } from '../config/mask.js';
 import { htmlSummary, isHtml, ProtocolError } from './errors.js';
 import { isNonIdempotent } from './retry.js';
@@ -168,7 +168,7 @@ export function checkMode(data: unknown, keyMode: 'live' | 'test' | undefined, m
   const raw = (data as { mode?: unknown }).mode;
   const mode = typeof raw === 'string' ? raw.trim().toLowerCase() : undefined;
   if ((mode === 'live' || mode === 'test') && mode !== keyMode) {
-    throw new AuthError(
+    throw new ModeMismatchError(
       `The service answered ${method} ${path} in ${mode} mode, but the key is a ${keyMode} key (${maskedKey}).`,
       'check the key and the base URL of the profile (`jobfit whoami`)',
     );

@@ -32,7 +32,8 @@ export const DEFAULT_RETRY: RetryOptions = {
 };
 
 /** Error codes for which nothing reached the server: any method may be re-sent. */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
+// JOBFIT_PROXY_CLOSED: the proxy closed the CONNECT before the tunnel was open (undici-agents.ts).
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'JOBFIT_PROXY_CLOSED']);
 /** Connection lost or stalled after the request may have been sent. */
 const DROPPED_CODES = new Set([
   'ECONNRESET',

@@ -67,6 +67,10 @@ export function describeNetworkError(code: string | undefined, t: Timeouts): str
       return `the answer stalled for ${t.bodyMs / 1000}s`;
     case 'JOBFIT_TOTAL_TIMEOUT':
       return `the answer did not finish within ${totalOf(t) / 1000}s`;
+    case 'JOBFIT_PROXY_CLOSED':
+      return 'the proxy (HTTPS_PROXY) closed the connection before the tunnel was open';
+    case 'JOBFIT_PROXY_REFUSED':
+      return 'the proxy (HTTPS_PROXY) refused to open the tunnel';
     case 'ECONNRESET':
     case 'UND_ERR_SOCKET':
     case 'UND_ERR_CLOSED':

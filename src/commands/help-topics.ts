@@ -4,6 +4,7 @@
  * `completion`, which offers their names).
  */
 import { EXIT_CODES_HELP } from '../core/errors.js';
+import { ERROR_JSON_HELP } from '../core/error-code.js';
 
 const ENVIRONMENT_HELP = `Environment variables:
   JOBFIT_PROFILE     profile to use (like --profile; --profile wins)
@@ -34,7 +35,11 @@ With no service configured (no profile with a base URL or a key) and no
 JOBFIT_API_KEY, commands run against the embedded stub.`;
 
 const OUTPUT_HELP = `Output:
-  -o table   columns for people; the default when stdout is a terminal
+  -o table   columns for people; the default when stdout is a terminal. At the
+             terminal's width no header is cut and names and emails stay whole:
+             the lowest-value columns are left out first, and stderr names them
+             (see them with --fields, or every column with -o csv). Piped, a
+             table keeps every column and full values.
   -o json    the API's object as received (lists keep the API's envelope:
              { mode, object, total_count, has_more, data }); the default when piped
   -o ndjson  one JSON object per line (each item of a list)
@@ -44,6 +49,8 @@ const OUTPUT_HELP = `Output:
   -o xlsx    an Excel workbook, one sheet: bold frozen header, filter, numbers
              as numbers, timestamps as dates (UTC), URLs as links, no formula
              ever; with --out FILE or into a pipe (refused to a terminal)
+  -o html    a self-contained page for a person (report, job-fit): no script,
+             nothing fetched; with --out FILE (add --open to open it)
   --fields a,b.c   only these fields (dotted names for nested ones), from the
              fixed list of the command's output; an unknown name is a usage
              error listing the valid ones, before any request
@@ -67,7 +74,7 @@ const MODES_HELP = `Live and test mode:
   jobfit --test teams     the same command with the test key`;
 
 export const HELP_TOPICS: Record<string, { summary: string; text: string }> = {
-  'exit-codes': { summary: 'what each exit code means', text: EXIT_CODES_HELP },
+  'exit-codes': { summary: 'what each exit code means', text: `${EXIT_CODES_HELP}\n\n${ERROR_JSON_HELP}` },
   environment: { summary: 'environment variables and how the server and key are chosen', text: ENVIRONMENT_HELP },
   output: { summary: 'output formats, --fields, stdout and stderr', text: OUTPUT_HELP },
   modes: { summary: 'live and test keys, --live/--test', text: MODES_HELP },

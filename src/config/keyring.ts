@@ -14,6 +14,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { isStandalone, loadAddonAsset } from '../core/standalone.js';
 import type { Mode } from './types.js';
 
 export const KEYRING_SERVICE = 'jobfit';
@@ -32,24 +33,49 @@ export function keyringEntryText(profile: string, mode: Mode): string {
   return `OS keyring (service ${KEYRING_SERVICE}, account ${keyringAccount(profile, mode)})`;
 }
 
-// Runs in the child: one request as JSON on stdin, one answer as JSON on stdout.
-const CHILD = `
-const chunks = [];
-process.stdin.on('data', (c) => chunks.push(c)).on('end', () => {
-  let out;
-  try {
-    const req = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-    const { Entry } = require(req.module);
-    const e = new Entry(req.service, req.account, process.platform === 'linux' ? { linux: { store: 'secret-service' } } : undefined);
-    if (req.op === 'get') out = { ok: true, value: e.getPassword() ?? null };
-    else if (req.op === 'set') { e.setPassword(req.secret); out = { ok: e.getPassword() === req.secret, value: true, reason: 'the key read back differs from the key written' }; }
-    else out = { ok: true, value: e.deleteCredential() };
-  } catch (err) {
-    out = { ok: false, reason: String((err && err.message) || err) };
-  }
-  process.stdout.write(JSON.stringify(out));
-});
-`;
+/**
+ * The keyring helper, run in the child: one request as JSON on stdin, one
+ * answer as JSON on stdout. `load` gives the library (require of its path, or
+ * in the standalone executable the addon among its assets). Self-contained:
+ * the npm install runs its source text with `node -e`.
+ */
+function keyringHelper(load: (module: string) => unknown): void {
+  const chunks: Buffer[] = [];
+  process.stdin
+    .on('data', (c: Buffer) => chunks.push(c))
+    .on('end', () => {
+      let out;
+      try {
+        const req = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { module: string; service: string; account: string; op: string; secret?: string };
+        type Entry = { getPassword(): string | null; setPassword(s: string): void; deleteCredential(): boolean };
+        const { Entry } = load(req.module) as { Entry: new (service: string, account: string, opts?: unknown) => Entry };
+        const e = new Entry(req.service, req.account, process.platform === 'linux' ? { linux: { store: 'secret-service' } } : undefined);
+        if (req.op === 'get') out = { ok: true, value: e.getPassword() ?? null };
+        else if (req.op === 'set') {
+          e.setPassword(req.secret ?? '');
+          out = { ok: e.getPassword() === req.secret, value: true, reason: 'the key read back differs from the key written' };
+        } else out = { ok: true, value: e.deleteCredential() };
+      } catch (err) {
+        out = { ok: false, reason: String((err as Error | undefined)?.message || err) };
+      }
+      process.stdout.write(JSON.stringify(out));
+    });
+}
+
+/** Set in the environment of the standalone executable started as the keyring helper (src/cli/sea-entry.ts). */
+export const KEYRING_HELPER_ENV = 'JOBFIT_KEYRING_HELPER';
+
+/** The standalone executable as the keyring helper: the addon comes from its own assets. */
+export function runKeyringHelper(): void {
+  keyringHelper(() => loadAddonAsset('keyring.node'));
+}
+
+/** How to start the helper: the executable itself when standalone, else node with the helper's source. */
+function helperCommand(): { args: string[]; module: string; env: Env } | undefined {
+  if (isStandalone()) return { args: [], module: 'keyring.node', env: { [KEYRING_HELPER_ENV]: '1' } };
+  const module = libraryPath();
+  return module === undefined ? undefined : { args: ['-e', `(${keyringHelper.toString()})(require)`], module, env: {} };
+}
 
 function libraryPath(): string | undefined {
   try {
@@ -68,8 +94,8 @@ function reasonText(s: string): string {
 }
 
 function call<T>(env: Env, req: { op: 'get' | 'set' | 'delete'; account: string; secret?: string }): Promise<KeyringAnswer<T>> {
-  const module = libraryPath();
-  if (!module) return Promise.resolve({ ok: false, reason: 'no keyring library for this platform' });
+  const helper = helperCommand();
+  if (!helper) return Promise.resolve({ ok: false, reason: 'no keyring library for this platform' });
   return new Promise((resolve) => {
     let settled = false;
     const done = (a: KeyringAnswer<T>) => {
@@ -78,8 +104,8 @@ function call<T>(env: Env, req: { op: 'get' | 'set' | 'delete'; account: string;
       clearTimeout(timer);
       resolve(a);
     };
-    const child = spawn(process.execPath, ['-e', CHILD], {
-      env: env as NodeJS.ProcessEnv,
+    const child = spawn(process.execPath, helper.args, {
+      env: { ...env, ...helper.env } as NodeJS.ProcessEnv,
       stdio: ['pipe', 'pipe', 'pipe'],
       windowsHide: true,
     });
@@ -103,7 +129,7 @@ function call<T>(env: Env, req: { op: 'get' | 'set' | 'delete'; account: string;
     child.stdin.on('error', () => {
       // The child died before reading: 'close' reports it.
     });
-    child.stdin.end(JSON.stringify({ ...req, module, service: KEYRING_SERVICE }));
+    child.stdin.end(JSON.stringify({ ...req, module: helper.module, service: KEYRING_SERVICE }));
   });
 }
 

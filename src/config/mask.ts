@@ -29,14 +29,23 @@ export function modeOfKey(key: string): 'live' | 'test' | undefined {
   return undefined;
 }
 
-// `scheme://user:password@`: the password part, up to the `@` of the authority.
-const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^\s/?#@:]*):[^\s/?#@]*@/gi;
+// `scheme://user:password@`: the password part, up to the last `@` of the
+// authority (a password may hold an `@` of its own).
+const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^\s/?#@:]*):[^\s/?#]*@/gi;
+// `?password=…`, `&sslpassword=…`, any parameter whose name holds "password"
+// (libpq reads them from a URL's query), and the same in a key=value
+// connection string (`password=pw`, `password='p w'`).
+const NAMED_PASSWORD = /(^|[?&;\s])([^=&#\s?;]*password[^=&#\s?;]*\s*=\s*)('(?:[^'\\]|\\.)*'|[^&#\s;]*)/gi;
 
 /**
- * Text with the password of every `scheme://user:password@host` URL in it
- * replaced by `***`: a base URL or a proxy URL may carry one, and it is printed
- * in banners, errors and traces.
+ * Text with every password in it replaced by `***`: the password of each
+ * `scheme://user:password@host` URL, and the value of each parameter named
+ * `*password*` (a PostgreSQL URL's `?password=` or `&sslpassword=`). A base
+ * URL, a proxy URL or a `--db` may carry one, and each is printed in banners,
+ * errors, traces and `config list`.
  */
 export function hideUrlPasswords(text: string): string {
-  return text.includes('@') ? text.replace(URL_PASSWORD, '$1:***@') : text;
+  let out = text.includes('@') ? text.replace(URL_PASSWORD, '$1:***@') : text;
+  if (/password/i.test(out)) out = out.replace(NAMED_PASSWORD, '$1$2***');
+  return out;
 }

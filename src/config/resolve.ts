@@ -4,7 +4,7 @@
  * JOBFIT_API_KEY (the person asked for that profile); JOBFIT_PROFILE does not.
  * With nothing configured at all, the caller runs the embedded stub.
  */
-import { AuthError, UsageError } from '../core/errors.js';
+import { AuthError, ModeMismatchError, UsageError } from '../core/errors.js';
 import { normalizeBaseUrl } from './keys.js';
 import { maskKey, modeOfKey } from './mask.js';
 import type { ConfigView } from './read.js';
@@ -110,7 +110,7 @@ function checkKeyMode(key: string, wanted: Mode | undefined, where: string): Mod
   const mode = modeOfKey(key);
   if (!mode) throw new AuthError(`The API key from ${where} (${maskKey(key)}) does not start with sk_live or sk_test.`, LOGIN_HINT);
   if (wanted && wanted !== mode) {
-    throw new AuthError(`--${wanted} was given but the key from ${where} is a ${mode} key (${maskKey(key)}).`);
+    throw new ModeMismatchError(`--${wanted} was given but the key from ${where} is a ${mode} key (${maskKey(key)}).`);
   }
   return mode;
 }

@@ -9,7 +9,7 @@ import { JobfitError, UsageError } from '../core/errors.js';
 import { conditionText, diskConditionOf } from '../core/disk.js';
 import { withLockSync } from '../core/lock.js';
 import { CONFIG_KEYS, keySpec } from './keys.js';
-import { maskKey } from './mask.js';
+import { hideUrlPasswords, maskKey } from './mask.js';
 import { CONFIG_FILE_NAME, configDir, PROJECT_NAME, unsafeConfigProblem } from './paths.js';
 import { parseConfigText } from './read.js';
 import type { ConfigData, Profile } from './types.js';
@@ -82,10 +82,10 @@ function unsetPath(obj: Record<string, unknown>, dotted: string): boolean {
   return true;
 }
 
+/** A setting as shown (list, get): a key masked, a password in a URL (base_url) as `***`. */
 function display(key: string, value: unknown): string {
   if (keySpec(key).secret && typeof value === 'string') return maskKey(value);
-  if (Array.isArray(value)) return value.join(',');
-  return String(value);
+  return hideUrlPasswords(Array.isArray(value) ? value.join(',') : String(value));
 }
 
 /** A write under the config folder failed: name the file and, when it is the disk, why. */

@@ -271,35 +271,3 @@ export function openPrivateAppend(path: string, what: string): { fd: number; cre
   }
   return { fd, created: false };
 }
-
-/**
- * Why a file (or folder) we read trusted settings or people's data from is
- * not safe to use, or undefined: it must belong to the running user and
- * nobody else may write it; its folder must belong to the running user (or
- * root) and be writable by nobody else unless sticky (as /tmp is), or the file
- * could be replaced. One sentence with the path and the fix.
- */
-export function trustProblem(path: string, what: string, elsewhere = 'set JOBFIT_CONFIG_DIR to a folder of yours'): string | undefined {
-  const uid = myUid();
-  const st = statSync(path, { throwIfNoEntry: false });
-  if (!st) return undefined;
-  const fixMode = st.isDirectory() ? '700' : '600';
-  const who = (m: number) => (m & 0o002 ? 'anyone on this machine' : 'its group');
-  if (uid !== undefined && st.uid !== uid) {
-    return `${what} ${path} belongs to another user (uid ${st.uid}), who could change it: it is not used. Remove it (or, if it is yours, run \`chown ${uid} ${path}\`), or ${elsewhere}.`;
-  }
-  if ((st.mode & 0o022) !== 0) {
-    return `${what} ${path} can be changed by ${who(st.mode)} (mode ${(st.mode & 0o777).toString(8)}): it is not used. Run \`chmod ${fixMode} ${path}\`.`;
-  }
-  const dir = dirname(path);
-  const d = statSync(dir, { throwIfNoEntry: false });
-  if (!d || dir === path) return undefined;
-  const sticky = (d.mode & 0o1000) !== 0;
-  if (uid !== undefined && d.uid !== uid && d.uid !== 0 && !sticky) {
-    return `The folder ${dir} of ${what.toLowerCase()} belongs to another user (uid ${d.uid}), who could replace it: it is not used. ${capital(elsewhere)}.`;
-  }
-  if ((d.mode & 0o022) !== 0 && !sticky) {
-    return `The folder ${dir} of ${what.toLowerCase()} can be changed by ${who(d.mode)} (mode ${(d.mode & 0o777).toString(8)}), so it could be replaced: it is not used. Run \`chmod 700 ${dir}\`.`;
-  }
-  return undefined;
-}

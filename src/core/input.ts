@@ -16,7 +16,8 @@ import type { IOStreams } from './io.js';
 /** The most a file or stdin named on the command line may hold: 32 MiB. */
 export const INPUT_MAX_BYTES = 32 * 1024 * 1024;
 
-const tooLarge = (what: string) => new UsageError(`${what} is larger than ${INPUT_MAX_BYTES / (1024 * 1024)} MiB; jobfit reads at most that much from one input.`);
+/** The refusal of an input past INPUT_MAX_BYTES, naming it. */
+export const tooLarge = (what: string) => new UsageError(`${what} is larger than ${INPUT_MAX_BYTES / (1024 * 1024)} MiB; jobfit reads at most that much from one input.`);
 
 /** All of stdin, as bytes, up to the bound. */
 async function readStdinBytes(io: IOStreams): Promise<Buffer> {

@@ -25,6 +25,11 @@ export interface IOStreams {
   readonly stdoutIsTTY: boolean;
   /** stderr is a terminal: progress bars, spinners. */
   readonly stderrIsTTY: boolean;
+  /**
+   * stdout is a file written for a person (`--out FILE`, export/target.ts): CSV then
+   * starts with a UTF-8 byte order mark, which Excel needs to read UTF-8 (docs/exports.md).
+   */
+  readonly stdoutIsOutFile?: boolean;
   /** Colour on stdout / stderr: only on a TTY and never with NO_COLOR or --no-color. */
   readonly colorStdout: boolean;
   readonly colorStderr: boolean;
@@ -223,8 +228,9 @@ function guardStream(name: 'stdout' | 'stderr', built: (s: NodeJS.WriteStream) =
 }
 
 /**
- * The real process streams. SIGINT (Ctrl-C), SIGTERM and SIGHUP (the terminal
- * closed) abort the signal once, alike; a second one exits at once.
+ * The real process streams. SIGINT (Ctrl-C), SIGTERM, SIGHUP (the terminal
+ * closed; on Windows the console window) and SIGBREAK (Windows' Ctrl-Break)
+ * abort the signal once, alike; a second one exits at once.
  *
  * conf (through atomically's when-exit) listens to the same signals and
  * re-raises the first it sees with process.kill, after its own clean-up: that

@@ -14,7 +14,7 @@
  * null, bigint, bytes); an error carries SQLite's code name in `code`
  * (`SQLITE_FULL`, `SQLITE_CONSTRAINT`, ...) whichever engine threw it.
  */
-import { createRequire } from 'node:module';
+import { requirePackage } from './packages.js';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 
@@ -243,7 +243,7 @@ function loadEngine(name: EngineName): Engine {
     return (path) => new NodeDatabase(guard(() => new sqlite.DatabaseSync(path)));
   }
   // better-sqlite3 is CommonJS and stays outside the bundle (scripts/bundle-options.mjs).
-  const Better = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
+  const Better = requirePackage('better-sqlite3') as typeof BetterSqlite3;
   return (path) => new BetterDatabase(new Better(path));
 }
 

@@ -326,6 +326,16 @@ export async function listAll<T>(
   // Every request in flight listens to Ctrl-C on the same signal.
   if (opts.signal) setMaxListeners(64, opts.signal);
   const search = new PartitionSearch(patient(fetchPage, opts.signal), cleanFilter(base), onItem, opts);
+  try {
+    return await searchAll(search);
+  } catch (err) {
+    // Requests still in flight deliver nothing more: the caller ends the output now.
+    search.delivery.stop();
+    throw err;
+  }
+}
+
+async function searchAll<T>(search: PartitionSearch<T>): Promise<ListAllResult> {
   const first = await search.query(undefined);
   const total = first.total;
   search.total0 = total;

@@ -70,5 +70,9 @@ export async function finishExport(ctx: Session, o: FinishOptions, error?: unkno
   if (err instanceof ServiceGoneError && o.rerun) {
     throw new JobfitError(err.message, { hint: `run \`${o.rerun} …\` again once the service answers (an export starts over; nothing is resumed)`, cause: err });
   }
+  // Interrupted (Ctrl-C, SIGTERM, SIGHUP): the same exit (130, 143, 129), and how to run it again.
+  if (err instanceof CancelError && o.rerun) {
+    throw new JobfitError(err.message, { exitCode: err.exitCode, hint: `run \`${o.rerun} …\` again to export (an export starts over; nothing is resumed)`, cause: err });
+  }
   throw err;
 }

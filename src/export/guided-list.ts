@@ -186,6 +186,11 @@ class TakerListing<T extends TestTakerLike> {
     }
   }
 
+  /** Nothing more is delivered (the listing failed; requests still in flight add no row). */
+  stop(): void {
+    this.delivery.stop();
+  }
+
   /** Waits for every delivery; the listing's figures. */
   async settle(): Promise<ListAllResult> {
     await this.delivery.done();
@@ -212,6 +217,16 @@ export async function listTestTakersComplete<T extends TestTakerLike>(
   opts: CompleteTakersOptions<T> = {},
 ): Promise<ListAllResult> {
   const l = new TakerListing(patient(fetchTakers, opts.signal), cleanFilter(base), onItem, opts);
+  try {
+    return await listTakers(l, fetchInvitations);
+  } catch (err) {
+    l.stop();
+    throw err;
+  }
+}
+
+async function listTakers<T extends TestTakerLike>(l: TakerListing<T>, fetchInvitations: FetchPage<InvitationLike>): Promise<ListAllResult> {
+  const opts = l.opts;
   const first = await l.ask({ ...l.base });
   l.total = first.total;
   // Test takers created after the first answer (an invitation accepted during

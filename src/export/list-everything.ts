@@ -18,6 +18,7 @@ import { type BaseFilter, type FetchPage, type ListAllResult, type ListQuery, li
 import { finishExport, isServiceGone } from './finish.js';
 import { type InvitationLike, listTestTakersComplete, type TestTakerLike } from './guided-list.js';
 import { Tally } from './tally.js';
+import { orderedFilter } from './person-status.js';
 import { openTarget } from './target.js';
 import { type ColumnSpec, createListWriter, type ListWriter } from '../format/output.js';
 import { NUM } from '../format/number.js';
@@ -37,6 +38,8 @@ export interface ListEverythingOptions {
   fieldNames?: readonly string[];
   /** The key's mode, for the JSON envelope. */
   mode?: 'live' | 'test';
+  /** A client-side filter (--status, --since: person-status.ts): items it drops are counted under `reason`. */
+  keep?: { test: (it: Item) => Promise<boolean>; reason: string };
 }
 
 type Item = Record<string, unknown>;
@@ -93,8 +96,10 @@ export async function listEverything(ctx: Session, client: JobfitClient, o: List
   try {
     writer = await createListWriter(target.ctx, { columns: o.columns, csvColumns: o.csvColumns, fieldNames: o.fieldNames, envelope: { mode: o.mode }, noun: o.noun });
     const w = writer;
+    const gate = o.keep && orderedFilter(o.keep.test, (it: Item, kept) => (kept ? (tally.write(), w.write(it)) : tally.skip(o.keep!.reason)));
     const write = (it: Item) => {
       seenSoFar++;
+      if (gate) return gate.push(it);
       tally.write();
       w.write(it);
     };
@@ -107,6 +112,7 @@ export async function listEverything(ctx: Session, client: JobfitClient, o: List
       },
       onNotice: (m) => ctx.info(m),
     });
+    await gate?.drain();
   } catch (err) {
     error = err;
   }

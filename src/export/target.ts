@@ -18,10 +18,11 @@
  * summary then says the rows were handed to the output, not written, and that
  * the output is incomplete.
  */
-import { createWriteStream, type WriteStream } from 'node:fs';
+import type { Writable } from 'node:stream';
 import type { Session } from '../core/session.js';
 import { JobfitError } from '../core/errors.js';
-import { createPrivateOutput, fileErrorCause } from '../core/files.js';
+import { fileErrorCause } from '../core/files.js';
+import { openOutFile } from './out-file.js';
 import type { ListWriter } from '../format/output.js';
 import { NUM } from '../format/number.js';
 import { safeLine } from '../format/sanitize.js';
@@ -50,22 +51,14 @@ export interface ExportTarget {
   writeFailed(): Promise<boolean>;
 }
 
-function withStdout(ctx: Session, stdout: WriteStream): Session {
+function withStdout(ctx: Session, stdout: Writable): Session {
   const io = Object.create(ctx.io, {
     stdout: { value: stdout },
     stdoutIsTTY: { value: false },
     colorStdout: { value: false },
+    stdoutIsOutFile: { value: true },
   }) as Session['io'];
   return Object.create(ctx, { io: { value: io } }) as Session;
-}
-
-/** Ends a stream; resolves with the first write error it met, if any. */
-function endStream(s: WriteStream, failed: () => Error | undefined): Promise<Error | undefined> {
-  return new Promise((resolve) => {
-    if (s.destroyed || s.writableFinished) return resolve(failed());
-    s.once('error', (err) => resolve(failed() ?? err));
-    s.end(() => resolve(failed()));
-  });
 }
 
 /** One turn of the event loop, for an error event that is on its way. */
@@ -114,49 +107,31 @@ export function openTarget(ctx: Session, out: string | undefined, noun: string):
     };
   }
   const file = out;
-  const output = createPrivateOutput(file, '--out');
-  let stream: WriteStream;
-  try {
-    stream = createWriteStream('', { fd: output.fd, autoClose: false });
-  } catch (err) {
-    output.discard();
-    throw err;
-  }
-  // The first write error (a full disk): the file is then never put in place.
-  let failed: Error | undefined;
-  stream.on('error', (err) => {
-    failed ??= err;
-  });
+  // The one writer path of every --out (out-file.ts): written, its size checked, synced, then renamed.
+  const output = openOutFile(file);
   return {
-    ctx: withStdout(ctx, stream),
+    ctx: withStdout(ctx, output.stream),
     file,
     async commit(writer) {
-      let err: unknown;
       try {
         await writer?.end();
-        err = await endStream(stream, () => failed);
-        if (!err) output.commit();
-      } catch (e) {
-        err = e;
-      }
-      if (err) {
-        output.discard();
+        await output.commit();
+      } catch (err) {
+        await output.discard();
         throw new JobfitError(`Could not write ${file}: ${fileErrorCause(err)}; it was left as it was.`, { cause: err });
       }
     },
     async abandon(writer, _why) {
-      await endStream(stream, () => failed);
-      output.discard();
+      await output.discard();
       const rows = writer?.count ?? 0;
       ctx.io.stderr.write(`${safeLine(file)} was not written (the run stopped after ${NUM.format(rows)} ${noun}); nothing there was changed.\n`);
     },
     discard() {
-      stream.destroy();
-      output.discard();
+      output.discardUnwritten();
     },
     async writeFailed() {
       await aTurn();
-      return failed !== undefined;
+      return output.failed() !== undefined;
     },
   };
 }

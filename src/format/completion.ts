@@ -1,5 +1,6 @@
 /**
- * Shell completion scripts for bash, zsh and fish. The lists of commands,
+ * Shell completion scripts for bash, zsh and fish (PowerShell's, from the same
+ * spec: completion-powershell.ts). The lists of commands,
  * subcommands and flags are written into the script from the commander tree
  * when `jobfit completion <shell>` runs, so completing them never starts node.
  * Only values that live in the service (after --sp, --team, --template,
@@ -48,7 +49,7 @@ export interface CompletionSpec {
 
 const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
-function allValueFlags(spec: CompletionSpec): string[] {
+export function allValueFlags(spec: CompletionSpec): string[] {
   const out = new Set<string>();
   const walk = (flags: FlagSpec[]) => {
     for (const f of flags) if (f.takesValue) for (const n of f.names) out.add(n);
@@ -65,7 +66,7 @@ function allValueFlags(spec: CompletionSpec): string[] {
 const words = (xs: string[]) => xs.join(' ');
 
 /** Flag names by what their value completes to (a name used two ways keeps the first). */
-function flagsByValues(spec: CompletionSpec): Map<string, string[]> {
+export function flagsByValues(spec: CompletionSpec): Map<string, string[]> {
   const out = new Map<string, string[]>();
   const seen = new Set<string>();
   const add = (f: FlagSpec) => {
@@ -85,9 +86,11 @@ function flagsByValues(spec: CompletionSpec): Map<string, string[]> {
   spec.commands.forEach(rec);
   return out;
 }
-const flagWords = (flags: FlagSpec[]) => words(flags.flatMap((f) => f.names.filter((n) => n.startsWith('--'))).concat('--help'));
+/** The long names of `flags`, and --help: what a command's flags complete to. */
+export const flagNames = (flags: FlagSpec[]) => flags.flatMap((f) => f.names.filter((n) => n.startsWith('--'))).concat('--help');
+const flagWords = (flags: FlagSpec[]) => words(flagNames(flags));
 
-function choiceFlags(spec: CompletionSpec): Array<{ names: string[]; choices: string[] }> {
+export function choiceFlags(spec: CompletionSpec): Array<{ names: string[]; choices: string[] }> {
   const out: Array<{ names: string[]; choices: string[] }> = [];
   const seen = new Set<string>();
   const add = (f: FlagSpec) => {
@@ -272,10 +275,10 @@ export function fishScript(spec: CompletionSpec): string {
   return `${lines.join('\n')}\n`;
 }
 
-export const SHELLS = ['bash', 'zsh', 'fish'] as const;
+export const SHELLS = ['bash', 'zsh', 'fish', 'powershell'] as const;
 export type Shell = (typeof SHELLS)[number];
 
-export function completionScript(shell: Shell, spec: CompletionSpec): string {
+export function completionScript(shell: Exclude<Shell, 'powershell'>, spec: CompletionSpec): string {
   if (shell === 'bash') return bashScript(spec);
   if (shell === 'zsh') return zshScript(spec);
   return fishScript(spec);

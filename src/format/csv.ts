@@ -28,9 +28,20 @@ export function looksLikeFormula(s: string): boolean {
 
 const E164 = /^\+[1-9]\d{6,14}$/;
 
-/** An E.164 phone as `+1 415 555 0100` (any separator of its format a space); undefined for anything else. */
+/** Already the spaced form: `+`, digit groups and single spaces; nothing a spreadsheet runs. */
+const SPACED = /^\+\d+( \d+)+$/;
+/** A phone as people write it with its country code: `+44 (0)20-7946 0958`, `+1.415.555.0100`. */
+const WRITTEN_PHONE = /^\+\d[\d ().\/-]{5,30}$/;
+
+/**
+ * A phone as `+1 415 555 0100` (any separator of its format a space): an
+ * E.164 number, or one a person wrote with its country code and other
+ * separators (a results file carries the input's own phone cells); a cell
+ * already spaced is kept as written. Undefined for anything else.
+ */
 function spacedPhone(s: string): string | undefined {
-  if (!E164.test(s)) return undefined;
+  if (SPACED.test(s)) return s;
+  if (!E164.test(s) && !WRITTEN_PHONE.test(s)) return undefined;
   const phone = parsePhoneNumberFromString(s);
   if (!phone?.isPossible()) return undefined;
   const spaced = phone.formatInternational().replace(/[^\d+]+/g, ' ').trim();

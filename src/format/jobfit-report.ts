@@ -3,56 +3,17 @@
  * code, the top 3 interests, the top 5 traits with their facet ranges, and the
  * 15 top job families with a fit bar and stars.
  *
- * Fields are read defensively: the client passes through what a newer server
- * sends, so any of them may be null or missing, and the report still renders.
+ * Fields are read defensively (./jobfit-view.ts): the client passes through
+ * what a newer server sends, so any of them may be null, missing or of another
+ * type, and the report still renders.
  */
 import type { OutputCtx } from './output.js';
 import { bar, stars } from './chart.js';
 import { type Colors, colorsFor } from './color.js';
 import { safeDeep } from './sanitize.js';
+import { byRank, type FacetView as Facet, type JobFitReportView, type NamedView as Named, readJobFitReport, type WithFacetsView as WithFacets } from './jobfit-view.js';
 
-interface Named {
-  id?: number | null;
-  display_name?: string | null;
-  short_name?: string | null;
-  description?: string | null;
-  rank?: number | null;
-}
-interface Facet extends Named {
-  test_taker_score_range?: string | null;
-  anchor_low?: string | null;
-  anchor_high?: string | null;
-}
-interface WithFacets extends Named {
-  facets?: Facet[] | null;
-}
-interface JobFamilyFit {
-  job_family_number?: string | null;
-  job_family_name?: string | null;
-  job_family_job_zone?: number | null;
-  job_fit_percentage?: number | null;
-  job_fit_star_rating?: number | null;
-  rank?: number | null;
-}
-
-/** The parts of a job_fit_report this view reads (all optional: lenient). */
-export interface JobFitReportView {
-  test_taker_id?: number | null;
-  invitation_id?: number | null;
-  custom_id?: string | null;
-  person_id?: string | null;
-  first_name?: string | null;
-  last_name?: string | null;
-  email?: string | null;
-  team?: { id?: number | null; display_name?: string | null } | null;
-  account?: { id?: number | null; display_name?: string | null } | null;
-  riasec_profile?: string | null;
-  career_interests_profile?: Named[] | null;
-  career_interests?: WithFacets[] | null;
-  personality_traits_profile?: Named[] | null;
-  personality_traits?: WithFacets[] | null;
-  top_fit_occupations?: JobFamilyFit[] | null;
-}
+export { byRank, type JobFitReportView } from './jobfit-view.js';
 
 export interface ReportOptions {
   /** Terminal width; lines are cut to it. */
@@ -82,11 +43,6 @@ function facetsOf(entry: Named, all: WithFacets[] | null | undefined): Facet[] {
       (entry.display_name != null && d.display_name?.replace(/ Overall$/, '') === entry.display_name),
   );
   return match?.facets ?? [];
-}
-
-/** Entries by rank (unranked last), a copy. */
-export function byRank<T extends { rank?: number | null }>(xs: T[] | null | undefined): T[] {
-  return [...(xs ?? [])].sort((a, b) => (a.rank ?? 99) - (b.rank ?? 99));
 }
 
 function header(r: JobFitReportView, c: Colors, width: number): string[] {
@@ -183,7 +139,7 @@ function jobFamilies(r: JobFitReportView, c: Colors, width: number): string[] {
 /** The whole report as text (one trailing newline). */
 export function renderJobFitReport(report: unknown, opts: ReportOptions): string {
   // Every name and description is the service's text: made safe before layout.
-  const r = safeDeep(report ?? {}) as JobFitReportView;
+  const r = readJobFitReport(safeDeep(report ?? {}));
   const c = colorsFor(opts.color);
   const width = Math.max(40, opts.width);
   const lines = [...header(r, c, width)];

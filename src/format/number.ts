@@ -14,6 +14,12 @@ function group(n: number): string {
   return `${sign}${grouped}${frac ? `.${frac}` : ''}`;
 }
 
+/** "1 row", "3,214 rows": a count and its noun (`plural` when not just an s). */
+function count(n: number, noun: string, plural = `${noun}s`): string {
+  return `${group(n)} ${n === 1 ? noun : plural}`;
+}
+
 export const NUM = {
   format: group,
+  count,
 };

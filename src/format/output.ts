@@ -25,6 +25,7 @@ import { colorsFor } from './color.js';
 import { type Cell, CONSTANT_FIELDS, flattenRecord, keysOutside, getPath, isPlainObject, project, unionKeys, validateFields } from './fields.js';
 import type { ColumnSpec, TableOptions } from './table.js';
 import { untilDrained } from './drain.js';
+import { droppedNote } from './table-fit.js';
 import { NUM } from './number.js';
 import { safeJson, safeLine } from './sanitize.js';
 
@@ -75,7 +76,8 @@ export function resolveFormat(ctx: OutputCtx, allowed: readonly OutputFormat[] =
 }
 
 function tableOptions(ctx: OutputCtx): TableOptions {
-  return { tty: ctx.io.stdoutIsTTY, width: ctx.io.columns, color: colorsFor(ctx.io.colorStdout), now: ctx.io.now() };
+  const onDropped = (headers: string[], keys: string[], first: string) => ctx.globals.quiet || ctx.io.stderr.write(`${droppedNote(headers, keys, first, ctx.io.columns)}\n`);
+  return { tty: ctx.io.stdoutIsTTY, width: ctx.io.columns, color: colorsFor(ctx.io.colorStdout), now: ctx.io.now(), onDropped };
 }
 
 function fieldsOf(ctx: OutputCtx): string[] | undefined {
@@ -406,15 +408,17 @@ export function csvRows(ctx: OutputCtx, opts: ListWriterOptions, fields: string[
   const out = ctx.io.stdout;
   let header: string[] | undefined = fields ? undefined : opts.csvColumns;
   let warnedExtra = false;
+  // A file for a person (--out) opens in Excel: UTF-8 with a byte order mark. stdout stays exact.
+  const headerLine = (h: string[]) => (ctx.io.stdoutIsOutFile ? '\uFEFF' : '') + csv.csvLine(h);
   return {
     start() {
-      if (header) out.write(csv.csvLine(header));
+      if (header) out.write(headerLine(header));
     },
     row(item, _shown, _index, emit) {
       const rec = opts.flatItems && !fields ? (item as Record<string, Cell>) : csv.csvRecord(item, fields);
       if (!header) {
         header = unionKeys([rec], fields);
-        emit(csv.csvLine(header));
+        emit(headerLine(header));
       } else if (!warnedExtra && !opts.csvColumns && keysOutside(rec, header).length > 0) {
         warnedExtra = true;
         const extra = keysOutside(rec, header);
@@ -424,7 +428,7 @@ export function csvRows(ctx: OutputCtx, opts: ListWriterOptions, fields: string[
     },
     end(count) {
       // An empty export still says what its columns would have been, when known.
-      if (!header && count === 0 && fields) out.write(csv.csvLine(fields));
+      if (!header && count === 0 && fields) out.write(headerLine(fields));
     },
   };
 }

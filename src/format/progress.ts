@@ -3,8 +3,8 @@
  * when stderr is a terminal and --quiet is off; otherwise the reporter counts
  * silently, and the one-line summary at the end works everywhere.
  */
+import { requirePackage } from '../core/packages.js';
 import type cliProgress from 'cli-progress';
-import { createRequire } from 'node:module';
 import type { Session } from '../core/session.js';
 import { colorsFor } from './color.js';
 import { NUM } from './number.js';
@@ -39,7 +39,7 @@ export interface Progress {
 }
 
 // cli-progress costs ~20 ms to load, and most runs (piped, --quiet, one item) draw no bar.
-const loadBars = (): typeof cliProgress => createRequire(import.meta.url)('cli-progress') as typeof cliProgress;
+const loadBars = (): typeof cliProgress => requirePackage('cli-progress') as typeof cliProgress;
 
 export function formatDuration(ms: number): string {
   const s = ms / 1000;

@@ -21,9 +21,18 @@
  * zero-width space, joiners and word joiner (U+200B–U+200D, U+2060–U+2064,
  * U+180E, U+FEFF), the line and paragraph separators (U+2028/2029, a new line
  * to some terminals and to JavaScript readers of NDJSON), and the tag
- * characters (U+E0000–U+E007F).
+ * characters (U+E0000–U+E007F); and, so no list of them can fall behind,
+ * every format character (`\\p{Cf}`: the soft hyphen U+00AD, U+206A–U+206F,
+ * the interlinear annotations U+FFF9–U+FFFB, the musical format U+1D173–) and
+ * every default-ignorable code point (`\\p{Default_Ignorable_Code_Point}`: the
+ * combining grapheme joiner U+034F, the Hangul fillers U+115F, U+1160, U+3164,
+ * U+FFA0, U+17B4, the Mongolian selectors U+180B–, the variation selectors
+ * U+FE00–U+FE0F and U+E0100–): each draws nothing, or nothing a reader sees as
+ * a character. (U+2800, the blank Braille pattern, is neither, but draws
+ * nothing: it is listed by name.)
  */
-const SET = '\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f\\u061c\\u180e\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2069\\ufeff\\u{e0000}-\\u{e007f}';
+const INVISIBLE = '\\p{Cf}\\p{Default_Ignorable_Code_Point}\\u2800';
+const SET = `\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f\\u061c\\u180e\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2069\\ufeff\\u{e0000}-\\u{e007f}${INVISIBLE}`;
 const UNSAFE = new RegExp(`[${SET}]`, 'gu');
 const UNSAFE_TEST = new RegExp(`[${SET}]`, 'u');
 // Same set plus newline and tab, for text that must stay on one line.
@@ -69,7 +78,7 @@ export function safeDeep<T>(value: T): T {
 }
 
 // What JSON.stringify leaves raw that a terminal may obey or hide: DEL, C1, bidi and invisible characters.
-const JSON_SET = '\\x7f-\\x9f\\u061c\\u180e\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2069\\ufeff\\u{e0000}-\\u{e007f}';
+const JSON_SET = `\\x7f-\\x9f\\u061c\\u180e\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2069\\ufeff\\u{e0000}-\\u{e007f}${INVISIBLE}`;
 const JSON_UNSAFE = new RegExp(`[${JSON_SET}]`, 'gu');
 const JSON_UNSAFE_TEST = new RegExp(`[${JSON_SET}]`, 'u');
 

@@ -7,6 +7,7 @@ import Table from 'cli-table3';
 import type { Colors } from './color.js';
 import { getPath, isPlainObject } from './fields.js';
 import { safeLine, safeText } from './sanitize.js';
+import { fitColumns } from './table-fit.js';
 
 export interface ColumnSpec {
   /** Dotted path into the item (`team.display_name`). */
@@ -16,6 +17,10 @@ export interface ColumnSpec {
   /** Custom text for the cell (plain text: the table adds colour and cuts to width). */
   format?: (value: unknown, row: unknown) => string;
   align?: 'left' | 'right';
+  /** On a terminal too narrow: the order this column is left out in (1 first); undefined: always shown (table-fit.ts). */
+  drop?: number;
+  /** Read whole (an email, a name): never cut while it fits the width alone. */
+  whole?: boolean;
 }
 
 export interface TableOptions {
@@ -24,6 +29,8 @@ export interface TableOptions {
   width: number;
   color: Colors;
   now: Date;
+  /** Told which columns were left out to fit the width (their headers and keys, and the first column's key). */
+  onDropped?: (headers: string[], keys: string[], firstKey: string) => void;
 }
 
 const ISO_TS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
@@ -75,43 +82,28 @@ function truncate(s: string, width: number): string {
   return `${cps.slice(0, width - 1).join('')}…`;
 }
 
-/**
- * Column widths that fit `total`: columns narrower than a fair share keep their
- * width, the wide ones share the rest equally (water-filling), never below 4.
- */
-function fitWidths(natural: number[], total: number, gap = 2): number[] {
-  const avail = total - gap * Math.max(0, natural.length - 1);
-  if (natural.reduce((a, b) => a + b, 0) <= avail) return natural;
-  const sorted = [...natural].sort((a, b) => a - b);
-  let remaining = avail;
-  let left = natural.length;
-  let cap = 4;
-  for (const w of sorted) {
-    const share = Math.floor(remaining / left);
-    if (w <= share) {
-      remaining -= w;
-      left--;
-      continue;
-    }
-    cap = Math.max(4, share);
-    break;
-  }
-  return natural.map((w) => Math.min(w, cap));
-}
-
 const BORDERLESS = {
   top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
   bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
   left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '  ',
 };
 
-function layout(rawHead: string[], rawBody: string[][], opts: TableOptions, aligns: Array<'left' | 'right'>): string {
+function layout(rawHead: string[], rawBody: string[][], opts: TableOptions, columns: ColumnSpec[]): string {
   // Headers can be a foreign server's field names; cells are a stranger's text.
   // Sanitised before measuring and cutting, so a cut never splits an escape.
-  const head = rawHead.map(safeLine);
-  const body = rawBody.map((r) => r.map(safeLine));
+  let head = rawHead.map(safeLine);
+  let body = rawBody.map((r) => r.map(safeLine));
   const natural = head.map((h, i) => Math.max(visibleWidth(h), ...body.map((r) => visibleWidth(r[i]))));
-  const widths = opts.tty ? fitWidths(natural, opts.width) : natural;
+  let aligns = columns.map((c) => c.align ?? 'left');
+  let widths = natural;
+  if (opts.tty) {
+    const fit = fitColumns(columns.map((c, i) => ({ header: visibleWidth(head[i]), natural: natural[i], whole: c.whole, drop: c.drop })), opts.width);
+    if (fit.dropped.length > 0) opts.onDropped?.(fit.dropped.map((i) => head[i]), fit.dropped.map((i) => columns[i].key), columns[0].key);
+    head = fit.keep.map((i) => head[i]);
+    body = body.map((r) => fit.keep.map((i) => r[i]));
+    aligns = fit.keep.map((i) => aligns[i]);
+    widths = fit.widths;
+  }
   const cut = (s: string, i: number) => (opts.tty ? truncate(s, widths[i]) : s);
   const table = new Table({
     chars: BORDERLESS,
@@ -152,7 +144,7 @@ export function formatCell(c: ColumnSpec, value: unknown, row: unknown, opts: Pi
 export function renderTable(items: unknown[], columns: ColumnSpec[], opts: TableOptions): string {
   const head = columns.map((c) => c.header ?? c.key.toUpperCase());
   const body = items.map((item) => columns.map((c) => formatCell(c, getPath(item, c.key), item, opts).replace(/\r?\n/g, ' ')));
-  return layout(head, body, opts, columns.map((c) => c.align ?? 'left'));
+  return layout(head, body, opts, columns);
 }
 
 /** One object as "label  value" lines. */

@@ -24,6 +24,7 @@ import { PassThrough } from 'node:stream';
 import { cellsFor, csvRecord, looksLikeFormula } from './csv.js';
 import { type Cell, keysOutside, unionKeys } from './fields.js';
 import { untilDrained } from './drain.js';
+import { safeLine } from './sanitize.js';
 
 /** Links per sheet; later URLs are text (each link is held in memory until the sheet ends). */
 const LINK_CAP = 10_000;
@@ -283,7 +284,7 @@ export async function openXlsxList(out: { write(chunk: string): boolean }, opts:
       if (!header) header = unionKeys([rec], opts.fields);
       else if (!warned && !opts.columns && keysOutside(rec, header).length > 0) {
         warned = true;
-        opts.warn?.(`Warning: the sheet's columns were fixed by the first row; ${keysOutside(rec, header).join(', ')} of later rows left out (use -o ndjson for every field).\n`);
+        opts.warn?.(`Warning: the sheet's columns were fixed by the first row; ${safeLine(keysOutside(rec, header).join(', '))} of later rows left out (use -o ndjson for every field).\n`);
       }
       sheet ??= book.addSheet(opts.sheet, header);
       sheet.add(cellsFor(rec, header));

@@ -46,7 +46,7 @@ ul.assessments{list-style:none;padding:0}ul.assessments li{display:flex;justify-
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 `;
 
-function layout(title: string, body: string): string {
+export function layout(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -64,7 +64,7 @@ ${body}
 `;
 }
 
-function sendHtml(res: ServerResponse, status: number, html: string): void {
+export function sendHtml(res: ServerResponse, status: number, html: string): void {
   res.writeHead(status, {
     'content-type': 'text/html; charset=utf-8',
     'content-length': Buffer.byteLength(html),
@@ -334,5 +334,10 @@ export async function handleParticipantPage(store: Store, req: IncomingMessage, 
   return true;
 }
 
-/** The shape of startStub's `pages` option. */
-export const participantPages = (req: IncomingMessage, res: ServerResponse, store: Store): Promise<boolean> => handleParticipantPage(store, req, res);
+/** The shape of startStub's `pages` option: the participant page, then the result pages of scorecard_url and job_fit_summary_url (results-page.ts). */
+export const participantPages = async (req: IncomingMessage, res: ServerResponse, store: Store): Promise<boolean> => {
+  if (await handleParticipantPage(store, req, res)) return true;
+  if (!(req.url ?? '').startsWith('/results/')) return false;
+  const { handleResultsPage } = await import('./results-page.js');
+  return handleResultsPage(store, req, res, `http://${req.headers.host ?? '127.0.0.1'}`);
+};

@@ -5,6 +5,7 @@
 // expands the plan into concrete, deterministic invitations for the store.
 
 import { existsSync, readFileSync } from 'node:fs';
+import { assetText } from '../core/standalone.js';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod';
@@ -233,9 +234,10 @@ export function parseSeed(data: unknown): Seed {
   return r.data;
 }
 
-/** Loads fixtures/seed.json (or the given file) and validates it. */
-export function loadSeed(file: string = join(fixturesDir(), 'seed.json')): Seed {
-  return parseSeed(JSON.parse(readFileSync(file, 'utf8')));
+/** Loads fixtures/seed.json (an asset of the standalone executable) or the given file, and validates it. */
+export function loadSeed(file?: string): Seed {
+  const text = file === undefined ? assetText('fixtures/seed.json') : undefined;
+  return parseSeed(JSON.parse(text ?? readFileSync(file ?? join(fixturesDir(), 'seed.json'), 'utf8')));
 }
 
 // ---------------------------------------------------------------- expansion

@@ -10,12 +10,13 @@
  *   completed tests).
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../core/errors.js';
-import { ensurePrivateDir, ensurePrivateFile, trustProblem } from '../core/files.js';
+import { ensurePrivateDir, ensurePrivateFile } from '../core/files.js';
+import { trustProblem } from '../core/trust.js';
 import { type DiskCondition, conditionText, diskConditionOf } from '../core/disk.js';
 import { type Database, type RunResult, type Statement, openDatabase } from '../core/sqlite.js';
+import { checkSqliteSideFiles, prepareSqliteSideFiles } from '../core/sqlite-files.js';
 import { dropSearchIndex, ensureSearchIndex } from './search-index.js';
 
 const SCHEMA = `
@@ -286,19 +287,25 @@ export class Store {
     // (An existing folder is left as it is: --data may name any folder.)
     this.path = join(dataDir, DB_FILE);
     // Another user's database (or one others can write) never receives people's data.
-    for (const f of [this.path, `${this.path}-wal`, `${this.path}-shm`]) {
-      const unsafe = trustProblem(f, "The stub's database", 'give the stub another data folder');
-      if (unsafe) throw new UsageError(unsafe);
-    }
+    const unsafe = trustProblem(this.path, "The stub's database", 'give the stub another data folder');
+    if (unsafe) throw new UsageError(unsafe);
+    // Its -wal, -shm and -journal: ours or refused, and made by us (core/sqlite-files.ts).
+    checkSqliteSideFiles(this.path, "The stub's database", 'give the stub another data folder');
     try {
       ensurePrivateDir(dataDir);
       ensurePrivateFile(this.path);
-      for (const side of ['-wal', '-shm']) if (existsSync(this.path + side)) ensurePrivateFile(this.path + side);
+      prepareSqliteSideFiles(this.path, "The stub's database", 'give the stub another data folder');
       this.db = openDatabase(this.path);
       this.db.exec('PRAGMA busy_timeout = 5000');
       this.db.exec('PRAGMA journal_mode = WAL');
     } catch (err) {
       throw this.diskError(err) ?? err;
+    }
+    try {
+      checkSqliteSideFiles(this.path, "The stub's database", 'give the stub another data folder');
+    } catch (err) {
+      this.db.close();
+      throw err;
     }
     // OFF: no fsync at all. A commit still reaches the operating system before
     // the answer goes out, so it survives the stub (or a client) being killed;

@@ -10,6 +10,7 @@ import { resolve } from 'node:path';
 import type { SyncSession } from './run.js';
 import { readId } from '../api/ids.js';
 import { errorText } from '../export/bulk-fetch.js';
+import { eventQueue, isBusy } from './event-queue.js';
 import { isPostgresUrl, openSyncStore } from './open.js';
 import { SyncLockedError } from './store.js';
 import { syncOnce } from './run.js';
@@ -55,18 +56,37 @@ export async function startEventSync(ctx: SyncSession, file: string): Promise<Ev
     throw err;
   });
   const name = isPostgresUrl(file) ? db.label : file;
-  const invitations = new Set<number>();
-  const takers = new Set<number>();
+  // Kept on disk until stored, across a busy database and a restart (event-queue.ts).
+  const queue = eventQueue(isPostgresUrl(file) ? undefined : target);
+  const { invitations, takers } = queue?.load() ?? { invitations: new Set<number>(), takers: new Set<number>() };
   let timer: NodeJS.Timeout | undefined;
   let chain: Promise<void> = Promise.resolve();
   let closed = false;
+  let queueSaid = false;
+
+  const keep = () => {
+    const err = queue?.save({ invitations, takers });
+    if (err && !queueSaid) {
+      queueSaid = true;
+      ctx.warn(`could not keep the people of the events not yet synced in ${queue!.path} (${errorText(err)}); a restart would lose them.`);
+    }
+  };
 
   const schedule = (ms = DEBOUNCE_MS) => {
     if (closed) return;
     timer ??= setTimeout(() => {
       timer = undefined;
-      chain = chain.then(apply);
+      // Never a rejection left unhandled: apply says what failed and keeps the people.
+      chain = chain.then(apply).catch((err: unknown) => ctx.warn(`sync: ${errorText(err)}`));
     }, ms);
+  };
+
+  /** Puts a batch back (it was not stored) and tries again later. */
+  const putBack = (invIds: number[], takerIds: number[], why: string) => {
+    for (const id of invIds) invitations.add(id);
+    for (const id of takerIds) takers.add(id);
+    ctx.debug(`sync: ${why} Retrying in ${BUSY_RETRY_MS / 1000} s.`);
+    schedule(BUSY_RETRY_MS);
   };
 
   async function apply(): Promise<void> {
@@ -78,12 +98,11 @@ export async function startEventSync(ctx: SyncSession, file: string): Promise<Ev
     try {
       await db.acquireLock(() => ctx.io.now());
     } catch (err: unknown) {
-      if (!(err instanceof SyncLockedError)) throw err;
-      // A scheduled sync is running: it may well cover these; try again after it.
-      for (const id of invIds) invitations.add(id);
-      for (const id of takerIds) takers.add(id);
-      ctx.debug(`sync: ${err.message} Retrying in ${BUSY_RETRY_MS / 1000} s.`);
-      schedule(BUSY_RETRY_MS);
+      // A scheduled sync is running (it may well cover these), or another process holds the database busy: try again after it.
+      if (err instanceof SyncLockedError) return putBack(invIds, takerIds, err.message);
+      if (isBusy(err)) return putBack(invIds, takerIds, `${name} is busy (another process is writing to it); ${invIds.length + takerIds.length} people kept.`);
+      putBack(invIds, takerIds, `could not lock ${name}: ${errorText(err)}.`);
+      ctx.warn(`could not lock ${name}: ${errorText(err)}; the people of the events are kept and tried again.`);
       return;
     }
     const people = invIds.length + takerIds.length;
@@ -100,10 +119,18 @@ export async function startEventSync(ctx: SyncSession, file: string): Promise<Ev
         `sync: ${items.length} ${items.length === 1 ? 'person' : 'people'} brought up to date in ${name} (${r.requests} requests, ${r.inserted} rows inserted, ${r.updated} updated${r.errors ? `, ${r.errors} failed: the next sync retries them` : ''}).`,
       );
     } catch (err) {
-      ctx.warn(`could not sync ${people} ${people === 1 ? 'person' : 'people'} into ${name}: ${errorText((err as { reason?: unknown }).reason ?? err)}; the next \`jobfit sync\` picks them up.`);
+      const reason = (err as { reason?: unknown }).reason ?? err;
+      if (isBusy(reason) && !ctx.io.signal.aborted) putBack(invIds, takerIds, `${name} became busy mid-batch; ${people} people kept.`);
+      else ctx.warn(`could not sync ${people} ${people === 1 ? 'person' : 'people'} into ${name}: ${errorText(reason)}; the next \`jobfit sync\` picks them up.`);
     } finally {
       await db.releaseLock();
+      keep();
     }
+  }
+
+  if (invitations.size + takers.size > 0) {
+    ctx.info(`sync: ${invitations.size + takers.size} people from events an earlier listener answered are synced first.`);
+    schedule();
   }
 
   return {
@@ -112,6 +139,7 @@ export async function startEventSync(ctx: SyncSession, file: string): Promise<Ev
       if (p.invitationId) invitations.add(p.invitationId);
       else if (p.testTakerId) takers.add(p.testTakerId);
       else return;
+      keep();
       schedule();
     },
     async close() {
@@ -122,7 +150,7 @@ export async function startEventSync(ctx: SyncSession, file: string): Promise<Ev
       // What arrived last is applied before the database closes, unless Ctrl-C cut the requests.
       const queued = invitations.size + takers.size;
       if (ctx.io.signal.aborted) {
-        if (queued > 0) ctx.info(`${queued} ${queued === 1 ? 'person' : 'people'} from the last events not synced; the next \`jobfit sync\` picks them up.`);
+        if (queued > 0) ctx.info(`${queued} ${queued === 1 ? 'person' : 'people'} from the last events not synced; ${queue ? `kept in ${queue.path}, the next \`webhook listen --sync\` on this database syncs them` : 'the next `jobfit sync` picks them up'}.`);
       } else {
         await apply().catch(() => {});
       }

@@ -3,7 +3,7 @@
  * through `pg`. The same tables, rules and refusals as SQLite
  * (src/sync/store.ts); the tables live in the connection's current schema.
  */
-import { createRequire } from 'node:module';
+import { requirePackage } from '../core/packages.js';
 import { hostname } from 'node:os';
 import type pg from 'pg';
 import { JobfitError, UsageError } from '../core/errors.js';
@@ -26,15 +26,16 @@ const MIGRATION_LOCK = 74_201_317;
 let pgModule: typeof pg | undefined;
 function loadPg(): typeof pg {
   // CommonJS, loaded at run time (and only by a postgres:// sync).
-  pgModule ??= createRequire(import.meta.url)('pg') as typeof pg;
+  pgModule ??= requirePackage('pg') as typeof pg;
   return pgModule;
 }
 
-/** The URL without its password, for messages. */
+/** The URL without its passwords (userinfo, `?password=`, `?sslpassword=`, any `*password*`), for messages. */
 export function redactUrl(url: string): string {
   try {
     const u = new URL(url);
     if (u.password) u.password = '***';
+    for (const name of [...u.searchParams.keys()]) if (/password/i.test(name)) u.searchParams.set(name, '***');
     return u.toString();
   } catch {
     return 'the PostgreSQL database';

@@ -10,6 +10,7 @@ import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { JobfitError, UsageError } from '../core/errors.js';
 import { type Database, type Statement, openDatabase } from '../core/sqlite.js';
+import { checkSqliteSideFiles, prepareSqliteSideFiles } from '../core/sqlite-files.js';
 import { type Column, MIRROR_TABLES, SCHEMA_VERSION, migration } from './schema.js';
 import {
   type Counts,
@@ -48,6 +49,9 @@ function prepareFile(path: string): boolean {
   }
   return true;
 }
+
+const SIDE_WHAT = 'The sync database';
+const SIDE_ELSEWHERE = 'give --db a file in a folder of your own';
 
 const DISK_CAUSE: Record<DiskCondition, string> = {
   full: 'the disk is full',
@@ -88,9 +92,12 @@ export class SqliteStore implements SyncStore, Writer {
    * jobfit sync did not create, one written by a newer jobfit.
    */
   static open(path: string): SqliteStore {
+    // SQLite's -wal, -shm and -journal beside it: ours or refused, before anything is made (core/sqlite-files.ts).
+    checkSqliteSideFiles(path, SIDE_WHAT, SIDE_ELSEWHERE);
     const created = prepareFile(path);
     let db: Database | undefined;
     try {
+      prepareSqliteSideFiles(path, SIDE_WHAT, SIDE_ELSEWHERE);
       // prepareFile made the file or found it: opening creates nothing.
       db = openDatabase(path);
       db.exec('PRAGMA busy_timeout = 5000');
@@ -109,6 +116,8 @@ export class SqliteStore implements SyncStore, Writer {
     const s = new SqliteStore(db, path);
     try {
       db.exec('PRAGMA journal_mode = WAL');
+      // SQLite may have removed and made the side files again: still ours, before anything is written.
+      checkSqliteSideFiles(path, SIDE_WHAT, SIDE_ELSEWHERE);
       // WAL + NORMAL: a killed process loses nothing committed; only a power cut can lose the last commits.
       db.exec('PRAGMA synchronous = NORMAL');
       // Off while migrations rebuild tables (both engines turn it on by default), on for every run after;

@@ -5,7 +5,7 @@
  * schema, a lock row, upserts that know whether they inserted, updated or
  * changed nothing, the sync_runs record, one account and mode per database.
  */
-import { AuthError, JobfitError, UsageError } from '../core/errors.js';
+import { JobfitError, ModeMismatchError, UsageError } from '../core/errors.js';
 import { processAlive } from '../core/lock.js';
 
 export type Row = Record<string, string | number | null>;
@@ -108,7 +108,7 @@ export function newerSchemaError(label: string, found: number, known: number): U
 export async function checkOwner(store: SyncStore, mode: 'live' | 'test', accountId: string): Promise<void> {
   const m = await store.meta();
   if (m.mode && m.mode !== mode) {
-    throw new AuthError(
+    throw new ModeMismatchError(
       `${store.label} holds ${m.mode}-mode data and this run uses a ${mode} key; one database never mixes modes.`,
       `sync ${mode}-mode data into another database, or use the ${m.mode} key (--${m.mode})`,
     );

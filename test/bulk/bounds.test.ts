@@ -150,3 +150,16 @@ describe('a workbook refused for what it says, not for its XML', () => {
     for (const r of [noInviter, noEmail]) expect(r.stderr.match(/^Error: .*$/m)?.[0]).not.toMatch(/CSV/);
   });
 });
+
+describe('a CSV header of 125,000 empty columns (issue 42)', () => {
+  it('is read with one sentence per kind of column, never a stack overflow', async () => {
+    const p = join(h.dir, 'wide-header.csv');
+    const empties = ','.repeat(125_000);
+    writeFileSync(p, `First Name,Last Name,Email${empties}\nAda,Lovelace,ada@example.com${empties}\n`);
+    const r = await dryRun(p);
+    expect(r.stderr).not.toMatch(/bug in jobfit|Maximum call stack|\n\s+at /);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/1 rows?, 1 valid, 0 invalid/);
+    expect(r.stdout).toContain("125,000 columns with no header → carried through untouched");
+  });
+});

@@ -42,6 +42,6 @@ export function useBulkStub(prefix: string) {
 /** A dry run that found every row valid. */
 export function expectAllValid(r: { code: number; stdout: string; stderr: string }, rows: number): void {
   expect(r.stderr).not.toMatch(/Error/);
-  expect(r.stdout).toContain(`${rows} rows, ${rows} valid, 0 invalid`);
+  expect(r.stdout).toContain(`${rows} row${rows === 1 ? "" : "s"}, ${rows} valid, 0 invalid`);
   expect(r.code).toBe(0);
 }

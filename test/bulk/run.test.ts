@@ -132,6 +132,8 @@ describe('live mode guard', () => {
     const err = await runBulkInvite({ csv: join(dir, 'p.csv'), createdBy: INVITER }, d).catch((e) => e);
     expect(asked()).toBe(1);
     expect(err.message).toBe('Nothing was sent.');
+    // "The user said no" has its own exit code (5), not a service failure's 1.
+    expect(err.exitCode).toBe(5);
     expect(api.posts).toBe(0);
   });
 

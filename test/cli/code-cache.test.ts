@@ -5,10 +5,11 @@
  * files dropped, two installs each with a folder of their own, and nothing
  * at all when node's cache is switched off.
  */
-import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BuiltCli, buildCli } from '../e2e/built.js';
+import { skipBecause } from '../helpers/skip.js';
 
 let cli: BuiltCli;
 let env: Record<string, string>;
@@ -122,5 +123,56 @@ describe('the code cache of the chunks', () => {
     const off = { ...env, XDG_CACHE_HOME: join(cli.dir, 'cache-off'), NODE_DISABLE_COMPILE_CACHE: '1' };
     expect(cli.run(['teams', '-o', 'json'], { env: off }).code).toBe(0);
     expect(() => readdirSync(join(cli.dir, 'cache-off'))).toThrow();
+  });
+});
+
+/** Every file under a folder, recursively (none when it is missing). */
+const filesUnder = (dir: string) => {
+  try {
+    return (readdirSync(dir, { recursive: true }) as string[]).filter((f) => statSync(join(dir, f)).isFile());
+  } catch {
+    return [];
+  }
+};
+
+// Node's compile cache holds what loads from node_modules (exceljs here: `-o xlsx`); the bundle's own chunks have theirs above.
+describe("node's compile cache: only in a folder of this user's that no one else can write", () => {
+  it('a compile-cache folder others can write is not used (a file planted there would run as jobfit)', () => {
+    const root = join(cli.dir, 'cache-shared');
+    const folder = join(root, 'jobfit', 'compile-cache');
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    chmodSync(folder, 0o777);
+    const r = cli.run(['teams', '-o', 'xlsx', '--out', join(root, 't.xlsx')], { env: { ...env, XDG_CACHE_HOME: root } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(filesUnder(folder)).toEqual([]);
+  });
+
+  it('nor a jobfit cache folder others can write, where the compile-cache folder would be made', () => {
+    const root = join(cli.dir, 'cache-shared-parent');
+    mkdirSync(join(root, 'jobfit'), { recursive: true, mode: 0o700 });
+    chmodSync(join(root, 'jobfit'), 0o777);
+    const r = cli.run(['teams', '-o', 'xlsx', '--out', join(root, 't.xlsx')], { env: { ...env, XDG_CACHE_HOME: root } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(filesUnder(join(root, 'jobfit', 'compile-cache'))).toEqual([]);
+  });
+
+  const notRoot = process.getuid?.() !== 0 && 'making a folder of another user needs root';
+  it.skipIf(skipBecause(notRoot))("nor another user's folder", () => {
+    const root = join(cli.dir, 'cache-theirs');
+    const folder = join(root, 'jobfit', 'compile-cache');
+    mkdirSync(folder, { recursive: true, mode: 0o755 });
+    chownSync(folder, 4242, 4242);
+    const r = cli.run(['teams', '-o', 'xlsx', '--out', join(root, 't.xlsx')], { env: { ...env, XDG_CACHE_HOME: root } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(filesUnder(folder)).toEqual([]);
+  });
+
+  it('in its own folder it is used: made owner-only, and written', () => {
+    const root = join(cli.dir, 'cache-own');
+    const r = cli.run(['teams', '-o', 'xlsx', '--out', join(root, 't.xlsx')], { env: { ...env, XDG_CACHE_HOME: root } });
+    expect(r.code, r.stderr).toBe(0);
+    const folder = join(root, 'jobfit', 'compile-cache');
+    expect(filesUnder(folder).length).toBeGreaterThan(0);
+    expect(statSync(folder).mode & 0o077).toBe(0);
   });
 });

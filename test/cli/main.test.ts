@@ -184,7 +184,7 @@ describe('help', () => {
 
   it('help exit-codes lists every code', async () => {
     const r = await runCli(['help', 'exit-codes']);
-    for (const code of ['0', '1', '2', '3', '4', '129', '130', '143']) expect(r.stdout).toMatch(new RegExp(`^  ${code}\\s`, 'm'));
+    for (const code of ['0', '1', '2', '3', '4', '5', '129', '130', '143']) expect(r.stdout).toMatch(new RegExp(`^  ${code}\\s`, 'm'));
   });
 
   it('help environment names every JOBFIT_* variable the code reads', async () => {
@@ -271,7 +271,7 @@ describe('completion', () => {
     );
     expect(complete(file, ['jobfit', '-p', 'work', 'invitations', 'list', '--a'])).toEqual(['--all']);
     expect(complete(file, ['jobfit', 'teams', '-o', ''])).toEqual(['table', 'json', 'ndjson', 'csv', 'xlsx', 'html']);
-    expect(complete(file, ['jobfit', 'completion', ''])).toEqual(['bash', 'zsh', 'fish']);
+    expect(complete(file, ['jobfit', 'completion', ''])).toEqual(['bash', 'zsh', 'fish', 'powershell']);
     // Other parts' commands come from the same table.
     expect(complete(file, ['jobfit', 'st'])).toEqual(expect.arrayContaining(['stub']));
   });
@@ -314,7 +314,7 @@ source "$1"; shift; words=("$@"); CURRENT=$#; _jobfit`;
     expect(complete('jobfit invitations ')).toEqual(expect.arrayContaining(['list', 'get', 'update']));
     expect(complete('jobfit invitations update 1 --send')).toEqual(expect.arrayContaining(['--send-via-email', '--send-via-sms', '--send-congrats']));
     expect(complete('jobfit -o ')).toEqual(expect.arrayContaining(['table', 'json', 'ndjson', 'csv']));
-    expect(complete('jobfit completion ')).toEqual(['bash', 'fish', 'zsh']);
+    expect(complete('jobfit completion ')).toEqual(['bash', 'fish', 'powershell', 'zsh']);
   });
 
   it('zsh and fish scripts name every command', async () => {

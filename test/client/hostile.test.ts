@@ -198,7 +198,7 @@ describe('baseline: the well-behaved default works for every command', () => {
     expect(r.stdout.length).toBeGreaterThan(2);
   });
   it('invite and invitations list --all', async () => {
-    const r = await cli(['invite', '--first-name', 'Ana', '--last-name', 'Diaz', '--email', 'ana103@example.com', '--created-by', 'rita@acme.test', '-o', 'json']);
+    const r = await cli(['invite', '--yes', '--first-name', 'Ana', '--last-name', 'Diaz', '--email', 'ana103@example.com', '--created-by', 'rita@acme.test', '-o', 'json']);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).id).toBe(103);
     const all = await cli(['invitations', 'list', '--all', '-o', 'json']);
@@ -361,7 +361,7 @@ describe('a newer server: unknown fields and nulls everywhere', () => {
 
   it('invite with nulls in the account data and the answer', async () => {
     srv.mutate = (p, b) => (p === '/v2/invitations' ? nullify(enrich(b)) : enrich(b));
-    const r = await cli(['invite', '--first-name', 'Ana', '--last-name', 'Diaz', '--email', 'ana103@example.com', '--created-by', 'rita@acme.test', '--team', '1', '--assessments', '6', '--template', '3', '-o', 'table']);
+    const r = await cli(['invite', '--yes', '--first-name', 'Ana', '--last-name', 'Diaz', '--email', 'ana103@example.com', '--created-by', 'rita@acme.test', '--team', '1', '--assessments', '6', '--template', '3', '-o', 'table']);
     expect(r.code, r.stderr).toBe(0);
   });
 
@@ -372,7 +372,7 @@ describe('a newer server: unknown fields and nulls everywhere', () => {
       if (!Array.isArray(b.data) || p === '/v2/invitations') return b;
       return { ...b, data: [...b.data, { id: null, email: null, display_name: null, short_name: null, template_type: null }] };
     };
-    const r = await cli(['invite', '--first-name', 'Ana', '--last-name', 'Diaz', '--email', 'ana103@example.com', '--created-by', 'rita@acme.test', '--team', '1', '--assessments', '6', '--template', '3', '-o', 'json']);
+    const r = await cli(['invite', '--yes', '--first-name', 'Ana', '--last-name', 'Diaz', '--email', 'ana103@example.com', '--created-by', 'rita@acme.test', '--team', '1', '--assessments', '6', '--template', '3', '-o', 'json']);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).email).toBe('ana103@example.com');
   });
@@ -443,7 +443,7 @@ describe('mode', () => {
   it('invitations list --all and invite with a disagreeing mode', async () => {
     srv.mutate = (_p, b) => ({ ...b, mode: 'test' });
     expectOneSentence(await cli(['invitations', 'list', '--all']), 4);
-    expectOneSentence(await cli(['invite', '--first-name', 'A', '--last-name', 'B', '--email', 'a@b.co', '--created-by', 'rita@acme.test', '--team', '1', '--assessments', '6', '--template', '3']), 4);
+    expectOneSentence(await cli(['invite', '--yes', '--first-name', 'A', '--last-name', 'B', '--email', 'a@b.co', '--created-by', 'rita@acme.test', '--team', '1', '--assessments', '6', '--template', '3']), 4);
   });
 });
 
@@ -489,7 +489,7 @@ describe('redirects', () => {
       res.writeHead(ref?.status ?? 404, { 'content-type': 'application/json' });
       res.end(JSON.stringify(ref?.body ?? { error: 'no' }));
     };
-    const r = await cli(['invite', '--first-name', 'A', '--last-name', 'B', '--email', 'a@b.co', '--created-by', 'rita@acme.test', '--team', '1', '--assessments', '6', '--template', '3']);
+    const r = await cli(['invite', '--yes', '--first-name', 'A', '--last-name', 'B', '--email', 'a@b.co', '--created-by', 'rita@acme.test', '--team', '1', '--assessments', '6', '--template', '3']);
     expectOneSentence(r, 1, /redirect/i);
     expect(srv.seen.filter((s) => s.method === 'POST')).toHaveLength(1);
   });
@@ -533,7 +533,7 @@ describe('error statuses the reference does not describe', () => {
 
   it('413', async () => {
     srv.handle = send(413, { 'content-type': 'text/html' }, PROXY_PAGE(413, 'Request Entity Too Large'));
-    expectOneSentence(await cli(['invite', '--first-name', 'A', '--last-name', 'B', '--email', 'a@b.co', '--created-by', 'rita@acme.test', '--team', '1', '--assessments', '6', '--template', '3']), 1, /413/);
+    expectOneSentence(await cli(['invite', '--yes', '--first-name', 'A', '--last-name', 'B', '--email', 'a@b.co', '--created-by', 'rita@acme.test', '--team', '1', '--assessments', '6', '--template', '3']), 1, /413/);
   });
 
   it('500 with error as an array of objects, an object, null, a number', async () => {
@@ -733,14 +733,14 @@ describe('failures inside multi-request commands', () => {
 
   it('invite: a 502 page for the POST is resolved by looking the email up, then one sentence', async () => {
     srv.handle = except(/^POST /, send(502, { 'content-type': 'text/html' }, PROXY_PAGE(502, 'Bad Gateway')));
-    const r = await cli(['invite', '--first-name', 'A', '--last-name', 'B', '--email', 'new@b.co', '--created-by', 'rita@acme.test', '--team', '1', '--assessments', '6', '--template', '3']);
+    const r = await cli(['invite', '--yes', '--first-name', 'A', '--last-name', 'B', '--email', 'new@b.co', '--created-by', 'rita@acme.test', '--team', '1', '--assessments', '6', '--template', '3']);
     expectOneSentence(r, 1, /outcome unknown|may or may not/);
     expect(srv.seen.filter((x) => x.method === 'POST')).toHaveLength(2);
   });
 
   it('invite: an HTML page with 201 is one sentence (the invitation may exist)', async () => {
     srv.handle = except(/^POST /, send(201, { 'content-type': 'text/html' }, '<html><title>Created</title></html>'));
-    const r = await cli(['invite', '--first-name', 'A', '--last-name', 'B', '--email', 'new@b.co', '--created-by', 'rita@acme.test', '--team', '1', '--assessments', '6', '--template', '3']);
+    const r = await cli(['invite', '--yes', '--first-name', 'A', '--last-name', 'B', '--email', 'new@b.co', '--created-by', 'rita@acme.test', '--team', '1', '--assessments', '6', '--template', '3']);
     expectOneSentence(r, 1, /HTML/);
     expect(r.stderr).toMatch(/Hint: the POST was accepted \(HTTP 201\) and may have been done/);
   });

@@ -114,7 +114,7 @@ describe('--ids-from reads each id once', () => {
     const long = join(h.dir, 'job-fit-long.csv');
     const all = await cli(['job-fit', '--all', '-o', 'csv', '--out', long]);
     expect(all.code, all.stderr).toBe(0);
-    const rows = parse(readFileSync(long, 'utf8'), { columns: true }) as Array<{ test_taker_id: string }>;
+    const rows = parse(readFileSync(long, 'utf8'), { columns: true, bom: true }) as Array<{ test_taker_id: string }>;
     const people = [...new Set(rows.map((r) => Number(r.test_taker_id)))];
     expect(people.length).toBeGreaterThan(1);
     expect(rows.length).toBe(people.length * 15);

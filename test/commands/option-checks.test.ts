@@ -15,8 +15,12 @@ describe('checks across options, before anything is fetched', () => {
   });
 
   it('invite: bulk flags without --csv, and --csv with --file', async () => {
+    // --dry-run and --yes apply to a single invite too (issue 44).
     const bulk = await runCli(['invite', '--dry-run', '--concurrency', '3', '--map', 'A=email', '--yes']);
-    expect([bulk.code, bulk.stderr]).toEqual([2, 'Error: --dry-run, --concurrency, --map only apply with --csv FILE (or --file FILE).\n']);
+    expect([bulk.code, bulk.stderr]).toEqual([2, 'Error: --concurrency, --map only apply with --csv FILE (or --file FILE).\n']);
+    // One flag: "only applies" (issue 44: "--dry-run only apply").
+    const one = await runCli(['invite', '--resume']);
+    expect([one.code, one.stderr]).toEqual([2, 'Error: --resume only applies with --csv FILE (or --file FILE).\n']);
     const both = await runCli(['invite', '--csv', 'a.csv', '--file', 'b.csv']);
     expect([both.code, both.stderr]).toEqual([2, 'Error: --csv and --file are the same option; give one.\n']);
   });

@@ -1,5 +1,5 @@
 /**
- * Keys in the OS keyring, with the built binary on Linux: a real Secret Service
+ * Keys in the OS keyring, with the built binary on Linux (or the standalone executable: JOBFIT_E2E_EXE): a real Secret Service
  * (gnome-keyring, unlocked, in a private D-Bus session), no session bus at all,
  * and a bus that never answers (the 3-second bound). .ci/run installs dbus,
  * gnome-keyring and libsecret-tools; without them the Secret Service test
@@ -127,7 +127,7 @@ describe.skipIf(missing.length > 0 && !required)('a real Secret Service: gnome-k
         dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus.NameHasOwner string:org.freedesktop.secrets 2>/dev/null | grep -q 'boolean true' && break
         sleep 0.1
       done
-      jf() { node "$BIN" "$@"; }
+      jf() { "$JF_COMMAND" $JF_PREFIX "$@"; }
       mkdir -p "$JOBFIT_CONFIG_DIR" && chmod 700 "$JOBFIT_CONFIG_DIR"
       printf '%s' "$OLD_CONFIG" > "$JOBFIT_CONFIG_DIR/config.json" && chmod 600 "$JOBFIT_CONFIG_DIR/config.json"
       jf --profile old teams -o json >/dev/null; echo "old-teams=$?"
@@ -145,7 +145,7 @@ describe.skipIf(missing.length > 0 && !required)('a real Secret Service: gnome-k
     // Not spawnSync: the stub answering these commands runs in this process.
     const r = await new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
       const child = spawn('dbus-run-session', ['--', 'bash', '-c', script], {
-        env: { PATH: process.env.PATH, HOME: home, JOBFIT_CONFIG_DIR: cfg, BIN: cli.bin, KEY: key, URL: stub.url, OLD_CONFIG: oldConfig, NO_COLOR: '1' },
+        env: { PATH: cli.path, HOME: home, JOBFIT_CONFIG_DIR: cfg, JF_COMMAND: cli.command, JF_PREFIX: cli.prefix.join(' '), KEY: key, URL: stub.url, OLD_CONFIG: oldConfig, NO_COLOR: '1' },
       });
       let stdout = '';
       let stderr = '';

@@ -1,7 +1,6 @@
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Conf from 'conf';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors.js';
 import { CONFIG_KEY_NAMES } from '../../src/config/keys.js';
@@ -43,19 +42,38 @@ describe('config paths', () => {
     expect(configDir({ JOBFIT_CONFIG_DIR: dir })).toBe(dir);
     expect(configFilePath({ JOBFIT_CONFIG_DIR: dir })).toBe(join(dir, 'config.json'));
   });
-  it("matches conf's default location for project jobfit", () => {
-    const xdg = join(dir, 'xdg');
-    const env = { XDG_CONFIG_HOME: xdg };
-    const saved = process.env.XDG_CONFIG_HOME;
-    process.env.XDG_CONFIG_HOME = xdg;
-    try {
-      // conf resolves env-paths from process.env; compare with our computation.
-      const c = new Conf({ projectName: 'jobfit' });
-      if (process.platform === 'linux') expect(configFilePath(env)).toBe(c.path);
-    } finally {
-      if (saved === undefined) delete process.env.XDG_CONFIG_HOME;
-      else process.env.XDG_CONFIG_HOME = saved;
-    }
+  it('is ~/.config/jobfit (XDG_CONFIG_HOME), not conf\'s jobfit-nodejs (issue 44)', () => {
+    const xdg = join(dir, 'xdg-fresh');
+    expect(configFilePath({ XDG_CONFIG_HOME: xdg }, 'linux')).toBe(join(xdg, 'jobfit', 'config.json'));
+    expect(configDir({ APPDATA: join(dir, 'appdata') }, 'win32')).toBe(join(dir, 'appdata', 'jobfit', 'Config'));
+  });
+
+  it('moves an existing jobfit-nodejs folder to jobfit once, with everything in it (keys, the stub data)', () => {
+    const xdg = join(dir, 'xdg-move');
+    const old = join(xdg, 'jobfit-nodejs');
+    mkdirSync(join(old, 'stub'), { recursive: true, mode: 0o700 });
+    writeFileSync(join(old, 'config.json'), JSON.stringify({ profiles: { default: { live_key: LIVE } } }), { mode: 0o600 });
+    writeFileSync(join(old, 'stub', 'stub.db'), 'db');
+    const got = configDir({ XDG_CONFIG_HOME: xdg }, 'linux');
+    expect(got).toBe(join(xdg, 'jobfit'));
+    expect(existsSync(old)).toBe(false);
+    expect(JSON.parse(readFileSync(join(got, 'config.json'), 'utf8')).profiles.default.live_key).toBe(LIVE);
+    expect(readFileSync(join(got, 'stub', 'stub.db'), 'utf8')).toBe('db');
+    expect(modeOf(join(got, 'config.json'))).toBe(0o600);
+  });
+
+  it('both folders: the new one, unless only the old one holds a config (a key is never lost)', () => {
+    const a = join(dir, 'xdg-both-a');
+    mkdirSync(join(a, 'jobfit'), { recursive: true });
+    mkdirSync(join(a, 'jobfit-nodejs'), { recursive: true });
+    writeFileSync(join(a, 'jobfit-nodejs', 'config.json'), '{}');
+    expect(configDir({ XDG_CONFIG_HOME: a }, 'linux')).toBe(join(a, 'jobfit-nodejs'));
+    const b = join(dir, 'xdg-both-b');
+    mkdirSync(join(b, 'jobfit'), { recursive: true });
+    mkdirSync(join(b, 'jobfit-nodejs'), { recursive: true });
+    writeFileSync(join(b, 'jobfit', 'config.json'), '{}');
+    writeFileSync(join(b, 'jobfit-nodejs', 'config.json'), '{}');
+    expect(configDir({ XDG_CONFIG_HOME: b }, 'linux')).toBe(join(b, 'jobfit'));
   });
 });
 

@@ -4,9 +4,9 @@
  * linked), so other builds in the working tree cannot change it mid-test.
  */
 import { type SpawnSyncReturns, spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -14,6 +14,8 @@ export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export interface RunOptions {
   env?: Record<string, string | undefined>;
   input?: string;
+  /** The working folder (default: this process's). */
+  cwd?: string;
 }
 export interface RunResult {
   code: number;
@@ -35,12 +37,60 @@ export function jobfitCommand(bin: string): { command: string; prefix: string[] 
   return { command: process.env.JOBFIT_E2E_NODE || process.execPath, prefix: [bin] };
 }
 
+/**
+ * A path as the spawned jobfit takes it. JOBFIT_E2E_WINE=1 says it is a Windows
+ * program under Wine (JOBFIT_E2E_NODE=wine-node): it gets Windows paths, drive
+ * letter and backslashes (Wine's Z: is /), as a user on Windows types them.
+ */
+export function pathForJobfit(p: string): string {
+  return spawnedOnWindows ? `Z:${p.replace(/\//g, '\\')}` : p;
+}
+
+/** The spawned jobfit is a Windows program (under Wine): no file modes, the keyring is the Credential Manager. */
+export const spawnedOnWindows = process.env.JOBFIT_E2E_WINE === '1';
+
+/** Programs that are node or start one: none of them is on the PATH a standalone executable is spawned with. */
+const NODE_PROGRAMS = /^(node|nodejs|npm|npx|corepack)(\.exe|\.cmd)?$/i;
+let nodeFreePath: string | undefined;
+
+/**
+ * The PATH the built CLI is spawned with: this process's, except that with
+ * JOBFIT_E2E_EXE no folder on it has a node. A folder that holds one (/usr/bin
+ * too) stands in as a folder of links to all its other programs.
+ */
+export function spawnPath(): string {
+  const path = process.env.PATH ?? '';
+  if (!process.env.JOBFIT_E2E_EXE) return path;
+  if (nodeFreePath !== undefined) return nodeFreePath;
+  const shadows = mkdtempSync(join(tmpdir(), 'jobfit-path-without-node-'));
+  nodeFreePath = path
+    .split(delimiter)
+    .filter(Boolean)
+    .map((dir, i) => {
+      let names: string[];
+      try {
+        names = readdirSync(dir);
+      } catch {
+        return dir;
+      }
+      if (!names.some((n) => NODE_PROGRAMS.test(n))) return dir;
+      const shadow = join(shadows, String(i));
+      mkdirSync(shadow);
+      for (const n of names) if (!NODE_PROGRAMS.test(n) && !existsSync(join(shadow, n))) symlinkSync(join(dir, n), join(shadow, n));
+      return shadow;
+    })
+    .join(delimiter);
+  return nodeFreePath;
+}
+
 export interface BuiltCli {
   dir: string;
   bin: string;
   /** What to spawn for `jobfit` (see jobfitCommand). */
   command: string;
   prefix: string[];
+  /** The PATH it is spawned with (spawnPath). */
+  path: string;
   run(args: string[], opts?: RunOptions): RunResult;
   /** Like run, without blocking this process (for a stub running in it). */
   runAsync(args: string[], opts?: RunOptions): Promise<RunResult>;
@@ -58,9 +108,10 @@ export function buildCli(): BuiltCli {
   mkdirSync(join(dir, 'home'));
   const bin = join(dir, 'bin/jobfit.js');
   const { command, prefix } = jobfitCommand(bin);
+  const path = spawnPath();
   const envOf = (opts: RunOptions) => {
     // A clean environment: nothing of the developer's configuration leaks in.
-    const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: join(dir, 'home'), NO_COLOR: '1' };
+    const env: Record<string, string> = { PATH: path, HOME: join(dir, 'home'), NO_COLOR: '1' };
     for (const [k, v] of Object.entries(opts.env ?? {})) if (v !== undefined) env[k] = v;
     return env;
   };
@@ -69,13 +120,14 @@ export function buildCli(): BuiltCli {
     bin,
     command,
     prefix,
+    path,
     run(args, opts = {}) {
-      const r: SpawnSyncReturns<string> = spawnSync(command, [...prefix, ...args], { env: envOf(opts), input: opts.input ?? '', encoding: 'utf8', timeout: 30_000 });
+      const r: SpawnSyncReturns<string> = spawnSync(command, [...prefix, ...args], { env: envOf(opts), input: opts.input ?? '', encoding: 'utf8', timeout: 30_000, cwd: opts.cwd });
       return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
     },
     runAsync(args, opts = {}) {
       return new Promise((resolve, reject) => {
-        const child = spawn(command, [...prefix, ...args], { env: envOf(opts), stdio: ['pipe', 'pipe', 'pipe'] });
+        const child = spawn(command, [...prefix, ...args], { env: envOf(opts), stdio: ['pipe', 'pipe', 'pipe'], cwd: opts.cwd });
         let stdout = '';
         let stderr = '';
         child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));

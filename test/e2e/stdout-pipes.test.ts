@@ -46,7 +46,7 @@ afterAll(() => {
 /** `cmd args`, its stdout and stderr collected, with the built CLI's clean environment and `env`. */
 function collect(cmd: string, args: string[]): Promise<Ended> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, { env: { PATH: cli.path, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));

@@ -23,7 +23,7 @@ beforeAll(() => {
   cli = buildCli();
   home = mkdtempSync(join(tmpdir(), 'jobfit-walkthrough-'));
   // A fresh machine: nothing configured, HOME and the config directory empty.
-  env = { HOME: home, JOBFIT_CONFIG_DIR: join(home, 'config'), NO_COLOR: '1' };
+  env = { HOME: home, JOBFIT_CONFIG_DIR: join(home, 'config'), NO_COLOR: '1', PATH: cli.path };
 }, 120_000);
 afterAll(async () => {
   if (service && service.exitCode === null) {
@@ -49,7 +49,7 @@ async function atTerminal(args: string[], opts: { cols?: number } = {}): Promise
 /** A shell line with a pipe, at a terminal (`jobfit` is the built binary). */
 async function shellLine(line: string): Promise<{ code: number; screen: string }> {
   const jobfit = [cli.command, ...cli.prefix].map((a) => `"${a}"`).join(' ');
-  const term = spawnPty('sh', ['-c', line.replaceAll('jobfit ', `${jobfit} `)], { env: { ...env, PATH: process.env.PATH ?? '' }, cwd: cli.dir, cols: 400 });
+  const term = spawnPty('sh', ['-c', line.replaceAll('jobfit ', `${jobfit} `)], { env: { ...env, PATH: cli.path }, cwd: cli.dir, cols: 400 });
   try {
     const { code, output } = await term.wait(30_000);
     return { code, screen: output.replace(/\r/g, '') };
@@ -147,7 +147,7 @@ describe('README: Connecting to the real service (a stub in another process)', (
   let test: string;
 
   beforeAll(async () => {
-    service = spawn(cli.command, [...cli.prefix, 'stub', 'serve', '--port', '0', '--data', join(home, 'service')], { env: { ...env, PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    service = spawn(cli.command, [...cli.prefix, 'stub', 'serve', '--port', '0', '--data', join(home, 'service')], { env: { ...env, PATH: cli.path }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     service.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
     await new Promise<void>((resolve, reject) => {
@@ -200,7 +200,9 @@ describe('README: Connecting to the real service (a stub in another process)', (
     expect(r.screen).toContain('Northwind Talent Group');
     expect(r.screen).toContain(url);
     expect(r.screen).toMatch(/sk_live_…\w{4}/);
-    expect(r.screen).toMatch(/profile "default" in .*config\.json/);
+    // The key is where login put it: the OS keyring when one answered (Windows: the
+    // Credential Manager, there under Wine too), else the owner-only config file.
+    expect(r.screen).toMatch(/profile "default" in (.*config\.json|the OS keyring \(service jobfit, account default\/live\))/);
     expect(r.screen).not.toContain(live);
     expect(r.screen).not.toContain('embedded local stub');
   });

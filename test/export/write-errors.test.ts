@@ -107,7 +107,8 @@ describe('2. a full disk', () => {
     writeFileSync(file, 'yesterday\n');
     const r = await runTo(['invitations', 'list', '--all', '-o', 'ndjson', '--out', file], stub.url, 'pipe');
     expect(r.code, r.stderr).toBe(1);
-    expect(r.stderr).toContain(`Error: Could not write ${file}: the disk is full (ENOSPC); it was left as it was.`);
+    // -o ndjson: the error is one JSON line on stderr.
+    expect(r.stderr).toContain(`"message":${JSON.stringify(`Could not write ${file}: the disk is full (ENOSPC); it was left as it was.`)}`);
     expect(readFileSync(file, 'utf8')).toBe('yesterday\n');
     expect(readdirSync(dir)).toEqual(['out.ndjson']);
   }, 90_000);

@@ -75,7 +75,10 @@ describe('8. one id: one answer, and its failure is a failure', () => {
       const r = await cli([...argv, '-o', 'json']);
       expect(r.code, argv.join(' ')).toBe(1);
       expect(r.stdout, argv.join(' ')).toBe('');
-      expect(r.stderr).toMatch(/^Error: .+/m);
+      // With -o json the failure is one JSON line on stderr: a sentence and a stable code.
+      const line = JSON.parse(r.stderr.trim().split('\n').pop()!) as { error: { code: string; message: string } };
+      expect(line.error.code, argv.join(' ')).toBe('not_found');
+      expect(line.error.message).toMatch(/.+/);
       expect(r.stderr).not.toMatch(/\n\s+at /);
     }
   });

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { Ranking } from '../../src/commands/report/ranked.js';
 import { type GroupReportPageData, renderGroupReportHtml } from '../../src/format/html/group-report.js';
 import { createJobFitHtmlWriter } from '../../src/format/html/job-fit.js';
-import { esc, safeHref } from '../../src/format/html/page.js';
+import { CSP, safeHref } from '../../src/format/html/page.js';
+import { html as tag, Html } from '../../src/format/html/html.js';
 import { clearProgress, createProgress } from '../../src/format/progress.js';
 import type { GroupStats } from '../../src/export/group-report.js';
 import { memoryIO } from '../helpers/io.js';
@@ -51,13 +52,30 @@ function page(over: Partial<GroupReportPageData> = {}): string {
 }
 
 describe('HTML pages: escaping and nothing from outside', () => {
-  it('esc and safeHref', () => {
-    expect(esc(XSS)).toBe('&lt;img src=x onerror=alert(1)&gt;');
-    expect(esc('a"b\'c&')).toBe('a&quot;b&#39;c&amp;');
-    expect(esc('\u202eevil\x1b[2J')).toBe('\\u202eevil\\x1b[2J');
+  it('the html tag escapes every value, whatever its type at run time, and safeHref takes http(s) only', () => {
+    const e = (v: unknown) => tag`${v as string}`.toString();
+    expect(e(XSS)).toBe('&lt;img src=x onerror=alert(1)&gt;');
+    expect(e('a"b\'c&')).toBe('a&quot;b&#39;c&amp;');
+    expect(e('\u202eevil\x1b[2J')).toBe('\\u202eevil\\x1b[2J');
+    expect(e(42)).toBe('42');
+    expect(e([XSS, tag`<b>${XSS}</b>`])).toBe('&lt;img src=x onerror=alert(1)&gt;<b>&lt;img src=x onerror=alert(1)&gt;</b>');
+    // An object where a number should be (a rank of {"toString": 1}): nothing, not a crash, not markup.
+    expect(e({ toString: 1 })).toBe('');
+    expect(e({ toString: () => XSS })).toBe('');
+    // Only a template literal is a template: a plain array of strings is refused, and Html cannot be made from a string.
+    expect(() => (tag as unknown as (s: string[]) => Html)([XSS])).toThrow(/template tag/);
+    expect(() => new (Html as unknown as new (s: string) => Html)(XSS)).toThrow(/only by the html tag/);
     expect(safeHref('javascript:alert(1)')).toBeUndefined();
     expect(safeHref('data:text/html,x')).toBeUndefined();
-    expect(safeHref('https://a.example/x?a=1&b="2"')).toBe('https://a.example/x?a=1&amp;b=%222%22');
+    expect(safeHref({ toString: () => 'https://x' })).toBeUndefined();
+    expect(tag`<a href="${safeHref('https://a.example/x?a=1&b="2"')}">`.toString()).toBe('<a href="https://a.example/x?a=1&amp;b=%222%22">');
+  });
+
+  it("the page's policy forbids forms and <base> besides everything from outside (issue 42)", () => {
+    expect(CSP).toContain("form-action 'none'");
+    expect(CSP).toContain("base-uri 'none'");
+    expect(CSP).toMatch(/^default-src 'none'/);
+    expect(page()).toContain(`<meta http-equiv="Content-Security-Policy" content="${CSP}">`);
   });
 
   it('a group report: a name like <img …> is text, the only links are http(s) scorecards, nothing loads from outside', () => {
@@ -129,6 +147,20 @@ describe('job-fit page', () => {
     expect(first.match(/<table class="occupations">[^]*?<\/table>/)![0].match(/aria-label="\d of 5 stars"/g)).toHaveLength(15);
     expect(html).toContain('test taker 99');
     expect(html.trimEnd().endsWith('</html>')).toBe(true);
+  });
+  it('a rank of another type, a percentage written as text, a field that is an object: the page renders (issue 42: "a bug", exit 1)', async () => {
+    const m = memoryIO({ tty: false });
+    const w = createJobFitHtmlWriter({ io: m.io, globals }, { count: 1, generatedAt: new Date(0), source: 's' }, () => []);
+    const odd = { toString: 1 };
+    const occupations = report.top_fit_occupations.map((j, i) => ({ ...j, rank: i === 0 ? odd : '<meta http-equiv="refresh" content="0;url=http://evil/">', job_fit_percentage: i === 1 ? '87.5' : 'lots' }));
+    const interests = report.career_interests_profile.map((t) => ({ ...t, rank: odd }));
+    const traits = report.personality_traits_profile.map((t) => ({ ...t, rank: '<form action="http://evil/"><input name=q></form>' }));
+    w.write({ ...report, top_fit_occupations: occupations, career_interests_profile: interests, personality_traits_profile: traits, first_name: odd, team: 'x', test_taker_id: odd });
+    await w.end();
+    const page = m.stdout();
+    expect(page).not.toMatch(/<meta http-equiv="refresh"|<form|<input/);
+    expect(page).toContain('<td class="n">87.5%</td>');
+    expect(page.match(/<svg class="fitbar"/g)).toHaveLength(15);
   });
   it('on a terminal the sections wait for end(), so a progress bar cannot interleave', async () => {
     const m = memoryIO({ tty: true });

@@ -67,6 +67,25 @@ describe('renderJobFitReport', () => {
     expect(t).toContain('☆☆☆☆☆');
     expect(renderJobFitReport(null, { width: 80, color: false })).toBe('(no name)\n');
   });
+  it('survives fields of another type: a percentage written as text, a rank that is an object (issue 42: "a bug", exit 1)', () => {
+    const odd = { toString: 1 };
+    const t = renderJobFitReport(
+      {
+        first_name: odd,
+        career_interests_profile: [{ display_name: 'Artistic', rank: odd }],
+        personality_traits_profile: [{ display_name: 'Calm', rank: '2' }, { display_name: 'Bold', rank: [1] }],
+        top_fit_occupations: [
+          { job_family_name: 'X', job_fit_percentage: '87.5', job_fit_star_rating: '4', rank: odd },
+          { job_family_name: 'Y', job_fit_percentage: 'lots', job_fit_star_rating: {}, rank: 1 },
+        ],
+      },
+      { width: 100, color: false },
+    );
+    expect(t).toContain('(no name)');
+    expect(t).toMatch(/X .* 87\.5%/);
+    expect(t).toMatch(/Y .* -%/);
+    expect(t).toMatch(/2\. Calm[^]*-\. Bold/);
+  });
   it('printJobFitReports writes several reports on stdout, terminal rules applied', () => {
     const m = memoryIO({ tty: true, columns: 90, env: { NO_COLOR: '1' } });
     printJobFitReports({ io: m.io, globals: { color: true, quiet: false, verbose: false } }, [report, report]);

@@ -12,6 +12,26 @@ describe('the sanitiser', () => {
     expect(safeLine('a\nb\tc')).toBe('a\\x0ab\\x09c');
   });
 
+  it('shows the invisible and format code points as escapes: the 17 of issue 42 and their classes', () => {
+    const hidden = [0xad, 0x34f, 0x115f, 0x1160, 0x3164, 0xffa0, 0x2800, 0xfe00, 0xfe0f, 0xe0100, 0x206a, 0x206f, 0xfff9, 0xfffb, 0x1d173, 0x180b, 0x17b4];
+    for (const cp of hidden) {
+      const ch = String.fromCodePoint(cp);
+      const shown = safeText(`a${ch}b`);
+      expect(shown, cp.toString(16)).not.toContain(ch);
+      expect(shown).toMatch(/^a\\(x|u)\{?[0-9a-f]+\}?b$/);
+      expect(safeLine(ch)).not.toContain(ch);
+      const json = safeJson(JSON.stringify({ v: ch }));
+      expect(json).not.toContain(ch);
+      expect(JSON.parse(json)).toEqual({ v: ch });
+    }
+    // Every format character and default-ignorable code point, whatever Unicode adds.
+    for (let cp = 0; cp <= 0x10ffff; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      const ch = String.fromCodePoint(cp);
+      if (/[\p{Cf}\p{Default_Ignorable_Code_Point}]/u.test(ch) && safeText(ch) === ch) throw new Error(`U+${cp.toString(16)} passes`);
+    }
+  });
+
   it('runs before truncation, so a cut never leaves half an escape sequence', () => {
     const out = renderTable([{ name: `${'x'.repeat(30)}\x1b]8;;https://evil.example/\x1b\\` }, { name: 'y' }], [{ key: 'name', header: 'NAME' }], { ...opts, width: 20 });
     expect(out).not.toContain('\x1b');

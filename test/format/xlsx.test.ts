@@ -38,3 +38,18 @@ describe('openXlsxList on a stuck output', () => {
     expect(book.includes(Buffer.from([0x50, 0x4b, 0x05, 0x06]))).toBe(true);
   });
 });
+
+describe("openXlsxList's warning about later rows' keys", () => {
+  it('shows a hostile key as escapes, never as a terminal sequence (issue 42)', async () => {
+    const out = new PassThrough();
+    out.resume();
+    const warnings: string[] = [];
+    const list = await openXlsxList(out, { sheet: 'Items', failed: () => undefined, warn: (s: string) => warnings.push(s) });
+    list.write({ id: 1 });
+    list.write({ id: 2, 'x\x1b]0;T\x07\x1b[2J': 'y' });
+    await list.end();
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).not.toMatch(/[\x00-\x09\x0b-\x1f]/);
+    expect(warnings[0]).toContain('x\\x1b]0;T\\x07\\x1b[2J');
+  });
+});

@@ -13,7 +13,7 @@
  * servers do. Binds port 0 on the loopback.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 
 export const FAULT_KEY = 'sk_live_faultserver0123456789ab';
 
@@ -56,6 +56,14 @@ export interface FaultServer {
   afterList?: (req: Req) => void;
   /** Requests seen, `METHOD /path?query`. */
   log: string[];
+  /**
+   * A broken proxy (issue 43): when this says yes for a request on a
+   * connection that carried an answer before, that answer is sent again
+   * (status, headers and body) instead of this one's. Never on a new connection.
+   */
+  stale?: (req: Req) => boolean;
+  /** Answers sent again by `stale`. */
+  staleSent: number;
   create(o: { email: string; first?: string; last?: string; team?: number; custom_id?: string | null }): Inv;
   remove(id: number): void;
   accept(id: number, completed?: boolean): Inv;
@@ -100,6 +108,7 @@ export async function startFaultServer(o: { idsAsStrings?: boolean; minimal?: bo
     minimal: o.minimal ?? false,
     faults: [],
     log: [],
+    staleSent: 0,
     create(c) {
       // Never older than the newest: created_at orders the list.
       const last = s.invitations.at(-1);
@@ -302,6 +311,15 @@ export async function startFaultServer(o: { idsAsStrings?: boolean; minimal?: bo
     send(res, 404, { error: 'Not found' });
   }
 
+  /** The last answer each connection carried (for `stale`). */
+  const lastOn = new WeakMap<Socket, { status: number; headers: Record<string, string>; body: string }>();
+  const remember = (sock: Socket, res: ServerResponse) => {
+    const end = res.end.bind(res) as (chunk?: unknown) => ServerResponse;
+    (res as unknown as { end: (chunk?: unknown) => ServerResponse }).end = (chunk?: unknown) => {
+      if (typeof chunk === 'string') lastOn.set(sock, { status: res.statusCode, headers: { 'content-type': String(res.getHeader('content-type') ?? 'application/json') }, body: chunk });
+      return end(chunk);
+    };
+  };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -314,6 +332,13 @@ export async function startFaultServer(o: { idsAsStrings?: boolean; minimal?: bo
       const nth = (counts.get(key) ?? 0) + 1;
       counts.set(key, nth);
       const r: Req = { method: req.method ?? 'GET', path: u.pathname, query: u.searchParams, body: Buffer.concat(chunks).toString('utf8'), nth };
+      const before = lastOn.get(req.socket);
+      if (before && s.stale?.(r)) {
+        s.staleSent++;
+        res.writeHead(before.status, before.headers);
+        return void res.end(before.body);
+      }
+      remember(req.socket, res);
       answer(r, res).then(
         () => {
           if (r.method === 'GET' && (r.path === '/invitations' || r.path === '/test-takers')) s.afterList?.(r);

@@ -38,9 +38,9 @@ export interface RunBuiltOptions {
 /** The built CLI with stdout to a pipe or a file. The code is the CLI's own, not cat's. */
 export function runBuilt(cli: BuiltCli, args: string[], o: RunBuiltOptions): Promise<Ended> {
   return new Promise((resolve) => {
-    const [cmd, argv] = o.stdout === 'pipe' ? ['bash', ['-c', '"$0" "$@" | cat; exit "${PIPESTATUS[0]}"', process.execPath, cli.bin, ...args]] : [process.execPath, [cli.bin, ...args]];
+    const [cmd, argv] = o.stdout === 'pipe' ? ['bash', ['-c', '"$0" "$@" | cat; exit "${PIPESTATUS[0]}"', cli.command, ...cli.prefix, ...args]] : [cli.command, [...cli.prefix, ...args]];
     const child = spawn(cmd as string, argv as string[], {
-      env: { PATH: process.env.PATH ?? '', HOME: join(cli.dir, 'home'), NO_COLOR: '1', ...o.env },
+      env: { PATH: cli.path, HOME: join(cli.dir, 'home'), NO_COLOR: '1', ...o.env },
       stdio: ['ignore', o.stdout, 'pipe'],
     });
     if (child.pid) o.started?.(child.pid);

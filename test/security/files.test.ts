@@ -34,7 +34,7 @@ describe('files with people\'s data', () => {
     mkdirSync(home);
     const r = cli.run(['teams', '-o', 'json'], { env: { HOME: home } });
     expect(r.code, r.stderr).toBe(0);
-    const dir = join(home, '.config', 'jobfit-nodejs');
+    const dir = join(home, '.config', 'jobfit');
     expect(mode(dir)).toBe('700');
     expect(mode(join(dir, 'stub'))).toBe('700');
     expect(mode(join(dir, 'stub', 'stub.db'))).toBe('600');

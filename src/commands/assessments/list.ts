@@ -6,7 +6,7 @@ const command = simpleList({
   noun: 'assessments',
   columns: [
     { key: 'id', header: 'TEST ID', align: 'right' },
-    { key: 'display_name', header: 'NAME' },
+    { key: 'display_name', header: 'NAME', whole: true },
     { key: 'short_name', header: 'SHORT NAME' },
   ],
   item: Assessment,

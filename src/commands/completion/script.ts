@@ -1,5 +1,5 @@
 /**
- * `jobfit completion bash|zsh|fish`: the script, written from the commands'
+ * `jobfit completion bash|zsh|fish|powershell`: the script, written from the commands'
  * own declarations (kit/completion-spec.ts, format/completion.ts). The hidden
  * `--values KIND` is what the scripts call for values that live in the service
  * (completion/shared/values.ts); not for people.
@@ -9,6 +9,7 @@ import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { flag } from '../kit/flags.js';
 import { completionScript, SHELLS, type Shell } from '../../format/completion.js';
+import { powershellScript } from '../../format/completion-powershell.js';
 import { buildSpec } from '../kit/completion-spec.js';
 
 const CompletionOptions = z
@@ -30,11 +31,13 @@ export async function run(opts: CompletionOptions, ctx: Context): Promise<void> 
     await printValues(ctx, opts.values);
     return;
   }
-  ctx.io.stdout.write(completionScript(opts.shell as Shell, buildSpec(await ctx.everyCommand())));
+  const shell = opts.shell as Shell;
+  const spec = buildSpec(await ctx.everyCommand());
+  ctx.io.stdout.write(shell === 'powershell' ? powershellScript(spec) : completionScript(shell, spec));
 }
 
 export default defineCommand({
-  description: 'Print a shell completion script for bash, zsh or fish',
+  description: 'Print a shell completion script for bash, zsh, fish or PowerShell',
   args: [{ name: 'shell', description: SHELLS.join(', '), optional: true }],
   options: CompletionOptions,
   examples: [
@@ -42,6 +45,7 @@ export default defineCommand({
     'mkdir -p ~/.local/share/bash-completion/completions && jobfit completion bash > ~/.local/share/bash-completion/completions/jobfit',
     'mkdir -p ~/.zfunc && jobfit completion zsh > ~/.zfunc/_jobfit   # with fpath+=(~/.zfunc) in .zshrc',
     'mkdir -p ~/.config/fish/completions && jobfit completion fish > ~/.config/fish/completions/jobfit.fish',
+    'jobfit completion powershell >> $PROFILE   # PowerShell (Windows, macOS, Linux)',
   ],
   run,
 });

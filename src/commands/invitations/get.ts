@@ -6,6 +6,8 @@ import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { checkOutputOptions } from '../kit/output-checks.js';
 import { IdOptions } from '../kit/options.js';
+import * as z from 'zod';
+import { openWeb, webFlag } from '../shared/web.js';
 import { fullName } from '../shared/people-list.js';
 import { noteParticipantLinks } from '../shared/participant-links.js';
 
@@ -37,10 +39,18 @@ export const OBJECT_ROWS: ColumnSpec[] = [
 /** What --fields may name in an invitation (get, update). */
 export const INVITATION_FIELDS = { columns: OBJECT_ROWS, fieldNames: fieldNames(Invitation) };
 
-export async function run(opts: IdOptions, ctx: Context): Promise<void> {
+const GetOptions = IdOptions.extend({ web: webFlag("the invitation's page: the scorecard once accepted, else the participant's assessment link") });
+type GetOptions = z.output<typeof GetOptions>;
+
+export async function run(opts: GetOptions, ctx: Context): Promise<void> {
   checkOutputOptions(ctx, { fields: INVITATION_FIELDS });
   const client = await ctx.client();
   const invitation = await client.getInvitation(opts.id, ctx.io.signal);
+  if (opts.web) {
+    const accepted = typeof invitation.scorecard_url === 'string';
+    const what = accepted ? `the scorecard of invitation ${invitation.id}` : `the assessment link of invitation ${invitation.id} (the participant's page)`;
+    return openWeb(ctx, accepted ? invitation.scorecard_url : invitation.assessment_url, what, `Invitation ${invitation.id} has no page to open yet (no assessment_url or scorecard_url).`);
+  }
   await printObject(ctx, invitation, INVITATION_FIELDS);
   await noteParticipantLinks(ctx, [invitation]);
 }
@@ -50,7 +60,7 @@ export default defineCommand({
   aliases: ['show'],
   summary: 'Show one invitation (GET /invitations/:id)',
   args: [{ name: 'id', description: 'invitation id' }],
-  options: IdOptions,
-  examples: ['jobfit invitations get 100042', 'jobfit invitations get 100042 -o json | jq -r .assessment_url'],
+  options: GetOptions,
+  examples: ['jobfit invitations get 100042', 'jobfit invitations get 100042 -o json | jq -r .assessment_url', 'jobfit invitations get 100042 --web'],
   run,
 });

@@ -2,13 +2,14 @@
 import type { ColumnSpec } from '../../format/output.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
-import { ListOptions, PERSON_COLUMNS, runPeopleList } from '../shared/people-list.js';
+import { ListOptions, personColumns, runPeopleList } from '../shared/people-list.js';
 
+/** On a narrow terminal, left out first: the test taker id, the custom id, the creation date, the team; the acceptance last. */
 const LIST_COLUMNS: ColumnSpec[] = [
-  ...PERSON_COLUMNS,
-  { key: 'created_at', header: 'CREATED' },
-  { key: 'accepted_at', header: 'ACCEPTED' },
-  { key: 'test_taker_id', header: 'TEST TAKER', align: 'right' },
+  ...personColumns({ team: 4, customId: 2 }),
+  { key: 'created_at', header: 'CREATED', drop: 3 },
+  { key: 'accepted_at', header: 'ACCEPTED', drop: 5 },
+  { key: 'test_taker_id', header: 'TEST TAKER', align: 'right', drop: 1 },
 ];
 
 export async function run(opts: ListOptions, ctx: Context): Promise<void> {

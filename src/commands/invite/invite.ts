@@ -12,11 +12,12 @@ import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { collect, flag } from '../kit/flags.js';
 import { flagOf } from '../kit/parse.js';
+import { guardSingle, isRealSend, singleSummary, withConflictNamed } from '../../bulk/single-guard.js';
 
 const text = (f: string, description: string) => flag(z.string().optional(), { flag: f, description });
 const bulk = (f: string, description: string) => flag(z.boolean().optional(), { flag: f, description });
 
-const BULK_ONLY = ['sheet', 'headerRow', 'nameOrder', 'out', 'dryRun', 'resume', 'retryFailed', 'errors', 'skipInvalid', 'concurrency', 'map'] as const;
+const BULK_ONLY = ['sheet', 'headerRow', 'nameOrder', 'out', 'resume', 'retryFailed', 'errors', 'skipInvalid', 'concurrency', 'map'] as const;
 const SINGLE_ONLY = ['firstName', 'lastName', 'email', 'phone', 'customId', 'personId', 'refText'] as const;
 
 const InviteOptions = z
@@ -51,7 +52,7 @@ const InviteOptions = z
       description: 'bulk: how a one-cell name without a comma is split: first-last (default) or last-first',
     }),
     out: text('--out <file>', 'bulk: results file, CSV or .xlsx by its name (default: FILE.results.csv, or .results.xlsx for a workbook, beside the input)'),
-    dryRun: bulk('--dry-run', 'bulk: validate every row and report; send nothing'),
+    dryRun: bulk('--dry-run', 'validate (every row, or the one invitation against the account) and show what would be sent; send nothing'),
     resume: bulk('--resume', 'bulk: continue an interrupted run (from the journal beside --out)'),
     retryFailed: bulk('--retry-failed', 'bulk: send again only the rows of the last run that failed or were not sent (from its journal)'),
     errors: text('--errors <file>', 'bulk: write every invalid row (cells, line, reasons) to this CSV'),
@@ -70,7 +71,7 @@ const InviteOptions = z
       description: 'bulk: map a CSV column to a field (repeatable), e.g. --map "Cand Mail=email"',
       parse: collect,
     }),
-    yes: bulk('-y, --yes', 'bulk: do not ask before sending live invitations'),
+    yes: bulk('-y, --yes', 'do not ask before sending live invitations (needed without a terminal when the key is live)'),
   })
   .superRefine((o, zctx) => {
     // --file is the general name of --csv (a CSV or an .xlsx workbook).
@@ -88,7 +89,7 @@ const InviteOptions = z
       return;
     }
     const stray = BULK_ONLY.filter((k) => o[k] !== undefined && o[k] !== false);
-    if (stray.length) zctx.addIssue({ code: 'custom', message: `${flags(stray)} only apply with --csv FILE (or --file FILE).` });
+    if (stray.length) zctx.addIssue({ code: 'custom', message: `${flags(stray)} ${stray.length === 1 ? 'only applies' : 'only apply'} with --csv FILE (or --file FILE).` });
   });
 type InviteOptions = z.output<typeof InviteOptions>;
 
@@ -163,7 +164,10 @@ async function runSingle(o: InviteOptions, ctx: Context): Promise<void> {
   };
   const account = await loadAccountData(client as never);
   const body = await buildSingleBody(opts, account, ctx, () => ctx.prompter());
-  const { invitation, recovered } = await client.createInvitationDetailed(body as never);
+  if (await singleGate(o, ctx, body, account)) return;
+  const { invitation, recovered } = await client.createInvitationDetailed(body as never).catch(async (err: unknown) => {
+    throw await withConflictNamed(err, client as never, String(body.email ?? ''), ctx.io.signal);
+  });
   if (recovered) ctx.info('The connection was lost after sending; the invitation was found by its email (not sent twice).');
   await printObject(ctx, invitation, {
     columns: [
@@ -175,6 +179,35 @@ async function runSingle(o: InviteOptions, ctx: Context): Promise<void> {
   });
   const { noteParticipantLinks } = await import('../shared/participant-links.js');
   await noteParticipantLinks(ctx, [invitation]);
+}
+
+/**
+ * Before one invitation is sent: a dry run shows it and stops (true); a live
+ * one is shown and confirmed (src/bulk/single-guard.ts).
+ */
+async function singleGate(o: InviteOptions, ctx: Context, body: Record<string, unknown>, account: Parameters<typeof singleSummary>[1]): Promise<boolean> {
+  const { isOurStub } = await import('../../config/served-stubs.js');
+  const conn = ctx.connection;
+  const target = { baseUrl: conn?.baseUrl ?? '', mode: conn?.mode, local: await isOurStub(ctx.io.env, conn?.baseUrl ?? '', Boolean(conn?.embedded)), embedded: conn?.embedded };
+  if (o.dryRun) {
+    await printDryRun(ctx, body, singleSummary(body, account, target), isRealSend(target));
+    return true;
+  }
+  await guardSingle(body, account, { ctx, target, confirm: async (message) => (await ctx.prompter()).confirm(message, { default: false }) }, o.yes);
+  return false;
+}
+
+/** A single invite's dry run: the request body on stdout for -o json, else the summary; nothing is sent. */
+async function printDryRun(ctx: Context, body: Record<string, unknown>, summary: string[], live: boolean): Promise<void> {
+  const { safeText } = await import('../../format/sanitize.js');
+  const fmt = ctx.globals.output;
+  if (fmt === 'json' || fmt === 'ndjson') {
+    const doc = { dry_run: true, valid: true, live, request: { method: 'POST', path: '/invitations', body } };
+    ctx.io.stdout.write(`${safeJson(JSON.stringify(doc, null, fmt === 'json' ? 2 : undefined))}\n`);
+  } else {
+    ctx.io.stdout.write(safeText(['Dry run: the invitation is valid; it would be sent as:', ...summary, ''].join('\n')));
+  }
+  ctx.info(`Nothing was sent${live ? ' (to send it for real: the same command without --dry-run)' : ''}.`);
 }
 
 async function runBulk(o: InviteOptions, ctx: Context): Promise<void> {
@@ -274,6 +307,7 @@ export default defineCommand({
   examples: [
     'jobfit invite --first-name Ana --last-name Diaz --email ana@example.com --created-by dana.whitfield@northwind-talent.example',
     'jobfit invite --email ana.diaz@example.com --first-name Ana --last-name Diaz --created-by dana.whitfield@northwind-talent.example --team "Retail Stores" --assessments personality,interests',
+    'jobfit invite --first-name Ana --last-name Diaz --email ana@example.com --created-by dana.whitfield@northwind-talent.example --dry-run',
     'jobfit invite --csv fixtures/csv/sample.csv --created-by dana.whitfield@northwind-talent.example --dry-run',
     'jobfit invite --file fixtures/csv/people.xlsx --sheet Candidates --created-by dana.whitfield@northwind-talent.example --dry-run',
     'jobfit invite --file fixtures/csv/people.xlsx --created-by dana.whitfield@northwind-talent.example --out results.xlsx',
@@ -284,7 +318,8 @@ export default defineCommand({
     'jobfit --live invite --csv fixtures/csv/sample.csv --created-by dana.whitfield@northwind-talent.example --yes --concurrency 16',
     '# CSV columns (forgiving names): First Name, Last Name, Email, Phone, Team, Assessments, Template, Send Via, Custom ID, Person ID, Ref Text, Created By',
     '# Results: the input columns + row, status (created|exists|invalid|failed|not_sent|unknown), invitation_id, assessment_url, error',
-    '# Exit: 0 all created or existing, 3 some invalid or failed, 2 unusable input or flags, 1 stopped (service gone, disk full: resumable), 130 interrupted (resumable; 143 SIGTERM, 129 SIGHUP)',
+    '# Live (a live key, not the local stub): a summary, then "Send? (y/N)" on a terminal; --yes without one (exit 2 and nothing sent without it)',
+    '# Exit: 0 all created or existing, 3 some invalid or failed, 2 unusable input or flags, 5 you answered no (nothing sent), 1 stopped (service gone, disk full: resumable), 130 interrupted (resumable; 143 SIGTERM, 129 SIGHUP)',
   ],
   run,
 });

@@ -19,6 +19,7 @@ import { idSource, singleId } from '../../export/ids.js';
 import { openTarget } from '../../export/target.js';
 import { JOB_FIT_CSV_COLUMNS, jobFitLongRows } from '../../export/job-fit-rows.js';
 import { printJobFitReports } from '../../format/jobfit-report.js';
+import { NUM } from '../../format/number.js';
 import { clearProgress } from '../../format/progress.js';
 import { type ColumnSpec, createListWriter, printList, printObject, resolveFormat } from '../../format/output.js';
 import type { Context } from '../kit/context.js';
@@ -26,6 +27,9 @@ import { defineCommand } from '../kit/define.js';
 import { checkOutFile, checkOutputOptions } from '../kit/output-checks.js';
 import { checkIdSources, exportFlags } from '../shared/export-options.js';
 import { teamOfExport } from '../shared/names.js';
+import { specOf } from '../shared/status-filter.js';
+import { checkWebOne, openWeb, webFlag } from '../shared/web.js';
+import { gateExport } from '../../export/person-status.js';
 
 const JobFitOptions = z
   .object(
@@ -34,6 +38,7 @@ const JobFitOptions = z
       errors: 'write failed and not-ready ids to FILE as NDJSON (default: stderr)',
     }),
   )
+  .extend({ web: webFlag("one test taker's job-fit summary page") })
   .superRefine(checkIdSources);
 type JobFitOptions = z.output<typeof JobFitOptions>;
 
@@ -94,7 +99,12 @@ async function runOne(id: number, ctx: Context): Promise<void> {
 export async function run(o: JobFitOptions, ctx: Context): Promise<void> {
   checkOutputOptions(ctx, { fields: FIELDS, out: o.out, formats: JOB_FIT_FORMATS });
   if (o.errors !== undefined) checkOutFile(o.errors, '--errors');
-  const one = singleId(o);
+  checkWebOne(o);
+  if (o.web) {
+    const tt = await (await ctx.client()).getTestTaker(Number(o.ids[0]), ctx.io.signal);
+    return openWeb(ctx, tt.job_fit_summary_url, `the job-fit summary of test taker ${tt.id}`, `The job-fit summary of test taker ${tt.id} is not available yet (Personality and Career Interests are not both complete).`);
+  }
+  const one = specOf(o) ? undefined : singleId(o);
   if (one !== undefined) return runOne(one, ctx);
   const client = await ctx.client();
   heapForSize();
@@ -113,8 +123,7 @@ export async function run(o: JobFitOptions, ctx: Context): Promise<void> {
     concurrency: o.concurrency,
     errors: o.errors,
     rerun: 'jobfit job-fit',
-    fetch: (id, signal) => client.getJobFitReport(id, signal),
-    skipWhen: notReadyReason,
+    ...gateExport(client, specOf(o), (id, signal) => client.getJobFitReport(id, signal), notReadyReason),
     async openWriter() {
       if (render) return undefined;
       if (format === 'html') {
@@ -137,10 +146,10 @@ export async function run(o: JobFitOptions, ctx: Context): Promise<void> {
       if (render && error === undefined) printJobFitReports(ctx, rendered);
       if (notReady.length > 0) {
         const shown = notReady.slice(0, 50).join(', ');
-        const more = notReady.length > 50 ? ` and ${notReady.length - 50} more` : '';
+        const more = notReady.length > 50 ? ` and ${NUM.format(notReady.length - 50)} more` : '';
         // Said even with --quiet: a missing report must never look like an empty one.
         ctx.io.stderr.write(
-          `Not available yet for ${notReady.length} test taker${notReady.length === 1 ? '' : 's'} (Personality and Career Interests not both complete): ${shown}${more}\n`,
+          `Not available yet for ${NUM.count(notReady.length, 'test taker')} (Personality and Career Interests not both complete): ${shown}${more}\n`,
         );
       }
     },

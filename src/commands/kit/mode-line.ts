@@ -16,7 +16,8 @@ import type { ConnectionInfo } from './context.js';
 export function modeLine(c: ConnectionInfo): string {
   const mode = c.mode ? `${c.mode} mode` : 'no key';
   if (c.embedded) return `[local stub, ${mode}] ${[c.account ? `account ${c.account}` : 'embedded stub', 'in this process'].join(' · ')}`;
-  const where = c.profileName ? `profile ${c.profileName}` : c.source === 'env' ? 'JOBFIT_API_KEY' : c.source;
+  // The key's source first: JOBFIT_API_KEY wins over a profile's key (as whoami says), even when the profile gives the base URL.
+  const where = c.source === 'env' ? `JOBFIT_API_KEY${c.profileName ? ` (profile ${c.profileName} for the rest)` : ''}` : c.profileName ? `profile ${c.profileName}` : c.source;
   const parts = [where, c.baseUrl];
   if (c.maskedKey !== '(none)') parts.push(c.maskedKey);
   return `[${mode}] ${parts.join(' · ')}`;

@@ -13,7 +13,7 @@ import type { ClientSettings } from '../../client/create.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { flag } from '../kit/flags.js';
-import { AuthError, JobfitError, UsageError } from '../../core/errors.js';
+import { AuthError, JobfitError, ModeMismatchError, UsageError } from '../../core/errors.js';
 import { forPerson } from '../../format/person-text.js';
 import { noPromptReason } from '../../core/prompter.js';
 import { normalizeBaseUrl } from '../../config/keys.js';
@@ -69,7 +69,7 @@ export const verifyKey: VerifyKey = async (ctx, baseUrl, key) => {
   try {
     const account = (await client.getAccount()) as AccountSummary;
     if (account?.mode !== undefined && account.mode !== mode) {
-      throw new AuthError(`The ${mode} key ${maskKey(key)} got an answer in ${String(account.mode)} mode from ${baseUrl}.`, 'check that the key and the base URL belong together');
+      throw new ModeMismatchError(`The ${mode} key ${maskKey(key)} got an answer in ${String(account.mode)} mode from ${baseUrl}.`, 'check that the key and the base URL belong together');
     }
     return account;
   } catch (err) {

@@ -10,13 +10,14 @@ import { checkOutputOptions } from '../kit/output-checks.js';
 import { outFlag, printPage } from '../shared/list-out.js';
 import { listEverything } from '../../export/list-everything.js';
 
+/** On a narrow terminal, left out first: the person id, the custom id, the creation date, the test taker id; the URL is kept whole. */
 const LIST_COLUMNS: ColumnSpec[] = [
   { key: 'id', header: 'ID' },
-  { key: 'test_taker_id', header: 'TEST TAKER', align: 'right' },
-  { key: 'custom_id', header: 'CUSTOM ID' },
-  { key: 'person_id', header: 'PERSON ID' },
-  { key: 'created_at', header: 'CREATED' },
-  { key: 'career_navigation_url', header: 'URL' },
+  { key: 'test_taker_id', header: 'TEST TAKER', align: 'right', drop: 4 },
+  { key: 'custom_id', header: 'CUSTOM ID', drop: 2 },
+  { key: 'person_id', header: 'PERSON ID', drop: 1 },
+  { key: 'created_at', header: 'CREATED', drop: 3 },
+  { key: 'career_navigation_url', header: 'URL', whole: true },
 ];
 
 const ListOptions = z.object({

@@ -28,6 +28,10 @@ import { defineCommand } from '../kit/define.js';
 import { flag } from '../kit/flags.js';
 import { checkOutFile, checkOutputOptions } from '../kit/output-checks.js';
 import { teamOfExport, nameOrId } from '../shared/names.js';
+import { reportStatusFilterOptions, specOf } from '../shared/status-filter.js';
+import { itemPredicate, OUTSIDE_FILTER, orderedFilter } from '../../export/person-status.js';
+import { fairnessOptions, fairnessSettings } from '../../fairness/options.js';
+import type { FairnessRun } from '../../fairness/run.js';
 
 const ReportOptions = z.object({
   sp: flag(z.string({ error: 'is required (a score profile short name; see `jobfit score-profiles`)' }).trim().min(1, 'must not be empty'), {
@@ -43,6 +47,9 @@ const ReportOptions = z.object({
     description: 'with -o html: the candidates ranked per group (default 25; all: every one)',
   }),
   out: flag(z.string().min(1).optional(), { flag: '--out <file>', description: 'write the report to FILE, only once it is complete (a failed run leaves FILE as it was)' }),
+  open: flag(z.boolean().optional(), { flag: '--open', description: 'with -o html --out FILE: open the page in the browser once written (off a terminal: its file:// URL on stdout)' }),
+  ...reportStatusFilterOptions,
+  ...fairnessOptions,
 });
 type ReportOptions = z.output<typeof ReportOptions>;
 
@@ -90,6 +97,8 @@ interface Gathering {
   progress: ReturnType<typeof createProgress>;
   tally: Tally;
   invitations: number;
+  /** --fairness: the join with the self-identification file (src/fairness/). */
+  fairness?: FairnessRun;
 }
 
 /** --out, the format and the --errors sink, opened in that order; a refusal (exit 2) leaves nothing behind. */
@@ -106,7 +115,18 @@ function openOutputs(ctx: Context, o: { out?: string; errors?: string }) {
 }
 
 /** Every invitation (listAll) into the report; the test taker of each accepted one goes to the feed as it comes. */
-function listInvitations(ctx: Context, client: JobfitClient, team: number | undefined, g: Gathering) {
+function listInvitations(ctx: Context, client: JobfitClient, team: number | undefined, g: Gathering, spec?: ReturnType<typeof specOf>) {
+  const add = (inv: InvitationLike & { account?: { id?: number; display_name?: string } | null }) => {
+    g.report.addInvitation(inv);
+    g.fairness?.addInvitation(inv, takerIdOf(inv));
+    if (g.ranking && g.accounts.size < 5 && inv.account) g.accounts.add(inv.account.display_name ? `${inv.account.display_name} (${inv.account.id})` : String(inv.account.id));
+    const taker = takerIdOf(inv);
+    if (taker !== null) g.feed.push(taker);
+    else g.tally.skip('not accepted yet');
+  };
+  // --status/--since/--until: the invitations outside are counted, not reported (person-status.ts).
+  const test = spec && itemPredicate(client, 'invitations', spec, ctx.io.signal);
+  const gate = test && orderedFilter((inv: Parameters<typeof add>[0]) => test(inv as unknown as Record<string, unknown>), (inv, kept) => (kept ? add(inv) : g.tally.skip(OUTSIDE_FILTER)));
   const fetchPage = ((q: ListFilter, signal?: AbortSignal) => client.listInvitations(q, signal)) as FetchPage<
     InvitationLike & { email: string; account?: { id?: number; display_name?: string } | null }
   >;
@@ -115,11 +135,8 @@ function listInvitations(ctx: Context, client: JobfitClient, team: number | unde
     { team_id: team },
     (inv) => {
       g.invitations++;
-      g.report.addInvitation(inv);
-      if (g.ranking && g.accounts.size < 5 && inv.account) g.accounts.add(inv.account.display_name ? `${inv.account.display_name} (${inv.account.id})` : String(inv.account.id));
-      const taker = takerIdOf(inv);
-      if (taker !== null) g.feed.push(taker);
-      else g.tally.skip('not accepted yet');
+      if (gate) gate.push(inv);
+      else add(inv);
     },
     {
       signal: ctx.io.signal,
@@ -127,7 +144,8 @@ function listInvitations(ctx: Context, client: JobfitClient, team: number | unde
       onRequest: (q, a) => ctx.debug(`  --all: ${JSON.stringify(q)} → ${a.returned} of ${a.total}${a.hasMore ? ' (capped)' : ''}`),
     },
   ).then(
-    (r) => {
+    async (r) => {
+      await gate?.drain();
       g.feed.close();
       g.progress.setTotal(g.feed.count);
       return r;
@@ -154,7 +172,8 @@ async function fetchScorecards(
   let listed: Awaited<typeof listing> | undefined;
   let error: unknown;
   try {
-    result = await bulkFetch(g.feed, (id, signal) => client.getScorecard(id, o.sp, signal), {
+    const fetch = g.fairness ? g.fairness.fetch.bind(g.fairness, client) : client.getScorecard.bind(client);
+    result = await bulkFetch(g.feed, (id, signal) => fetch(id, o.sp, signal), {
       concurrency: o.concurrency,
       signal: ctx.io.signal,
       stopWhen: isServiceGone,
@@ -164,6 +183,7 @@ async function fetchScorecards(
         if (out.kind === 'ok') {
           g.tally.write();
           g.report.addScorecard(id, out.value);
+          g.fairness?.addScorecard(id, out.value);
           const group = g.ranking && g.report.groupOfTaker(id);
           if (group !== undefined) g.ranking?.add(group, id, out.value);
         } else if (out.kind === 'skipped') {
@@ -199,6 +219,10 @@ async function writeReport(
   const total = g.report.total();
   // The bar is erased before a line of the report is printed: nothing is drawn over it, or after it.
   clearProgress(ctx);
+  if (g.fairness) {
+    const page = { source: sourceOf(ctx), account: ctx.connection?.account, mode: ctx.connection?.mode };
+    return g.fairness.write(out, format, g.fairness.report(o.sp, o.team, ctx.io.now()), page);
+  }
   if (format === 'html' && g.ranking) {
     const ranking = g.ranking;
     const { renderGroupReportHtml } = await import('../../format/html/group-report.js');
@@ -234,9 +258,13 @@ const topOf = (top: string | undefined): number => (top === undefined ? DEFAULT_
 
 export async function run(opts: ReportOptions, ctx: Context): Promise<void> {
   if (opts.top !== undefined && ctx.globals.output !== 'html') throw new UsageError('--top ranks the candidates of an HTML report; add -o html.');
+  if (opts.open && (ctx.globals.output !== 'html' || opts.out === undefined)) throw new UsageError('--open opens the page of -o html --out FILE; add them.', 'jobfit report --sp SHORT -o html --out report.html --open');
   // Every option before the first request: -o, --out and --errors (the score profile and --team's name need the service).
   checkOutputOptions(ctx, { out: opts.out, formats: REPORT_FORMATS });
   if (opts.errors !== undefined) checkOutFile(opts.errors, '--errors');
+  const fair = fairnessSettings(opts);
+  // The self-identification file is read (and refused) before anything connects.
+  const fairness = fair && (await import('../../fairness/run.js').then((m) => m.FairnessRun.open(fair, ctx)));
   const client = await ctx.client();
   heapForSize();
   await checkScoreProfile(client, opts.sp, ctx.connection?.mode, ctx.io.signal);
@@ -245,7 +273,8 @@ export async function run(opts: ReportOptions, ctx: Context): Promise<void> {
   const { target, format, sink } = openOutputs(ctx, o);
   const g: Gathering = {
     report: new GroupReport(o.groupBy),
-    ranking: format === 'html' ? new Ranking(topOf(o.top)) : undefined,
+    ranking: format === 'html' && !fairness ? new Ranking(topOf(o.top)) : undefined,
+    fairness,
     accounts: new Set<string>(),
     feed: new IdFeed<number>(),
     progress: createProgress(ctx, { label: 'Scorecards', noun: 'test takers' }),
@@ -253,7 +282,7 @@ export async function run(opts: ReportOptions, ctx: Context): Promise<void> {
     tally: new Tally('invitations', 'counted with their scorecard'),
     invitations: 0,
   };
-  const { result, listed, error } = await fetchScorecards(ctx, client, o, g, sink, listInvitations(ctx, client, o.team, g));
+  const { result, listed, error } = await fetchScorecards(ctx, client, o, g, sink, listInvitations(ctx, client, o.team, g, specOf({ ...o, by: o.dateBy })));
   let writer: ListWriter | undefined;
   if (error === undefined) {
     ctx.debug(`report: ${listed?.items} invitations in ${listed?.requests} list requests (minimum ${listed?.minimum}); ${result?.requests} scorecard requests`);
@@ -275,6 +304,7 @@ export async function run(opts: ReportOptions, ctx: Context): Promise<void> {
     error,
   );
   if (result && result.failed > 0) ctx.warn('the report is missing the scorecards that could not be fetched.');
+  if (opts.open && opts.out !== undefined) await (await import('../shared/open-url.js')).openInBrowser(ctx, opts.out, 'the report');
   if (result) throwIfFailed(result, 'scorecards', o.errors);
 }
 
@@ -286,12 +316,16 @@ export default defineCommand({
     'jobfit report --sp sales-rep --group-by custom_id -o csv',
     'jobfit report --sp sales-rep -o xlsx --out groups.xlsx',
     'jobfit report --sp sales-rep -o html --out report.html --top 50',
+    'jobfit report --sp sales-rep -o html --out report.html --open',
     'jobfit report --sp sales-rep --team 12 -o json | jq ".groups[0].stars"',
+    'jobfit report --sp sales-rep --fairness self-id.csv --by sex,race --exclude-under 2%',
   ],
   footer:
     '\n\nDefinitions: invited = invitations in the group; accepted = invitations with a test taker;\n' +
     'completed = test takers whose scorecard for --sp has a five_star_score. The star\n' +
     'distribution sums to completed. Built from a complete export (every invitation and\n' +
-    'scorecard), so it takes one request per test taker.',
+    'scorecard), so it takes one request per test taker.\n\n' +
+    'Adverse impact (--fairness FILE --by COLUMNS): the file is read here and never sent;\n' +
+    'rates, impact ratios (four-fifths rule), Fisher p-values per group: docs/fairness.md.',
   run,
 });

@@ -7,7 +7,7 @@ const command = simpleList({
   columns: [
     { key: 'id', header: 'ID', align: 'right' },
     { key: 'short_name', header: 'SHORT NAME' },
-    { key: 'display_name', header: 'NAME' },
+    { key: 'display_name', header: 'NAME', whole: true },
     { key: 'riasec_profile', header: 'RIASEC' },
   ],
   item: ScoreProfile,

@@ -22,6 +22,9 @@ import { flag } from '../kit/flags.js';
 import { checkOutFile, checkOutputOptions } from '../kit/output-checks.js';
 import { checkIdSources, exportFlags } from '../shared/export-options.js';
 import { teamOfExport } from '../shared/names.js';
+import { specOf } from '../shared/status-filter.js';
+import { checkWebOne, openWeb, webFlag } from '../shared/web.js';
+import { gateExport } from '../../export/person-status.js';
 
 const ScorecardOptions = z
   .object({
@@ -33,6 +36,7 @@ const ScorecardOptions = z
       all: 'every test taker who has results (the complete list, past the 50-item cap)',
       errors: 'write failed ids and their errors to FILE as NDJSON (default: stderr)',
     }),
+    web: webFlag("one test taker's scorecard page"),
   })
   .superRefine(checkIdSources);
 type ScorecardOptions = z.output<typeof ScorecardOptions>;
@@ -55,9 +59,14 @@ export async function run(o: ScorecardOptions, ctx: Context): Promise<void> {
   const fields = { columns: TABLE_COLUMNS, fieldNames: [...scorecardColumns(), ...fieldNames(Scorecard)] };
   checkOutputOptions(ctx, { fields, out: o.out });
   if (o.errors !== undefined) checkOutFile(o.errors, '--errors');
+  checkWebOne(o);
   const client = await ctx.client();
   await checkScoreProfile(client, o.sp, ctx.connection?.mode, ctx.io.signal);
-  const one = singleId(o);
+  if (o.web) {
+    const card = await client.getScorecard(Number(o.ids[0]), o.sp, ctx.io.signal);
+    return openWeb(ctx, card.scorecard_url, `the scorecard of test taker ${o.ids[0]}`, `Test taker ${o.ids[0]} has no scorecard page yet (scorecard_url is empty).`);
+  }
+  const one = specOf(o) ? undefined : singleId(o);
   if (one !== undefined) {
     const card = await client.getScorecard(one, o.sp, ctx.io.signal);
     const format = resolveFormat(ctx);
@@ -78,7 +87,7 @@ export async function run(o: ScorecardOptions, ctx: Context): Promise<void> {
     concurrency: o.concurrency,
     errors: o.errors,
     rerun: 'jobfit scorecard',
-    fetch: (id, signal) => client.getScorecard(id, o.sp, signal),
+    ...gateExport(client, specOf(o), (id, signal) => client.getScorecard(id, o.sp, signal)),
     async openWriter() {
       const writer = await createListWriter(target.ctx, { ...fields, csvColumns: columns, noun: 'scorecards', flatItems: true });
       // CSV, xlsx and the table get the flat row (flatItems); JSON and NDJSON the API's object.

@@ -10,6 +10,7 @@ import { checkIdSource } from '../../export/ids.js';
 import { flag } from '../kit/flags.js';
 import { maxText } from '../kit/options.js';
 import { nameOrId } from './names.js';
+import { statusFilterOptions } from './status-filter.js';
 
 /** The flags in --help order; `all` and `errors` are described by each command. */
 export function exportFlags(describe: { all: string; errors: string }) {
@@ -25,6 +26,7 @@ export function exportFlags(describe: { all: string; errors: string }) {
     concurrency: flag(z.coerce.number().int().min(1).max(64).default(16), { flag: '--concurrency <n>', description: 'requests in flight (default 16)' }),
     errors: flag(z.string().optional(), { flag: '--errors <file>', description: describe.errors }),
     out: flag(z.string().min(1).optional(), { flag: '--out <file>', description: 'write the export to FILE, only once it is complete (a failed run leaves FILE as it was)' }),
+    ...statusFilterOptions,
   };
 }
 

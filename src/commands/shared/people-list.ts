@@ -17,6 +17,8 @@ import { idOfName, nameOrId } from './names.js';
 import { flag } from '../kit/flags.js';
 import { checkOutputOptions } from '../kit/output-checks.js';
 import { maxText } from '../kit/options.js';
+import { itemPredicate } from '../../export/person-status.js';
+import { filterPage, specOf, statusFilterOptions } from './status-filter.js';
 
 export const ListOptions = z.object({
   team: flag(nameOrId('--team').optional(), { flag: '--team <id|name>', description: 'only this team (its id or its name)' }),
@@ -24,6 +26,7 @@ export const ListOptions = z.object({
   email: flag(maxText('the email filter', 255).optional(), { flag: '--email <text>', description: 'email contains this text (case-insensitive, max 255)' }),
   all: flag(z.boolean().default(false), { flag: '--all', description: `every match, not only the first page the service returns (${LIST_CAP}, or ${LIST_CAP_FILTERED} with a filter)` }),
   out: outFlag('the list (the page, or with --all every match)'),
+  ...statusFilterOptions,
 });
 export type ListOptions = z.output<typeof ListOptions>;
 
@@ -41,14 +44,20 @@ export const fullName = (_v: unknown, row: unknown): string => {
   return [r.first_name, r.last_name].filter(Boolean).join(' ');
 };
 
-/** The first columns of both lists' tables: who, and in which team and group. */
-export const PERSON_COLUMNS: ColumnSpec[] = [
-  { key: 'id', header: 'ID', align: 'right' },
-  { key: 'name', header: 'NAME', format: fullName },
-  { key: 'email', header: 'EMAIL' },
-  { key: 'team', header: 'TEAM' },
-  { key: 'custom_id', header: 'CUSTOM ID' },
-];
+/**
+ * The first columns of both lists' tables: who, and in which team and group.
+ * The name and email are read whole; on a narrow terminal the team and the
+ * custom id are left out before them, in the order each list gives (`drop`).
+ */
+export function personColumns(drop: { team: number; customId: number }): ColumnSpec[] {
+  return [
+    { key: 'id', header: 'ID', align: 'right' },
+    { key: 'name', header: 'NAME', format: fullName, whole: true },
+    { key: 'email', header: 'EMAIL', whole: true },
+    { key: 'team', header: 'TEAM', drop: drop.team },
+    { key: 'custom_id', header: 'CUSTOM ID', drop: drop.customId },
+  ];
+}
 
 /** `invitations list` / `test-takers list`: one page as the service returns it, or every match with --all. */
 export async function runPeopleList(
@@ -64,11 +73,15 @@ export async function runPeopleList(
   checkOutputOptions(ctx, { fields: { columns, fieldNames: names }, out: opts.out });
   const client = await ctx.client();
   const filter = filterOf({ ...opts, team: await idOfName(client, 'team', opts.team) });
+  const spec = specOf(opts);
+  const test = spec && itemPredicate(client, resource, spec, ctx.io.signal);
   if (opts.all) {
+    const keep = test && { test, reason: 'outside --status/--since/--until' };
     heapForSize();
-    await listEverything(ctx, client, { resource, filter, columns, noun, out: opts.out, fieldNames: names, mode: ctx.connection?.mode });
+    await listEverything(ctx, client, { resource, filter, columns, noun, out: opts.out, fieldNames: names, mode: ctx.connection?.mode, keep });
     return;
   }
-  const fetch = () => (resource === 'invitations' ? client.listInvitations(filter, ctx.io.signal) : client.listTestTakers(filter, ctx.io.signal));
-  await printPage(ctx, opts.out, fetch, { columns, fieldNames: names, noun });
+  const page = () => (resource === 'invitations' ? client.listInvitations(filter, ctx.io.signal) : client.listTestTakers(filter, ctx.io.signal));
+  const fetch = test ? () => filterPage(ctx, page, test, opts, noun) : page;
+  await printPage(ctx, opts.out, fetch, { columns, fieldNames: names, noun, capNotice: test ? false : undefined });
 }

@@ -14,7 +14,7 @@ import { NUM } from '../../format/number.js';
 import { createProgress, formatDuration } from '../../format/progress.js';
 import { type SyncReport, SyncStopped, syncOnce } from '../../sync/run.js';
 import { DatabaseGoneError, DatabaseUnwritableError } from '../../sync/store.js';
-import { isPostgresUrl, openSyncStore } from '../../sync/open.js';
+import { checkSyncTarget, isPostgresUrl, openSyncStore } from '../../sync/open.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { flag } from '../kit/flags.js';
@@ -99,6 +99,7 @@ export async function run(o: SyncOptions, ctx: Context): Promise<void> {
   // 16 MB: 137 MB (issue 31's bound: 150). It costs ~40% more CPU, ~18% more
   // wall time at 10,000 on a quiet machine (docs/performance.md, "Sync").
   heapForSize();
+  checkSyncTarget(o.db);
   const target = isPostgresUrl(o.db) ? o.db : resolve(o.db);
   if (o.errors !== undefined) checkOutFile(o.errors, '--errors');
   const client = await ctx.client();

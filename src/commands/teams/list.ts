@@ -6,7 +6,7 @@ const command = simpleList({
   noun: 'teams',
   columns: [
     { key: 'id', header: 'ID', align: 'right' },
-    { key: 'display_name', header: 'NAME' },
+    { key: 'display_name', header: 'NAME', whole: true },
     { key: 'users_count', header: 'USERS', align: 'right' },
     { key: 'invitations_count', header: 'INVITATIONS', align: 'right' },
     { key: 'test_takers_count', header: 'TEST TAKERS', align: 'right' },

@@ -6,9 +6,9 @@ const command = simpleList({
   noun: 'email templates',
   columns: [
     { key: 'id', header: 'ID', align: 'right' },
-    { key: 'display_name', header: 'NAME' },
-    { key: 'template_type', header: 'TYPE' },
-    { key: 'teams', header: 'TEAMS' },
+    { key: 'display_name', header: 'NAME', whole: true },
+    { key: 'template_type', header: 'TYPE', drop: 2 },
+    { key: 'teams', header: 'TEAMS', drop: 1 },
   ],
   item: EmailTemplate,
   fetch: (c) => c.listEmailTemplates(),

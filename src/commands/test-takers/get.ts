@@ -6,6 +6,8 @@ import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { checkOutputOptions } from '../kit/output-checks.js';
 import { IdOptions } from '../kit/options.js';
+import * as z from 'zod';
+import { openWeb, webFlag } from '../shared/web.js';
 
 const completed = (v: unknown) => {
   const list = Array.isArray(v) ? (v as Array<{ completed_at?: string | null; assessment?: { display_name?: string } }>) : [];
@@ -26,11 +28,15 @@ const OBJECT_ROWS: ColumnSpec[] = [
   { key: 'mode', header: 'MODE' },
 ];
 
-export async function run(opts: IdOptions, ctx: Context): Promise<void> {
+const GetOptions = IdOptions.extend({ web: webFlag("the test taker's scorecard page") });
+type GetOptions = z.output<typeof GetOptions>;
+
+export async function run(opts: GetOptions, ctx: Context): Promise<void> {
   const fields = { columns: OBJECT_ROWS, fieldNames: fieldNames(TestTaker) };
   checkOutputOptions(ctx, { fields: fields });
   const client = await ctx.client();
   const tt = await client.getTestTaker(opts.id, ctx.io.signal);
+  if (opts.web) return openWeb(ctx, tt.scorecard_url, `the scorecard of test taker ${tt.id}`, `Test taker ${tt.id} has no scorecard page yet (scorecard_url is empty).`);
   await printObject(ctx, tt, fields);
 }
 
@@ -39,7 +45,7 @@ export default defineCommand({
   aliases: ['show'],
   summary: 'Show one test taker and the progress of their assessments (GET /test-takers/:id)',
   args: [{ name: 'id', description: 'test taker id' }],
-  options: IdOptions,
-  examples: ['jobfit test-takers get 500001', 'jobfit test-takers get 500001 -o json | jq ".assigned_assessments"'],
+  options: GetOptions,
+  examples: ['jobfit test-takers get 500001', 'jobfit test-takers get 500001 -o json | jq ".assigned_assessments"', 'jobfit test-takers get 500001 --web'],
   run,
 });

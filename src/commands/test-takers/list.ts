@@ -2,13 +2,14 @@
 import { type ColumnSpec } from '../../format/output.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
-import { ListOptions, PERSON_COLUMNS, runPeopleList } from '../shared/people-list.js';
+import { ListOptions, personColumns, runPeopleList } from '../shared/people-list.js';
 
+/** On a narrow terminal, left out first: the person id, the invitation id, the custom id, the creation date, the team. */
 const LIST_COLUMNS: ColumnSpec[] = [
-  ...PERSON_COLUMNS,
-  { key: 'person_id', header: 'PERSON ID' },
-  { key: 'invitation_id', header: 'INVITATION', align: 'right' },
-  { key: 'created_at', header: 'CREATED' },
+  ...personColumns({ team: 5, customId: 3 }),
+  { key: 'person_id', header: 'PERSON ID', drop: 1 },
+  { key: 'invitation_id', header: 'INVITATION', align: 'right', drop: 2 },
+  { key: 'created_at', header: 'CREATED', drop: 4 },
 ];
 
 export async function run(opts: ListOptions, ctx: Context): Promise<void> {

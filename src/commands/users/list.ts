@@ -19,13 +19,14 @@ const command = simpleList({
   noun: 'users',
   columns: [
     { key: 'id', header: 'ID', align: 'right' },
-    { key: 'first_name', header: 'FIRST NAME' },
-    { key: 'last_name', header: 'LAST NAME' },
-    { key: 'email', header: 'EMAIL' },
-    { key: 'default_team', header: 'DEFAULT TEAM' },
-    { key: 'default_assessments', header: 'DEFAULT ASSESSMENTS' },
+    { key: 'first_name', header: 'FIRST NAME', whole: true },
+    { key: 'last_name', header: 'LAST NAME', whole: true },
+    { key: 'email', header: 'EMAIL', whole: true },
+    // On a narrow terminal, left out first: the assessments, the team, then what an invite lacks.
+    { key: 'default_team', header: 'DEFAULT TEAM', drop: 2 },
+    { key: 'default_assessments', header: 'DEFAULT ASSESSMENTS', drop: 1 },
     // Tables only: JSON and CSV keep the service's fields as they are.
-    { key: 'default_invitation_email_template', header: 'LACKS (INVITE NEEDS)', format: (_v, row) => lackedDefaults(row) },
+    { key: 'default_invitation_email_template', header: 'LACKS (INVITE NEEDS)', format: (_v, row) => lackedDefaults(row), drop: 3 },
   ],
   item: User,
   fetch: (c) => c.listUsers(),

@@ -12,6 +12,7 @@ import { defineCommand } from '../kit/define.js';
 import { examples } from '../kit/help.js';
 import { flag } from '../kit/flags.js';
 import { givenSecrets } from './listen.js';
+import { NUM } from '../../format/number.js';
 
 const VerifyOptions = z
   .object({
@@ -38,6 +39,14 @@ const VerifyOptions = z
   });
 export type VerifyOptions = z.output<typeof VerifyOptions>;
 
+/** "42 s", "5 min", "3 h", "331 days": how long, for a person. */
+export function ageText(seconds: number): string {
+  if (seconds < 120) return `${seconds} s`;
+  if (seconds < 7200) return `${Math.round(seconds / 60)} min`;
+  if (seconds < 172_800) return `${Math.round(seconds / 3600)} h`;
+  return NUM.count(Math.round(seconds / 86_400), 'day');
+}
+
 async function bodyOf(ctx: Context, file: string | undefined): Promise<Buffer> {
   if ((file === undefined || file === '-') && ctx.io.stdin.isTTY) throw new UsageError('No body: give the file holding the raw body, or pipe it on stdin.');
   return readInputBytes(ctx.io, file ?? '-');
@@ -54,7 +63,7 @@ export async function run(o: VerifyOptions, ctx: Context): Promise<void> {
   const r = verifyDelivery(secret, headers, body, { toleranceSeconds: Number(o.tolerance), nowSeconds: Math.floor(ctx.io.now().getTime() / 1000) });
   if (!r.ok) throw new JobfitError(`Not verified: ${r.reason}.`);
   if (legacy) ctx.warn(`${LEGACY_SIGNATURE_HEADER} goes in ${LEGACY_SIGNATURE_UNTIL}: check webhook-signature instead (Standard Webhooks).`);
-  ctx.info(`Verified: signed ${r.ageSeconds >= 0 ? `${r.ageSeconds} s ago` : `${-r.ageSeconds} s ahead of this clock`} with this secret, ${body.length} bytes.`);
+  ctx.info(`Verified: signed ${r.ageSeconds >= 0 ? `${ageText(r.ageSeconds)} ago` : `${ageText(-r.ageSeconds)} ahead of this clock`} (at ${new Date((Math.floor(ctx.io.now().getTime() / 1000) - r.ageSeconds) * 1000).toISOString().replace('.000Z', 'Z')}) with this secret, ${NUM.count(body.length, 'byte')}.`);
 }
 
 export default defineCommand({

@@ -3,9 +3,13 @@
  * Per group: the funnel, the five-star distribution, a job-fit % histogram
  * with the median marked, the top RIASEC codes, and the candidates ranked by
  * job fit (the top N, or all) linked to their scorecards; totals across
- * groups first. Each chart has a table beside it that says the same.
+ * groups first. Each chart has a table beside it that says the same. Every
+ * value reaches the page through the `html` tag, escaped (./html.ts); a
+ * number is shown only when it is one (a name, a code or a key is a
+ * stranger's text).
  */
-import { BIN_LABELS, BLUES, bandOf, esc, fmt, hbarSvg, histogramSvg, metaList, PAGE_TAIL, pageHead, pct, safeHref, starsHtml } from './page.js';
+import { type Html, html } from './html.js';
+import { BIN_LABELS, BLUES, bandOf, fmt, hbarSvg, histogramSvg, metaList, PAGE_TAIL, pageHead, pct, safeHref, starsHtml } from './page.js';
 
 /**
  * The statistics of one group as the page reads them: GroupStats of
@@ -58,64 +62,53 @@ export interface GroupReportPageData {
 
 const STAR_KEYS = ['5', '4', '3', '2', '1'] as const;
 
-function funnel(s: GroupStats, title: string): string {
+const percent = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? `${v.toFixed(1)}%` : '–');
+const median = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? `${v}%` : '–');
+
+function funnel(s: GroupStats, title: string): Html {
   const rows = [
     { label: 'Invited', value: s.invited, note: `${fmt(s.invited)}`, fill: BLUES[1] },
     { label: 'Started', value: s.accepted, note: `${fmt(s.accepted)} (${pct(s.accepted, s.invited)})`, fill: BLUES[2] },
     { label: 'Completed', value: s.completed, note: `${fmt(s.completed)} (${pct(s.completed, s.invited)})`, fill: BLUES[4] },
   ];
-  const table =
-    '<table class="equiv"><thead><tr><th>Step</th><th class="n">People</th><th class="n">Of invited</th></tr></thead><tbody>' +
-    rows.map((r) => `<tr><td>${r.label}</td><td class="n">${fmt(r.value)}</td><td class="n">${pct(r.value, s.invited)}</td></tr>`).join('') +
-    '</tbody></table>';
-  return `<figure class="card"><figcaption>Funnel</figcaption>${hbarSvg(title, rows, { max: Math.max(1, s.invited) })}${table}</figure>`;
+  const table = html`<table class="equiv"><thead><tr><th>Step</th><th class="n">People</th><th class="n">Of invited</th></tr></thead><tbody>${rows.map((r) => html`<tr><td>${r.label}</td><td class="n">${fmt(r.value)}</td><td class="n">${pct(r.value, s.invited)}</td></tr>`)}</tbody></table>`;
+  const max = typeof s.invited === 'number' && Number.isFinite(s.invited) ? Math.max(1, s.invited) : 1;
+  return html`<figure class="card"><figcaption>Funnel</figcaption>${hbarSvg(title, rows, { max })}${table}</figure>`;
 }
 
-function starChart(s: GroupStats, title: string): string {
-  const rows = STAR_KEYS.map((k) => ({ label: '★'.repeat(Number(k)), value: s.stars[k], note: `${fmt(s.stars[k])} (${pct(s.stars[k], s.completed)})`, fill: BLUES[Number(k) - 1] }));
-  const table =
-    '<table class="equiv"><thead><tr><th>Stars</th><th class="n">Test takers</th><th class="n">Share</th></tr></thead><tbody>' +
-    STAR_KEYS.map((k) => `<tr><td>${k} of 5</td><td class="n">${fmt(s.stars[k])}</td><td class="n">${pct(s.stars[k], s.completed)}</td></tr>`).join('') +
-    '</tbody></table>';
-  return `<figure class="card"><figcaption>Five-star distribution</figcaption>${hbarSvg(title, rows)}${table}</figure>`;
+function starChart(s: GroupStats, title: string): Html {
+  const count = (k: (typeof STAR_KEYS)[number]) => s.stars?.[k];
+  const rows = STAR_KEYS.map((k) => ({ label: '★'.repeat(Number(k)), value: count(k), note: `${fmt(count(k))} (${pct(count(k), s.completed)})`, fill: BLUES[Number(k) - 1] }));
+  const table = html`<table class="equiv"><thead><tr><th>Stars</th><th class="n">Test takers</th><th class="n">Share</th></tr></thead><tbody>${STAR_KEYS.map((k) => html`<tr><td>${k} of 5</td><td class="n">${fmt(count(k))}</td><td class="n">${pct(count(k), s.completed)}</td></tr>`)}</tbody></table>`;
+  return html`<figure class="card"><figcaption>Five-star distribution</figcaption>${hbarSvg(title, rows)}${table}</figure>`;
 }
 
-function histogram(s: GroupStats, bins: readonly number[], title: string): string {
-  const median = s.median_job_fit_percentage;
-  const table =
-    '<table class="equiv"><thead><tr><th>Job fit</th><th class="n">Test takers</th></tr></thead><tbody>' +
-    bins.map((n, i) => `<tr><td>${BIN_LABELS[i]}</td><td class="n">${fmt(n)}</td></tr>`).join('') +
-    `</tbody></table><p class="note">Median job fit: <strong>${median === null ? '–' : `${esc(median)}%`}</strong></p>`;
-  return `<figure class="card"><figcaption>Job fit % (median marked)</figcaption>${histogramSvg(title, bins, median)}${table}</figure>`;
+function histogram(s: GroupStats, bins: readonly number[], title: string): Html {
+  const m = s.median_job_fit_percentage;
+  const table = html`<table class="equiv"><thead><tr><th>Job fit</th><th class="n">Test takers</th></tr></thead><tbody>${bins.map((n, i) => html`<tr><td>${BIN_LABELS[i]}</td><td class="n">${fmt(n)}</td></tr>`)}</tbody></table><p class="note">Median job fit: <strong>${median(m)}</strong></p>`;
+  return html`<figure class="card"><figcaption>Job fit % (median marked)</figcaption>${histogramSvg(title, bins, m)}${table}</figure>`;
 }
 
-function riasec(s: GroupStats): string {
-  const items = s.top_riasec.length
-    ? `<ol>${s.top_riasec.map((r) => `<li><strong>${esc(r.code)}</strong>: ${fmt(r.count)} test taker${r.count === 1 ? '' : 's'}</li>`).join('')}</ol>`
-    : '<p class="note">No RIASEC codes yet.</p>';
-  return `<figure class="card"><figcaption>Top RIASEC codes</figcaption>${items}</figure>`;
+function riasec(s: GroupStats): Html {
+  const codes = s.top_riasec ?? [];
+  const items = codes.length
+    ? html`<ol>${codes.map((r) => html`<li><strong>${r.code}</strong>: ${fmt(r.count)} test taker${r.count === 1 ? '' : 's'}</li>`)}</ol>`
+    : html`<p class="note">No RIASEC codes yet.</p>`;
+  return html`<figure class="card"><figcaption>Top RIASEC codes</figcaption>${items}</figure>`;
 }
 
-function rankedTable(g: GroupPageData, top: number | 'all'): string {
-  if (g.ranked.length === 0) return '<p class="note">No scored candidates yet.</p>';
+function rankedRow(c: RankedCandidate, i: number): Html {
+  const href = safeHref(c.scorecard_url);
+  const name = c.name || `test taker ${c.test_taker_id}`;
+  const band = bandOf(c.five_star_score);
+  const who = href ? html`<a href="${href}" rel="noopener noreferrer">${name}</a>` : name;
+  return html`<tr><td class="n">${i + 1}</td><td>${who}</td><td class="n">${c.test_taker_id}</td><td class="n">${percent(c.job_fit_percentage)}</td><td>${starsHtml(c.five_star_score)}</td><td><span class="band ${band.cls}">${band.name}</span></td><td>${c.riasec_profile ?? '–'}</td></tr>`;
+}
+
+function rankedTable(g: GroupPageData, top: number | 'all'): Html {
+  if (g.ranked.length === 0) return html`<p class="note">No scored candidates yet.</p>`;
   const what = top === 'all' || g.rankable <= g.ranked.length ? `All ${fmt(g.rankable)}` : `Top ${fmt(g.ranked.length)} of ${fmt(g.rankable)}`;
-  const rows = g.ranked
-    .map((c, i) => {
-      const href = safeHref(c.scorecard_url);
-      const name = esc(c.name || `test taker ${c.test_taker_id}`);
-      const band = bandOf(c.five_star_score);
-      return (
-        `<tr><td class="n">${i + 1}</td><td>${href ? `<a href="${href}" rel="noopener noreferrer">${name}</a>` : name}</td>` +
-        `<td class="n">${c.test_taker_id}</td><td class="n">${c.job_fit_percentage === null ? '–' : `${c.job_fit_percentage.toFixed(1)}%`}</td>` +
-        `<td>${starsHtml(c.five_star_score)}</td><td><span class="band ${band.cls}">${band.name}</span></td><td>${esc(c.riasec_profile ?? '–')}</td></tr>`
-      );
-    })
-    .join('');
-  return (
-    `<table class="ranked"><caption class="note">${what} candidates by job fit % (names link to the scorecard).</caption>` +
-    '<thead><tr><th class="n">#</th><th>Candidate</th><th class="n">Test taker</th><th class="n">Job fit</th><th>Stars</th><th>Band</th><th>RIASEC</th></tr></thead>' +
-    `<tbody>${rows}</tbody></table>`
-  );
+  return html`<table class="ranked"><caption class="note">${what} candidates by job fit % (names link to the scorecard).</caption><thead><tr><th class="n">#</th><th>Candidate</th><th class="n">Test taker</th><th class="n">Job fit</th><th>Stars</th><th>Band</th><th>RIASEC</th></tr></thead><tbody>${g.ranked.map(rankedRow)}</tbody></table>`;
 }
 
 function groupTitle(s: GroupStats, groupBy: 'team' | 'custom_id'): string {
@@ -123,54 +116,36 @@ function groupTitle(s: GroupStats, groupBy: 'team' | 'custom_id'): string {
   return `${s.name}${key}`;
 }
 
-function groupSection(g: GroupPageData, d: GroupReportPageData): string {
+function groupSection(g: GroupPageData, d: GroupReportPageData): Html {
   const name = groupTitle(g.stats, d.groupBy);
-  return (
-    `<section class="group"><h2>${esc(name)}</h2>` +
-    `<div class="cards">${funnel(g.stats, `Funnel of ${name}`)}${starChart(g.stats, `Five-star distribution of ${name}`)}${histogram(g.stats, g.bins, `Job fit % of ${name}`)}${riasec(g.stats)}</div>` +
-    `<h3>Candidates ranked by job fit</h3>${rankedTable(g, d.top)}</section>\n`
-  );
+  const cards = [funnel(g.stats, `Funnel of ${name}`), starChart(g.stats, `Five-star distribution of ${name}`), histogram(g.stats, g.bins, `Job fit % of ${name}`), riasec(g.stats)];
+  return html`<section class="group"><h2>${name}</h2><div class="cards">${cards}</div><h3>Candidates ranked by job fit</h3>${rankedTable(g, d.top)}</section>
+`;
 }
 
-function totalsTable(d: GroupReportPageData): string {
-  const row = (s: GroupStats, label: string, cls = '') =>
-    `<tr${cls}><td>${esc(label)}</td><td class="n">${fmt(s.invited)}</td><td class="n">${fmt(s.accepted)}</td><td class="n">${fmt(s.completed)}</td>` +
-    STAR_KEYS.map((k) => `<td class="n">${fmt(s.stars[k])}</td>`).join('') +
-    `<td class="n">${s.median_job_fit_percentage === null ? '–' : `${esc(s.median_job_fit_percentage)}%`}</td><td>${esc(s.top_riasec.map((r) => r.code).join(', ') || '–')}</td></tr>`;
-  return (
-    '<table class="totals"><thead><tr><th>Group</th><th class="n">Invited</th><th class="n">Started</th><th class="n">Completed</th>' +
-    STAR_KEYS.map((k) => `<th class="n">${k}★</th>`).join('') +
-    '<th class="n">Median fit</th><th>Top RIASEC</th></tr></thead><tbody>' +
-    d.groups.map((g) => row(g.stats, groupTitle(g.stats, d.groupBy))).join('') +
-    row(d.total.stats, `All ${d.groups.length} group${d.groups.length === 1 ? '' : 's'}`, ' class="total"') +
-    '</tbody></table>'
-  );
+function totalsTable(d: GroupReportPageData): Html {
+  const row = (s: GroupStats, label: string, cls?: string) =>
+    html`<tr class="${cls}"><td>${label}</td><td class="n">${fmt(s.invited)}</td><td class="n">${fmt(s.accepted)}</td><td class="n">${fmt(s.completed)}</td>${STAR_KEYS.map((k) => html`<td class="n">${fmt(s.stars?.[k])}</td>`)}<td class="n">${median(s.median_job_fit_percentage)}</td><td>${(s.top_riasec ?? []).map((r) => r.code).join(', ') || '–'}</td></tr>`;
+  const groups = d.groups.length;
+  return html`<table class="totals"><thead><tr><th>Group</th><th class="n">Invited</th><th class="n">Started</th><th class="n">Completed</th>${STAR_KEYS.map((k) => html`<th class="n">${k}★</th>`)}<th class="n">Median fit</th><th>Top RIASEC</th></tr></thead><tbody>${d.groups.map((g) => row(g.stats, groupTitle(g.stats, d.groupBy)))}${row(d.total.stats, `All ${groups} group${groups === 1 ? '' : 's'}`, 'total')}</tbody></table>`;
 }
 
 /** The whole page, one string (a page of the default top 25 stays small at any number of test takers). */
 export function renderGroupReportHtml(d: GroupReportPageData): string {
   const title = `Group report · score profile ${d.scoreProfile}`;
   const t = d.total.stats;
-  const overview =
-    '<section class="totals"><h2>All groups</h2>' +
-    `<div class="cards">${funnel(t, 'Funnel of all groups')}${histogram(t, d.total.bins, 'Job fit % of all groups')}</div>` +
-    `${totalsTable(d)}</section>\n`;
-  return (
-    pageHead(title) +
-    `<header><h1>${esc(title)}</h1>` +
-    metaList([
-      ['Generated', d.generatedAt.toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC')],
-      ['Data from', d.source],
-      ['Mode', d.mode],
-      ['Account', d.account],
-      ['Grouped by', d.groupBy === 'team' ? 'team' : 'custom id'],
-      ['Team', d.team],
-      ['Candidates per group', d.top === 'all' ? 'all' : `top ${d.top}`],
-    ]) +
-    '<p class="note">Invited: invitations in the group. Started: invitations with a test taker. Completed: test takers whose scorecard for this score profile has a five-star score. Bands: Strong = 4–5 stars, Moderate = 3, Weak = 1–2.</p></header>\n' +
-    overview +
-    d.groups.map((g) => groupSection(g, d)).join('') +
-    (d.groups.length === 0 ? '<p>No invitations matched.</p>' : '') +
-    PAGE_TAIL
-  );
+  const overview = html`<section class="totals"><h2>All groups</h2><div class="cards">${funnel(t, 'Funnel of all groups')}${histogram(t, d.total.bins, 'Job fit % of all groups')}</div>${totalsTable(d)}</section>
+`;
+  const meta = metaList([
+    ['Generated', d.generatedAt.toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC')],
+    ['Data from', d.source],
+    ['Mode', d.mode],
+    ['Account', d.account],
+    ['Grouped by', d.groupBy === 'team' ? 'team' : 'custom id'],
+    ['Team', d.team],
+    ['Candidates per group', d.top === 'all' ? 'all' : `top ${d.top}`],
+  ]);
+  const empty = d.groups.length === 0 ? html`<p>No invitations matched.</p>` : undefined;
+  return html`${pageHead(title)}<header><h1>${title}</h1>${meta}<p class="note">Invited: invitations in the group. Started: invitations with a test taker. Completed: test takers whose scorecard for this score profile has a five-star score. Bands: Strong = 4–5 stars, Moderate = 3, Weak = 1–2.</p></header>
+${overview}${d.groups.map((g) => groupSection(g, d))}${empty}${PAGE_TAIL}`.toString();
 }

@@ -4,26 +4,28 @@
  * profile, the top three interests and the top five traits with their facet
  * ranges, and the 15 top job families with stars and fit bars.
  *
- * Read as leniently as the terminal view (src/format/jobfit-report.ts): any
- * field may be missing and the section still renders.
+ * Read as leniently as the terminal view (src/format/jobfit-view.ts): any
+ * field may be missing or of another type and the section still renders; every
+ * value reaches the page through the `html` tag, escaped (./html.ts).
  */
-import { byRank, type JobFitReportView } from '../jobfit-report.js';
+import { byRank, type JobFitReportView, type NamedView as Named, readJobFitReport, type WithFacetsView as WithFacets } from '../jobfit-view.js';
 import { untilDrained } from '../drain.js';
 import type { ListWriter, OutputCtx } from '../output.js';
-import { BLUES, esc, fmt, metaList, PAGE_TAIL, pageHead, safeHref, starsHtml } from './page.js';
-
-type Named = NonNullable<JobFitReportView['career_interests_profile']>[number];
-type WithFacets = NonNullable<JobFitReportView['career_interests']>[number];
+import { type Html, html } from './html.js';
+import { BLUES, fmt, metaList, PAGE_TAIL, pageHead, safeHref, starsHtml, svg } from './page.js';
 
 const LEVELS: Record<string, number> = { low: 1, 'less pronounced': 1, medium: 2, 'moderately pronounced': 2, high: 3, 'more pronounced': 3 };
 const levelOf = (range: string | null | undefined): number => LEVELS[(range ?? '').toLowerCase()] ?? 0;
 
 /** A three-step gauge: filled squares in the dark blue, empty ones outlined; the range's words beside it. */
-function gauge(range: string | null | undefined): string {
+function gauge(range: string | null | undefined): Html {
   const n = levelOf(range);
-  const cells = [0, 1, 2].map((i) => `<rect x="${i * 12}" y="1" width="10" height="10" fill="${i < n ? BLUES[4] : '#fff'}" stroke="#1a1a1a" stroke-width="0.8"/>`).join('');
-  return `<svg class="gauge" viewBox="0 0 36 12" width="36" height="12" aria-hidden="true">${cells}</svg> ${esc(range ?? '–')}`;
+  const cells = [0, 1, 2].map((i) => html`<rect x="${i * 12}" y="1" width="10" height="10" fill="${i < n ? BLUES[4] : '#fff'}" stroke="#1a1a1a" stroke-width="0.8"/>`);
+  return html`<svg class="gauge" viewBox="0 0 36 12" width="36" height="12" aria-hidden="true">${cells}</svg> ${range ?? '–'}`;
 }
+
+/** A rank as shown: the number, or the dash. */
+const rankText = (rank: number | null | undefined, fallback: number | string = '–') => (typeof rank === 'number' ? fmt(rank) : String(fallback));
 
 function facetsOf(entry: Named, all: WithFacets[] | null | undefined): NonNullable<WithFacets['facets']> {
   const match = (all ?? []).find(
@@ -36,7 +38,7 @@ function facetsOf(entry: Named, all: WithFacets[] | null | undefined): NonNullab
 }
 
 /** The six interests as bars of their mean facet level (Low 1 … High 3), the top three ranked and darker. */
-function riasecChart(r: JobFitReportView, who: string): string {
+function riasecChart(r: JobFitReportView, who: string): Html {
   const interests = r.career_interests ?? [];
   const ranked = byRank(r.career_interests_profile);
   const rankOf = (d: WithFacets) => ranked.find((p) => (p.id != null && p.id === d.id) || (p.short_name != null && p.short_name === d.short_name))?.rank ?? null;
@@ -45,111 +47,88 @@ function riasecChart(r: JobFitReportView, who: string): string {
     const mean = f.length ? f.reduce((a, x) => a + levelOf(x.test_taker_score_range), 0) / f.length : 0;
     return { name: d.display_name ?? d.short_name ?? '?', mean, rank: rankOf(d), facets: f };
   });
-  const code = r.riasec_profile ? `<p>RIASEC code <span class="riasec">${esc(r.riasec_profile)}</span></p>` : '';
-  if (rows.length === 0) return `<figure class="card"><figcaption>RIASEC profile</figcaption>${code}</figure>`;
+  const code = r.riasec_profile ? html`<p>RIASEC code <span class="riasec">${r.riasec_profile}</span></p>` : undefined;
+  if (rows.length === 0) return html`<figure class="card"><figcaption>RIASEC profile</figcaption>${code}</figure>`;
   const barW = 200;
   const rowH = 22;
   const labelW = 110;
-  const width = labelW + barW + 80;
-  const height = rows.length * rowH + 4;
-  const body = rows
-    .map((x, i) => {
-      const y = i * rowH + 2;
-      const fill = x.rank !== null ? BLUES[4] : BLUES[1];
-      return (
-        `<text x="${labelW - 6}" y="${y + 15}" text-anchor="end">${esc(x.name)}</text><rect x="${labelW}" y="${y + 2}" width="${barW}" height="${rowH - 6}" class="track"/>` +
-        `<rect x="${labelW}" y="${y + 2}" width="${Math.round((x.mean / 3) * barW)}" height="${rowH - 6}" fill="${fill}" stroke="#1a1a1a" stroke-width="0.5"/>` +
-        `<text x="${labelW + barW + 6}" y="${y + 15}">${x.rank !== null ? `#${esc(x.rank)}` : ''}</text>`
-      );
-    })
-    .join('');
-  const title = `RIASEC profile of ${who}`;
-  const svg = `<svg class="chart" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${esc(title)}"><title>${esc(title)}</title>${body}</svg>`;
-  const table =
-    '<table class="equiv"><thead><tr><th>Interest</th><th class="n">Rank</th><th>Facet ranges</th></tr></thead><tbody>' +
-    rows.map((x) => `<tr><td>${esc(x.name)}</td><td class="n">${x.rank ?? '–'}</td><td>${x.facets.map((f) => `${esc(f.display_name ?? f.short_name)}: ${esc(f.test_taker_score_range ?? '–')}`).join('; ')}</td></tr>`).join('') +
-    '</tbody></table>';
-  return `<figure class="card"><figcaption>RIASEC profile (bar: mean facet level, Low to High; #: top three)</figcaption>${code}${svg}${table}</figure>`;
+  const body = rows.map((x, i) => {
+    const y = i * rowH + 2;
+    const fill = x.rank !== null ? BLUES[4] : BLUES[1];
+    return html`<text x="${labelW - 6}" y="${y + 15}" text-anchor="end">${x.name}</text><rect x="${labelW}" y="${y + 2}" width="${barW}" height="${rowH - 6}" class="track"/><rect x="${labelW}" y="${y + 2}" width="${Math.round((x.mean / 3) * barW)}" height="${rowH - 6}" fill="${fill}" stroke="#1a1a1a" stroke-width="0.5"/><text x="${labelW + barW + 6}" y="${y + 15}">${x.rank !== null ? `#${rankText(x.rank)}` : ''}</text>`;
+  });
+  const chart = svg(`RIASEC profile of ${who}`, labelW + barW + 80, rows.length * rowH + 4, body);
+  const facetText = (x: (typeof rows)[number]) => x.facets.map((f) => `${f.display_name ?? f.short_name ?? ''}: ${f.test_taker_score_range ?? '–'}`).join('; ');
+  const table = html`<table class="equiv"><thead><tr><th>Interest</th><th class="n">Rank</th><th>Facet ranges</th></tr></thead><tbody>${rows.map((x) => html`<tr><td>${x.name}</td><td class="n">${rankText(x.rank)}</td><td>${facetText(x)}</td></tr>`)}</tbody></table>`;
+  return html`<figure class="card"><figcaption>RIASEC profile (bar: mean facet level, Low to High; #: top three)</figcaption>${code}${chart}${table}</figure>`;
 }
 
-function interests(r: JobFitReportView): string {
+function interests(r: JobFitReportView): Html | undefined {
   const top = byRank(r.career_interests_profile).slice(0, 3);
-  if (top.length === 0) return '';
-  const items = top
-    .map((t) => {
-      const facets = facetsOf(t, r.career_interests);
-      return `<li><strong>${esc(t.display_name ?? t.short_name ?? '?')}</strong> <span class="note">${esc(t.description)}</span>${facets.length ? `<ul>${facets.map((f) => `<li>${esc(f.display_name ?? f.short_name)}: ${gauge(f.test_taker_score_range)}</li>`).join('')}</ul>` : ''}</li>`;
-    })
-    .join('');
-  return `<figure class="card"><figcaption>Top three career interests</figcaption><ol>${items}</ol></figure>`;
+  if (top.length === 0) return undefined;
+  const items = top.map((t) => {
+    const facets = facetsOf(t, r.career_interests);
+    const list = facets.length ? html`<ul>${facets.map((f) => html`<li>${f.display_name ?? f.short_name}: ${gauge(f.test_taker_score_range)}</li>`)}</ul>` : undefined;
+    return html`<li><strong>${t.display_name ?? t.short_name ?? '?'}</strong> <span class="note">${t.description}</span>${list}</li>`;
+  });
+  return html`<figure class="card"><figcaption>Top three career interests</figcaption><ol>${items}</ol></figure>`;
 }
 
-function traits(r: JobFitReportView): string {
+function traits(r: JobFitReportView): Html | undefined {
   const top = byRank(r.personality_traits_profile).slice(0, 5);
-  if (top.length === 0) return '';
-  const rows = top
-    .map((t) => {
-      const facets = facetsOf(t, r.personality_traits) as Array<{ display_name?: string | null; short_name?: string | null; anchor_low?: string | null; anchor_high?: string | null; test_taker_score_range?: string | null }>;
-      const head = `<tr><th colspan="3">${t.rank ?? '–'}. ${esc(t.display_name ?? t.short_name ?? '?')} <span class="note">${esc(t.description)}</span></th></tr>`;
-      return head + facets.map((f) => `<tr><td>${esc(f.display_name ?? f.short_name)}</td><td class="gauge">${gauge(f.test_taker_score_range)}</td><td class="note">${esc(f.anchor_low)} ↔ ${esc(f.anchor_high)}</td></tr>`).join('');
-    })
-    .join('');
-  return `<figure><figcaption>Top five personality traits and their facet ranges</figcaption><table class="traits"><thead><tr><th>Facet</th><th>Range</th><th>From low to high</th></tr></thead><tbody>${rows}</tbody></table></figure>`;
+  if (top.length === 0) return undefined;
+  const rows = top.map((t) => {
+    const facets = facetsOf(t, r.personality_traits);
+    const head = html`<tr><th colspan="3">${rankText(t.rank)}. ${t.display_name ?? t.short_name ?? '?'} <span class="note">${t.description}</span></th></tr>`;
+    return [head, ...facets.map((f) => html`<tr><td>${f.display_name ?? f.short_name}</td><td class="gauge">${gauge(f.test_taker_score_range)}</td><td class="note">${f.anchor_low} ↔ ${f.anchor_high}</td></tr>`)];
+  });
+  return html`<figure><figcaption>Top five personality traits and their facet ranges</figcaption><table class="traits"><thead><tr><th>Facet</th><th>Range</th><th>From low to high</th></tr></thead><tbody>${rows}</tbody></table></figure>`;
 }
 
-function fitBar(p: number | null | undefined): string {
-  const v = typeof p === 'number' && Number.isFinite(p) ? Math.max(0, Math.min(100, p)) : 0;
-  return `<svg class="fitbar" viewBox="0 0 100 10" width="120" height="12" aria-hidden="true"><rect width="100" height="10" class="track"/><rect width="${v.toFixed(1)}" height="10" fill="${BLUES[3]}" stroke="#1a1a1a" stroke-width="0.4"/></svg>`;
+function fitBar(p: number | null | undefined): Html {
+  const v = typeof p === 'number' ? Math.max(0, Math.min(100, p)) : 0;
+  return html`<svg class="fitbar" viewBox="0 0 100 10" width="120" height="12" aria-hidden="true"><rect width="100" height="10" class="track"/><rect width="${v.toFixed(1)}" height="10" fill="${BLUES[3]}" stroke="#1a1a1a" stroke-width="0.4"/></svg>`;
 }
 
-function occupations(r: JobFitReportView): string {
+function occupations(r: JobFitReportView): Html | undefined {
   const rows = byRank(r.top_fit_occupations).slice(0, 15);
-  if (rows.length === 0) return '';
-  const body = rows
-    .map(
-      (j, i) =>
-        `<tr><td class="n">${j.rank ?? i + 1}</td><td>${esc(j.job_family_name ?? j.job_family_number ?? '?')}</td><td class="n">${esc(j.job_family_job_zone ?? '–')}</td>` +
-        `<td>${fitBar(j.job_fit_percentage)}</td><td class="n">${typeof j.job_fit_percentage === 'number' ? `${j.job_fit_percentage.toFixed(1)}%` : '–'}</td><td>${starsHtml(j.job_fit_star_rating)}</td></tr>`,
-    )
-    .join('');
-  return (
-    `<figure><figcaption>Top ${rows.length} job families by fit</figcaption><table class="occupations"><thead><tr><th class="n">#</th><th>Job family</th><th class="n">Zone</th><th>Fit</th><th class="n">Fit %</th><th>Stars</th></tr></thead>` +
-    `<tbody>${body}</tbody></table></figure>`
+  if (rows.length === 0) return undefined;
+  const body = rows.map(
+    (j, i) =>
+      html`<tr><td class="n">${rankText(j.rank, i + 1)}</td><td>${j.job_family_name ?? j.job_family_number ?? '?'}</td><td class="n">${rankText(j.job_family_job_zone)}</td><td>${fitBar(j.job_fit_percentage)}</td><td class="n">${typeof j.job_fit_percentage === 'number' ? `${j.job_fit_percentage.toFixed(1)}%` : '–'}</td><td>${starsHtml(j.job_fit_star_rating)}</td></tr>`,
   );
+  return html`<figure><figcaption>Top ${rows.length} job families by fit</figcaption><table class="occupations"><thead><tr><th class="n">#</th><th>Job family</th><th class="n">Zone</th><th>Fit</th><th class="n">Fit %</th><th>Stars</th></tr></thead><tbody>${body}</tbody></table></figure>`;
 }
 
 /** One candidate's section (the report as received; read leniently). */
-function jobFitSectionHtml(report: unknown): string {
-  const r = (report ?? {}) as JobFitReportView & { scorecard_url?: string | null };
+function jobFitSectionHtml(report: unknown): Html {
+  const r = readJobFitReport(report);
   const name = [r.first_name, r.last_name].filter(Boolean).join(' ') || '(no name)';
   const href = safeHref(r.scorecard_url);
-  return (
-    `<section class="person"><h2>${esc(name)}</h2>` +
-    metaList([
-      ['Email', r.email],
-      ['Test taker', r.test_taker_id],
-      ['Invitation', r.invitation_id],
-      ['Custom id', r.custom_id],
-      ['Person id', r.person_id],
-      ['Team', r.team?.display_name],
-      ['Account', r.account?.display_name],
-    ]) +
-    (href ? `<p><a href="${href}" rel="noopener noreferrer">Scorecard</a></p>` : '') +
-    `<div class="cards">${riasecChart(r, name)}${interests(r)}</div>${traits(r)}${occupations(r)}</section>\n`
-  );
+  const meta = metaList([
+    ['Email', r.email],
+    ['Test taker', r.test_taker_id],
+    ['Invitation', r.invitation_id],
+    ['Custom id', r.custom_id],
+    ['Person id', r.person_id],
+    ['Team', r.team?.display_name],
+    ['Account', r.account?.display_name],
+  ]);
+  const link = href ? html`<p><a href="${href}" rel="noopener noreferrer">Scorecard</a></p>` : undefined;
+  return html`<section class="person"><h2>${name}</h2>${meta}${link}<div class="cards">${riasecChart(r, name)}${interests(r)}</div>${traits(r)}${occupations(r)}</section>
+`;
 }
 
 /** The page's start, before the first section. */
-function jobFitPageHead(o: { count?: number; generatedAt: Date; source: string; mode?: string }): string {
+function jobFitPageHead(o: { count?: number; generatedAt: Date; source: string; mode?: string }): Html {
   const title = o.count === 1 ? 'Job-fit report' : o.count === undefined ? 'Job-fit reports' : `Job-fit reports (${fmt(o.count)} candidates)`;
-  return (
-    pageHead(title) +
-    `<header><h1>${esc(title)}</h1>${metaList([
-      ['Generated', o.generatedAt.toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC')],
-      ['Data from', o.source],
-      ['Mode', o.mode],
-    ])}<p class="note">Facet ranges: Low / Medium / High (interests), Less / Moderately / More Pronounced (traits), drawn as one to three filled squares.</p></header>\n`
-  );
+  const meta = metaList([
+    ['Generated', o.generatedAt.toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC')],
+    ['Data from', o.source],
+    ['Mode', o.mode],
+  ]);
+  return html`${pageHead(title)}<header><h1>${title}</h1>${meta}<p class="note">Facet ranges: Low / Medium / High (interests), Less / Moderately / More Pronounced (traits), drawn as one to three filled squares.</p></header>
+`;
 }
 
 /**
@@ -168,7 +147,8 @@ export function createJobFitHtmlWriter(
   const held: string[] | undefined = ctx.io.stdoutIsTTY ? [] : undefined;
   let count = 0;
   let full = false;
-  const put = (s: string): boolean => {
+  const put = (h: Html): boolean => {
+    const s = h.toString();
     if (held) {
       held.push(s);
       return true;
@@ -197,9 +177,13 @@ export function createJobFitHtmlWriter(
     end() {
       const later = notReady();
       if (later.length > 0) {
-        put(`<section class="later"><h2>Not available yet</h2><p>No job-fit report yet (Personality and Career Interests not both complete) for test taker${later.length === 1 ? '' : 's'} ${later.map((id) => esc(id)).join(', ')}.</p></section>\n`);
+        const ids = later.join(', ');
+        put(html`<section class="later"><h2>Not available yet</h2><p>No job-fit report yet (Personality and Career Interests not both complete) for test taker${later.length === 1 ? '' : 's'} ${ids}.</p></section>
+`);
       }
-      if (count === 0 && later.length === 0) put('<p>No reports.</p>\n');
+      if (count === 0 && later.length === 0)
+        put(html`<p>No reports.</p>
+`);
       put(PAGE_TAIL);
       if (held) out.write(held.join(''));
     },

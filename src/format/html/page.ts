@@ -4,9 +4,10 @@
  * reads the same with scripts off, in greyscale and to a colour-blind eye, and
  * prints on A4 and on Letter.
  *
- * - Everything from the service or a CSV passes `esc` (HTML-escaped, control
- *   and bidi characters shown as escapes, as on a terminal); links only
- *   through `safeHref` (http and https, nothing else).
+ * - Markup is made only by the `html` tag (./html.ts): everything from the
+ *   service or a CSV put into it is HTML-escaped (control and bidi characters
+ *   shown as escapes, as on a terminal), whatever its type at run time; links
+ *   only through `safeHref` (http and https, nothing else).
  * - Palette: one sequential blue scale (light to dark, so the order holds in
  *   greyscale and for every common colour-vision deficiency) and one orange
  *   for marks (the median); every colour also has a word or a number beside it.
@@ -15,23 +16,15 @@
  *   `@page` has no fixed size, so the browser's paper (A4 or Letter) is used,
  *   and the content is no wider than the narrower of the two.
  */
-import { safeLine } from '../sanitize.js';
 import { NUM } from '../number.js';
+import { html, type Html, type HtmlValue, numberText, style } from './html.js';
 
-const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Text (or a number) safe inside an element or a quoted attribute. */
-export function esc(v: string | number | null | undefined): string {
-  if (v === null || v === undefined) return '';
-  return safeLine(String(v)).replace(/[&<>"']/g, (c) => ENTITIES[c]);
-}
-
-/** An http(s) URL for an href, escaped; undefined for anything else (javascript:, data:, garbage). */
-export function safeHref(url: string | null | undefined): string | undefined {
-  if (!url) return undefined;
+/** An http(s) URL for an href (the tag escapes it); undefined for anything else (javascript:, data:, garbage). */
+export function safeHref(url: unknown): string | undefined {
+  if (typeof url !== 'string' || !url) return undefined;
   try {
     const u = new URL(url);
-    return u.protocol === 'https:' || u.protocol === 'http:' ? esc(u.href) : undefined;
+    return u.protocol === 'https:' || u.protocol === 'http:' ? u.href : undefined;
   } catch {
     return undefined;
   }
@@ -43,23 +36,24 @@ export const BLUES = ['#c6dbef', '#9ecae1', '#6baed6', '#2171b5', '#08306b'] as 
 export const MARK = '#d95f02';
 const INK = '#1a1a1a';
 
-export const fmt = (n: number): string => NUM.format(n);
+/** A count or a number, grouped ("1,234"); the dash for anything that is not a finite number. */
+export const fmt = (n: unknown): string => numberText(n, (v) => NUM.format(v));
 
 /** 42 of 80 → "53%" ("–" for 0 of 0). */
 export function pct(part: number, whole: number): string {
-  return whole > 0 ? `${Math.round((part / whole) * 100)}%` : '–';
+  return typeof part === 'number' && typeof whole === 'number' && whole > 0 ? `${Math.round((part / whole) * 100)}%` : '–';
 }
 
 /** ★★★☆☆ with the number for a screen reader and for a reader of the source. */
-export function starsHtml(n: number | null | undefined): string {
-  if (typeof n !== 'number' || !Number.isFinite(n)) return '<span class="stars" aria-label="no stars">–</span>';
+export function starsHtml(n: unknown): Html {
+  if (typeof n !== 'number' || !Number.isFinite(n)) return html`<span class="stars" aria-label="no stars">–</span>`;
   const k = Math.max(0, Math.min(5, Math.round(n)));
-  return `<span class="stars" role="img" aria-label="${k} of 5 stars">${'★'.repeat(k)}<span class="off">${'☆'.repeat(5 - k)}</span></span>`;
+  return html`<span class="stars" role="img" aria-label="${k} of 5 stars">${'★'.repeat(k)}<span class="off">${'☆'.repeat(5 - k)}</span></span>`;
 }
 
 /** The band of a five-star score: a word and a shade, so it reads without colour. */
-export function bandOf(starsN: number | null | undefined): { name: string; cls: string } {
-  if (typeof starsN !== 'number') return { name: 'Not scored', cls: 'b0' };
+export function bandOf(starsN: unknown): { name: string; cls: string } {
+  if (typeof starsN !== 'number' || !Number.isFinite(starsN)) return { name: 'Not scored', cls: 'b0' };
   if (starsN >= 4) return { name: 'Strong', cls: 'b3' };
   if (starsN === 3) return { name: 'Moderate', cls: 'b2' };
   return { name: 'Weak', cls: 'b1' };
@@ -77,26 +71,20 @@ export interface BarRow {
  * Horizontal bars as one SVG (a funnel, a star distribution): label, bar
  * scaled to `max` (default the largest value), and the value after it.
  */
-export function hbarSvg(title: string, rows: BarRow[], opts: { max?: number; labelWidth?: number } = {}): string {
+export function hbarSvg(title: string, rows: BarRow[], opts: { max?: number; labelWidth?: number } = {}): Html {
   const rowH = 22;
   const labelW = opts.labelWidth ?? 90;
   const barW = 220;
   const width = labelW + barW + 90;
   const height = rows.length * rowH + 4;
-  const max = opts.max ?? Math.max(1, ...rows.map((r) => r.value));
-  const bars = rows
-    .map((r, i) => {
-      const y = i * rowH + 2;
-      const w = max > 0 ? Math.max(r.value > 0 ? 1 : 0, Math.round((r.value / max) * barW)) : 0;
-      const fill = r.fill ?? BLUES[3];
-      return (
-        `<text x="${labelW - 6}" y="${y + 15}" text-anchor="end">${esc(r.label)}</text>` +
-        `<rect x="${labelW}" y="${y + 2}" width="${barW}" height="${rowH - 6}" class="track"/>` +
-        `<rect x="${labelW}" y="${y + 2}" width="${w}" height="${rowH - 6}" fill="${fill}" stroke="${INK}" stroke-width="0.5"/>` +
-        `<text x="${labelW + barW + 6}" y="${y + 15}">${esc(r.note ?? fmt(r.value))}</text>`
-      );
-    })
-    .join('');
+  const value = (r: BarRow) => (typeof r.value === 'number' && Number.isFinite(r.value) ? r.value : 0);
+  const max = opts.max ?? rows.reduce((m, r) => Math.max(m, value(r)), 1);
+  const bars = rows.map((r, i) => {
+    const y = i * rowH + 2;
+    const w = max > 0 ? Math.max(value(r) > 0 ? 1 : 0, Math.round((value(r) / max) * barW)) : 0;
+    const fill = r.fill ?? BLUES[3];
+    return html`<text x="${labelW - 6}" y="${y + 15}" text-anchor="end">${r.label}</text><rect x="${labelW}" y="${y + 2}" width="${barW}" height="${rowH - 6}" class="track"/><rect x="${labelW}" y="${y + 2}" width="${w}" height="${rowH - 6}" fill="${fill}" stroke="${INK}" stroke-width="0.5"/><text x="${labelW + barW + 6}" y="${y + 15}">${r.note ?? fmt(r.value)}</text>`;
+  });
   return svg(title, width, height, bars);
 }
 
@@ -104,35 +92,38 @@ export function hbarSvg(title: string, rows: BarRow[], opts: { max?: number; lab
  * A histogram of percentages in 10-point bins (0–9, 10–19, … 90–100), with a
  * dashed line and a label at the median.
  */
-export function histogramSvg(title: string, bins: readonly number[], median: number | null): string {
+export function histogramSvg(title: string, bins: readonly number[], median: unknown): Html {
   const left = 34;
   const plotW = 300;
   const plotH = 110;
   const top = 16;
   const width = left + plotW + 10;
   const height = top + plotH + 30;
-  const max = Math.max(1, ...bins);
-  const bw = plotW / bins.length;
-  let body = `<line x1="${left}" y1="${top + plotH}" x2="${left + plotW}" y2="${top + plotH}" stroke="${INK}"/>`;
-  body += `<line x1="${left}" y1="${top}" x2="${left}" y2="${top + plotH}" stroke="${INK}"/>`;
-  body += `<text x="${left - 4}" y="${top + 4}" text-anchor="end" class="small">${fmt(max)}</text><text x="${left - 4}" y="${top + plotH}" text-anchor="end" class="small">0</text>`;
-  bins.forEach((n, i) => {
+  const counts = bins.map((n) => (typeof n === 'number' && Number.isFinite(n) ? n : 0));
+  const max = counts.reduce((m, n) => Math.max(m, n), 1);
+  const bw = plotW / counts.length;
+  const body: Html[] = [
+    html`<line x1="${left}" y1="${top + plotH}" x2="${left + plotW}" y2="${top + plotH}" stroke="${INK}"/><line x1="${left}" y1="${top}" x2="${left}" y2="${top + plotH}" stroke="${INK}"/>`,
+    html`<text x="${left - 4}" y="${top + 4}" text-anchor="end" class="small">${fmt(max)}</text><text x="${left - 4}" y="${top + plotH}" text-anchor="end" class="small">0</text>`,
+  ];
+  counts.forEach((n, i) => {
     const h = Math.round((n / max) * plotH);
     const x = left + i * bw;
-    body += `<rect x="${(x + 1).toFixed(1)}" y="${top + plotH - h}" width="${(bw - 2).toFixed(1)}" height="${h}" fill="${BLUES[3]}" stroke="${INK}" stroke-width="0.5"/>`;
+    body.push(html`<rect x="${(x + 1).toFixed(1)}" y="${top + plotH - h}" width="${(bw - 2).toFixed(1)}" height="${h}" fill="${BLUES[3]}" stroke="${INK}" stroke-width="0.5"/>`);
   });
-  for (let p = 0; p <= 100; p += 20) body += `<text x="${(left + (p / 100) * plotW).toFixed(1)}" y="${top + plotH + 13}" text-anchor="middle" class="small">${p}%</text>`;
-  if (median !== null) {
+  for (let p = 0; p <= 100; p += 20) body.push(html`<text x="${(left + (p / 100) * plotW).toFixed(1)}" y="${top + plotH + 13}" text-anchor="middle" class="small">${p}%</text>`);
+  if (typeof median === 'number' && Number.isFinite(median)) {
     const x = (left + (Math.min(100, Math.max(0, median)) / 100) * plotW).toFixed(1);
-    body += `<line x1="${x}" y1="${top - 4}" x2="${x}" y2="${top + plotH}" stroke="${MARK}" stroke-width="2.5" stroke-dasharray="5 3"/>`;
-    body += `<text x="${x}" y="${top - 6}" text-anchor="middle" class="small mark">median ${esc(median)}%</text>`;
+    body.push(html`<line x1="${x}" y1="${top - 4}" x2="${x}" y2="${top + plotH}" stroke="${MARK}" stroke-width="2.5" stroke-dasharray="5 3"/>`);
+    body.push(html`<text x="${x}" y="${top - 6}" text-anchor="middle" class="small mark">median ${median}%</text>`);
   }
-  body += `<text x="${left + plotW / 2}" y="${height - 2}" text-anchor="middle" class="small">job fit %</text>`;
+  body.push(html`<text x="${left + plotW / 2}" y="${height - 2}" text-anchor="middle" class="small">job fit %</text>`);
   return svg(title, width, height, body);
 }
 
-function svg(title: string, width: number, height: number, body: string): string {
-  return `<svg class="chart" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${esc(title)}"><title>${esc(title)}</title>${body}</svg>`;
+/** An SVG chart with its title (read aloud and shown on hover). */
+export function svg(title: string, width: number, height: number, body: HtmlValue): Html {
+  return html`<svg class="chart" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${title}"><title>${title}</title>${body}</svg>`;
 }
 
 /** The 10-point bin of a percentage (100 falls in the last one). */
@@ -142,7 +133,7 @@ export function binOf(p: number): number {
 
 export const BIN_LABELS = Array.from({ length: 10 }, (_, i) => (i === 9 ? '90–100%' : `${i * 10}–${i * 10 + 9}%`));
 
-const CSS = `
+const CSS = style`
 *{box-sizing:border-box}
 html{-webkit-print-color-adjust:exact;print-color-adjust:exact}
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;color:${INK};background:#fff;margin:0 auto;padding:16px 20px;max-width:186mm}
@@ -180,24 +171,29 @@ section.group,section.person{break-before:auto}
 }
 `;
 
+/**
+ * The page's policy, first in its head: nothing from outside, ever (no
+ * script, font, image, frame or connection); no form may be sent anywhere
+ * (`form-action 'none'`) and no `<base>` may redirect its links
+ * (`base-uri 'none'`). A `<meta http-equiv>` of a stranger's (a refresh to
+ * another page) cannot be written at all: every value is escaped by the tag.
+ */
+export const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'none'; base-uri 'none'";
+// The same policy as markup of ours, written out so a reader of the page's source sees it as it is (test/format/html.test.ts holds the two equal).
+const CSP_META = html`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'none'; base-uri 'none'">`;
+
 /** The whole document's start: everything up to and including `<body>`. */
-export function pageHead(title: string): string {
-  return (
-    '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">' +
-    `<meta name="viewport" content="width=device-width, initial-scale=1">` +
-    // Nothing from outside, ever: no script, no font, no image, no frame, no form target.
-    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">` +
-    `<meta name="referrer" content="no-referrer">` +
-    `<title>${esc(title)}</title><style>${CSS.trim()}</style></head><body>\n`
-  );
+export function pageHead(title: string): Html {
+  return html`<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">${CSP_META}<meta name="referrer" content="no-referrer"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title>${CSS}</head><body>
+`;
 }
 
-export const PAGE_TAIL = '</body></html>\n';
+export const PAGE_TAIL = html`</body></html>
+`;
 
-/** "Where the data came from": the header's definition list. */
-export function metaList(items: Array<[string, string | number | null | undefined]>): string {
-  return `<dl class="meta">${items
-    .filter(([, v]) => v !== undefined && v !== null && v !== '')
-    .map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`)
-    .join('')}</dl>`;
+/** "Where the data came from": the header's definition list (empty values left out; only text and numbers shown). */
+export function metaList(items: Array<[string, unknown]>): Html {
+  const shown = items.filter((kv): kv is [string, string | number] => (typeof kv[1] === 'string' && kv[1] !== '') || typeof kv[1] === 'number');
+  return html`<dl class="meta">${shown.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl>`;
 }

@@ -5,10 +5,15 @@ import { type Reply, fail, json } from '../http/reply.js';
 import { type ResultSubject, jobFitReportObject, scorecardObject } from '../results.js';
 import { type InvitationRow, type TestTakerRow, accountRef, assessmentUrl, completedTests, resultUrls, scoreSeed, teamRef } from '../views.js';
 import { type Call } from './call.js';
+import type { Store } from '../store.js';
 import { enabledProfiles, fakeCtx } from './account-context.js';
 import { findTestTaker, testIdParam } from './test-takers.js';
 
-function subjectOf(c: Call, tt: TestTakerRow): ResultSubject {
+const subjectOf = (c: Call, tt: TestTakerRow): ResultSubject => subjectFor(c.store, c.origin, tt);
+
+/** Who a result is about and its links under `origin` (the API routes, and the result pages of stub/results-page.ts). */
+export function subjectFor(store: Store, origin: string, tt: TestTakerRow): ResultSubject {
+  const c = { store, origin };
   const inv = c.store.get<InvitationRow>('SELECT * FROM invitations WHERE id = ?', tt.invitation_id)!;
   const urls = resultUrls(c.store, c.origin, inv.token, tt.id);
   return {

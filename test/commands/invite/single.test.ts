@@ -96,6 +96,9 @@ describe('prompts on a terminal', () => {
       await p.expect('Invitation email template');
       await p.expect('Standard invitation');
       p.send(keys.enter);
+      // A live key on a server this process cannot prove is our stub: shown and asked first (issue 44).
+      await p.expect('Send this live invitation now?');
+      p.line('y');
       const end = await p.wait(20_000);
       expect(end.code, end.output).toBe(0);
       expect(end.output).toContain('pia.pty@example.com');
@@ -120,6 +123,8 @@ describe('prompts on a terminal', () => {
       p.send(keys.enter);
       await p.expect('Invitation email template');
       p.send(keys.enter);
+      await p.expect('Send this live invitation now?');
+      p.line('y');
       const end = await p.wait(20_000);
       expect(end.code, end.output).toBe(0);
       expect(end.output).toContain('pre.screen.pty@example.com');

@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+// Start-up A/B in CPU time (user + system of the command, from bash's `times`),
+// for a loaded machine where wall-clock medians swing by ±50 % from one round
+// to the next: the CPU a command spends moves far less with the load than
+// how long it waits for one. Interleaved rounds, medians.
+//
+//   node bench/cli/cpu-ab.mjs --runs 20 NAME=DIR ... [--exe FILE --exe-node FILE]
+//
+// Each DIR is a built tree (bin/, dist/, fixtures/, node_modules/); its
+// `--version` and embedded `teams -o json` (a config folder of its own, seeded
+// in the warm-up) are timed beside `node -e 0` of the node running this
+// script, and the executable's beside `node -e 0` of its own Node.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { arg } from '../lib.mjs';
+
+const RUNS = arg('--runs', 20);
+const argv = process.argv.slice(2);
+const named = (flag) => (argv.includes(flag) ? argv[argv.indexOf(flag) + 1] : undefined);
+const trees = argv.filter((a) => /^[\w-]+=/.test(a)).map((a) => a.split('='));
+const tmp = mkdtempSync(join(tmpdir(), 'jobfit-cpu-ab-'));
+const env = (name) => ({ PATH: process.env.PATH, HOME: join(tmp, name), JOBFIT_CONFIG_DIR: join(tmp, name, 'config'), XDG_CACHE_HOME: join(tmp, name, 'cache'), NO_COLOR: '1' });
+
+const CASES = [{ name: 'node -e 0', cmd: [process.execPath, '-e', '0'], env: env('node') }];
+for (const [name, dir] of trees) {
+  const bin = join(dir, 'bin/jobfit.js');
+  CASES.push({ name: `${name}: --version`, cmd: [process.execPath, bin, '--version'], env: env(name) });
+  CASES.push({ name: `${name}: teams -o json (embedded)`, cmd: [process.execPath, bin, 'teams', '-o', 'json'], env: env(name) });
+}
+const exe = named('--exe');
+if (exe) {
+  CASES.push({ name: "node -e 0 (the executable's Node)", cmd: [named('--exe-node'), '-e', '0'], env: env('exe-node') });
+  CASES.push({ name: 'executable: --version', cmd: [exe, '--version'], env: env('exe') });
+  CASES.push({ name: 'executable: teams -o json (embedded)', cmd: [exe, 'teams', '-o', 'json'], env: env('exe') });
+}
+
+/** CPU milliseconds (user + system) of one run of `cmd`. */
+function cpu(c) {
+  const r = spawnSync('bash', ['-c', '"$@" >/dev/null 2>&1; s=$?; times; exit $s', 'bash', ...c.cmd], { env: c.env, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`${c.name} exited ${r.status}`);
+  // `times`: the shell's own line, then its children's: "0m0.052s 0m0.012s".
+  const [, user, sys] = /(\d+m[\d.]+s) (\d+m[\d.]+s)\s*$/.exec(r.stdout.trim()) ?? [];
+  const ms = (t) => {
+    const [, m, s] = /(\d+)m([\d.]+)s/.exec(t);
+    return (Number(m) * 60 + Number(s)) * 1000;
+  };
+  return ms(user) + ms(sys);
+}
+
+const times = new Map(CASES.map((c) => [c.name, []]));
+for (let i = 0; i < 3; i++) for (const c of CASES) cpu(c);
+for (let i = 0; i < RUNS; i++) for (const c of CASES) times.get(c.name).push(cpu(c));
+rmSync(tmp, { recursive: true, force: true });
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const nodeBase = median(times.get('node -e 0'));
+const exeBase = exe ? median(times.get("node -e 0 (the executable's Node)")) : undefined;
+const first = trees[0]?.[0];
+console.log(`node ${process.version}, ${RUNS} interleaved rounds, median CPU time (user + system)`);
+console.log(`| command | CPU ms | × node -e 0 |${first ? ` × ${first} |` : ''}`);
+console.log(`|---|---:|---:|${first ? '---:|' : ''}`);
+for (const c of CASES) {
+  const m = median(times.get(c.name));
+  const base = c.name.startsWith('executable') ? exeBase : nodeBase;
+  const same = first && c.name.includes(': ') && !c.name.startsWith('executable') ? (m / median(times.get(`${first}: ${c.name.split(': ')[1]}`))).toFixed(3) : '';
+  console.log(`| \`${c.name}\` | ${m.toFixed(0)} | ${(m / base).toFixed(2)} |${first ? ` ${same} |` : ''}`);
+}

@@ -1,0 +1,89 @@
+// One platform's standalone executable: the CLI bundled into one CommonJS
+// file (every package in it), then Node's own `--build-sea` puts it, with the
+// assets, into that platform's official Node executable.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { build } from 'esbuild';
+import { bundlePlugins } from '../bundle-options.mjs';
+
+const ROOT = resolve(new URL('../..', import.meta.url).pathname);
+
+/** Modules the bundle leaves out: never reached in the executable (better-sqlite3: node:sqlite is there; pg's optional native and Cloudflare parts). */
+const LEFT_OUT = ['better-sqlite3', 'pg-native', 'cloudflare:sockets'];
+
+/**
+ * The SEA's main script, shared by every platform: src/cli/sea-entry.ts and
+ * everything it reaches, with src/core/packages.sea.ts in packages.ts's place.
+ * `import()` becomes a require (a SEA's main script can import only
+ * built-ins), and import.meta.url the executable's own URL (__filename is
+ * process.execPath in a SEA).
+ */
+export async function bundleMain(outfile, { version, commit }) {
+  const seaPackages = {
+    name: 'sea-packages',
+    setup(b) {
+      const swapped = join(ROOT, 'src', 'core', 'packages.js');
+      b.onResolve({ filter: /packages\.js$/ }, (args) => (join(args.resolveDir, args.path) === swapped ? { path: join(ROOT, 'src', 'core', 'packages.sea.ts') } : undefined));
+    },
+  };
+  // Only the undici stand-ins of the npm bundle: no lazy built-ins (one file, evaluated as needed by esbuild's own wrappers).
+  const plugins = bundlePlugins().filter((p) => p.name !== 'builtins-by-require');
+  await build({
+    entryPoints: [join(ROOT, 'src/cli/sea-entry.ts')],
+    outfile,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node26',
+    external: LEFT_OUT,
+    alias: { undici: join(ROOT, 'scripts/undici-slim.cjs') },
+    plugins: [seaPackages, ...plugins],
+    supported: { 'dynamic-import': false },
+    define: { __JOBFIT_VERSION__: JSON.stringify(version), __JOBFIT_COMMIT__: JSON.stringify(commit), 'import.meta.url': '__jfUrl' },
+    banner: { js: 'var __jfUrl = require("node:url").pathToFileURL(__filename).href;' },
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+}
+
+const sha256 = (file) => createHash('sha256').update(readFileSync(file)).digest('hex');
+
+/**
+ * Builds `target`'s executable at `output` with the builder node (`builder`:
+ * the same Node version, this machine's platform). `nodeDir` and `keyringDir`
+ * are the unpacked registry packages; `codeCache` only for this machine's own
+ * platform (V8 rejects another platform's cache, with a warning at every run).
+ */
+export function buildExecutable({ builder, target, nodeDir, keyringDir, main, work, output, codeCache }) {
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
+  const [addon] = readdirSync(keyringDir).filter((f) => f.endsWith('.node'));
+  if (!addon) throw new Error(`${keyringDir}: no .node addon`);
+  const keyring = join(work, 'keyring.node');
+  copyFileSync(join(keyringDir, addon), keyring);
+  writeFileSync(`${keyring}.sha256`, `${sha256(keyring)}\n`);
+  const config = {
+    main,
+    mainFormat: 'commonjs',
+    executable: join(nodeDir, target.exe),
+    output,
+    disableExperimentalSEAWarning: true,
+    useCodeCache: codeCache,
+    // exceljs's dependencies call Buffer() (DEP0005), which node reports for any caller outside node_modules: all of them, in one file.
+    execArgv: ['--disable-warning=DEP0005'],
+    // NODE_OPTIONS is not read: the executable behaves the same on every machine.
+    execArgvExtension: 'none',
+    assets: {
+      'fixtures/seed.json': join(ROOT, 'fixtures/seed.json'),
+      'root-help.txt': join(ROOT, 'dist/root-help.txt'),
+      'keyring.node': keyring,
+      'keyring.node.sha256': `${keyring}.sha256`,
+    },
+  };
+  const configFile = join(work, 'sea-config.json');
+  writeFileSync(configFile, JSON.stringify(config, null, 2));
+  rmSync(output, { force: true });
+  execFileSync(builder, ['--build-sea', configFile], { stdio: ['ignore', 'ignore', 'inherit'] });
+}
