@@ -29,6 +29,9 @@ const ENVIRONMENT_HELP = `Environment variables:
   JOBFIT_BROWSER, BROWSER
                      the program --web and --open hand a URL to (default: open on
                      macOS, explorer.exe on Windows, xdg-open with a display)
+  JOBFIT_KEYRING_HELPER
+                     internal: set by jobfit itself when the standalone
+                     executable starts itself as its keyring helper; never set it
   NO_COLOR           no colour (also --no-color); FORCE_COLOR forces it
   HTTPS_PROXY, HTTP_PROXY, NO_PROXY
                      proxy for requests (never used for loopback addresses)

@@ -194,7 +194,7 @@ describe('help', () => {
         .match(/JOBFIT_[A-Z_]+/g),
     );
     // Error codes the client gives its own failures, not variables.
-    for (const code of ['JOBFIT_TOTAL_TIMEOUT', 'JOBFIT_TOO_LARGE', 'JOBFIT_UNKNOWN_ENCODING']) read.delete(code);
+    for (const code of ['JOBFIT_TOTAL_TIMEOUT', 'JOBFIT_TOO_LARGE', 'JOBFIT_UNKNOWN_ENCODING', 'JOBFIT_PROXY_CLOSED', 'JOBFIT_PROXY_REFUSED']) read.delete(code);
     for (const name of ['JOBFIT_TIMEOUT', 'JOBFIT_MAX_RETRIES', 'JOBFIT_BREAKER_SECONDS']) expect(read).toContain(name);
     expect([...read].filter((name) => !new RegExp(`\\b${name}\\b`).test(r.stdout))).toEqual([]);
   });

@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type RunResult } from '../helpers/cli.js';
+import { humanStderr } from '../helpers/stderr.js';
 
 const LIVE = 'sk_live_hostilehostile0000cafe';
 const TEST = 'sk_test_hostilehostile0000beef';
@@ -160,7 +161,7 @@ async function cli(args: string[], env: Record<string, string> = {}, key = LIVE)
 /** One `Error:` sentence (plus an optional hint), no stack, no key. */
 function expectOneSentence(r: RunResult, code: number, pattern?: RegExp): void {
   expect(r.code, r.stderr).toBe(code);
-  const lines = r.stderr.trim().split('\n');
+  const lines = humanStderr(r.stderr).trim().split('\n');
   const errLines = lines.filter((l) => l.startsWith('Error: '));
   expect(errLines, r.stderr).toHaveLength(1);
   expect(r.stderr).not.toMatch(/\n\s+at /);

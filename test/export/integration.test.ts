@@ -11,6 +11,7 @@ import { type FetchPage, listAll } from '../../src/export/complete-list.js';
 import { CATALOG_SHORT_NAMES, IDENTITY_COLUMNS, SUMMARY_COLUMNS } from '../../src/export/scorecard-rows.js';
 import { type StubEnv, startStubEnv } from '../commands/stub-env.js';
 import { runCli } from '../helpers/cli.js';
+import { humanStderr } from '../helpers/stderr.js';
 
 const N = 3000;
 const TEAMS = 4;
@@ -146,7 +147,7 @@ describe('commands against the stub', () => {
     expect(partial.stderr).toMatch(/99999999/);
     const badSp = await runCli(['scorecard', good[0], '--sp', 'nope', '-o', 'json'], { env: env.env });
     expect(badSp.code).toBe(2);
-    expect(badSp.stderr).toMatch(/Unknown score profile "nope"/);
+    expect(humanStderr(badSp.stderr)).toMatch(/Unknown score profile "nope"/);
     expect(badSp.stdout).toBe('');
   });
 });

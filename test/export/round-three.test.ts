@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type FaultServer, faultEnv, seed, send, startFaultServer } from '../helpers/fault-server.js';
 import { runCli } from '../helpers/cli.js';
+import { humanStderr } from '../helpers/stderr.js';
 
 let server: FaultServer | undefined;
 afterEach(async () => {
@@ -44,7 +45,7 @@ describe('finding 3: ids sent as numeric strings', () => {
     });
     const r = await runCli(['report', '--sp', 'sales-rep', '-o', 'json'], { env: faultEnv(server) });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('"n/a" as the test_taker_id');
+    expect(humanStderr(r.stderr)).toContain('"n/a" as the test_taker_id');
     expect(r.stdout).toBe('');
   });
 

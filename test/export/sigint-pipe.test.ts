@@ -22,6 +22,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { INCOMPLETE_MARK } from '../../src/export/target.js';
 import { type RunningStub, startStub } from '../../src/stub/index.js';
 import { type BuiltCli, buildCli } from '../e2e/built.js';
+import { humanStderr } from '../helpers/stderr.js';
 
 /** Body bytes the gate passes on before it holds every request: three pipes' worth of rows. */
 const PASS_BYTES = 200_000;
@@ -175,7 +176,7 @@ function expectInterrupted(r: Awaited<ReturnType<typeof readSlowly>>): void {
   expect(r.text.length).toBeGreaterThan(65_536);
   expect(r.stderr).toMatch(/^Stopped after [\d,]+ invitations/m);
   expect(r.stderr).toMatch(/^The output is incomplete: [\d,]+ invitations were written before the run stopped/m);
-  expect(r.stderr).toMatch(/^Error: Interrupted\.$/m);
+  expect(humanStderr(r.stderr)).toMatch(/^Error: Interrupted\.$/m);
 }
 
 describe('1. Ctrl-C during an export into a pipe', () => {

@@ -202,7 +202,7 @@ async function printDryRun(ctx: Context, body: Record<string, unknown>, summary:
   const { safeText } = await import('../../format/sanitize.js');
   const fmt = ctx.globals.output;
   if (fmt === 'json' || fmt === 'ndjson') {
-    const doc = { dry_run: true, valid: true, live, request: { method: 'POST', path: '/invitations', body } };
+    const doc = { dry_run: true, valid: true, live, request: { method: ROUTES.createInvitation.method, path: ROUTES.createInvitation.path, body } };
     ctx.io.stdout.write(`${safeJson(JSON.stringify(doc, null, fmt === 'json' ? 2 : undefined))}\n`);
   } else {
     ctx.io.stdout.write(safeText(['Dry run: the invitation is valid; it would be sent as:', ...summary, ''].join('\n')));

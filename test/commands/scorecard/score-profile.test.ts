@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/cli.js';
+import { humanStderr } from '../../helpers/stderr.js';
 
 describe('--sp is checked once against the account\'s score profiles', () => {
   it('scorecard with an unknown --sp: one sentence, the valid names, exit 2, nothing on stdout', async () => {
@@ -14,7 +15,7 @@ describe('--sp is checked once against the account\'s score profiles', () => {
   it('report with an unknown --sp fails the same way', async () => {
     const r = await runCli(['report', '--sp', 'nope', '-o', 'json']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('Unknown score profile "nope"');
+    expect(humanStderr(r.stderr)).toContain('Unknown score profile "nope"');
   });
 
   it('a known --sp goes through', async () => {
