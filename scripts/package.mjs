@@ -18,7 +18,7 @@ import { gzipSync } from 'node:zlib';
 import { fetchPackage } from './package/fetch.mjs';
 import { manifests } from './package/manifests.mjs';
 import { zipOneFile } from './package/zip.mjs';
-import { buildExecutable, bundleMain } from './package/sea.mjs';
+import { buildExecutable, bundleMain, writeMain } from './package/sea.mjs';
 import { hostTarget, NODE_VERSION, TARGETS } from './package/targets.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -75,8 +75,10 @@ mkdirSync(RELEASE, { recursive: true });
 const work = join(ROOT, '.tmp', 'sea');
 mkdirSync(work, { recursive: true });
 const commit = commitOf();
-const main = join(work, 'jobfit.cjs');
-await bundleMain(main, { version, commit });
+const bundle = join(work, 'jobfit.js');
+await bundleMain(bundle, { version });
+const main = join(work, 'main.cjs');
+writeMain(main, { version, commit });
 const builder = join(fetchPackage(host.node, NODE_VERSION), host.exe);
 
 const rows = [];
@@ -92,6 +94,7 @@ for (const target of targets) {
     nodeDir: fetchPackage(target.node, NODE_VERSION),
     keyringDir: fetchPackage(target.keyring, keyringVersion),
     main,
+    bundle,
     work: join(work, target.id),
     output,
     codeCache: target === host,

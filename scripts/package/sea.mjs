@@ -14,13 +14,14 @@ const ROOT = resolve(new URL('../..', import.meta.url).pathname);
 const LEFT_OUT = ['better-sqlite3', 'pg-native', 'cloudflare:sockets'];
 
 /**
- * The SEA's main script, shared by every platform: src/cli/sea-entry.ts and
- * everything it reaches, with src/core/packages.sea.ts in packages.ts's place.
+ * The bundle, shared by every platform (asset `jobfit.js`, run by
+ * sea-main.cjs): src/cli/sea-entry.ts and everything it reaches, with
+ * src/core/packages.sea.ts in packages.ts's place.
  * `import()` becomes a require (a SEA's main script can import only
  * built-ins), and import.meta.url the executable's own URL (__filename is
  * process.execPath in a SEA).
  */
-export async function bundleMain(outfile, { version, commit }) {
+export async function bundleMain(outfile, { version }) {
   const seaPackages = {
     name: 'sea-packages',
     setup(b) {
@@ -41,11 +42,47 @@ export async function bundleMain(outfile, { version, commit }) {
     alias: { undici: join(ROOT, 'scripts/undici-slim.cjs') },
     plugins: [seaPackages, ...plugins],
     supported: { 'dynamic-import': false },
-    define: { __JOBFIT_VERSION__: JSON.stringify(version), __JOBFIT_COMMIT__: JSON.stringify(commit), 'import.meta.url': '__jfUrl' },
+    define: { __JOBFIT_VERSION__: JSON.stringify(version), 'import.meta.url': '__jfUrl' },
     banner: { js: 'var __jfUrl = require("node:url").pathToFileURL(__filename).href;' },
     legalComments: 'none',
     logLevel: 'warning',
+    // Compiled by sea-main.cjs as a function of CommonJS's five arguments.
+    footer: { js: '})' },
   });
+  const code = readFileSync(outfile, 'utf8');
+  writeFileSync(outfile, `(function (exports, require, module, __filename, __dirname) {${code}`);
+}
+
+/** The main script of the executable: sea-main.cjs with the version and commit. */
+export function writeMain(file, { version, commit }) {
+  const text = readFileSync(join(ROOT, 'scripts/package/sea-main.cjs'), 'utf8').replace("'%VERSION%'", JSON.stringify(version)).replace("'%COMMIT%'", JSON.stringify(commit));
+  writeFileSync(file, text);
+}
+
+/**
+ * V8's code cache of the bundle, made by `builder` (the Node and V8 of the
+ * executables, on this platform) as sea-main.cjs compiles it: only for this
+ * platform's executable (V8 rejects another platform's cache). This one holds
+ * the top level; trainCodeCache replaces it with one made after a run.
+ */
+function writeCodeCache(builder, bundle, out) {
+  const make = `const { Script } = require('node:vm'); const fs = require('node:fs');
+fs.writeFileSync(process.argv[2], new Script(fs.readFileSync(process.argv[1], 'utf8'), { filename: 'jobfit.js' }).createCachedData());`;
+  execFileSync(builder, ['-e', make, bundle, out], { stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+/**
+ * The code cache as the executable itself writes it after an embedded `teams -o json`
+ * (a fresh HOME): V8 then keeps every function that ran compiled, which a
+ * cache made before running lacks (a command compiles them all again).
+ */
+function trainCodeCache(exe, out, work) {
+  const home = join(work, 'train-home');
+  rmSync(home, { recursive: true, force: true });
+  mkdirSync(home, { recursive: true });
+  const env = { PATH: process.env.PATH ?? '', HOME: home, JOBFIT_CONFIG_DIR: join(home, 'config'), JOBFIT_SEA_CODE_CACHE_OUT: out };
+  execFileSync(exe, ['teams', '-o', 'json'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  rmSync(home, { recursive: true, force: true });
 }
 
 const sha256 = (file) => createHash('sha256').update(readFileSync(file)).digest('hex');
@@ -53,10 +90,12 @@ const sha256 = (file) => createHash('sha256').update(readFileSync(file)).digest(
 /**
  * Builds `target`'s executable at `output` with the builder node (`builder`:
  * the same Node version, this machine's platform). `nodeDir` and `keyringDir`
- * are the unpacked registry packages; `codeCache` only for this machine's own
- * platform (V8 rejects another platform's cache, with a warning at every run).
+ * are the unpacked registry packages; `main` the small main script
+ * (writeMain), `bundle` the bundle (bundleMain); `codeCache` only for this
+ * machine's own platform (V8 rejects another platform's cache, and for the
+ * SEA's own useCodeCache prints a warning at every run).
  */
-export function buildExecutable({ builder, target, nodeDir, keyringDir, main, work, output, codeCache }) {
+export function buildExecutable({ builder, target, nodeDir, keyringDir, main, bundle, work, output, codeCache }) {
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
   const [addon] = readdirSync(keyringDir).filter((f) => f.endsWith('.node'));
@@ -64,6 +103,11 @@ export function buildExecutable({ builder, target, nodeDir, keyringDir, main, wo
   const keyring = join(work, 'keyring.node');
   copyFileSync(join(keyringDir, addon), keyring);
   writeFileSync(`${keyring}.sha256`, `${sha256(keyring)}\n`);
+  const assets = { 'jobfit.js': bundle };
+  if (codeCache) {
+    writeCodeCache(builder, bundle, join(work, 'jobfit.js.cache'));
+    assets['jobfit.js.cache'] = join(work, 'jobfit.js.cache');
+  }
   const config = {
     main,
     mainFormat: 'commonjs',
@@ -76,6 +120,7 @@ export function buildExecutable({ builder, target, nodeDir, keyringDir, main, wo
     // NODE_OPTIONS is not read: the executable behaves the same on every machine.
     execArgvExtension: 'none',
     assets: {
+      ...assets,
       'fixtures/seed.json': join(ROOT, 'fixtures/seed.json'),
       'root-help.txt': join(ROOT, 'dist/root-help.txt'),
       'keyring.node': keyring,
@@ -84,6 +129,13 @@ export function buildExecutable({ builder, target, nodeDir, keyringDir, main, wo
   };
   const configFile = join(work, 'sea-config.json');
   writeFileSync(configFile, JSON.stringify(config, null, 2));
-  rmSync(output, { force: true });
-  execFileSync(builder, ['--build-sea', configFile], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const buildSea = () => {
+    rmSync(output, { force: true });
+    execFileSync(builder, ['--build-sea', configFile], { stdio: ['ignore', 'ignore', 'inherit'] });
+  };
+  buildSea();
+  if (codeCache) {
+    trainCodeCache(output, assets['jobfit.js.cache'], work);
+    buildSea();
+  }
 }

@@ -26,6 +26,9 @@ const ENVIRONMENT_HELP = `Environment variables:
                      --retry-schedule\`) and its per-attempt timeout, for tests
   JOBFIT_SQLITE      better-sqlite3: the embedded stub and \`sync\` use it instead of
                      node's built-in SQLite (which they use on Node 24 and later)
+  JOBFIT_BROWSER, BROWSER
+                     the program --web and --open hand a URL to (default: open on
+                     macOS, explorer.exe on Windows, xdg-open with a display)
   NO_COLOR           no colour (also --no-color); FORCE_COLOR forces it
   HTTPS_PROXY, HTTP_PROXY, NO_PROXY
                      proxy for requests (never used for loopback addresses)

@@ -179,6 +179,10 @@ class PartitionSearch<T> {
    */
   budget = Number.POSITIVE_INFINITY;
   total0 = 0;
+  /** created_at of the first answer's newest item: an item newer was created during the run (checkComplete's rule). */
+  newest0 = Number.POSITIVE_INFINITY;
+  /** Distinct items seen that existed at the first answer. */
+  private oldSeen = 0;
   /** onItem runs strictly one item after another, in the order items were found. */
   readonly delivery = new InOrder();
   private readonly stats = new CharStats();
@@ -205,10 +209,22 @@ class PartitionSearch<T> {
       if (this.seen.has(id)) continue;
       const entry = seenItem(id, createdAt(item), this.emailOf(item));
       this.seen.set(id, entry);
+      if (!(entry.at > this.newest0)) this.oldSeen++;
       this.stats.add(entry);
       for (const a of this.active) if (entry.email.includes(a.pattern)) join(a, entry);
       this.delivery.add(() => this.onItem(item));
     }
+  }
+
+  /**
+   * Cell `cell` needs no more requests: its own count is reached, or every
+   * item that existed at the first answer has been seen, which is what
+   * checkComplete asks. A service whose email filter matches more than a
+   * substring (a collation folding accents: \`e@\` finds \`é@\`) never lets
+   * the cells add up; the whole list still does (issue 43).
+   */
+  private finished(cell: Active): boolean {
+    return cellDone(cell) || (this.total0 > 0 && this.oldSeen >= this.total0);
   }
 
   /** One request: the base filter, narrowed to `email` when given. */
@@ -252,7 +268,7 @@ class PartitionSearch<T> {
    * nothing would reorder the requests of cells refined side by side.)
    */
   private async refineActive(cell: Active, tried: Side[]): Promise<void> {
-    if (cellDone(cell)) return;
+    if (this.finished(cell)) return;
     const sides = (['local', 'domain'] as Side[]).filter((s) => !tried.includes(s));
     if (sides.length === 0) {
       this.unfinished.push({ pattern: cell.pattern, missing: cell.total - cell.counted });
@@ -271,13 +287,13 @@ class PartitionSearch<T> {
       const r = await this.query(patternOf(jump));
       if (r.total === cell.total) {
         if (r.hasMore) await this.refine(jump, r.total, r.newest, [], cell);
-        if (cellDone(cell)) return;
+        if (this.finished(cell)) return;
       }
     }
 
     // 1. Every character seen at this position, at once.
     await Promise.all(seenOrder(counts).map((ch) => this.visit(cell, side, ch, queried)));
-    if (cellDone(cell)) return;
+    if (this.finished(cell)) return;
 
     // 2. What is still missing has a character here that no item seen so far
     // has (in this generator and in real data: the oldest items, which no
@@ -287,18 +303,18 @@ class PartitionSearch<T> {
     // are those the side was chosen from, before step 1 added members.)
     if (!tried.includes(other)) {
       for (const ch of smallChildren(other === 'local' ? localCounts : domainCounts, n, cell.total)) {
-        if (cellDone(cell)) break;
+        if (this.finished(cell)) break;
         await this.query(patternOf(child(cell.cell, other, ch)));
       }
-      if (cellDone(cell)) return;
+      if (this.finished(cell)) return;
     }
 
     // 3. Probe the characters nobody has seen here, the likeliest first.
     for (const ch of this.stats.probeOrder(cell.cell, side, queried, this.seen)) {
-      if (cellDone(cell)) return;
+      if (this.finished(cell)) return;
       await this.visit(cell, side, ch, queried);
     }
-    if (cellDone(cell)) return;
+    if (this.finished(cell)) return;
     // What is left ends exactly here on this side: refine on the other one.
     await this.refineActive(cell, [...tried, side]);
   }
@@ -339,6 +355,7 @@ async function searchAll<T>(search: PartitionSearch<T>): Promise<ListAllResult> 
   const first = await search.query(undefined);
   const total = first.total;
   search.total0 = total;
+  search.newest0 = first.newest;
   search.budget = requestBudget(total);
   if (first.hasMore) {
     // A cut unfiltered answer (50): the `@` pattern matches every email and

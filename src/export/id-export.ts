@@ -36,6 +36,8 @@ export interface IdExportOptions<R> {
   /** Writes a kept value. */
   write(value: R, writer: ListWriter | undefined): void;
   onSkipped?(id: number): void;
+  /** A test taker whose fetch failed (for --retry-failed's note, retry-failed.ts). */
+  onFailed?(id: number): void;
   /** After the last fetch, before the export is committed (`error`: what stopped it, if anything). */
   beforeFinish?(error: unknown): void;
 }
@@ -72,6 +74,7 @@ export async function runIdExport<R>(ctx: Session, o: IdExportOptions<R>): Promi
       onResult: (id, out) => {
         if (out.kind === 'failed') {
           tally.fail();
+          o.onFailed?.(id);
           return sink.failed(id, out.error);
         }
         if (out.kind === 'skipped') {

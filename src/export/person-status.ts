@@ -43,9 +43,6 @@ export function stateOfTestTaker(tt: { assigned_assessments?: unknown }): { stat
   return { status: started ? 'started' : 'accepted' };
 }
 
-/** True when the spec keeps nothing out. */
-export const isEmptySpec = (s: StatusFilterSpec) => s.statuses === undefined && s.since === undefined && s.until === undefined;
-
 /** Whether the test taker must be read: accepted/started/completed told apart, or the completion date. */
 export function needsTestTaker(s: StatusFilterSpec): boolean {
   if (s.by === 'completed' && (s.since !== undefined || s.until !== undefined)) return true;

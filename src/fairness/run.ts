@@ -9,9 +9,20 @@ import type { JobfitClient } from '../client/client.js';
 import type { Session } from '../core/session.js';
 import { type ListWriter, createListWriter, jsonText } from '../format/output.js';
 import { FairnessJoin } from './join.js';
-import type { FairnessSettings } from './options.js';
+import type { Outcome } from './outcome.js';
+import type { PrivacyRules } from './privacy.js';
 import { FAIRNESS_CSV_COLUMNS, type FairnessReport, buildFairnessReport, fairnessCsvRows } from './report.js';
-import { readSelfId } from './selfid.js';
+import { type JoinKey, readSelfId } from './selfid.js';
+
+/** What `report --fairness` asks for (src/commands/report/fairness-options.ts reads it from the command line). */
+export interface FairnessSettings {
+  file: string;
+  by: string[];
+  join?: JoinKey;
+  outcome: Outcome;
+  rules: PrivacyRules;
+  completion: boolean;
+}
 
 export interface PageMeta {
   source: string;

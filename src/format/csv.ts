@@ -31,7 +31,7 @@ const E164 = /^\+[1-9]\d{6,14}$/;
 /** Already the spaced form: `+`, digit groups and single spaces; nothing a spreadsheet runs. */
 const SPACED = /^\+\d+( \d+)+$/;
 /** A phone as people write it with its country code: `+44 (0)20-7946 0958`, `+1.415.555.0100`. */
-const WRITTEN_PHONE = /^\+\d[\d ().\/-]{5,30}$/;
+const WRITTEN_PHONE = /^\+\d[\d ()./-]{5,30}$/;
 
 /**
  * A phone as `+1 415 555 0100` (any separator of its format a space): an

@@ -47,6 +47,33 @@ export function personOf(e: unknown): { invitationId?: number; testTakerId?: num
   return {};
 }
 
+/**
+ * Why the lock could not be taken, for the trace: a scheduled sync is running
+ * (it may well cover these), or another process holds the database busy; the
+ * batch is tried again after it. Anything else is also said as a warning.
+ */
+function lockTrouble(ctx: SyncSession, err: unknown, name: string, people: number): string {
+  if (err instanceof SyncLockedError) return err.message;
+  if (isBusy(err)) return `${name} is busy (another process is writing to it); ${people} people kept.`;
+  ctx.warn(`could not lock ${name}: ${errorText(err)}; the people of the events are kept and tried again.`);
+  return `could not lock ${name}: ${errorText(err)}.`;
+}
+
+/** One batch: the invitations (and the test takers' invitations) read and synced as a small sync run. */
+async function syncPeople(ctx: SyncSession, client: Awaited<ReturnType<SyncSession['client']>>, db: Parameters<typeof syncOnce>[2], name: string, invIds: number[], takerIds: number[]): Promise<void> {
+  for (const id of takerIds) {
+    const t = (await client.getTestTaker(id, ctx.io.signal)) as Json;
+    const inv = idOf(t.invitation_id);
+    if (inv) invIds.push(inv);
+  }
+  const items: Json[] = [];
+  for (const id of new Set(invIds)) items.push((await client.getInvitation(id, ctx.io.signal)) as Json);
+  const r = await syncOnce(ctx, client, db, { full: false, concurrency: 4, items });
+  ctx.info(
+    `sync: ${items.length} ${items.length === 1 ? 'person' : 'people'} brought up to date in ${name} (${r.requests} requests, ${r.inserted} rows inserted, ${r.updated} updated${r.errors ? `, ${r.errors} failed: the next sync retries them` : ''}).`,
+  );
+}
+
 export async function startEventSync(ctx: SyncSession, file: string): Promise<EventSync> {
   const target = isPostgresUrl(file) ? file : resolve(file);
   // Opened now: a file that is not ours, or from a newer jobfit, is refused before listening starts.
@@ -98,26 +125,11 @@ export async function startEventSync(ctx: SyncSession, file: string): Promise<Ev
     try {
       await db.acquireLock(() => ctx.io.now());
     } catch (err: unknown) {
-      // A scheduled sync is running (it may well cover these), or another process holds the database busy: try again after it.
-      if (err instanceof SyncLockedError) return putBack(invIds, takerIds, err.message);
-      if (isBusy(err)) return putBack(invIds, takerIds, `${name} is busy (another process is writing to it); ${invIds.length + takerIds.length} people kept.`);
-      putBack(invIds, takerIds, `could not lock ${name}: ${errorText(err)}.`);
-      ctx.warn(`could not lock ${name}: ${errorText(err)}; the people of the events are kept and tried again.`);
-      return;
+      return putBack(invIds, takerIds, lockTrouble(ctx, err, name, invIds.length + takerIds.length));
     }
     const people = invIds.length + takerIds.length;
     try {
-      for (const id of takerIds) {
-        const t = (await client.getTestTaker(id, ctx.io.signal)) as Json;
-        const inv = idOf(t.invitation_id);
-        if (inv) invIds.push(inv);
-      }
-      const items: Json[] = [];
-      for (const id of new Set(invIds)) items.push((await client.getInvitation(id, ctx.io.signal)) as Json);
-      const r = await syncOnce(ctx, client, db, { full: false, concurrency: 4, items });
-      ctx.info(
-        `sync: ${items.length} ${items.length === 1 ? 'person' : 'people'} brought up to date in ${name} (${r.requests} requests, ${r.inserted} rows inserted, ${r.updated} updated${r.errors ? `, ${r.errors} failed: the next sync retries them` : ''}).`,
-      );
+      await syncPeople(ctx, client, db, name, [...invIds], takerIds);
     } catch (err) {
       const reason = (err as { reason?: unknown }).reason ?? err;
       if (isBusy(reason) && !ctx.io.signal.aborted) putBack(invIds, takerIds, `${name} became busy mid-batch; ${people} people kept.`);

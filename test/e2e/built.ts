@@ -37,6 +37,9 @@ export function jobfitCommand(bin: string): { command: string; prefix: string[] 
   return { command: process.env.JOBFIT_E2E_NODE || process.execPath, prefix: [bin] };
 }
 
+/** The spawned jobfit is a Windows program (under Wine): no file modes, the keyring is the Credential Manager. */
+export const spawnedOnWindows = process.env.JOBFIT_E2E_WINE === '1';
+
 /**
  * A path as the spawned jobfit takes it. JOBFIT_E2E_WINE=1 says it is a Windows
  * program under Wine (JOBFIT_E2E_NODE=wine-node): it gets Windows paths, drive
@@ -45,9 +48,6 @@ export function jobfitCommand(bin: string): { command: string; prefix: string[] 
 export function pathForJobfit(p: string): string {
   return spawnedOnWindows ? `Z:${p.replace(/\//g, '\\')}` : p;
 }
-
-/** The spawned jobfit is a Windows program (under Wine): no file modes, the keyring is the Credential Manager. */
-export const spawnedOnWindows = process.env.JOBFIT_E2E_WINE === '1';
 
 /** Programs that are node or start one: none of them is on the PATH a standalone executable is spawned with. */
 const NODE_PROGRAMS = /^(node|nodejs|npm|npx|corepack)(\.exe|\.cmd)?$/i;

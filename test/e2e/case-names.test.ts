@@ -40,7 +40,7 @@ describe(`names that differ only in case (${spawnedOnWindows ? 'Windows, under W
       expect(readdirSync(dir)).toEqual(expect.arrayContaining(['people.csv', 'PEOPLE.CSV']));
     }
     expect(readFileSync(join(dir, 'people.csv'), 'utf8')).toBe(people);
-  });
+  }, 120_000);
 
   it('--resume --out RESULTS.CSV after a run with --out results.csv', async () => {
     const first = await invite('--out', 'results.csv');
@@ -53,5 +53,5 @@ describe(`names that differ only in case (${spawnedOnWindows ? 'Windows, under W
       expect(again.code).toBe(2);
       expect(again.stderr).toContain('Nothing to resume: there is no journal at');
     }
-  });
+  }, 120_000);
 });

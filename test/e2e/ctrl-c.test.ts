@@ -37,7 +37,7 @@ function run(args: string[]): { child: ReturnType<typeof spawn>; ended: Promise<
   const out = openSync(join(dir, 'stdout.txt'), 'a');
   const err = openSync(errFile, 'w');
   const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '',
+    PATH: cli.path,
     HOME: join(cli.dir, 'home'),
     NO_COLOR: '1',
     JOBFIT_CONFIG_DIR: pathForJobfit(join(dir, 'config')),

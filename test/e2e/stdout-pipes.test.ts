@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Ended, runBuilt, runIntoFullFile } from '../helpers/full-disk.js';
 import { skipBecause } from '../helpers/skip.js';
-import { type BuiltCli, buildCli } from './built.js';
+import { type BuiltCli, buildCli, spawnedOnWindows } from './built.js';
 
 const ARGS = ['invitations', 'list', '--all', '-o', 'ndjson'];
 const SUMMARY = /^([\d,]+) invitations \(total_count ([\d,]+)\): ([\d,]+) written, 0 failed, in [\d.]+s \([\d,]+\/s\)\.$/m;
@@ -121,7 +121,7 @@ sys.exit(p.wait())`;
 
 describe('the built jobfit writing its rows to a full disk', () => {
   it.skipIf(skipBecause(!existsSync('/dev/full') && 'there is no /dev/full here'))('> /dev/full: exit 1 and one sentence naming /dev/full and ENOSPC', async () => {
-    const r = await runIntoFullFile('/dev/full', (fd) => runBuilt(cli, ARGS, { stdout: fd, env, killAfterMs: 60_000 }));
+    const r = await runIntoFullFile('/dev/full', (fd) => runBuilt(cli, ARGS, { stdout: fd, env, killAfterMs: 60_000 }), spawnedOnWindows ? 'standard output' : '/dev/full');
     expect(r.stderr).toMatch(/what it holds is incomplete\.$/m);
     expect(r.stderr).not.toMatch(/looks like a bug/i);
   }, 60_000);

@@ -67,7 +67,7 @@ const inviteOne = async (round: number, email: string) => {
 
 /** A long-running jobfit (stub serve, webhook listen), its output collected. */
 function start(args: string[]): { child: ChildProcess; out: () => string; err: () => string; exited: Promise<number> } {
-  const child = spawn(cli.command, [...cli.prefix, ...args], { env: { PATH: process.env.PATH ?? '', HOME: join(cli.dir, 'home'), NO_COLOR: '1', ...env }, cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(cli.command, [...cli.prefix, ...args], { env: { PATH: cli.path, HOME: join(cli.dir, 'home'), NO_COLOR: '1', ...env }, cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
@@ -151,7 +151,7 @@ async function served(round: number): Promise<void> {
 
 describe('every documented path, twice on one config folder, in "Zoë Müller/Kandidaten Ordner"', () => {
   for (const round of [1, 2]) {
-    it(`round ${round}: offline, on the embedded stub`, () => offline(round), 300_000);
-    it(`round ${round}: a served stub, login, whoami, webhook listen, logout`, () => served(round), 300_000);
+    it(`round ${round}: offline, on the embedded stub`, () => offline(round), 600_000);
+    it(`round ${round}: a served stub, login, whoami, webhook listen, logout`, () => served(round), 600_000);
   }
 });

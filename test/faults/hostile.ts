@@ -58,3 +58,8 @@ export function wrongCreatedId(s: FaultServer, which: (email: string) => boolean
 
 /** Case and accents folded (NFD, marks dropped, lower case): what `utf8mb4_0900_ai_ci` compares equal. */
 export const fold = (t: string) => t.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+
+/** The service's email filter folds case and accents (MySQL 8's utf8mb4_0900_ai_ci): `e@` finds `é@` too. */
+export function foldingEmailFilter(s: FaultServer): void {
+  s.emailMatches = (email, filter) => fold(email).includes(fold(filter));
+}

@@ -14,7 +14,7 @@
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BuiltCli, buildCli } from '../e2e/built.js';
@@ -86,7 +86,8 @@ function exportCase(args: string[], rerun: string): Case {
     after(dir, stderr) {
       expect(readdirSync(dir), 'no --out file, whole, cut or temporary').toEqual([]);
       expect(stderr).toContain('was not written');
-      expect(stderr).toContain(`Hint: run \`${rerun} …\` again`);
+      // As a hint line, or in the JSON error of -o json.
+      expect(stderr).toContain(`run \`${rerun} …\` again`);
     },
   };
 }
@@ -130,6 +131,16 @@ const CASES: Record<string, Case> = {
   'invite --csv': inviteCase,
 };
 
+/**
+ * A second, on a machine with a CPU to spare. On one whose load is above its
+ * CPUs (CI runners shared by several suites), the time from the signal to the
+ * exit is mostly the wait for a CPU: the bound grows with the load, never
+ * below a second.
+ */
+function withinASecond(): number {
+  return Math.round(1000 * Math.max(1, loadavg()[0] / Math.max(1, availableParallelism())));
+}
+
 interface Stopped {
   code: number | null;
   signal: NodeJS.Signals | null;
@@ -164,7 +175,7 @@ describe.each(['embedded', 'served'] as const)('on the %s stub', (t) => {
       console.log(`interrupt-matrix | ${name} | ${t} | ${sig} | exit ${r.code} | ${r.ms} ms | ${readdirSync(dir).filter((f) => !f.startsWith('people')).join(' ') || '(nothing)'}`);
       expect(r.signal, r.stderr).toBeNull();
       expect(r.code, r.stderr).toBe(code);
-      expect(r.ms, 'from the signal to the exit').toBeLessThan(1000);
+      expect(r.ms, 'from the signal to the exit').toBeLessThan(withinASecond());
       c.after(dir, r.stderr);
       expect(r.stderr).not.toMatch(/\n\s+at /);
     }, 90_000);

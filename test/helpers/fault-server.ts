@@ -64,6 +64,8 @@ export interface FaultServer {
   stale?: (req: Req) => boolean;
   /** Answers sent again by `stale`. */
   staleSent: number;
+  /** How the `email` filter compares (default: case-insensitive substring); a folding collation in test/faults/hostile.ts. */
+  emailMatches?: (email: string, filter: string) => boolean;
   create(o: { email: string; first?: string; last?: string; team?: number; custom_id?: string | null }): Inv;
   remove(id: number): void;
   accept(id: number, completed?: boolean): Inv;
@@ -223,7 +225,7 @@ export async function startFaultServer(o: { idsAsStrings?: boolean; minimal?: bo
     const email = q.get('email')?.toLowerCase();
     if (teamId !== null && !TEAMS.some((t) => String(t.id) === teamId)) return send(res, 400, { error: 'team_id not found' });
     const match = people
-      .filter((i) => (teamId === null || String(i.team_id) === teamId) && (!cid || (i.custom_id ?? '').toLowerCase().includes(cid)) && (!email || i.email.toLowerCase().includes(email)))
+      .filter((i) => (teamId === null || String(i.team_id) === teamId) && (!cid || (i.custom_id ?? '').toLowerCase().includes(cid)) && (!email || (s.emailMatches ? s.emailMatches(i.email, email) : i.email.toLowerCase().includes(email))))
       .reverse();
     const cap = cid || email ? 150 : 50;
     return send(res, 200, { mode: 'live', object: 'list', total_count: match.length, has_more: match.length > cap, data: match.slice(0, cap).map(item) });

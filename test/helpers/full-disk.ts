@@ -156,13 +156,15 @@ export function fullDisk(tmp: () => string): FullDisk {
  * writing. The run must end with exit 1 and one sentence naming the file and
  * ENOSPC, and its summary must not claim the rows were written (they were
  * handed to a full disk). Returns the run for what else a test checks.
+ * `named`: how the sentence names it (a Windows program cannot learn the path
+ * behind its standard output, so there it says "standard output").
  */
-export async function runIntoFullFile(file: string, run: (fd: number) => Promise<Ended>): Promise<Ended> {
+export async function runIntoFullFile(file: string, run: (fd: number) => Promise<Ended>, named = file): Promise<Ended> {
   const fd = openSync(file, 'w');
   try {
     const r = await run(fd);
     expect(r.code, r.stderr).toBe(1);
-    expect(r.stderr).toContain(`Error: could not write the output to ${file}: the disk is full (ENOSPC)`);
+    expect(r.stderr).toContain(`Error: could not write the output to ${named}: the disk is full (ENOSPC)`);
     expect(r.stderr).not.toMatch(/\bwritten, 0 failed/);
     return r;
   } finally {

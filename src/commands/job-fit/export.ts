@@ -29,6 +29,7 @@ import { checkIdSources, exportFlags } from '../shared/export-options.js';
 import { teamOfExport } from '../shared/names.js';
 import { specOf } from '../shared/status-filter.js';
 import { checkWebOne, openWeb, webFlag } from '../shared/web.js';
+import { finishRetry, planRetry } from '../shared/retry-export.js';
 import { gateExport } from '../../export/person-status.js';
 
 const JobFitOptions = z
@@ -108,8 +109,9 @@ export async function run(o: JobFitOptions, ctx: Context): Promise<void> {
   if (one !== undefined) return runOne(one, ctx);
   const client = await ctx.client();
   heapForSize();
-  const source = await idSource(ctx, client, { ...o, team: await teamOfExport(client, o.team, ctx.io.signal) });
-  const target = openTarget(ctx, o.out, 'job-fit rows');
+  const plan = planRetry(o, 'job-fit', undefined, ctx.globals.output ?? 'json');
+  const source = plan.source ?? (await idSource(ctx, client, { ...o, team: await teamOfExport(client, o.team, ctx.io.signal) }));
+  const target = openTarget(ctx, plan.out, 'job-fit rows');
   const format = resolveFormat(target.ctx, JOB_FIT_FORMATS);
   const render = format === 'table' && !o.all && source.feed.count <= RENDER_MAX;
   const rendered: unknown[] = [];
@@ -135,6 +137,7 @@ export async function run(o: JobFitOptions, ctx: Context): Promise<void> {
       return w;
     },
     onSkipped: (id) => notReady.push(id),
+    onFailed: (id) => plan.failed.push(id),
     write(report, w) {
       if (render) rendered.push(report);
       else if (long) for (const row of jobFitLongRows(report)) w?.write(row);
@@ -154,6 +157,7 @@ export async function run(o: JobFitOptions, ctx: Context): Promise<void> {
       }
     },
   });
+  finishRetry(ctx, o, plan, 'job-fit', undefined, ctx.globals.output ?? 'json');
   if (result) throwIfFailed(result, 'job-fit reports', o.errors);
 }
 

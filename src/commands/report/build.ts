@@ -30,7 +30,7 @@ import { checkOutFile, checkOutputOptions } from '../kit/output-checks.js';
 import { teamOfExport, nameOrId } from '../shared/names.js';
 import { reportStatusFilterOptions, specOf } from '../shared/status-filter.js';
 import { itemPredicate, OUTSIDE_FILTER, orderedFilter } from '../../export/person-status.js';
-import { fairnessOptions, fairnessSettings } from '../../fairness/options.js';
+import { fairnessOptions, fairnessSettings } from './fairness-options.js';
 import type { FairnessRun } from '../../fairness/run.js';
 
 const ReportOptions = z.object({

@@ -24,6 +24,7 @@ import { checkIdSources, exportFlags } from '../shared/export-options.js';
 import { teamOfExport } from '../shared/names.js';
 import { specOf } from '../shared/status-filter.js';
 import { checkWebOne, openWeb, webFlag } from '../shared/web.js';
+import { finishRetry, planRetry } from '../shared/retry-export.js';
 import { gateExport } from '../../export/person-status.js';
 
 const ScorecardOptions = z
@@ -75,9 +76,11 @@ export async function run(o: ScorecardOptions, ctx: Context): Promise<void> {
     return printList(ctx, [scorecardRow(card)], { ...fields, csvColumns: columns, noun: 'scorecards', capNotice: false });
   }
   heapForSize();
-  const source = await idSource(ctx, client, { ...o, team: await teamOfExport(client, o.team, ctx.io.signal) });
+  const format = ctx.globals.output ?? 'json';
+  const plan = planRetry(o, 'scorecard', o.sp, format);
+  const source = plan.source ?? (await idSource(ctx, client, { ...o, team: await teamOfExport(client, o.team, ctx.io.signal) }));
   const columns = scorecardColumns();
-  const target = openTarget(ctx, o.out, 'scorecards');
+  const target = openTarget(ctx, plan.out, 'scorecards');
   let flat = false;
   const { result, listing } = await runIdExport(ctx, {
     source,
@@ -96,7 +99,9 @@ export async function run(o: ScorecardOptions, ctx: Context): Promise<void> {
     },
     skipValue: (card) => (o.all && !hasResults(card) ? NO_RESULTS : undefined),
     write: (card, w) => w?.write(flat ? scorecardRow(card) : card),
+    onFailed: (id) => plan.failed.push(id),
   });
+  finishRetry(ctx, o, plan, 'scorecard', o.sp, format);
   ctx.debug(`scorecard: ${result?.requests} scorecard requests${listing ? ` + ${listing.requests} list requests (minimum ${listing.minimum})` : ''}`);
   if (result) throwIfFailed(result, 'scorecards', o.errors);
 }

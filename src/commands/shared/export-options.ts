@@ -26,12 +26,22 @@ export function exportFlags(describe: { all: string; errors: string }) {
     concurrency: flag(z.coerce.number().int().min(1).max(64).default(16), { flag: '--concurrency <n>', description: 'requests in flight (default 16)' }),
     errors: flag(z.string().optional(), { flag: '--errors <file>', description: describe.errors }),
     out: flag(z.string().min(1).optional(), { flag: '--out <file>', description: 'write the export to FILE, only once it is complete (a failed run leaves FILE as it was)' }),
+    retryFailed: flag(z.boolean().optional(), {
+      flag: '--retry-failed',
+      description: 'with --out FILE: fetch again only the test takers the last export to FILE failed, and merge them into it (CSV, NDJSON, JSON)',
+    }),
     ...statusFilterOptions,
   };
 }
 
 /** One source of ids (arguments, --ids-from or --all), --team and --custom-id only with --all, ids that are ids. */
-export function checkIdSources(o: { ids: string[]; idsFrom?: string; all: boolean; team?: string; customId?: string }, zctx: z.RefinementCtx): void {
+export function checkIdSources(o: { ids: string[]; idsFrom?: string; all: boolean; team?: string; customId?: string; retryFailed?: boolean; out?: string }, zctx: z.RefinementCtx): void {
+  if (o.retryFailed) {
+    // The ids come from the note of the last export to --out (retry-failed.ts).
+    if (o.out === undefined) zctx.addIssue({ code: 'custom', message: '--retry-failed retries the last export to a file: give its --out FILE.' });
+    else if (o.ids.length > 0 || o.idsFrom !== undefined || o.all) zctx.addIssue({ code: 'custom', message: '--retry-failed takes its ids from the last export to --out: give no ids, --ids-from or --all.' });
+    return;
+  }
   try {
     // Only whether --team was given matters here; its name is looked up when the command runs.
     checkIdSource({ ...o, team: o.team === undefined ? undefined : 0 });

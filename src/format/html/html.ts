@@ -6,9 +6,10 @@
  * that turned out to be a string, an object where a rank should be: each
  * becomes text, never markup. There is no way to turn a string into `Html`.
  *
- * eslint.config.js forbids markup anywhere else in src/format/html/ (a string
- * or an untagged template with `<` or `>`), so a page cannot be built by
- * concatenation around the tag either (test/lint/html.test.ts).
+ * eslint.config.js forbids markup anywhere else in src/format/html/ and the
+ * fairness page (a string or an untagged template with `<` and a letter, `/`,
+ * `!` or `?`), so a page cannot be built by concatenation around the tag
+ * either (test/lint/html.test.ts).
  */
 import { safeLine } from '../sanitize.js';
 

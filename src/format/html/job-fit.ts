@@ -37,17 +37,23 @@ function facetsOf(entry: Named, all: WithFacets[] | null | undefined): NonNullab
   return match?.facets ?? [];
 }
 
+/** What the letters of a RIASEC code stand for (Holland's six interest types). */
+const RIASEC_LEGEND = html`<p class="note">The code is the three strongest of six interest types, strongest first: <b>R</b> Realistic (hands-on), <b>I</b> Investigative (analytical), <b>A</b> Artistic (creative), <b>S</b> Social (helping), <b>E</b> Enterprising (persuading, leading), <b>C</b> Conventional (organising).</p>`;
+
 /** The six interests as bars of their mean facet level (Low 1 … High 3), the top three ranked and darker. */
 function riasecChart(r: JobFitReportView, who: string): Html {
   const interests = r.career_interests ?? [];
   const ranked = byRank(r.career_interests_profile);
   const rankOf = (d: WithFacets) => ranked.find((p) => (p.id != null && p.id === d.id) || (p.short_name != null && p.short_name === d.short_name))?.rank ?? null;
-  const rows = interests.map((d) => {
-    const f = d.facets ?? [];
-    const mean = f.length ? f.reduce((a, x) => a + levelOf(x.test_taker_score_range), 0) / f.length : 0;
-    return { name: d.display_name ?? d.short_name ?? '?', mean, rank: rankOf(d), facets: f };
-  });
-  const code = r.riasec_profile ? html`<p>RIASEC code <span class="riasec">${r.riasec_profile}</span></p>` : undefined;
+  const rows = interests
+    .map((d) => {
+      const f = d.facets ?? [];
+      const mean = f.length ? f.reduce((a, x) => a + levelOf(x.test_taker_score_range), 0) / f.length : 0;
+      return { name: d.display_name ?? d.short_name ?? '?', mean, rank: rankOf(d), facets: f };
+    })
+    // The ranked three first, in rank order: the order a reader takes for the ranking.
+    .sort((a, b) => (a.rank ?? 99) - (b.rank ?? 99));
+  const code = r.riasec_profile ? html`<p>RIASEC code <span class="riasec">${r.riasec_profile}</span></p>${RIASEC_LEGEND}` : undefined;
   if (rows.length === 0) return html`<figure class="card"><figcaption>RIASEC profile</figcaption>${code}</figure>`;
   const barW = 200;
   const rowH = 22;
@@ -60,7 +66,8 @@ function riasecChart(r: JobFitReportView, who: string): Html {
   const chart = svg(`RIASEC profile of ${who}`, labelW + barW + 80, rows.length * rowH + 4, body);
   const facetText = (x: (typeof rows)[number]) => x.facets.map((f) => `${f.display_name ?? f.short_name ?? ''}: ${f.test_taker_score_range ?? '–'}`).join('; ');
   const table = html`<table class="equiv"><thead><tr><th>Interest</th><th class="n">Rank</th><th>Facet ranges</th></tr></thead><tbody>${rows.map((x) => html`<tr><td>${x.name}</td><td class="n">${rankText(x.rank)}</td><td>${facetText(x)}</td></tr>`)}</tbody></table>`;
-  return html`<figure class="card"><figcaption>RIASEC profile (bar: mean facet level, Low to High; #: top three)</figcaption>${code}${chart}${table}</figure>`;
+  const note = html`<p class="note">A bar is the mean level of the interest's facets (Low, Medium, High), not the score the service ranks by: a lower-ranked interest can have facets as high or higher.</p>`;
+  return html`<figure class="card"><figcaption>RIASEC profile (#: the service's top three, strongest first)</figcaption>${code}${chart}${note}${table}</figure>`;
 }
 
 function interests(r: JobFitReportView): Html | undefined {
@@ -90,12 +97,22 @@ function fitBar(p: number | null | undefined): Html {
   return html`<svg class="fitbar" viewBox="0 0 100 10" width="120" height="12" aria-hidden="true"><rect width="100" height="10" class="track"/><rect width="${v.toFixed(1)}" height="10" fill="${BLUES[3]}" stroke="#1a1a1a" stroke-width="0.4"/></svg>`;
 }
 
+/** A job family's name, with its zone and number when another row has the same name (the reference: a family can appear more than once). */
+function familyName(j: { job_family_name?: string | null; job_family_number?: string | null; job_family_job_zone?: number | null }, repeated: boolean): Html {
+  const name = j.job_family_name ?? j.job_family_number ?? '?';
+  if (!repeated) return html`${name}`;
+  const which = [typeof j.job_family_job_zone === 'number' ? `zone ${j.job_family_job_zone}` : '', j.job_family_number ?? ''].filter(Boolean).join(', ');
+  return html`${name} <span class="note">(${which})</span>`;
+}
+
 function occupations(r: JobFitReportView): Html | undefined {
   const rows = byRank(r.top_fit_occupations).slice(0, 15);
   if (rows.length === 0) return undefined;
+  const named = new Map<string, number>();
+  for (const j of rows) named.set(String(j.job_family_name), (named.get(String(j.job_family_name)) ?? 0) + 1);
   const body = rows.map(
     (j, i) =>
-      html`<tr><td class="n">${rankText(j.rank, i + 1)}</td><td>${j.job_family_name ?? j.job_family_number ?? '?'}</td><td class="n">${rankText(j.job_family_job_zone)}</td><td>${fitBar(j.job_fit_percentage)}</td><td class="n">${typeof j.job_fit_percentage === 'number' ? `${j.job_fit_percentage.toFixed(1)}%` : '–'}</td><td>${starsHtml(j.job_fit_star_rating)}</td></tr>`,
+      html`<tr><td class="n">${rankText(j.rank, i + 1)}</td><td>${familyName(j, (named.get(String(j.job_family_name)) ?? 0) > 1)}</td><td class="n">${rankText(j.job_family_job_zone)}</td><td>${fitBar(j.job_fit_percentage)}</td><td class="n">${typeof j.job_fit_percentage === 'number' ? `${j.job_fit_percentage.toFixed(1)}%` : '–'}</td><td>${starsHtml(j.job_fit_star_rating)}</td></tr>`,
   );
   return html`<figure><figcaption>Top ${rows.length} job families by fit</figcaption><table class="occupations"><thead><tr><th class="n">#</th><th>Job family</th><th class="n">Zone</th><th>Fit</th><th class="n">Fit %</th><th>Stars</th></tr></thead><tbody>${body}</tbody></table></figure>`;
 }

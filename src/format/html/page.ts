@@ -167,6 +167,14 @@ section.group,section.person{break-before:auto}
  thead{display:table-header-group}tfoot{display:table-footer-group}
  tr,td,th{break-inside:avoid;page-break-inside:avoid}
  h2,h3,figcaption{break-after:avoid;page-break-after:avoid}
+ /* A long table may break between rows (kept whole it left pages blank), but never starts with one row at a page's foot. */
+ figure:has(table.traits),figure:has(table.occupations),figure:has(table.ranked){break-inside:auto;page-break-inside:auto}
+ tbody tr:nth-child(-n+3){break-before:avoid;page-break-before:avoid}
+ /* Wide tables wrap inside the page rather than lose their right border past its edge. */
+ table{max-width:100%}th,td{overflow-wrap:anywhere}
+ /* A candidate's page is dense: the tables in a smaller type, so that one candidate takes two sheets, not three. */
+ section.person table{font-size:8.5pt}section.person th,section.person td{padding:1px 4px}
+ section.person .note{font-size:8pt}section.person svg.chart{max-height:120px;width:auto}
  a{color:${INK};text-decoration:none}
 }
 `;

@@ -19,6 +19,12 @@ import { type Auth, authenticate } from './auth.js';
 import type { Reply } from './reply.js';
 
 const CACHE_MAX = 2000;
+/**
+ * The bodies kept, in bytes: 2,000 job-fit reports are ~40 MB, which the
+ * embedded stub held in the command's own process through an export that
+ * reads each one once (a `job-fit --all` at 10,000 peaked at 164 MB).
+ */
+const BODY_BYTES_MAX = 8 << 20;
 
 export class StubCaches {
   /** Configuration reads (AppOptions → Call.refs); emptied with the key lookups. */
@@ -26,6 +32,7 @@ export class StubCaches {
   private readonly auths = new Map<string, Auth | Reply>();
   private authsVersion = '';
   private readonly bodies = new Map<string, { version: string; status: number; body: Buffer }>();
+  private bodyBytes = 0;
   // data_version moves when another connection commits; total_changes() when this one writes.
   // `config` leaves out the rows the group commit wrote (new invitations and
   // their assessments and outbox lines), which touch neither keys nor configuration.
@@ -76,7 +83,14 @@ export class StubCaches {
   }
 
   remember(key: string, version: string, status: number, body: Buffer): void {
-    if (this.bodies.size >= CACHE_MAX) this.bodies.clear();
+    this.bodyBytes -= this.bodies.get(key)?.body.length ?? 0;
+    this.bodies.delete(key);
+    if (this.bodies.size >= CACHE_MAX || this.bodyBytes + body.length > BODY_BYTES_MAX) {
+      this.bodies.clear();
+      this.bodyBytes = 0;
+    }
+    if (body.length > BODY_BYTES_MAX) return;
     this.bodies.set(key, { version, status, body });
+    this.bodyBytes += body.length;
   }
 }

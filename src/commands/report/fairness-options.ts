@@ -1,13 +1,14 @@
 /**
- * The options `report` takes for an adverse-impact analysis, and their checks
- * before anything connects (exit 2 with one sentence).
+ * The options `report` takes for an adverse-impact analysis (src/fairness/),
+ * and their checks before anything connects (exit 2 with one sentence).
  */
 import * as z from 'zod';
-import { UsageError } from '../core/errors.js';
-import { flag } from '../commands/kit/flags.js';
-import { type Outcome, parsePass } from './outcome.js';
-import { DEFAULT_MIN_GROUP, type PrivacyRules, parseShare } from './privacy.js';
-import { JOIN_KEYS, type JoinKey } from './selfid.js';
+import { UsageError } from '../../core/errors.js';
+import { parsePass } from '../../fairness/outcome.js';
+import { DEFAULT_MIN_GROUP, parseShare } from '../../fairness/privacy.js';
+import type { FairnessSettings } from '../../fairness/run.js';
+import { JOIN_KEYS, type JoinKey } from '../../fairness/selfid.js';
+import { flag } from '../kit/flags.js';
 
 export const fairnessOptions = {
   fairness: flag(z.string().min(1).optional(), {
@@ -36,15 +37,6 @@ export const fairnessOptions = {
     description: 'with --fairness: do not count completion (saves one request per test taker)',
   }),
 };
-
-export interface FairnessSettings {
-  file: string;
-  by: string[];
-  join?: JoinKey;
-  outcome: Outcome;
-  rules: PrivacyRules;
-  completion: boolean;
-}
 
 type Raw = { fairness?: string; by?: string; join?: JoinKey; pass?: string; minGroup?: number; excludeUnder?: string; completion?: boolean; top?: string };
 

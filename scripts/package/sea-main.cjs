@@ -1,0 +1,34 @@
+// The standalone executable's main script (the SEA's "main"; scripts/package/
+// sea.mjs fills in VERSION and COMMIT). It is kept small because Node compiles
+// (or reads the code cache of) the whole main script before it runs a line:
+// the 6 MB bundle there made `--version` cost twice a `node -e 0`. So
+// `--version` and `--help` answer here, and anything else compiles the bundle
+// (asset `jobfit.js`, src/cli/sea-entry.ts and all it reaches) with V8's code
+// cache of it (asset `jobfit.js.cache`, made by the build on this platform
+// only: another platform's would be rejected) and runs it.
+/* global exports, __filename -- CommonJS's own, handed to the bundle */
+'use strict';
+const sea = require('node:sea');
+
+const VERSION = '%VERSION%';
+const COMMIT = '%COMMIT%';
+const argv = process.argv.slice(2);
+const one = argv.length === 1 ? argv[0] : undefined;
+const helper = process.env.JOBFIT_KEYRING_HELPER === '1';
+
+if (!helper && (one === '--version' || one === '-V')) {
+  process.stdout.write(`${VERSION} (commit ${COMMIT}, Node ${process.version}, standalone ${process.platform}-${process.arch})\n`);
+} else if (!helper && (one === '--help' || one === '-h') && !(process.stdout.isTTY && (process.stdout.columns ?? 80) < 80)) {
+  // The root help as the build rendered it (wrapped at 80 columns), as bin/jobfit.js prints it.
+  process.stdout.write(sea.getAsset('root-help.txt', 'utf8'));
+} else {
+  const { Script } = require('node:vm');
+  let cachedData;
+  if (sea.getAssetKeys().includes('jobfit.js.cache')) cachedData = Buffer.from(sea.getRawAsset('jobfit.js.cache'));
+  const script = new Script(sea.getAsset('jobfit.js', 'utf8'), { filename: 'jobfit.js', cachedData });
+  // The build runs this executable once with JOBFIT_SEA_CODE_CACHE_OUT set and embeds the cache it writes at
+  // exit: it holds the functions that run compiled, not only the top level (scripts/package/sea.mjs).
+  const out = process.env.JOBFIT_SEA_CODE_CACHE_OUT;
+  if (out) process.once('exit', () => require('node:fs').writeFileSync(out, script.createCachedData()));
+  script.runInThisContext()(exports, require, module, __filename, __dirname);
+}
