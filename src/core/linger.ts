@@ -1,7 +1,7 @@
 /**
  * nginx's lingering close, for both of our HTTP servers (the stub's 413,
  * src/stub/http/body.ts; the webhook listener's refusals,
- * src/webhook/receiver.ts): an answer written before its request's body was
+ * src/webhook/gate.ts): an answer written before its request's body was
  * read in full. Ended at once, node would close the socket with unread bytes
  * and the sender, still writing, would get a reset, often before it has read
  * the answer. So the rest of the body is read, each chunk dropped as it comes

@@ -15,7 +15,9 @@ import { safeLine } from '../format/sanitize.js';
 import type { EventSync } from '../sync/events.js';
 import type { SyncSession } from '../sync/run.js';
 import type { ForwardResult } from './forward.js';
-import { type Receiver, type Unforwarded, type WebhookEvent, resourceLabel, startReceiver } from './receiver.js';
+import type { Unforwarded } from './forward-queue.js';
+import type { WebhookEvent } from './gate.js';
+import { type Receiver, resourceLabel, startReceiver } from './receiver.js';
 
 /** A sender pointed at the listener; put back when it stops. */
 export interface SenderLink {

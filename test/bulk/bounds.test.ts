@@ -10,7 +10,7 @@ import { openSync, closeSync, writeSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAX_RECORD_BYTES } from '../../src/bulk/reader.js';
-import { MAX_PART_BYTES, MAX_SHEET_ROWS } from '../../src/bulk/xlsx-reader.js';
+import { MAX_PART_BYTES, MAX_SHEET_ROWS } from '../../src/bulk/xlsx-parts.js';
 import { INVITER, useBulkStub } from './harness.js';
 import { repeated, row, SHEET_HEAD, SHEET_TAIL, stored, workbookParts, zip } from './helpers/zip.js';
 

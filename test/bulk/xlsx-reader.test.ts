@@ -10,7 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type CsvMeta, type CsvRecord } from '../../src/bulk/reader.js';
-import { cellText, decodeRef, type Merge, nameMergedHeader, readXlsxBatches, type RowAssembly, SheetRowAssembler, StringTable } from '../../src/bulk/xlsx-reader.js';
+import { decodeRef, type Merge, StringTable } from '../../src/bulk/xlsx-parts.js';
+import { readXlsxBatches } from '../../src/bulk/xlsx-reader.js';
+import { cellText, nameMergedHeader, type RowAssembly, SheetRowAssembler } from '../../src/bulk/xlsx-rows.js';
 import { UsageError } from '../../src/core/errors.js';
 import { row, SHEET_HEAD, SHEET_TAIL, stored, workbookParts, zip } from './helpers/zip.js';
 

@@ -12,7 +12,8 @@
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LINGER_AT_ONCE, LINGER_BYTES, type Receiver, startReceiver, type WebhookEvent } from '../../src/webhook/receiver.js';
+import { LINGER_AT_ONCE, LINGER_BYTES, type WebhookEvent } from '../../src/webhook/gate.js';
+import { type Receiver, startReceiver } from '../../src/webhook/receiver.js';
 import { until } from './helpers.js';
 
 const KB = 1024;

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { JobfitError, UsageError } from '../../src/core/errors.js';
 import { forwardLine, keepUnforwarded, listenFailure, stoppedSummary, unforwardedFileName } from '../../src/webhook/listen.js';
-import type { Unforwarded } from '../../src/webhook/receiver.js';
+import type { Unforwarded } from '../../src/webhook/forward-queue.js';
 import { tempDir } from './helpers.js';
 
 const item = (id: string, last_error = 'ECONNREFUSED'): Unforwarded => ({

@@ -3,25 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { newSigningSecret, signDelivery } from '../../src/api/webhook-signature.js';
 import type { ForwardResult } from '../../src/webhook/forward.js';
-import {
-  addressesOf,
-  allowedHostNames,
-  ForwardQueue,
-  formatBytes,
-  gateRequest,
-  lastError,
-  parseDelivery,
-  type Receiver,
-  ReplayWindow,
-  type Refusal,
-  resourceLabel,
-  retryWait,
-  startReceiver,
-  taken,
-  unforwardedItem,
-  verifySigned,
-  type WebhookEvent,
-} from '../../src/webhook/receiver.js';
+import { ForwardQueue, lastError, retryWait, taken, unforwardedItem } from '../../src/webhook/forward-queue.js';
+import { allowedHostNames, formatBytes, gateRequest, parseDelivery, type Refusal, verifySigned, type WebhookEvent } from '../../src/webhook/gate.js';
+import { addressesOf, type Receiver, resourceLabel, startReceiver } from '../../src/webhook/receiver.js';
+import { ReplayWindow } from '../../src/webhook/replay.js';
 import { refusedPort } from '../helpers/refused-port.js';
 
 function event(id: string, type = 'invitation.accepted', object: Record<string, unknown> = { object: 'invitation', id: 100001 }): WebhookEvent {
