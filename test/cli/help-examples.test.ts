@@ -25,6 +25,7 @@ const EXEMPT: Array<[RegExp, string]> = [
   [/^jobfit stub serve\b|^jobfit webhook listen(?! --print-secret$)|--watch /, 'long-running: serves, listens or watches until stopped'],
   [/postgres:\/\//, 'needs a PostgreSQL server'],
   [/\$SIG\b|--resend evt_|--signature "v1,K5oZ…"/, 'needs a delivery (its headers, its event id) the embedded stub has not made'],
+  [/\$PROFILE\b/, "PowerShell's profile (test/commands/completion/powershell.test.ts holds the script)"],
   [/^jobfit stub seed --test-takers 100000$/, 'long: writes 100,000 test takers (test/stub covers seeding)'],
 ];
 const exemption = (example: string) => EXEMPT.find(([re]) => re.test(example))?.[1];

@@ -15,6 +15,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_RETRY } from '../../src/client/retry.js';
 import { type FaultServer, faultEnv, seed, startFaultServer } from '../helpers/fault-server.js';
 import { runCli } from '../helpers/cli.js';
+import { humanStderr } from '../helpers/stderr.js';
 
 let server: FaultServer | undefined;
 let dir: string | undefined;
@@ -70,7 +71,7 @@ describe('the --sp check outlasts dropped connections like the rest of an export
     server = await dropping(0);
     const r = await runCli(['scorecard', '--all', '--sp', 'nope', '-o', 'ndjson'], { env: faultEnv(server) });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('Unknown score profile "nope" for --sp.');
+    expect(humanStderr(r.stderr)).toContain('Unknown score profile "nope" for --sp.');
     expect(scoreProfileRequests(server)).toBe(1);
   });
 

@@ -29,7 +29,7 @@ function env(): Record<string, string> {
 }
 
 async function inTerminal(args: string[]): Promise<{ code: number; raw: string }> {
-  const term: PtySession = spawnJobfitPty(args, { env: env(), cols: 200 });
+  const term: PtySession = spawnJobfitPty(args, { env: env(), cols: 400 });
   try {
     const { code } = await term.wait(30_000);
     return { code, raw: term.raw() };

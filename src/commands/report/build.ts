@@ -318,7 +318,7 @@ export default defineCommand({
     'jobfit report --sp sales-rep -o html --out report.html --top 50',
     'jobfit report --sp sales-rep -o html --out report.html --open',
     'jobfit report --sp sales-rep --team 12 -o json | jq ".groups[0].stars"',
-    'jobfit report --sp sales-rep --fairness self-id.csv --by sex,race --exclude-under 2%',
+    'jobfit report --sp sales-rep --fairness fixtures/fairness/self-id.csv --by sex,race --exclude-under 2%',
   ],
   footer:
     '\n\nDefinitions: invited = invitations in the group; accepted = invitations with a test taker;\n' +
