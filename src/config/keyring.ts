@@ -12,8 +12,6 @@
  * a failure with a reason, and the caller keeps the key in the owner-only file.
  * The key itself travels on the child's stdin, never in its argv or env.
  */
-import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { isStandalone, loadAddonAsset } from '../core/standalone.js';
 import type { Mode } from './types.js';
 
@@ -79,7 +77,7 @@ function helperCommand(): { args: string[]; module: string; env: Env } | undefin
 
 function libraryPath(): string | undefined {
   try {
-    return createRequire(import.meta.url).resolve('@napi-rs/keyring');
+    return process.getBuiltinModule('node:module').createRequire(import.meta.url).resolve('@napi-rs/keyring');
   } catch {
     return undefined;
   }
@@ -104,7 +102,8 @@ function call<T>(env: Env, req: { op: 'get' | 'set' | 'delete'; account: string;
       clearTimeout(timer);
       resolve(a);
     };
-    const child = spawn(process.execPath, helper.args, {
+    // node:child_process when a keyring call is made: the standalone executable's entry imports this file.
+    const child = process.getBuiltinModule('node:child_process').spawn(process.execPath, helper.args, {
       env: { ...env, ...helper.env } as NodeJS.ProcessEnv,
       stdio: ['pipe', 'pipe', 'pipe'],
       windowsHide: true,

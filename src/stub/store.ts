@@ -9,7 +9,6 @@
  * - Scores are not stored: scoring.ts derives them from (account, test taker,
  *   completed tests).
  */
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { ensurePrivateDir, ensurePrivateFile } from '../core/files.js';
@@ -206,8 +205,10 @@ const SEED_CACHE = -16384;
 // Random bytes drawn in blocks: one call into the CSPRNG per 256 tokens
 // instead of one per token (it showed in the profile of a POST load).
 const TOKEN_BYTES = 18;
-let tokenPool = Buffer.alloc(0);
+let tokenPool: Buffer = Buffer.alloc(0);
 let tokenAt = 0;
+/** node:crypto's CSPRNG, loaded at the first token (~6 ms of OpenSSL set-up an offline read does not need). */
+const randomBytes = (n: number): Buffer => process.getBuiltinModule('node:crypto').randomBytes(n);
 export function newToken(): string {
   if (tokenAt + TOKEN_BYTES > tokenPool.length) {
     tokenPool = randomBytes(TOKEN_BYTES * 256);
