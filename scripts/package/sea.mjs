@@ -50,7 +50,25 @@ export async function bundleMain(outfile, { version }) {
     footer: { js: '})' },
   });
   const code = readFileSync(outfile, 'utf8');
-  writeFileSync(outfile, `(function (exports, require, module, __filename, __dirname) {${code}`);
+  writeFileSync(outfile, `(function (exports, require, module, __filename, __dirname) {${asciiOnly(code)}`);
+}
+
+/**
+ * The bundle with every character outside ASCII written as a \u escape.
+ * esbuild's output is ASCII except in comments, regular expressions and
+ * template literals (where an escape would change a template's raw text); one
+ * such character makes V8 hold the whole 6 MB source as a two-byte string,
+ * which the executable decodes at every start. A \u escape means the same
+ * character in a string, a regular expression (with or without the u flag; an
+ * astral character as its surrogate pair), an identifier and a template's
+ * cooked text, which is what our html tag reads (src/format/html/html.ts).
+ * Only a template's raw text differs (String.raw, the style tag): the build
+ * fails if one holds such a character.
+ */
+export function asciiOnly(code) {
+  const raw = /(?:String\.raw|\bstyle)`(?:[^`\\]|\\.)*`/gs;
+  for (const m of code.matchAll(raw)) if (/[^\x00-\x7f]/.test(m[0])) throw new Error(`a raw template holds a character outside ASCII: ${m[0].slice(0, 80)}`);
+  return code.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** The main script of the executable: sea-main.cjs with the version and commit. */
@@ -116,7 +134,10 @@ export function buildExecutable({ builder, target, nodeDir, keyringDir, main, bu
     disableExperimentalSEAWarning: true,
     useCodeCache: codeCache,
     // exceljs's dependencies call Buffer() (DEP0005), which node reports for any caller outside node_modules: all of them, in one file.
-    execArgv: ['--disable-warning=DEP0005'],
+    // --min-semi-space-size: V8's young generation starts at 8 MB, not 1 MB growing, so a short command runs
+    // without the three scavenges (~5-10 ms of an embedded `teams`) its start-up allocations caused
+    // (docs/performance.md). Set here, before the heap exists: node's own V8 option, documented by `node --v8-options`.
+    execArgv: ['--disable-warning=DEP0005', '--min-semi-space-size=8'],
     // NODE_OPTIONS is not read: the executable behaves the same on every machine.
     execArgvExtension: 'none',
     assets: {
