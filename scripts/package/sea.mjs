@@ -60,8 +60,17 @@ export async function bundleMain(outfile, { version }) {
       b.onResolve({ filter: /packages\.js$/ }, (args) => (join(args.resolveDir, args.path) === swapped ? { path: join(ROOT, 'src', 'core', 'packages.sea.ts') } : undefined));
     },
   };
-  // Only the undici stand-ins of the npm bundle: no lazy built-ins (one file, evaluated as needed by esbuild's own wrappers).
+  // The undici stand-ins of the npm bundle, not its lazy built-ins (one file, evaluated as needed by esbuild's own
+  // wrappers; our own code loads a costly built-in with process.getBuiltinModule() where it uses it).
   const plugins = bundlePlugins().filter((p) => p.name !== 'builtins-by-require');
+  const commanderSpawn = {
+    name: 'commander-child-process',
+    setup(b) {
+      b.onResolve({ filter: /^node:child_process$/ }, (args) =>
+        /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: join(ROOT, 'scripts/commander-child-process.mjs') } : undefined,
+      );
+    },
+  };
   await build({
     entryPoints: [join(ROOT, 'src/cli/sea-entry.ts')],
     outfile,
@@ -71,7 +80,7 @@ export async function bundleMain(outfile, { version }) {
     target: 'node26',
     external: [...LEFT_OUT, ...APART],
     alias: { undici: join(ROOT, 'scripts/undici-slim.cjs') },
-    plugins: [seaPackages, ...plugins],
+    plugins: [seaPackages, commanderSpawn, ...plugins],
     supported: { 'dynamic-import': false },
     define: { __JOBFIT_VERSION__: JSON.stringify(version), 'import.meta.url': '__jfUrl' },
     banner: { js: 'var __jfUrl = require("node:url").pathToFileURL(__filename).href;' },
