@@ -18,5 +18,4 @@ describe("commander's use of node:child_process", () => {
     expect([...used]).toEqual(['spawn']);
     expect(Object.keys(standIn)).toEqual([...used]);
   });
-
 });
