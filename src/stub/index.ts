@@ -21,19 +21,10 @@ export { accountOfKey, linkStub } from './listener-link.js';
 export type { LinkOptions, StubLink } from './listener-link.js';
 export { accept, complete, listEvents, listOutbox, recordEvent, trigger, LifecycleError } from './lifecycle.js';
 export type { AssessmentChoice, CompleteResult, AcceptResult, StoredEvent, OutboxMessage, EventEnvelope, TriggerType } from './lifecycle.js';
-export {
-  accountIds,
-  flushDeliveries,
-  getWebhookSettings,
-  listEventDeliveries,
-  resendEvent,
-  setWebhookSettings,
-  secretNotice,
-  signingSecret,
-  startDeliveryLoop,
-  WebhookSettingsError,
-} from './webhooks.js';
-export type { EventView, WebhookSettingsChange } from './webhooks.js';
+export { flushDeliveries, startDeliveryLoop } from './webhooks/deliver.js';
+export { listEventDeliveries, type EventView } from './webhooks/events.js';
+export { resendEvent } from './webhooks/queue.js';
+export { accountIds, getWebhookSettings, setWebhookSettings, signingSecret, WebhookSettingsError, type WebhookSettingsChange } from './webhooks/settings.js';
 
 
 export interface StartStubOptions {

@@ -7,7 +7,8 @@
 import { TEST_ID, scoreProfileByShortName } from './catalog.js';
 import { type InvitationState, type PlannedInvitation, type Seed, type SeedAccount, loadSeed, planEach } from './seed.js';
 import { indexFrom } from './search-index.js';
-import { type Store, newProfileId, newToken } from './store.js';
+import { newProfileId, newToken } from './ids.js';
+import type { Store } from './store.js';
 
 export type StateMix = Record<InvitationState, number>;
 

@@ -153,10 +153,9 @@ function take(c: Context, req: IncomingMessage, res: ServerResponse, buf: Buffer
     return;
   }
   if (c.secrets.length > 0) {
-    const v = verifySigned(c.secrets, req.headers, buf, d.event.id, { toleranceSeconds: c.toleranceS, nowMs: c.now() });
-    if (v.legacy) c.tally.once('legacy', 'A delivery was signed only with jobfit-signature, which goes in 0.2.0: the sender should send webhook-signature (Standard Webhooks)');
-    if (v.refusal) {
-      c.tally.refuse(res, v.refusal);
+    const refusal = verifySigned(c.secrets, req.headers, buf, d.event.id, { toleranceSeconds: c.toleranceS, nowMs: c.now() });
+    if (refusal) {
+      c.tally.refuse(res, refusal);
       return;
     }
   }

@@ -129,6 +129,7 @@ export const integrationFiles = [
   'test/stub/multiprocess.test.ts',
   'test/stub/origin.test.ts',
   'test/stub/reference.test.ts',
+  'test/stub/schema-migration.test.ts',
   'test/stub/search-index.test.ts',
   'test/stub/testkeys.test.ts',
   'test/stub/v1.test.ts',

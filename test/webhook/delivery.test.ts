@@ -2,15 +2,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningStub } from '../../src/stub/index.js';
 import { accept, complete } from '../../src/stub/lifecycle.js';
 import { openStore } from '../../src/stub/index.js';
-import {
-  type DeliveryLoop,
-  flushDeliveries,
-  getWebhookSettings,
-  listEventDeliveries,
-  parseSchedule,
-  setWebhookSettings,
-  startDeliveryLoop,
-} from '../../src/stub/webhooks.js';
+import { type DeliveryLoop, flushDeliveries, startDeliveryLoop } from '../../src/stub/webhooks/deliver.js';
+import { listEventDeliveries } from '../../src/stub/webhooks/events.js';
+import { parseSchedule } from '../../src/stub/webhooks/policy.js';
+import { getWebhookSettings, setWebhookSettings } from '../../src/stub/webhooks/settings.js';
 import { api, type Endpoint, endpoint, invite, refusedPort, startStub, tempDir, until, withoutMode } from './helpers.js';
 import { DANA } from '../helpers/seeded.js';
 

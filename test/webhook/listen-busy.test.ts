@@ -15,7 +15,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { run } from '../../src/cli/main.js';
 import { type RunningStub, startStub } from '../../src/stub/index.js';
 import { accept } from '../../src/stub/lifecycle.js';
-import { flushDeliveries } from '../../src/stub/webhooks.js';
+import { flushDeliveries } from '../../src/stub/webhooks/deliver.js';
 import { runCli } from '../helpers/cli.js';
 import { memoryIO } from '../helpers/io.js';
 import { until } from '../helpers/until.js';

@@ -4,7 +4,9 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningStub } from '../../src/stub/index.js';
-import { flushDeliveries, listEventDeliveries, setWebhookSettings } from '../../src/stub/webhooks.js';
+import { flushDeliveries } from '../../src/stub/webhooks/deliver.js';
+import { listEventDeliveries } from '../../src/stub/webhooks/events.js';
+import { setWebhookSettings } from '../../src/stub/webhooks/settings.js';
 import { endpoint, type Endpoint, invite, startStub, tempDir } from './helpers.js';
 
 let tmp: ReturnType<typeof tempDir>;
