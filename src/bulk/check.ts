@@ -17,7 +17,9 @@ import type { JournalState } from './journal.js';
 import type { CsvMeta, CsvRecord } from './reader.js';
 import { safeText } from '../format/sanitize.js';
 import type { BulkDeps, BulkOptions, InvalidRow } from './types.js';
-import { type RowCheck, type RowDefaults, RowValidator, resolveDefaults } from './validate.js';
+import type { RowCheck } from './row-check.js';
+import { type RowDefaults, resolveDefaults } from './row-defaults.js';
+import { RowValidator } from './validate.js';
 import { damagedNames } from './report.js';
 import { createResultsWriter } from './xlsx-results.js';
 

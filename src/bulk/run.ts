@@ -38,7 +38,7 @@ import { describeMapping, formatReport } from './report.js';
 import type { ResultsWriter } from './results.js';
 import { SendingPass } from './sending.js';
 import { type BulkDeps, type BulkOptions, type BulkSummary, DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './types.js';
-import { phoneCountryFlag, sendViaFlag } from './validate.js';
+import { phoneCountryFlag, sendViaFlag } from './row-defaults.js';
 import { createResultsWriter } from './xlsx-results.js';
 
 export function defaultResultsPath(csv: string): string {

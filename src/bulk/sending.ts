@@ -21,7 +21,7 @@ import type { ResultsWriter } from './results.js';
 import { Pace } from './retry.js';
 import { NOT_SENT, resolveInFlight, type RowAsk, rowBreakerBound, sendRow, UNANSWERED } from './send.js';
 import type { BulkDeps, BulkOptions, BulkSummary, ProgressLike } from './types.js';
-import type { RowCheck } from './validate.js';
+import type { RowCheck } from './row-check.js';
 
 /** How often a run without a terminal says where it is (stderr). */
 export const PROGRESS_LINE_MS = 5_000;

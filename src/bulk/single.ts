@@ -10,7 +10,8 @@ import { noPromptReason } from '../core/prompter.js';
 import type { Prompter, Session } from '../core/session.js';
 import type { AccountData } from './account.js';
 import { FIELDS, type Field, mapHeader } from './columns.js';
-import { parseSendVia, RowValidator } from './validate.js';
+import { parseSendVia } from './cells.js';
+import { RowValidator } from './validate.js';
 
 interface SingleOptions {
   firstName?: string;
