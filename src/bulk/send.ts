@@ -4,7 +4,7 @@
  * own invitation from someone else's, and settling the rows an interrupted
  * run left in flight by their email (never a second POST).
  */
-import type { InvitationListItem } from '../api/index.js';
+import type { CreateInvitationBody, InvitationListItem } from '../api/index.js';
 import { MSG } from '../api/messages.js';
 import { readId } from '../api/ids.js';
 import { ServiceGoneError } from '../client/errors.js';
@@ -78,11 +78,11 @@ function createdId(raw: unknown): number | undefined {
  * the way; a lost POST is resolved by the client (lookup, never a blind
  * resend) and looked up again here before any new send.
  */
-export async function sendRow(api: BulkSender, body: Record<string, unknown>, ask: RowAsk, pace: Pace, signal: AbortSignal, random: () => number = Math.random): Promise<Outcome> {
+export async function sendRow(api: BulkSender, body: CreateInvitationBody, ask: RowAsk, pace: Pace, signal: AbortSignal, random: () => number = Math.random): Promise<Outcome> {
   const email = ask.email;
   for (let attempt = 0; ; attempt++) {
     try {
-      const r = await api.createInvitationDetailed(body as never, signal);
+      const r = await api.createInvitationDetailed(body, signal);
       pace.ok();
       const id = createdId((r.invitation as { id?: unknown } | null)?.id);
       if (id === undefined) {

@@ -292,7 +292,7 @@ export class SendingPass {
         journal.sending([{ row: rec.row, email: r.email }]);
         journalled = true;
         this.sent++;
-        o = await sendRow(deps.api, r.body as unknown as Record<string, unknown>, ask, this.pace, this.hard.signal);
+        o = await sendRow(deps.api, r.body, ask, this.pace, this.hard.signal);
       } else this.resumed++;
       this.onOutcome(o);
       journal.done(rec.row, r.email, o);

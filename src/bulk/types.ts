@@ -2,6 +2,7 @@
  * What bulk invite takes and gives: its options, the client methods and
  * seams it uses, and the summary of a run.
  */
+import type { CreateInvitationBody } from '../api/index.js';
 import type { Session } from '../core/session.js';
 import type { BulkApi } from './account.js';
 import type { MappingReport } from './report.js';
@@ -53,7 +54,7 @@ export interface BulkTarget {
 
 /** The client methods bulk invite uses, beside BulkApi's reads. */
 export interface BulkSender extends BulkApi {
-  createInvitationDetailed(body: never, signal?: AbortSignal): Promise<{ invitation: { id: number; assessment_url: string | null }; recovered: boolean }>;
+  createInvitationDetailed(body: CreateInvitationBody, signal?: AbortSignal): Promise<{ invitation: { id: number; assessment_url: string | null }; recovered: boolean }>;
 }
 
 export interface ProgressLike {

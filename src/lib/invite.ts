@@ -255,7 +255,7 @@ export async function bulkInvite<R extends { readonly [K in keyof R]: InviteCell
     const baseUrl = client.http.baseUrl;
     const deps: BulkDeps = {
       ctx: session(opts.signal),
-      api: client as never,
+      api: client,
       // Our stub only when it proves it (a stub of this process, or a `stub serve` noted in the config).
       target: { baseUrl, mode: client.http.keyMode, local: await isOurStub(process.env, baseUrl) },
       progress: progressOf(rows.length, indexOfRow.length, opts.onProgress),

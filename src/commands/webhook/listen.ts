@@ -59,7 +59,7 @@ const ListenOptions = z.object({
       if (!['http:', 'https:'].includes(new URL(o.forwardTo).protocol)) return bad(`--forward-to must be an http or https URL, got "${o.forwardTo}".`);
     }
     if (o.account !== undefined && !Number.isInteger(Number(o.account))) return bad(`--account must be an account id, got "${o.account}".`);
-    // --print-secret never listens: its --allow-host was never looked at.
+    // --print-secret does not listen: its --allow-host is not read at all.
     const notAHost = o.printSecret ? undefined : hostNames(o.allowHost).find((n) => !HOST_NAME.test(n));
     if (notAHost !== undefined) return bad(`--allow-host takes a host name such as abc.ngrok.app, got "${notAHost}".`);
   });
