@@ -3,8 +3,10 @@
  * Lists every name that two files of src/ export as their own declaration
  * (function, class, interface, type, enum, const/let/var), so that a name
  * says which thing it is (issue 48). Re-exports (`export { x } from`) are
- * the same thing under its one name and are not counted. Exits 1 when a
- * name is declared in two files.
+ * the same thing under its one name and are not counted, and neither is a
+ * `NAME.sea.ts`, which the single-executable build puts in place of
+ * `NAME.ts` (the same functions, another way). Exits 1 when a name is
+ * declared in two files.
  *
  *   node scripts/duplicate-exports.mjs [--list]   (--list: every exported name, with its file)
  */
@@ -39,6 +41,7 @@ for (const entry of readdirSync(join(root, 'src'), { recursive: true, withFileTy
   if (!entry.isFile() || !entry.name.endsWith('.ts') || entry.name.endsWith('.d.ts')) continue;
   const path = join(entry.parentPath, entry.name);
   const file = relative(root, path).split('\\').join('/');
+  if (file.endsWith('.sea.ts')) continue;
   for (const name of exportedNames(file, readFileSync(path, 'utf8'))) {
     if (!where.has(name)) where.set(name, []);
     where.get(name).push(file);

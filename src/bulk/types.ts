@@ -10,7 +10,7 @@ import type { MappingReport } from './report.js';
 export const DEFAULT_CONCURRENCY = 8;
 export const MAX_CONCURRENCY = 64;
 
-export interface BulkOptions {
+export interface BulkRunOptions {
   /** Path of the CSV or .xlsx workbook, or "-" for standard input. */
   csv: string;
   /** The workbook's sheet to read (name or 1-based number); the first visible one by default. */

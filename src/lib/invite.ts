@@ -14,7 +14,7 @@ import type { JobfitClient } from '../client/index.js';
 import { createIO } from '../core/io.js';
 import { JobfitError, UsageError } from '../core/errors.js';
 import type { Session } from '../core/session.js';
-import type { BulkDeps, BulkOptions } from '../bulk/types.js';
+import type { BulkDeps, BulkRunOptions } from '../bulk/types.js';
 
 /** A cell: text, a number, a yes/no, a list (assessments: joined by `;`), or nothing. */
 export type InviteCell = string | number | boolean | null | undefined | readonly string[];
@@ -160,7 +160,7 @@ export function tally(results: InviteRowResult[], interrupted: boolean, seconds:
 }
 
 /** The pipeline's options for the CSV at `csv`: the library's defaults as the CLI's flags, never a prompt. */
-export function pipelineOptions(csv: string, out: string, concurrency: number, d: InviteDefaults = {}): BulkOptions {
+export function pipelineOptions(csv: string, out: string, concurrency: number, d: InviteDefaults = {}): BulkRunOptions {
   return {
     csv,
     out,

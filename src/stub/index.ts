@@ -7,7 +7,7 @@ import type { AppOptions } from './app.js';
 import { FaultInjector, type FaultSpec } from './faults.js';
 import { type StubKeys, stubKeys } from './embedded.js';
 import { participantPages } from './page.js';
-import { listen } from './server.js';
+import { listenStub } from './server.js';
 import { noteStubInProcess } from '../core/loopback.js';
 import { type SeededStore, openStore } from './seeded-store.js';
 import { type Store, originOf } from './store.js';
@@ -66,11 +66,11 @@ export function accountTeamIds(store: Store, accountId: number): number[] {
   return store.all<{ id: number }>('SELECT id FROM teams WHERE account_id = ? ORDER BY id', accountId).map((t) => t.id);
 }
 
-export async function startStub(opts: StartStubOptions): Promise<RunningStub> {
+export async function startStubServer(opts: StartStubOptions): Promise<RunningStub> {
   const store = await openStore(opts.dataDir);
   const faults = opts.faults === undefined ? undefined : new FaultInjector(opts.faults);
   const publish = opts.publishOrigin ?? true;
-  const l = await listen({
+  const l = await listenStub({
     store,
     port: opts.port ?? 0,
     host: opts.host,

@@ -45,7 +45,7 @@ import { hashString, mulberry32 } from './random.js';
 
 export type { DimensionScore, FacetScore, Scores };
 
-export interface Fit {
+export interface FitScore {
   fitscore_raw: number | null;
   job_fit_percentage: number | null;
   five_star_score: number | null;
@@ -213,7 +213,7 @@ export function starsFromPercentage(pct: number): 1 | 2 | 3 | 4 | 5 {
   return 1;
 }
 
-export function fitOf(raw: RawScores, target: FitTarget): Fit {
+export function fitOf(raw: RawScores, target: FitTarget): FitScore {
   const r = rawFit(raw, target);
   if (r === null) return { fitscore_raw: null, job_fit_percentage: null, five_star_score: null };
   const fitscore_raw = roundTo(r, 3);
@@ -222,7 +222,7 @@ export function fitOf(raw: RawScores, target: FitTarget): Fit {
 }
 
 /** Fit for a score profile; all null without a profile or before Personality and Career Interests are complete. */
-export function fitFor(seed: string, completed: readonly number[], scoreProfile: ScoreProfileDef | null): Fit {
+export function fitFor(seed: string, completed: readonly number[], scoreProfile: ScoreProfileDef | null): FitScore {
   if (!scoreProfile) return { fitscore_raw: null, job_fit_percentage: null, five_star_score: null };
   return fitOf(rawScores(seed, completed), scoreProfile);
 }
@@ -279,7 +279,7 @@ export function scorecardParts(
   seed: string,
   completed: readonly number[],
   scoreProfile: ScoreProfileDef | null,
-): Fit & { riasec_profile: string | null; scores: Scores } {
+): FitScore & { riasec_profile: string | null; scores: Scores } {
   const fit = fitFor(seed, completed, scoreProfile);
   return {
     fitscore_raw: fit.fitscore_raw,

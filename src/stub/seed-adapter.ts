@@ -10,7 +10,7 @@ import { indexFrom } from './search-index.js';
 import { newProfileId, newToken } from './ids.js';
 import type { Store } from './store.js';
 
-export type StateMix = Record<InvitationState, number>;
+export type StateCounts = Record<InvitationState, number>;
 
 let cached: Seed | undefined;
 function seed(): Seed {
@@ -132,7 +132,7 @@ export function insertPlanned(store: Store, planned: Iterable<PlannedInvitation>
 
 export interface SeedPeopleOptions {
   /** Relative weights of pending / accepted / partial / complete (default: the account's seed mix). */
-  mix?: Partial<StateMix>;
+  mix?: Partial<StateCounts>;
   /** Invitations are spread over the last `days` days (default 90). */
   days?: number;
   now?: Date;

@@ -221,7 +221,7 @@ export function verifySigned(
 }
 
 /** What the receiver counted, and each kind of refusal or deferral noted once (a hostile page can post thousands of times). */
-export class Tally {
+export class ReceiverTally {
   shown = 0;
   refused = 0;
   deferred = 0;

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { safeJson, safeLine, safeText } from '../../src/format/sanitize.js';
 import { createListWriter } from '../../src/format/output.js';
-import { type RunningStub, startStub } from '../../src/stub/index.js';
+import { type RunningStub, startStubServer } from '../../src/stub/index.js';
 import { type BuiltCli, buildCli } from '../e2e/built.js';
 import { runCli } from '../helpers/cli.js';
 import { memoryIO } from '../helpers/io.js';
@@ -40,7 +40,7 @@ let cli: BuiltCli;
 
 beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'jobfit-round-two-'));
-  stub = await startStub({ dataDir: join(tmp, 'stub'), port: 0, host: '127.0.0.1' });
+  stub = await startStubServer({ dataDir: join(tmp, 'stub'), port: 0, host: '127.0.0.1' });
   env = { JOBFIT_BASE_URL: stub.url, JOBFIT_API_KEY: stub.keys[0].live_key };
   cli = buildCli();
 }, 120_000);
@@ -215,7 +215,7 @@ describe('3. a config file owned by another user is never trusted', () => {
     const data = folder();
     writeFileSync(join(data, 'stub.db'), '');
     chownSync(join(data, 'stub.db'), NOBODY!.uid, NOBODY!.gid);
-    await expect(startStub({ dataDir: data, port: 0 })).rejects.toThrow(/stub's database .*belongs to another user/);
+    await expect(startStubServer({ dataDir: data, port: 0 })).rejects.toThrow(/stub's database .*belongs to another user/);
   });
 });
 

@@ -136,7 +136,7 @@ async function deadLinks(origin: string | undefined, embedded: boolean): Promise
   }
 }
 
-export async function run(opts: InviteOptions, ctx: Context): Promise<void> {
+async function run(opts: InviteOptions, ctx: Context): Promise<void> {
   if (ctx.globals.output === 'xlsx') {
     throw new UsageError('invite prints a summary, not a list: -o xlsx does not apply.', 'for the results as a workbook: --out results.xlsx');
   }
@@ -212,7 +212,7 @@ async function printDryRun(ctx: Context, body: CreateInvitationParsed, summary: 
 }
 
 async function runBulk(o: InviteOptions, ctx: Context): Promise<void> {
-  const [{ prepareRun, runBulkInvite, formatMapping, formatReport, summaryLine, finishBulk }, { createProgress }, v8, { safeText }, { isOurStub }, { checkOutFile }] = await Promise.all([
+  const [{ prepareRun, runBulkInvite, formatMapping, formatReport, bulkSummaryLine, finishBulk }, { createProgress }, v8, { safeText }, { isOurStub }, { checkOutFile }] = await Promise.all([
     import('../../bulk/run.js'),
     import('../../format/progress.js'),
     import('node:v8'),
@@ -290,7 +290,7 @@ async function runBulk(o: InviteOptions, ctx: Context): Promise<void> {
     }
     return;
   }
-  if (!ctx.globals.quiet || summary.interrupted) ctx.io.stderr.write(`${summaryLine(summary)}\nResults: ${safeLine(summary.results ?? '')}\n`);
+  if (!ctx.globals.quiet || summary.interrupted) ctx.io.stderr.write(`${bulkSummaryLine(summary)}\nResults: ${safeLine(summary.results ?? '')}\n`);
   const dead = await deadLinks(summary.linkOrigin, Boolean(conn?.embedded));
   if (dead) ctx.warn(safeText(dead));
   if (fmt === 'json' || fmt === 'ndjson') {

@@ -43,7 +43,7 @@ const WebhooksOptions = z
   );
 type WebhooksOptions = z.output<typeof WebhooksOptions>;
 
-export async function run(o: WebhooksOptions, ctx: Context): Promise<void> {
+async function run(o: WebhooksOptions, ctx: Context): Promise<void> {
   const teamIds = teamsOf(o.team).map(Number);
   const toggle = o.enable ? true : o.disable ? false : undefined;
   const wh = await import('../../stub/index.js');

@@ -153,7 +153,7 @@ export async function givenSecrets(ctx: Context, fromStdin: boolean | undefined)
   return out;
 }
 
-export async function run(o: ListenOptions, ctx: Context): Promise<void> {
+async function run(o: ListenOptions, ctx: Context): Promise<void> {
   // Webhooks are delivered (or forwarded) with node's fetch: see core/wasm.ts.
   baselineWasmOnly();
   const format = ctx.globals.output;

@@ -50,7 +50,7 @@ async function bodyOf(ctx: Context, file: string | undefined): Promise<Buffer> {
   return readInputBytes(ctx.io, file ?? '-');
 }
 
-export async function run(o: VerifyOptions, ctx: Context): Promise<void> {
+async function run(o: VerifyOptions, ctx: Context): Promise<void> {
   const secrets = o.secret !== undefined ? [o.secret.trim()] : await givenSecrets(ctx, o.secretStdin);
   // --secret-stdin and the variable both given: the one read from stdin is the one meant.
   const secret = secrets.at(-1);
