@@ -81,7 +81,8 @@ afterAll(() => server?.close());
 async function stdoutOf(args: string[]): Promise<string> {
   const r = await runCli(args, { env: faultEnv(server), now: () => NOW, columns: 120 });
   if (r.code !== 0) throw new Error(`jobfit ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
-  return r.stdout;
+  // The one thing a run cannot fix: the server's port (0, chosen by the system).
+  return r.stdout.replaceAll(new URL(server.url).origin, 'http://127.0.0.1:PORT');
 }
 
 describe('golden outputs', () => {
