@@ -13,7 +13,7 @@
  * The key itself travels on the child's stdin, never in its argv or env.
  */
 import { isStandalone, loadAddonAsset } from '../core/standalone.js';
-import type { Mode } from './types.js';
+import type { KeyMode } from './types.js';
 
 export const KEYRING_SERVICE = 'jobfit';
 export const KEYRING_TIMEOUT_MS = 3000;
@@ -22,12 +22,12 @@ type Env = Record<string, string | undefined>;
 export type KeyringAnswer<T> = { ok: true; value: T } | { ok: false; reason: string };
 
 /** The keyring entry of one key: service `jobfit`, account `<profile>/<mode>`. */
-export function keyringAccount(profile: string, mode: Mode): string {
+export function keyringAccount(profile: string, mode: KeyMode): string {
   return `${profile}/${mode}`;
 }
 
 /** Where a person finds the entry, for messages and docs. */
-export function keyringEntryText(profile: string, mode: Mode): string {
+export function keyringEntryText(profile: string, mode: KeyMode): string {
   return `OS keyring (service ${KEYRING_SERVICE}, account ${keyringAccount(profile, mode)})`;
 }
 
@@ -132,15 +132,15 @@ function call<T>(env: Env, req: { op: 'get' | 'set' | 'delete'; account: string;
   });
 }
 
-export function readKeyringKey(env: Env, profile: string, mode: Mode): Promise<KeyringAnswer<string | null>> {
+export function readKeyringKey(env: Env, profile: string, mode: KeyMode): Promise<KeyringAnswer<string | null>> {
   return call<string | null>(env, { op: 'get', account: keyringAccount(profile, mode) });
 }
 
-export function writeKeyringKey(env: Env, profile: string, mode: Mode, key: string): Promise<KeyringAnswer<true>> {
+export function writeKeyringKey(env: Env, profile: string, mode: KeyMode, key: string): Promise<KeyringAnswer<true>> {
   return call<true>(env, { op: 'set', account: keyringAccount(profile, mode), secret: key });
 }
 
 /** Resolves true when an entry was removed, false when there was none. */
-export function deleteKeyringKey(env: Env, profile: string, mode: Mode): Promise<KeyringAnswer<boolean>> {
+export function deleteKeyringKey(env: Env, profile: string, mode: KeyMode): Promise<KeyringAnswer<boolean>> {
   return call<boolean>(env, { op: 'delete', account: keyringAccount(profile, mode) });
 }

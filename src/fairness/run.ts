@@ -9,7 +9,7 @@ import type { JobfitClient } from '../client/client.js';
 import type { Session } from '../core/session.js';
 import { type ListWriter, createListWriter, jsonText } from '../format/output.js';
 import { FairnessJoin } from './join.js';
-import type { Outcome } from './outcome.js';
+import type { FairnessOutcome } from './outcome.js';
 import type { PrivacyRules } from './privacy.js';
 import { FAIRNESS_CSV_COLUMNS, type FairnessReport, buildFairnessReport, fairnessCsvRows } from './report.js';
 import { type JoinKey, readSelfId } from './selfid.js';
@@ -19,7 +19,7 @@ export interface FairnessSettings {
   file: string;
   by: string[];
   join?: JoinKey;
-  outcome: Outcome;
+  outcome: FairnessOutcome;
   rules: PrivacyRules;
   completion: boolean;
 }
