@@ -26,9 +26,10 @@ import { createHash } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { arg, benchPlace, logTo, runJobfit, serveStub, stopStub } from '../lib.mjs';
-import { median, processCpuMs, seededStub, timedJobfit } from './report-runs.mjs';
+import { median, privateCopy, processCpuMs, seededStub, timedJobfit } from './report-runs.mjs';
 
-const { root, bin, tmp, env: baseEnv } = benchPlace('fairness');
+const { root, tmp, env: baseEnv } = benchPlace('fairness');
+const bin = privateCopy(root, tmp);
 const N = arg('--test-takers', 10_000);
 const RUNS = arg('--runs', 3);
 const LATENCY = arg('--latency', 0);

@@ -17,9 +17,10 @@
 import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { arg, benchPlace, logTo } from '../lib.mjs';
-import { median, seededStub, timedJobfit } from './report-runs.mjs';
+import { median, privateCopy, seededStub, timedJobfit } from './report-runs.mjs';
 
-const { root, bin, tmp, env: baseEnv } = benchPlace('report-html');
+const { root, tmp, env: baseEnv } = benchPlace('report-html');
+const bin = privateCopy(root, tmp);
 const N = arg('--test-takers', 10_000);
 const RUNS = arg('--runs', 5);
 const asJson = process.argv.includes('--json');

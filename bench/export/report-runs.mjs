@@ -3,9 +3,22 @@
 // and reachable as the CLI's embedded stub, and one timed run of the built
 // CLI with its own CPU time and peak RSS (bench/export/usage.cjs).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { runJobfit, serveStub, stopStub } from '../lib.mjs';
+
+/**
+ * A private copy of the built CLI in TMP (bin, dist, fixtures, package.json;
+ * node_modules linked): a build or a test run in the working tree while the
+ * bench runs cannot change the binary under it. Returns its bin/jobfit.js.
+ */
+export function privateCopy(root, tmp) {
+  const app = join(tmp, 'app');
+  for (const part of ['bin', 'dist', 'fixtures', 'package.json']) cpSync(join(root, part), join(app, part), { recursive: true });
+  // A junction on Windows (no privilege needed); a plain symlink elsewhere.
+  symlinkSync(join(root, 'node_modules'), join(app, 'node_modules'), 'junction');
+  return join(app, 'bin/jobfit.js');
+}
 
 export const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
