@@ -84,6 +84,7 @@ export const integrationFiles = [
   'test/export/xlsx.test.ts',
   'test/fairness/fairness-html.test.ts',
   'test/fairness/report-fairness.test.ts',
+  'test/fairness/status-reuse.test.ts',
   'test/faults/dry-run-memory.test.ts',
   'test/faults/interrupt-matrix.test.ts',
   'test/faults/out-full-disk.test.ts',

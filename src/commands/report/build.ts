@@ -125,8 +125,13 @@ function listInvitations(ctx: Context, client: JobfitClient, team: number | unde
     else g.tally.skip('not accepted yet');
   };
   // --status/--since/--until: the invitations outside are counted, not reported (person-status.ts).
-  const test = spec && itemPredicate(client, 'invitations', spec, ctx.io.signal);
-  const gate = test && orderedFilter((inv: Parameters<typeof add>[0]) => test(inv as unknown as Record<string, unknown>), (inv, kept) => (kept ? add(inv) : g.tally.skip(OUTSIDE_FILTER)));
+  // With --fairness, a test taker the filter reads is not asked for again (its completion is kept).
+  const test = spec && itemPredicate(g.fairness?.sharingTestTakers(client) ?? client, 'invitations', spec, ctx.io.signal);
+  const outside = (inv: Parameters<typeof add>[0]) => {
+    g.fairness?.forget(takerIdOf(inv));
+    g.tally.skip(OUTSIDE_FILTER);
+  };
+  const gate = test && orderedFilter((inv: Parameters<typeof add>[0]) => test(inv as unknown as Record<string, unknown>), (inv, kept) => (kept ? add(inv) : outside(inv)));
   const fetchPage = ((q: ListFilter, signal?: AbortSignal) => client.listInvitations(q, signal)) as FetchPage<
     InvitationLike & { email: string; account?: { id?: number; display_name?: string } | null }
   >;
