@@ -6,10 +6,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { resumeCommand } from '../../src/bulk/finish.js';
-import type { BulkOptions } from '../../src/bulk/types.js';
+import type { BulkRunOptions } from '../../src/bulk/types.js';
 import { commandLine, quoteWord, shellOf } from '../../src/format/command-line.js';
 
-const opts = (o: Partial<BulkOptions>) => ({ csv: 'people.csv', ...o }) as BulkOptions;
+const opts = (o: Partial<BulkRunOptions>) => ({ csv: 'people.csv', ...o }) as BulkRunOptions;
 
 describe('resumeCommand, by platform', () => {
   const csv = 'C:\\Users\\Zoë Müller\\Downloads\\Kandidaten.csv';

@@ -27,7 +27,7 @@ function profileSource(env: Record<string, string | undefined>, profile: string,
   return `profile "${profile}" in ${file}`;
 }
 
-export async function run(_opts: Record<string, never>, ctx: Context): Promise<void> {
+async function run(_opts: Record<string, never>, ctx: Context): Promise<void> {
   checkOutputOptions(ctx, {});
   const client = await ctx.client();
   const account = (await client.getAccount()) as { id?: unknown; display_name?: unknown; mode?: unknown };
