@@ -34,23 +34,16 @@ import type { JobfitError } from '../core/errors.js';
 import { type Counts, DatabaseGoneError, type Row, type SyncStore, type Writer, checkOwner } from './store.js';
 import { type Apply, CommitQueue } from './commits.js';
 import {
-  type Listed,
-  ListedItems,
   type PlanOptions,
   type ResultFetch,
-  type Stored,
   type TakerState,
   SKIP,
-  IdSet,
   completedOf,
   countCheck,
   droppedError,
   goneMarks,
   invitationNeedsFetch,
-  listed,
-  loadStored,
   planWork,
-  present,
   resultsToFetch,
   sinceVerdict,
   storedState,
@@ -59,6 +52,8 @@ import {
   unnamedTakers,
   wholeListCheck,
 } from './plan.js';
+import { type Listed, IdSet, ListedItems, listed, present } from './listed.js';
+import { type GoneState, type Stored, SLICE, eachGoneState, storedFor } from './stored.js';
 import { type Json, invitationRow, jobFitRows, obj, optId, profileRow, scorecardRow, str, teamRow, testTakerRows, userRow } from './rows.js';
 
 
@@ -196,19 +191,18 @@ class SyncRun {
     // test key: its lists are fakes (the reference: "a well-formed fake object"), nothing to add up.
     const complete = !this.o.items;
     const takerList = complete && this.mode === 'live' ? obj(await this.req('test_taker_list', () => this.client.listTestTakers({}, this.signal))) : undefined;
-    const stored = await loadStored(this.db);
     const plan: PlanOptions = { sps, full: this.o.full };
-    const planned = planWork(items, stored, plan, (reason) => this.skip(reason));
+    const planned = await this.plan(items, plan);
     let testTakers = planned.testTakers;
     this.total = planned.work.length;
     this.ctx.debug(`sync: ${items.length} invitations listed (${testTakers} accepted); ${this.total} to look at, ${items.length - this.total} up to date`);
-    const accepted = await this.fetchAll(planned.work, stored, plan);
+    const accepted = await this.fetchAll(planned.work, plan);
     // Only a complete list says what is gone (not a webhook batch).
     if (complete) {
       // Before anything is marked gone: an invitation list that leaves people out marks nobody gone. An
       // item error skips it: an invitation that could not be read names no test taker.
       if (takerList && this.errors === 0) await this.checkTakerList({ items, clock, accepted }, takerList);
-      const listedTakers = await this.markGone(items, accepted, small, stored);
+      const listedTakers = await this.markGone(items, accepted, small);
       testTakers = listedTakers.size;
       await this.checkCounts(items, listedTakers);
     }
@@ -391,21 +385,41 @@ class SyncRun {
 
   // ---------------------------------------------------------------- fetch and apply
 
-  /** Looks at every planned item, `concurrency` at a time; resolves with the test takers of invitations accepted after the list was read. */
-  private async fetchAll(work: ListedItems, stored: Stored, plan: PlanOptions): Promise<Set<number>> {
+  /** The plan of every list item, a slice at a time against what the database holds for that slice. */
+  private async plan(items: ListedItems, plan: PlanOptions): Promise<{ work: ListedItems; testTakers: number }> {
+    const work = new ListedItems();
+    let testTakers = 0;
+    for (let start = 0; start < items.length; start += SLICE) {
+      const slice = items.slice(start, start + SLICE);
+      // --full looks at everything: nothing to compare.
+      const stored = plan.full ? await storedFor(this.db, []) : await storedFor(this.db, slice);
+      const p = planWork(slice, stored, plan, (reason) => this.skip(reason));
+      for (const item of p.work) work.push(item);
+      testTakers += p.testTakers;
+    }
+    return { work, testTakers };
+  }
+
+  /** Looks at every planned item, `concurrency` at a time, a slice at a time; resolves with the test takers of invitations accepted after the list was read. */
+  private async fetchAll(work: ListedItems, plan: PlanOptions): Promise<Set<number>> {
     this.bar = this.progress?.(work.length);
     const accepted = new Set<number>();
-    let next = 0;
-    const worker = async () => {
-      while (next < work.length && this.stop === undefined && !this.signal.aborted) {
-        const w = work.at(next++);
-        const errorsBefore = this.errors;
-        if (w.takerId === null) await this.notAcceptedYet(w, accepted, stored, plan);
-        else await this.person(w, stored, plan);
-        this.bar?.tick({ error: this.errors > errorsBefore });
-      }
-    };
-    await Promise.all(Array.from({ length: this.o.concurrency }, worker));
+    const going = () => this.stop === undefined && !this.signal.aborted;
+    for (let start = 0; start < work.length && going(); start += SLICE) {
+      const slice = work.slice(start, start + SLICE);
+      const stored = await storedFor(this.db, slice);
+      let next = 0;
+      const worker = async () => {
+        while (next < slice.length && going()) {
+          const w = slice[next++];
+          const errorsBefore = this.errors;
+          if (w.takerId === null) await this.notAcceptedYet(w, accepted, stored, plan);
+          else await this.person(w, stored, plan);
+          this.bar?.tick({ error: this.errors > errorsBefore });
+        }
+      };
+      await Promise.all(Array.from({ length: this.o.concurrency }, worker));
+    }
     await this.commits.flush();
     if (this.signal.aborted) this.stop ??= this.signal.reason;
     if (this.stop !== undefined) throw this.stop;
@@ -522,24 +536,30 @@ class SyncRun {
   // ---------------------------------------------------------------- what the service no longer has
 
   /** Marks gone what the complete list no longer names, and back what it names again; resolves with the test takers listed. */
-  private async markGone(items: ListedItems, accepted: Set<number>, small: SmallLists, stored: Stored): Promise<IdSet> {
+  private async markGone(items: ListedItems, accepted: Set<number>, small: SmallLists): Promise<IdSet> {
     // Rows are marked, never deleted: results stay readable.
     const at = this.ctx.io.now().toISOString();
     const listedNow = present(items, accepted);
-    const [storedTeams, storedUsers] = await Promise.all([
-      this.db.all<{ id: number; gone_at: string | null }>('SELECT id, gone_at FROM teams'),
-      this.db.all<{ id: number; gone_at: string | null }>('SELECT id, gone_at FROM users'),
-    ]);
-    const marks: Array<[string, Iterable<{ id: number; gone_at: string | null }>, { has(id: number): boolean } | undefined]> = [
-      ['teams', storedTeams, small.teams],
-      ['users', storedUsers, small.users],
-      ['invitations', stored.invitations.values(), listedNow.invitations],
-      ['test_takers', stored.takers.values(), listedNow.testTakers],
+    const marks: Array<['teams' | 'users' | 'invitations' | 'test_takers', { has(id: number): boolean } | undefined]> = [
+      ['teams', small.teams],
+      ['users', small.users],
+      ['invitations', listedNow.invitations],
+      ['test_takers', listedNow.testTakers],
     ];
-    await this.db.transaction(async (w) => {
-      for (const [table, rows, listedIds] of marks) {
-        if (!listedIds) continue;
+    // What to mark is read a page at a time (ids only, of those that change), then written in one transaction.
+    const changes: Array<{ table: string; gone: number[]; back: number[] }> = [];
+    for (const [table, listedIds] of marks) {
+      if (!listedIds) continue;
+      const change = { table, gone: [] as number[], back: [] as number[] };
+      await eachGoneState(this.db, table, (rows: GoneState[]) => {
         const { gone, back } = goneMarks(rows, listedIds);
+        change.gone.push(...gone);
+        change.back.push(...back);
+      });
+      changes.push(change);
+    }
+    await this.db.transaction(async (w) => {
+      for (const { table, gone, back } of changes) {
         await w.setGone(table, gone, at, this.counts);
         await w.setGone(table, back, null, this.counts);
       }
