@@ -26,7 +26,7 @@ import type { Session } from '../core/session.js';
 import { UsageError } from '../core/errors.js';
 import type { JobfitClient } from '../client/client.js';
 import { AuthenticationError, ServiceGoneError } from '../client/errors.js';
-import { type ErrorSink, createErrorSink, errorText } from '../export/bulk-fetch.js';
+import { type ErrorSink, createErrorSink, errorText } from '../export/error-sink.js';
 import { type FetchPage, listAll } from '../export/complete-list.js';
 import type { Progress } from '../format/progress.js';
 import { type Limiter, limiter } from '../core/pool.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RateLimitError } from '../../src/client/errors.js';
-import { IdFeed, bulkFetch, parseIdLines, recoveredLimit, sortFailure } from '../../src/export/bulk-fetch.js';
+import { bulkFetch, recoveredLimit, sortFailure } from '../../src/export/bulk-fetch.js';
+import { IdFeed, parseIdLines } from '../../src/export/id-feed.js';
 import { GroupReport, median } from '../../src/export/group-report.js';
 import { hasResults, scorecardColumns, scorecardRow } from '../../src/export/scorecard-rows.js';
 
