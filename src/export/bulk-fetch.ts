@@ -13,7 +13,7 @@
 import { setMaxListeners } from 'node:events';
 import { askAgain, EXPORT_RETRIES, isLongRetryAfter, MAX_RETRY_AFTER_MS } from './ask-again.js';
 import type { Session } from '../core/session.js';
-import { JobfitError, PartialFailureError } from '../core/errors.js';
+import { JobfitError } from '../core/errors.js';
 import type { IdFeed } from './id-feed.js';
 import { limiter } from '../core/pool.js';
 
@@ -392,14 +392,4 @@ export function waitingNotice(ctx: Session, noun: string): (waiting: number, ret
       `${waiting} ${noun}${waiting === 1 ? ' waits' : 's wait'} on the service's Retry-After (it asked for up to ${Math.round(ra)} s): each is asked again within ${MAX_RETRY_AFTER_MS / 1000} s, up to ${EXPORT_RETRIES} times, while the others go on.`,
     );
   };
-}
-
-/** Exit 3 when some items failed, with one sentence saying how many. */
-export function throwIfFailed(r: BulkResult, noun: string, errorsFile?: string): void {
-  if (r.failed === 0) return;
-  const total = r.ok + r.skipped + r.failed;
-  throw new PartialFailureError(
-    `${r.failed} of ${total} ${noun} could not be fetched; the others were written.`,
-    errorsFile ? `the failures are listed in ${errorsFile}` : 'run again with --errors FILE to keep the list of failures',
-  );
 }

@@ -1,12 +1,13 @@
 /**
  * Where the failures of a run's items go (one id each): stderr lines, held
  * until the end, or `--errors FILE` as NDJSON; and the one-line text of an
- * error in them.
+ * error in them; and the exit 3 of a run where some failed.
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { createPrivateOutput, fileErrorCause } from '../core/files.js';
 import type { Session } from '../core/session.js';
-import { JobfitError } from '../core/errors.js';
+import { JobfitError, PartialFailureError } from '../core/errors.js';
+import type { BulkResult } from './bulk-fetch.js';
 import { safeText } from '../format/sanitize.js';
 
 /** The one-line text of an error for a report. */
@@ -105,4 +106,14 @@ export function createErrorSink(ctx: Session, file?: string, what = 'item'): Err
       output?.discard();
     },
   };
+}
+
+/** Exit 3 when some items failed, with one sentence saying how many. */
+export function throwIfFailed(r: BulkResult, noun: string, errorsFile?: string): void {
+  if (r.failed === 0) return;
+  const total = r.ok + r.skipped + r.failed;
+  throw new PartialFailureError(
+    `${r.failed} of ${total} ${noun} could not be fetched; the others were written.`,
+    errorsFile ? `the failures are listed in ${errorsFile}` : 'run again with --errors FILE to keep the list of failures',
+  );
 }

@@ -8,8 +8,8 @@
 import * as z from 'zod';
 import type { JobfitClient, ListFilter } from '../../client/client.js';
 import type { Session } from '../../core/session.js';
-import { type BulkResult, bulkFetch, throwIfFailed, waitingNotice } from '../../export/bulk-fetch.js';
-import { createErrorSink } from '../../export/error-sink.js';
+import { type BulkResult, bulkFetch, waitingNotice } from '../../export/bulk-fetch.js';
+import { createErrorSink, throwIfFailed } from '../../export/error-sink.js';
 import { IdFeed } from '../../export/id-feed.js';
 import { heapForSize } from '../../core/heap.js';
 import { type FetchPage, listAll } from '../../export/complete-list.js';
