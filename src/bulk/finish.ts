@@ -7,7 +7,7 @@ import { ExitCode, InterruptError, JobfitError, PartialFailureError, SilentError
 import { NUM } from '../format/number.js';
 import { hasUnsafe, safeLine } from '../format/sanitize.js';
 import { fileErrorCause } from './files.js';
-import { type BulkDeps, type BulkOptions, type BulkSummary, DEFAULT_CONCURRENCY } from './types.js';
+import { type BulkDeps, type BulkRunOptions, type BulkSummary, DEFAULT_CONCURRENCY } from './types.js';
 
 function shellQuote(s: string): string {
   if (/^[A-Za-z0-9_./@:=,+-]+$/.test(s)) return s;
@@ -26,7 +26,7 @@ function shellQuote(s: string): string {
   return `$'${q}'`;
 }
 
-export function resumeCommand(o: BulkOptions, out: string): string {
+export function resumeCommand(o: BulkRunOptions, out: string): string {
   const parts = ['jobfit', 'invite', '--csv', o.csv, '--out', out, o.retryFailed ? '--retry-failed' : '--resume'];
   if (o.sheet !== undefined) parts.push('--sheet', o.sheet);
   if (o.createdBy) parts.push('--created-by', o.createdBy);
@@ -44,7 +44,7 @@ export function resumeCommand(o: BulkOptions, out: string): string {
 }
 
 /** A full or read-only disk (or another write error) as one sentence: the file, the cause, what was sent, how to resume. */
-export function writeFailure(err: unknown, file: string, opts: BulkOptions, out: string, sent: number): JobfitError {
+export function writeFailure(err: unknown, file: string, opts: BulkRunOptions, out: string, sent: number): JobfitError {
   const what = sent > 0 ? `${NUM.count(sent, 'row')} ${sent === 1 ? 'was' : 'were'} sent and are in the journal; ` : 'nothing was sent; ';
   const kept = existsSync(out) ? 'the previous results file was left as it was' : 'no results file was written';
   return new JobfitError(`Cannot write ${file}: ${fileErrorCause(err)}. The run stopped: ${what}${kept}.`, {
@@ -54,7 +54,7 @@ export function writeFailure(err: unknown, file: string, opts: BulkOptions, out:
 }
 
 /** Every run's figures in one line: what happened to each row, and the pace of the rows actually sent. */
-export function summaryLine(s: BulkSummary): string {
+export function bulkSummaryLine(s: BulkSummary): string {
   const rate = s.seconds > 0 ? Math.round(s.sent / s.seconds) : s.sent;
   const notSent = s.unknown ? `${NUM.format(s.notSent)} not sent (${NUM.format(s.unknown)} of them unanswered)` : `${NUM.format(s.notSent)} not sent`;
   const parts = [`${NUM.format(s.created)} created`, `${NUM.format(s.exists)} exists`, `${NUM.format(s.invalid)} invalid`, `${NUM.format(s.failed)} failed`, notSent];
@@ -63,7 +63,7 @@ export function summaryLine(s: BulkSummary): string {
 }
 
 /** Maps a finished run to the exit: 0 all created/exists, 3 some invalid/failed or without a known outcome, 130 interrupted (143, 129: SIGTERM, SIGHUP; cli/main.ts). */
-export function finishBulk(s: BulkSummary, opts: BulkOptions, ctx: BulkDeps['ctx']): void {
+export function finishBulk(s: BulkSummary, opts: BulkRunOptions, ctx: BulkDeps['ctx']): void {
   if (s.interrupted) {
     const reason: unknown = ctx.io.signal.reason;
     const by = reason instanceof InterruptError && reason.signal !== 'SIGINT' ? ` (${reason.signal})` : '';

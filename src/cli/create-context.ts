@@ -108,7 +108,7 @@ async function warnPlainHttp(io: IOStreams, baseUrl: string, apiKey: string | un
 
 /** Resolves the connection (the embedded stub when nothing is configured) and builds the one client of the command. */
 async function makeClient(s: Steps): Promise<JobfitClient> {
-  const [{ maskKey, hideUrlPasswords }, { createClient }] = await Promise.all([import('../config/mask.js'), import('../client/create.js')]);
+  const [{ maskKey, hideUrlPasswords }, { clientForConnection: createClient }] = await Promise.all([import('../config/mask.js'), import('../client/create.js')]);
   const { io, globals } = s;
   // A config another user owns or others can write is refused here (read.ts), before any key is sent.
   const resolution = await s.resolve();

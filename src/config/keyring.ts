@@ -12,10 +12,8 @@
  * a failure with a reason, and the caller keeps the key in the owner-only file.
  * The key itself travels on the child's stdin, never in its argv or env.
  */
-import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { isStandalone, loadAddonAsset } from '../core/standalone.js';
-import type { Mode } from './types.js';
+import type { KeyMode } from './types.js';
 
 export const KEYRING_SERVICE = 'jobfit';
 export const KEYRING_TIMEOUT_MS = 3000;
@@ -24,12 +22,12 @@ type Env = Record<string, string | undefined>;
 export type KeyringAnswer<T> = { ok: true; value: T } | { ok: false; reason: string };
 
 /** The keyring entry of one key: service `jobfit`, account `<profile>/<mode>`. */
-export function keyringAccount(profile: string, mode: Mode): string {
+export function keyringAccount(profile: string, mode: KeyMode): string {
   return `${profile}/${mode}`;
 }
 
 /** Where a person finds the entry, for messages and docs. */
-export function keyringEntryText(profile: string, mode: Mode): string {
+export function keyringEntryText(profile: string, mode: KeyMode): string {
   return `OS keyring (service ${KEYRING_SERVICE}, account ${keyringAccount(profile, mode)})`;
 }
 
@@ -79,7 +77,7 @@ function helperCommand(): { args: string[]; module: string; env: Env } | undefin
 
 function libraryPath(): string | undefined {
   try {
-    return createRequire(import.meta.url).resolve('@napi-rs/keyring');
+    return process.getBuiltinModule('node:module').createRequire(import.meta.url).resolve('@napi-rs/keyring');
   } catch {
     return undefined;
   }
@@ -104,7 +102,8 @@ function call<T>(env: Env, req: { op: 'get' | 'set' | 'delete'; account: string;
       clearTimeout(timer);
       resolve(a);
     };
-    const child = spawn(process.execPath, helper.args, {
+    // node:child_process when a keyring call is made: the standalone executable's entry imports this file.
+    const child = process.getBuiltinModule('node:child_process').spawn(process.execPath, helper.args, {
       env: { ...env, ...helper.env } as NodeJS.ProcessEnv,
       stdio: ['pipe', 'pipe', 'pipe'],
       windowsHide: true,
@@ -133,15 +132,15 @@ function call<T>(env: Env, req: { op: 'get' | 'set' | 'delete'; account: string;
   });
 }
 
-export function readKeyringKey(env: Env, profile: string, mode: Mode): Promise<KeyringAnswer<string | null>> {
+export function readKeyringKey(env: Env, profile: string, mode: KeyMode): Promise<KeyringAnswer<string | null>> {
   return call<string | null>(env, { op: 'get', account: keyringAccount(profile, mode) });
 }
 
-export function writeKeyringKey(env: Env, profile: string, mode: Mode, key: string): Promise<KeyringAnswer<true>> {
+export function writeKeyringKey(env: Env, profile: string, mode: KeyMode, key: string): Promise<KeyringAnswer<true>> {
   return call<true>(env, { op: 'set', account: keyringAccount(profile, mode), secret: key });
 }
 
 /** Resolves true when an entry was removed, false when there was none. */
-export function deleteKeyringKey(env: Env, profile: string, mode: Mode): Promise<KeyringAnswer<boolean>> {
+export function deleteKeyringKey(env: Env, profile: string, mode: KeyMode): Promise<KeyringAnswer<boolean>> {
   return call<boolean>(env, { op: 'delete', account: keyringAccount(profile, mode) });
 }

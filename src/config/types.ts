@@ -1,6 +1,6 @@
-export type Mode = 'live' | 'test';
+export type KeyMode = 'live' | 'test';
 
-export interface InviteDefaults {
+export interface ProfileInviteDefaults {
   created_by?: string;
   team_id?: number;
   assessments?: number[];
@@ -17,9 +17,9 @@ export interface Profile {
    * (`sk_live_…a1b2`), and the key lives under service `jobfit`, account
    * `<profile>/<mode>` (config/keyring.ts). A plain key above wins over it.
    */
-  keyring?: Partial<Record<Mode, string>>;
-  default_mode?: Mode;
-  invite_defaults?: InviteDefaults;
+  keyring?: Partial<Record<KeyMode, string>>;
+  default_mode?: KeyMode;
+  invite_defaults?: ProfileInviteDefaults;
 }
 
 export interface ConfigData {

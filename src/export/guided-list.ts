@@ -23,7 +23,7 @@ import { JobfitError } from '../core/errors.js';
 import { NUM } from '../format/number.js';
 import { LIST_CAP_FILTERED } from '../api/limits.js';
 import { readId } from '../api/ids.js';
-import { type BaseFilter, cleanFilter, createdAt, type FetchPage, itemId, type ListAllOptions, type ListAllResult, type ListQuery, listAll, minimumRequests, newestOf, patient, readAnswer } from './complete-list.js';
+import { type BaseFilter, cleanFilter, createdAt, type FetchPage, itemId, type ListAllOptions, type ListAllResult, type ListPageQuery, listAll, minimumRequests, newestOf, patient, readAnswer } from './complete-list.js';
 import { InOrder } from './in-order.js';
 
 interface Known {
@@ -101,7 +101,7 @@ export interface TestTakerLike {
   email?: string | null;
 }
 
-export interface InvitationLike {
+export interface InvitationRef {
   id: number | string;
   email?: string | null;
   test_taker_id?: number | string | null;
@@ -160,7 +160,7 @@ class TakerListing<T extends TestTakerLike> {
   }
 
   /** One request for test takers, checked and traced. */
-  async ask(q: ListQuery): Promise<TakerAnswer<T>> {
+  async ask(q: ListPageQuery): Promise<TakerAnswer<T>> {
     const signal = this.opts.signal;
     if (signal?.aborted) throw signal.reason ?? new Error('aborted');
     this.requests++;
@@ -211,7 +211,7 @@ class TakerListing<T extends TestTakerLike> {
  */
 export async function listTestTakersComplete<T extends TestTakerLike>(
   fetchTakers: FetchPage<T>,
-  fetchInvitations: FetchPage<InvitationLike>,
+  fetchInvitations: FetchPage<InvitationRef>,
   base: BaseFilter,
   onItem: (item: T, email: string | undefined) => void | Promise<void>,
   opts: CompleteTakersOptions<T> = {},
@@ -225,7 +225,7 @@ export async function listTestTakersComplete<T extends TestTakerLike>(
   }
 }
 
-async function listTakers<T extends TestTakerLike>(l: TakerListing<T>, fetchInvitations: FetchPage<InvitationLike>): Promise<ListAllResult> {
+async function listTakers<T extends TestTakerLike>(l: TakerListing<T>, fetchInvitations: FetchPage<InvitationRef>): Promise<ListAllResult> {
   const opts = l.opts;
   const first = await l.ask({ ...l.base });
   l.total = first.total;
@@ -260,7 +260,7 @@ async function listDirectly<T extends TestTakerLike>(l: TakerListing<T>, first: 
 }
 
 /** Step 1: the guide (test_taker_id -> email) from the complete list of invitations. */
-async function learnEmails<T extends TestTakerLike>(l: TakerListing<T>, fetchInvitations: FetchPage<InvitationLike>): Promise<void> {
+async function learnEmails<T extends TestTakerLike>(l: TakerListing<T>, fetchInvitations: FetchPage<InvitationRef>): Promise<void> {
   const { signal, concurrency, onRequest } = l.opts;
   const g = await listAll(
     fetchInvitations,

@@ -12,7 +12,7 @@ import { type BulkResult, bulkFetch, waitingNotice } from './bulk-fetch.js';
 import { createErrorSink } from './error-sink.js';
 import { finishExport, isServiceGone } from './finish.js';
 import type { IdSource } from './ids.js';
-import { Tally } from './tally.js';
+import { ExportTally } from './tally.js';
 import type { ExportTarget } from './target.js';
 
 export interface IdExportOptions<R> {
@@ -45,7 +45,7 @@ export interface IdExportOptions<R> {
 
 export async function runIdExport<R>(ctx: Session, o: IdExportOptions<R>): Promise<{ result?: BulkResult; listing?: Awaited<IdSource['done']> }> {
   const started = performance.now();
-  const tally = new Tally('test takers');
+  const tally = new ExportTally('test takers');
   let sink: ReturnType<typeof createErrorSink>;
   try {
     sink = createErrorSink(ctx, o.errors, 'test taker');

@@ -12,7 +12,7 @@ import { IdFeed } from '../../src/export/id-feed.js';
 import { type FetchPage, listAll, minimumRequests } from '../../src/export/complete-list.js';
 import { listTestTakersComplete, planCells } from '../../src/export/guided-list.js';
 import { isServiceGone } from '../../src/export/finish.js';
-import { Tally } from '../../src/export/tally.js';
+import { ExportTally } from '../../src/export/tally.js';
 import { generatePeople } from '../../src/stub/people.js';
 import { type FakeItem, fakeList } from './fake-list.js';
 
@@ -60,7 +60,7 @@ describe('bulkFetch accounts for every id', () => {
 
 describe('Tally', () => {
   it('adds up, or names what is missing', () => {
-    const t = new Tally('test takers');
+    const t = new ExportTally('test takers');
     for (let i = 0; i < 5; i++) t.write();
     t.skip('without results yet');
     t.fail();
@@ -71,13 +71,13 @@ describe('Tally', () => {
   });
 
   it('a write to the output failed: the rows were handed to it, not written, and the line says it is incomplete', () => {
-    const t = new Tally('test takers');
+    const t = new ExportTally('test takers');
     for (let i = 0; i < 5; i++) t.write();
     t.fail();
     expect(t.line({ listed: 6, totalCount: 6, writeFailed: true })).toBe('6 test takers (total_count 6): 5 handed to the output, 1 failed; a write to the output failed, so it is incomplete.');
     expect(t.line({ listed: 9, notDone: 3, elapsedMs: 2000, writeFailed: true })).toBe('9 test takers: 5 handed to the output, 1 failed, 3 not done, in 2.0s (3/s); a write to the output failed, so it is incomplete.');
     // A count that is not of rows keeps its name.
-    const r = new Tally('invitations', 'counted with their scorecard');
+    const r = new ExportTally('invitations', 'counted with their scorecard');
     r.write();
     expect(r.line({ listed: 1, writeFailed: true })).toBe('1 invitations: 1 counted with their scorecard, 0 failed; a write to the output failed, so it is incomplete.');
   });

@@ -3,7 +3,7 @@ import { RateLimitError } from '../../src/client/errors.js';
 import { bulkFetch, recoveredLimit, sortFailure } from '../../src/export/bulk-fetch.js';
 import { IdFeed, parseIdLines } from '../../src/export/id-feed.js';
 import { GroupReport, median } from '../../src/export/group-report.js';
-import { hasResults, scorecardColumns, scorecardRow } from '../../src/export/scorecard-rows.js';
+import { hasResults, scorecardColumns, scorecardCsvRow } from '../../src/export/scorecard-rows.js';
 
 describe('bulkFetch', () => {
   it('keeps input order, bounds concurrency, reports failures and skips without stopping', async () => {
@@ -110,7 +110,7 @@ describe('scorecard rows and group report', () => {
     expect(cols[11]).toBe('think');
     expect(cols.at(-1)).toBe('ci-2lm');
     expect(scorecardColumns(card).at(-1)).toBe('si-new');
-    const row = scorecardRow(card);
+    const row = scorecardCsvRow(card);
     expect(row.agree).toBe(7);
     expect(row['agree-comp']).toBe(6);
     expect(row.think).toBeUndefined();

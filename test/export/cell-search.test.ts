@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { JobfitError } from '../../src/core/errors.js';
 import {
-  type Cell,
+  type SearchCell,
   CharStats,
   cellDone,
   charCounts,
@@ -35,7 +35,7 @@ import {
 
 let nextId = 1;
 const item = (email: string, at = 0): Seen => seenItem(String(nextId++), at, email);
-const root: Cell = { s: '', p: '' };
+const root: SearchCell = { s: '', p: '' };
 
 describe('cells and their members', () => {
   it('an email splits at its last @; seenItem lower-cases it', () => {
@@ -52,7 +52,7 @@ describe('cells and their members', () => {
   });
 
   it('a cell s@p holds the emails whose local part ends in s and whose domain starts with p', () => {
-    const c: Cell = { s: 'n', p: 'ex' };
+    const c: SearchCell = { s: 'n', p: 'ex' };
     expect(patternOf(c)).toBe('n@ex');
     expect(matches(item('ann@example.org'), c)).toBe(true);
     expect(matches(item('anna@example.org'), c)).toBe(false);
@@ -60,7 +60,7 @@ describe('cells and their members', () => {
   });
 
   it('children narrow one side; nextChar is the character that picks the child', () => {
-    const c: Cell = { s: 'n', p: 'ex' };
+    const c: SearchCell = { s: 'n', p: 'ex' };
     expect(child(c, 'domain', 'a')).toEqual({ s: 'n', p: 'exa' });
     expect(child(c, 'local', 'an')).toEqual({ s: 'ann', p: 'ex' });
     const it1 = item('ann@example.org');

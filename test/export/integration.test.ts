@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient } from '../../src/client/index.js';
+import { clientForConnection } from '../../src/client/index.js';
 import type { JobfitClient } from '../../src/client/client.js';
 import { type FetchPage, listAll } from '../../src/export/complete-list.js';
 import { CATALOG_SHORT_NAMES, IDENTITY_COLUMNS, SUMMARY_COLUMNS } from '../../src/export/scorecard-rows.js';
@@ -27,7 +27,7 @@ beforeAll(async () => {
     const share = Math.floor(N / use.length) + (i < N % use.length ? 1 : 0);
     await env.stub.store.seedPeople(1, t.id, share, { mix: { pending: 0, accepted: 0.3, partial: 0, complete: 0.7 } });
   }
-  client = await createClient({ baseUrl: env.stub.url, apiKey: env.live, env: {} });
+  client = await clientForConnection({ baseUrl: env.stub.url, apiKey: env.live, env: {} });
   teams = (await client.listTeams()).data as typeof teams;
 }, 120_000);
 

@@ -97,7 +97,7 @@ async function runOne(id: number, ctx: Context): Promise<void> {
   return printObject(ctx, report, FIELDS);
 }
 
-export async function run(o: JobFitOptions, ctx: Context): Promise<void> {
+async function run(o: JobFitOptions, ctx: Context): Promise<void> {
   checkOutputOptions(ctx, { fields: FIELDS, out: o.out, formats: JOB_FIT_FORMATS });
   if (o.errors !== undefined) checkOutFile(o.errors, '--errors');
   checkWebOne(o);

@@ -12,7 +12,7 @@ export interface LogoutOptions {
  * without keys would make every command fail instead of falling back to the
  * embedded stub or another profile.
  */
-export async function run(opts: LogoutOptions, ctx: Context): Promise<void> {
+async function run(opts: LogoutOptions, ctx: Context): Promise<void> {
   const store = await ctx.config();
   const name = opts.profile ?? ctx.io.env.JOBFIT_PROFILE ?? store.currentProfileName();
   if (!name) {

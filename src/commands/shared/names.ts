@@ -37,7 +37,7 @@ export async function idOfName(client: JobfitClient, kind: NamedKind, raw: strin
     const hint = near ? ` (did you mean "${templates.find((t) => t.display_name.trim().toLowerCase() === near)!.display_name}"?)` : '';
     throw new UsageError(`No congratulations email template named "${s}" in the account${hint}.`, 'see `jobfit templates` for names and ids');
   }
-  const account = await loadAccountData(client as never);
+  const account = await loadAccountData(client);
   const r = kind === 'team' ? resolveTeam(account, s) : resolveTemplate(account, s);
   if (!r.ok) throw new UsageError(`${r.reason}.`, kind === 'team' ? 'see `jobfit teams` for names and ids' : 'see `jobfit templates` for names and ids');
   return r.value;

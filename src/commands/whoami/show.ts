@@ -27,7 +27,7 @@ function profileSource(profile: string, c: { keyInKeyring?: boolean; mode?: 'liv
   return `profile "${profile}" in ${file}`;
 }
 
-export async function run(_opts: Record<string, never>, ctx: Context): Promise<void> {
+async function run(_opts: Record<string, never>, ctx: Context): Promise<void> {
   checkOutputOptions(ctx, {});
   const client = await ctx.client();
   const account = (await client.getAccount()) as { id?: unknown; display_name?: unknown; mode?: unknown };
