@@ -5,29 +5,22 @@
 import { existsSync } from 'node:fs';
 import { ExitCode, InterruptError, JobfitError, PartialFailureError, SilentError } from '../core/errors.js';
 import { NUM } from '../format/number.js';
-import { hasUnsafe, safeLine } from '../format/sanitize.js';
+import { commandLine, shellOf } from '../format/command-line.js';
+import { safeLine } from '../format/sanitize.js';
 import { fileErrorCause } from './files.js';
 import { type BulkDeps, type BulkRunOptions, type BulkSummary, DEFAULT_CONCURRENCY } from './types.js';
 
-function shellQuote(s: string): string {
-  if (/^[A-Za-z0-9_./@:=,+-]+$/.test(s)) return s;
-  if (!hasUnsafe(s) && !/[\n\t]/.test(s)) return `'${s.replace(/'/g, `'\\''`)}'`;
-  // A name with a control or invisible character: ANSI-C quoting (bash, zsh),
-  // which a terminal shows as text and a shell reads back as the same name.
-  let q = '';
-  for (const ch of s) {
-    const code = ch.codePointAt(0) ?? 0;
-    if (ch === '\\' || ch === "'") q += `\\${ch}`;
-    else if (!hasUnsafe(ch) && ch !== '\n' && ch !== '\t') q += ch;
-    else if (code <= 0xff) q += `\\x${code.toString(16).padStart(2, '0')}`;
-    else if (code <= 0xffff) q += `\\u${code.toString(16).padStart(4, '0')}`;
-    else q += `\\U${code.toString(16).padStart(8, '0')}`;
-  }
-  return `$'${q}'`;
-}
-
-export function resumeCommand(o: BulkRunOptions, out: string): string {
-  const parts = ['jobfit', 'invite', '--csv', o.csv, '--out', out, o.retryFailed ? '--retry-failed' : '--resume'];
+/**
+ * The command that continues a run, quoted for the shell of the platform. A run
+ * of standard input is continued with the same bytes: `< SAME_FILE` in a POSIX
+ * shell; on Windows `--csv SAME_FILE` (PowerShell has no `<`, and its pipe
+ * re-encodes text; a resume reads its rows by number whatever the input's name).
+ */
+export function resumeCommand(o: BulkRunOptions, out: string, platform: NodeJS.Platform = process.platform): string {
+  const shell = shellOf(platform);
+  const stdin = o.csv === '-';
+  const csv = stdin && shell === 'windows' ? 'SAME_FILE' : o.csv;
+  const parts = ['jobfit', 'invite', '--csv', csv, '--out', out, o.retryFailed ? '--retry-failed' : '--resume'];
   if (o.sheet !== undefined) parts.push('--sheet', o.sheet);
   if (o.createdBy) parts.push('--created-by', o.createdBy);
   if (o.team) parts.push('--team', o.team);
@@ -39,8 +32,8 @@ export function resumeCommand(o: BulkRunOptions, out: string): string {
   if (o.skipInvalid) parts.push('--skip-invalid');
   if (o.concurrency && o.concurrency !== DEFAULT_CONCURRENCY) parts.push('--concurrency', String(o.concurrency));
   if (o.yes) parts.push('--yes');
-  const cmd = parts.map(shellQuote).join(' ');
-  return o.csv === '-' ? `${cmd} < SAME_FILE` : cmd;
+  const cmd = commandLine(parts, shell);
+  return stdin && shell === 'posix' ? `${cmd} < SAME_FILE` : cmd;
 }
 
 /** A full or read-only disk (or another write error) as one sentence: the file, the cause, what was sent, how to resume. */

@@ -15,7 +15,8 @@ export interface Profile {
   /**
    * Keys kept in the OS keyring, by mode: the file holds only their masked form
    * (`sk_live_…a1b2`), and the key lives under service `jobfit`, account
-   * `<profile>/<mode>` (config/keyring.ts). A plain key above wins over it.
+   * `<profile>/<mode>`, or `<profile>/<mode>@<folder>` with JOBFIT_CONFIG_DIR
+   * (config/keyring.ts). A plain key above wins over it.
    */
   keyring?: Partial<Record<KeyMode, string>>;
   default_mode?: KeyMode;
