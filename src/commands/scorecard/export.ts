@@ -8,7 +8,7 @@
 import * as z from 'zod';
 import { fieldNames } from '../../api/fields.js';
 import { Scorecard } from '../../api/schemas/scorecard.js';
-import { throwIfFailed } from '../../export/bulk-fetch.js';
+import { throwIfFailed } from '../../export/error-sink.js';
 import { runIdExport } from '../../export/id-export.js';
 import { heapForSize } from '../../core/heap.js';
 import { idSource, singleId } from '../../export/ids.js';
