@@ -166,7 +166,7 @@ interface Answer {
 
 /**
  * The state of one complete listing: the items seen, the cells being refined,
- * the requests sent. Its methods are the steps of the search; listAll runs it.
+ * the requests sent. Its methods are the steps of the search; listComplete runs it.
  */
 class PartitionSearch<T> {
   readonly seen = new Map<string, Seen>();
@@ -333,7 +333,7 @@ class PartitionSearch<T> {
  * found. Throws a JobfitError (exit 1) naming what is missing when the
  * distinct items do not add up to the service's `total_count`.
  */
-export async function listAll<T>(
+export async function listComplete<T>(
   fetchPage: FetchPage<T>,
   base: BaseFilter,
   onItem: (item: T) => void | Promise<void>,

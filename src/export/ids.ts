@@ -1,6 +1,6 @@
 /**
  * Where the ids of a bulk result export come from: arguments, a file or stdin
- * (`--ids-from FILE|-`), or every test taker (`--all`, complete via listAll,
+ * (`--ids-from FILE|-`), or every test taker (`--all`, complete via listComplete,
  * fed to the fetch while the list is still being discovered).
  */
 import type { JobfitClient, ListFilter } from '../client/client.js';

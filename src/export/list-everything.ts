@@ -1,7 +1,7 @@
 /**
  * `--all` for invitations, test-takers and profiles: the complete list, past
  * the service's cap of 50 (150 with a filter) per request. The engines are
- * complete-list.ts (listAll, items with an email) and guided-list.ts (test
+ * complete-list.ts (listComplete, items with an email) and guided-list.ts (test
  * takers, with or without an email on their items). findEverything runs them
  * for a resource and hands over each item once, with no Session (a program
  * can use it as is); listEverything streams the items to the one output helper
@@ -15,7 +15,7 @@ import { JobfitError } from '../core/errors.js';
 import { readId } from '../api/ids.js';
 import { bulkFetch } from './bulk-fetch.js';
 import { IdFeed } from './id-feed.js';
-import { type BaseFilter, type FetchPage, type ListAllResult, type ListPageQuery, listAll } from './complete-list.js';
+import { type BaseFilter, type FetchPage, type ListAllResult, type ListPageQuery, listComplete } from './complete-list.js';
 import { finishExport, isServiceGone } from './finish.js';
 import { type InvitationRef, listTestTakersComplete, type TestTakerLike } from './guided-list.js';
 import { ExportTally } from './tally.js';
@@ -63,7 +63,7 @@ export interface ListedCount {
 /** How the engine reports back; nothing of a Session. */
 export interface FindOptions {
   signal?: AbortSignal;
-  /** Requests in flight at once (defaults: those of listAll and bulkFetch). */
+  /** Requests in flight at once (defaults: those of listComplete and bulkFetch). */
   concurrency?: number;
   /** Called after every list request (for a -v trace). */
   onRequest?: (query: ListPageQuery, answer: { total: number; returned: number; hasMore: boolean }) => void;
@@ -160,7 +160,7 @@ async function allPeople(client: JobfitClient, resource: 'invitations' | 'test-t
   };
   let r: ListAllResult;
   if (resource === 'invitations') {
-    r = await listAll(fetchInvitations as FetchPage<Item>, base, (it) => keep(it, typeof it.email === 'string' ? it.email : undefined), {
+    r = await listComplete(fetchInvitations as FetchPage<Item>, base, (it) => keep(it, typeof it.email === 'string' ? it.email : undefined), {
       signal,
       concurrency,
       noun: 'invitations',

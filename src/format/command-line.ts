@@ -12,19 +12,19 @@
  */
 import { hasUnsafe } from './sanitize.js';
 
-export type Shell = 'posix' | 'windows';
+export type PasteShell = 'posix' | 'windows';
 
 /** The shell a person on this platform pastes into. */
-export function shellOf(platform: NodeJS.Platform = process.platform): Shell {
+export function shellOf(platform: NodeJS.Platform = process.platform): PasteShell {
   return platform === 'win32' ? 'windows' : 'posix';
 }
 
 /** A command line: each word quoted as that shell needs. */
-export function commandLine(words: readonly string[], shell: Shell): string {
+export function commandLine(words: readonly string[], shell: PasteShell): string {
   return words.map((w) => quoteWord(w, shell)).join(' ');
 }
 
-export function quoteWord(s: string, shell: Shell): string {
+export function quoteWord(s: string, shell: PasteShell): string {
   return shell === 'windows' ? windowsWord(s) : posixWord(s);
 }
 

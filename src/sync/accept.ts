@@ -15,7 +15,7 @@ export interface SmallLists {
 }
 
 /** Checks the key's mode and account against the database, and the score profiles; records the run. Resolves with the profiles. */
-export async function accept(s: RunState): Promise<string[]> {
+export async function acceptRun(s: RunState): Promise<string[]> {
   const { ctx, client, db, o } = s;
   const account = obj(await s.req('account', () => client.getAccount()));
   const mode = account.mode === 'test' || account.mode === 'live' ? account.mode : ctx.connection?.mode;

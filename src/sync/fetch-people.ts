@@ -5,7 +5,7 @@
  * people to look at, `concurrency` at a time: each accepted invitation's test
  * taker, results and invitation as the plan says, committed together.
  */
-import { type FetchPage, listAll } from '../export/complete-list.js';
+import { type FetchPage, listComplete } from '../export/complete-list.js';
 import type { Apply } from './commits.js';
 import { type Listed, ListedItems, listed } from './listed.js';
 import { type PlanOptions, type ResultFetch, type TakerState, SKIP, completedOf, invitationNeedsFetch, planWork, resultsToFetch, storedState, takerNeedsFetch } from './plan.js';
@@ -28,7 +28,7 @@ export async function changeFeed(s: RunState): Promise<ListedItems> {
   if (s.o.items) for (const it of s.o.items) take(it);
   else {
     const fetchPage: FetchPage<Json> = (q, sig) => s.req('invitation_list', () => s.client.listInvitations(q, sig)) as Promise<{ total_count?: number; data: Json[] }>;
-    await listAll(fetchPage, {}, (it) => take(obj(it)), {
+    await listComplete(fetchPage, {}, (it) => take(obj(it)), {
       signal: s.signal,
       noun: 'invitations',
       concurrency: Math.min(8, s.o.concurrency),

@@ -26,7 +26,7 @@
 import type { JobfitClient } from '../client/client.js';
 import { errorText } from '../export/error-sink.js';
 import type { Progress } from '../format/progress.js';
-import { accept, smallLists } from './accept.js';
+import { acceptRun, smallLists } from './accept.js';
 import { changeFeed, fetchAll, planAll } from './fetch-people.js';
 import { checkCounts, markGone } from './gone.js';
 import type { PlanOptions } from './plan.js';
@@ -75,7 +75,7 @@ export async function syncOnce(ctx: SyncSession, client: JobfitClient, db: SyncS
 
 /** The run's steps, in order. */
 async function run(s: RunState): Promise<SyncReport> {
-  const sps = await accept(s);
+  const sps = await acceptRun(s);
   const small = await smallLists(s);
   // Every answer so far was received before the invitation list read begins: an invitation created before this moment must be in it.
   const clock = s.client.http.serviceTime;

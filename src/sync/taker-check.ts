@@ -7,7 +7,7 @@
  */
 import type { JobfitError } from '../core/errors.js';
 import { errorText } from '../export/error-sink.js';
-import { type FetchPage, listAll } from '../export/complete-list.js';
+import { type FetchPage, listComplete } from '../export/complete-list.js';
 import { ListedItems, listed, present } from './listed.js';
 import { droppedError, sinceVerdict, takerListCheck, unnamedTakers } from './plan.js';
 import { type Json, obj, optId } from './rows.js';
@@ -61,7 +61,7 @@ async function recheckTakers(s: RunState, first: JobfitError): Promise<void> {
   let unreadable = false;
   const clock = s.client.http.serviceTime;
   const fetchPage: FetchPage<Json> = (q, sig) => s.req('invitation_list_recheck', () => s.client.listInvitations(q, sig)) as Promise<{ total_count?: number; data: Json[] }>;
-  await listAll(
+  await listComplete(
     fetchPage,
     {},
     (it) => {

@@ -9,7 +9,7 @@ import { JobfitError } from '../../src/core/errors.js';
 import { ServiceGoneError } from '../../src/client/errors.js';
 import { bulkFetch } from '../../src/export/bulk-fetch.js';
 import { IdFeed } from '../../src/export/id-feed.js';
-import { type FetchPage, listAll, minimumRequests } from '../../src/export/complete-list.js';
+import { type FetchPage, listComplete, minimumRequests } from '../../src/export/complete-list.js';
 import { listTestTakersComplete, planCells } from '../../src/export/guided-list.js';
 import { isServiceGone } from '../../src/export/finish.js';
 import { ExportTally } from '../../src/export/tally.js';
@@ -91,7 +91,7 @@ describe('give up early when the answers cannot add up', () => {
       requests++;
       return { total_count: 10_000, has_more: true, data: items };
     };
-    const err = await listAll(liar, {}, () => {}).catch((e: unknown) => e);
+    const err = await listComplete(liar, {}, () => {}).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(JobfitError);
     expect((err as Error).message).toMatch(/Gave up on the complete list of items after \d+ requests \(50 of 10000 found\)/);
     expect((err as Error).message).toMatch(/Not completed: \d+ groups?, the narrowest emails matching "[^"]+" \(\d+ of \d+ found\)/);

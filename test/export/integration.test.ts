@@ -7,7 +7,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientForConnection } from '../../src/client/index.js';
 import type { JobfitClient } from '../../src/client/client.js';
-import { type FetchPage, listAll } from '../../src/export/complete-list.js';
+import { type FetchPage, listComplete } from '../../src/export/complete-list.js';
 import { CATALOG_SHORT_NAMES, IDENTITY_COLUMNS, SUMMARY_COLUMNS } from '../../src/export/scorecard-rows.js';
 import { type StubEnv, startStubEnv } from '../commands/stub-env.js';
 import { runCli } from '../helpers/cli.js';
@@ -38,12 +38,12 @@ afterAll(async () => {
 
 const ids = (ndjson: string) => ndjson.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l).id as number);
 
-describe('listAll over HTTP against the stub', () => {
+describe('listComplete over HTTP against the stub', () => {
   it('test takers: exactly total_count distinct ids, all teams and per team', async () => {
     // Our stub's items carry an email (the reference does not promise one: the schema's email is optional).
     const fetchPage = ((q, s) => client.listTestTakers(q, s)) as FetchPage<{ id: number; email: string }>;
     const all = new Set<number>();
-    const r = await listAll(fetchPage, {}, (t) => {
+    const r = await listComplete(fetchPage, {}, (t) => {
       all.add(t.id);
     });
     const unfiltered = await client.listTestTakers({});
@@ -53,7 +53,7 @@ describe('listAll over HTTP against the stub', () => {
     expect(r.requests).toBeLessThanOrEqual(5 * r.minimum);
     for (const t of teams.filter((t) => t.test_takers_count > 0)) {
       const got = new Set<number>();
-      const rt = await listAll(fetchPage, { team_id: t.id }, (x) => {
+      const rt = await listComplete(fetchPage, { team_id: t.id }, (x) => {
         got.add(x.id);
       });
       expect(got.size).toBe(t.test_takers_count);

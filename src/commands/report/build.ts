@@ -1,7 +1,7 @@
 /**
  * report --sp SHORT [--team ID] [--group-by team|custom_id] [-o html [--top N|all]]
  *
- * A group report from a complete export: every invitation (listAll), then the
+ * A group report from a complete export: every invitation (listComplete), then the
  * scorecard of every test taker among them (bulkFetch). Definitions are in
  * src/export/group-report.ts and docs/exports.md.
  */
@@ -12,7 +12,7 @@ import { type BulkResult, bulkFetch, waitingNotice } from '../../export/bulk-fet
 import { createErrorSink, throwIfFailed } from '../../export/error-sink.js';
 import { IdFeed } from '../../export/id-feed.js';
 import { heapForSize } from '../../core/heap.js';
-import { type FetchPage, listAll } from '../../export/complete-list.js';
+import { type FetchPage, listComplete } from '../../export/complete-list.js';
 import { finishExport, isServiceGone } from '../../export/finish.js';
 import { type GroupStats, GroupReport, groupId, type InvitationLike, REPORT_CSV_COLUMNS, reportCsvRow, takerIdOf } from '../../export/group-report.js';
 import { checkScoreProfile } from '../../export/score-profile.js';
@@ -116,7 +116,7 @@ function openOutputs(ctx: Context, o: { out?: string; errors?: string }) {
   }
 }
 
-/** Every invitation (listAll) into the report; the test taker of each accepted one goes to the feed as it comes. */
+/** Every invitation (listComplete) into the report; the test taker of each accepted one goes to the feed as it comes. */
 function listInvitations(ctx: Context, client: JobfitClient, team: number | undefined, g: Gathering, spec?: ReturnType<typeof specOf>) {
   const add = (inv: InvitationLike & { account?: { id?: number; display_name?: string } | null }) => {
     g.report.addInvitation(inv);
@@ -137,7 +137,7 @@ function listInvitations(ctx: Context, client: JobfitClient, team: number | unde
   const fetchPage = ((q: ListFilter, signal?: AbortSignal) => client.listInvitations(q, signal)) as FetchPage<
     InvitationLike & { email: string; account?: { id?: number; display_name?: string } | null }
   >;
-  const listing = listAll(
+  const listing = listComplete(
     fetchPage,
     { team_id: team },
     (inv) => {
