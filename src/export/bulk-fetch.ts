@@ -11,7 +11,7 @@
  * its concurrency for a while instead of hammering on.
  */
 import { setMaxListeners } from 'node:events';
-import { askAgain, EXPORT_RETRIES, isLongRetryAfter, MAX_RETRY_AFTER_MS } from './ask-again.js';
+import { askAgain, EXPORT_RETRIES, isLongRetryAfter, MAX_RETRY_AFTER_MS } from '../listing/ask-again.js';
 import type { Session } from '../core/session.js';
 import { JobfitError } from '../core/errors.js';
 import type { IdFeed } from './id-feed.js';

@@ -10,8 +10,8 @@ import { readId } from '../api/ids.js';
 import { readInput } from '../core/input.js';
 import { NUM } from '../format/number.js';
 import { IdFeed, parseIdLines } from './id-feed.js';
-import type { FetchPage, ListAllResult } from './complete-list.js';
-import { type InvitationRef, listTestTakersComplete, type TestTakerLike } from './guided-list.js';
+import type { FetchPage, ListAllResult } from '../listing/complete-list.js';
+import { type InvitationRef, listTestTakersComplete, type TestTakerLike } from '../listing/guided-list.js';
 
 export interface IdSourceOptions {
   ids: string[];

@@ -5,7 +5,7 @@
  * people to look at, `concurrency` at a time: each accepted invitation's test
  * taker, results and invitation as the plan says, committed together.
  */
-import { type FetchPage, listComplete } from '../export/complete-list.js';
+import { type FetchPage, listComplete } from '../listing/complete-list.js';
 import type { Apply } from './commits.js';
 import { type Listed, ListedItems, listed } from './listed.js';
 import { type PlanOptions, type ResultFetch, type TakerState, SKIP, completedOf, invitationNeedsFetch, planWork, resultsToFetch, storedState, takerNeedsFetch } from './plan.js';

@@ -2,7 +2,7 @@
  * One sync run: read what can have changed, fetch only that, apply it.
  *
  * The service has no "changed since" filter, so the complete invitation list
- * (src/export/complete-list.ts, about total/150 requests) is the change feed:
+ * (src/listing/complete-list.ts, about total/150 requests) is the change feed:
  * its items carry `accepted_at` and `test_taker_id`. Every other decision
  * compares that list with what the database already holds; those rules are
  * the sync plan (src/sync/plan.ts), the rows are built by src/sync/rows.ts,

@@ -7,7 +7,7 @@
  */
 import type { JobfitError } from '../core/errors.js';
 import { errorText } from '../export/error-sink.js';
-import { type FetchPage, listComplete } from '../export/complete-list.js';
+import { type FetchPage, listComplete } from '../listing/complete-list.js';
 import { ListedItems, listed, present } from './listed.js';
 import { droppedError, sinceVerdict, takerListCheck, unnamedTakers } from './plan.js';
 import { type Json, obj, optId } from './rows.js';

@@ -9,12 +9,12 @@ import { JobfitError } from '../../src/core/errors.js';
 import { ServiceGoneError } from '../../src/client/errors.js';
 import { bulkFetch } from '../../src/export/bulk-fetch.js';
 import { IdFeed } from '../../src/export/id-feed.js';
-import { type FetchPage, listComplete, minimumRequests } from '../../src/export/complete-list.js';
-import { listTestTakersComplete, planCells } from '../../src/export/guided-list.js';
+import { type FetchPage, listComplete, minimumRequests } from '../../src/listing/complete-list.js';
+import { listTestTakersComplete, planCells } from '../../src/listing/guided-list.js';
 import { isServiceGone } from '../../src/export/finish.js';
 import { ExportTally } from '../../src/export/tally.js';
 import { generatePeople } from '../../src/stub/people.js';
-import { type FakeItem, fakeList } from './fake-list.js';
+import { type FakeItem, fakeList } from '../listing/fake-list.js';
 
 describe('bulkFetch accounts for every id', () => {
   it('20,000 ids pushed while they are drained: 20,000 outcomes, in order (the 4,097th id used to vanish)', async () => {

@@ -7,7 +7,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientForConnection } from '../../src/client/index.js';
 import type { JobfitClient } from '../../src/client/client.js';
-import { type FetchPage, listComplete } from '../../src/export/complete-list.js';
+import { type FetchPage, listComplete } from '../../src/listing/complete-list.js';
 import { CATALOG_SHORT_NAMES, IDENTITY_COLUMNS, SUMMARY_COLUMNS } from '../../src/export/scorecard-rows.js';
 import { type StubEnv, startStubEnv } from '../commands/stub-env.js';
 import { runCli } from '../helpers/cli.js';

@@ -12,7 +12,7 @@ import { type BulkResult, bulkFetch, waitingNotice } from '../../export/bulk-fet
 import { createErrorSink, throwIfFailed } from '../../export/error-sink.js';
 import { IdFeed } from '../../export/id-feed.js';
 import { heapForSize } from '../../core/heap.js';
-import { type FetchPage, listComplete } from '../../export/complete-list.js';
+import { type FetchPage, listComplete } from '../../listing/complete-list.js';
 import { finishExport, isServiceGone } from '../../export/finish.js';
 import { type GroupStats, GroupReport, groupId, type InvitationLike, REPORT_CSV_COLUMNS, reportCsvRow, takerIdOf } from '../../export/group-report.js';
 import { checkScoreProfile } from '../../export/score-profile.js';

@@ -3,7 +3,7 @@
  * substring match on email and custom_id, exact team_id, newest first, at most
  * 50 items unfiltered and 150 with an email or custom_id filter.
  */
-import type { FetchPage, ListPageQuery } from '../../src/export/complete-list.js';
+import type { FetchPage, ListPageQuery } from '../../src/listing/complete-list.js';
 
 export interface FakeItem {
   id: number;

@@ -1,5 +1,5 @@
 /**
- * The rules of the partition search (src/export/cell-search.ts), one by one:
+ * The rules of the partition search (src/listing/cell-search.ts), one by one:
  * cells and their members, the completeness rule under churn, the side
  * choice (the cost model), the order of the characters asked for, and the
  * sentences of a search that cannot finish.
@@ -31,7 +31,7 @@ import {
   smallChildren,
   splitCost,
   splitEmail,
-} from '../../src/export/cell-search.js';
+} from '../../src/listing/cell-search.js';
 
 let nextId = 1;
 const item = (email: string, at = 0): Seen => seenItem(String(nextId++), at, email);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { JobfitError } from '../../src/core/errors.js';
-import { cleanFilter, itemId, listComplete, minimumRequests, readAnswer } from '../../src/export/complete-list.js';
+import { cleanFilter, itemId, listComplete, minimumRequests, readAnswer } from '../../src/listing/complete-list.js';
 import { generatePeople } from '../../src/stub/people.js';
 import { type FakeItem, fakeList } from './fake-list.js';
 
