@@ -14,14 +14,15 @@ const FLOORS = {
   client: ['core', 'api', 'config'],
   stub: ['core', 'api'],
   format: ['core', 'api', 'config', 'client'],
-  export: ['core', 'api', 'config', 'client', 'format'],
-  sync: ['core', 'api', 'config', 'client', 'format', 'export'],
-  bulk: ['core', 'api', 'config', 'client', 'format', 'export'],
-  webhook: ['core', 'api', 'config', 'client', 'format', 'export', 'sync'],
-  fairness: ['core', 'api', 'config', 'client', 'format', 'export', 'bulk'],
-  lib: ['core', 'api', 'config', 'client', 'stub', 'format', 'export', 'sync', 'bulk', 'webhook', 'fairness'],
-  commands: ['core', 'api', 'config', 'client', 'stub', 'format', 'export', 'sync', 'bulk', 'webhook', 'fairness'],
-  cli: ['core', 'api', 'config', 'client', 'stub', 'format', 'export', 'sync', 'bulk', 'webhook', 'fairness', 'commands'],
+  listing: ['core', 'api', 'config', 'client', 'format'],
+  export: ['core', 'api', 'config', 'client', 'format', 'listing'],
+  sync: ['core', 'api', 'config', 'client', 'format', 'listing', 'export'],
+  bulk: ['core', 'api', 'config', 'client', 'format', 'listing', 'export'],
+  webhook: ['core', 'api', 'config', 'client', 'format', 'listing', 'export', 'sync'],
+  fairness: ['core', 'api', 'config', 'client', 'format', 'listing', 'export', 'bulk'],
+  lib: ['core', 'api', 'config', 'client', 'stub', 'format', 'listing', 'export', 'sync', 'bulk', 'webhook', 'fairness'],
+  commands: ['core', 'api', 'config', 'client', 'stub', 'format', 'listing', 'export', 'sync', 'bulk', 'webhook', 'fairness'],
+  cli: ['core', 'api', 'config', 'client', 'stub', 'format', 'listing', 'export', 'sync', 'bulk', 'webhook', 'fairness', 'commands'],
 };
 const TOP = [...Object.keys(FLOORS), 'types'];
 const floorRules = Object.entries(FLOORS).map(([dir, allowed]) => {

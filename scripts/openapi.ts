@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type ExampleCase, renderOpenApi } from '../src/api/openapi.js';
 import type { RouteName } from '../src/api/routes.js';
-import { type RunningStub, startStub } from '../src/stub/index.js';
+import { type RunningStub, startStubServer } from '../src/stub/index.js';
 
 export const DOC_URL = new URL('../docs/openapi.json', import.meta.url);
 
@@ -283,7 +283,7 @@ export function toExamples(results: Array<{ case: Case; answer: Answer }>, since
 /** A throw-away stub on the seed, whose URLs use the default origin (http://127.0.0.1:4010). */
 export async function withSeededStub<T>(fn: (stub: RunningStub) => Promise<T>): Promise<T> {
   const dataDir = mkdtempSync(join(tmpdir(), 'jobfit-openapi-'));
-  const stub = await startStub({ dataDir, port: 0, host: '127.0.0.1', publishOrigin: false });
+  const stub = await startStubServer({ dataDir, port: 0, host: '127.0.0.1', publishOrigin: false });
   try {
     return await fn(stub);
   } finally {

@@ -76,7 +76,7 @@ const work = join(ROOT, '.tmp', 'sea');
 mkdirSync(work, { recursive: true });
 const commit = commitOf();
 const bundle = join(work, 'jobfit.js');
-await bundleMain(bundle, { version });
+const packages = await bundleMain(bundle, { version });
 const main = join(work, 'main.cjs');
 writeMain(main, { version, commit });
 const builder = join(fetchPackage(host.node, NODE_VERSION), host.exe);
@@ -95,6 +95,7 @@ for (const target of targets) {
     keyringDir: fetchPackage(target.keyring, keyringVersion),
     main,
     bundle,
+    packages,
     work: join(work, target.id),
     output,
     codeCache: target === host,

@@ -4,12 +4,13 @@
 // to the next: the CPU a command spends moves far less with the load than
 // how long it waits for one. Interleaved rounds, medians.
 //
-//   node bench/cli/cpu-ab.mjs --runs 20 NAME=DIR ... [--exe FILE --exe-node FILE]
+//   node bench/cli/cpu-ab.mjs --runs 20 NAME=DIR ... [--exe [NAME=]FILE ... --exe-node FILE]
 //
 // Each DIR is a built tree (bin/, dist/, fixtures/, node_modules/); its
 // `--version` and embedded `teams -o json` (a config folder of its own, seeded
 // in the warm-up) are timed beside `node -e 0` of the node running this
-// script, and the executable's beside `node -e 0` of its own Node.
+// script, and each executable's (--exe, repeated for an A/B of executables
+// built with the same Node) beside `node -e 0` of its own Node (--exe-node).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,7 +20,8 @@ import { arg } from '../lib.mjs';
 const RUNS = arg('--runs', 20);
 const argv = process.argv.slice(2);
 const named = (flag) => (argv.includes(flag) ? argv[argv.indexOf(flag) + 1] : undefined);
-const trees = argv.filter((a) => /^[\w-]+=/.test(a)).map((a) => a.split('='));
+const exes = argv.flatMap((a, i) => (argv[i - 1] === '--exe' ? [a.includes('=') ? a.split('=') : ['executable', a]] : []));
+const trees = argv.filter((a, i) => /^[\w-]+=/.test(a) && argv[i - 1] !== '--exe').map((a) => a.split('='));
 const tmp = mkdtempSync(join(tmpdir(), 'jobfit-cpu-ab-'));
 const env = (name) => ({ PATH: process.env.PATH, HOME: join(tmp, name), JOBFIT_CONFIG_DIR: join(tmp, name, 'config'), XDG_CACHE_HOME: join(tmp, name, 'cache'), NO_COLOR: '1' });
 
@@ -29,11 +31,10 @@ for (const [name, dir] of trees) {
   CASES.push({ name: `${name}: --version`, cmd: [process.execPath, bin, '--version'], env: env(name) });
   CASES.push({ name: `${name}: teams -o json (embedded)`, cmd: [process.execPath, bin, 'teams', '-o', 'json'], env: env(name) });
 }
-const exe = named('--exe');
-if (exe) {
-  CASES.push({ name: "node -e 0 (the executable's Node)", cmd: [named('--exe-node'), '-e', '0'], env: env('exe-node') });
-  CASES.push({ name: 'executable: --version', cmd: [exe, '--version'], env: env('exe') });
-  CASES.push({ name: 'executable: teams -o json (embedded)', cmd: [exe, 'teams', '-o', 'json'], env: env('exe') });
+if (exes.length > 0) CASES.push({ name: "node -e 0 (the executable's Node)", cmd: [named('--exe-node'), '-e', '0'], env: env('exe-node') });
+for (const [name, file] of exes) {
+  CASES.push({ name: `${name}: --version`, cmd: [file, '--version'], env: env(name), exe: true });
+  CASES.push({ name: `${name}: teams -o json (embedded)`, cmd: [file, 'teams', '-o', 'json'], env: env(name), exe: true });
 }
 
 /** CPU milliseconds (user + system) of one run of `cmd`. */
@@ -56,14 +57,16 @@ rmSync(tmp, { recursive: true, force: true });
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const nodeBase = median(times.get('node -e 0'));
-const exeBase = exe ? median(times.get("node -e 0 (the executable's Node)")) : undefined;
+const exeBase = exes.length > 0 ? median(times.get("node -e 0 (the executable's Node)")) : undefined;
 const first = trees[0]?.[0];
+const firstExe = exes[0]?.[0];
 console.log(`node ${process.version}, ${RUNS} interleaved rounds, median CPU time (user + system)`);
-console.log(`| command | CPU ms | × node -e 0 |${first ? ` × ${first} |` : ''}`);
-console.log(`|---|---:|---:|${first ? '---:|' : ''}`);
+console.log(`| command | CPU ms | × node -e 0 | × ${[first, firstExe].filter(Boolean).join(' / ')} (the first of its kind) |`);
+console.log('|---|---:|---:|---:|');
 for (const c of CASES) {
   const m = median(times.get(c.name));
-  const base = c.name.startsWith('executable') ? exeBase : nodeBase;
-  const same = first && c.name.includes(': ') && !c.name.startsWith('executable') ? (m / median(times.get(`${first}: ${c.name.split(': ')[1]}`))).toFixed(3) : '';
-  console.log(`| \`${c.name}\` | ${m.toFixed(0)} | ${(m / base).toFixed(2)} |${first ? ` ${same} |` : ''}`);
+  const base = c.exe ? exeBase : nodeBase;
+  const ref = c.exe ? firstExe : first;
+  const same = ref && c.name.includes(': ') ? (m / median(times.get(`${ref}: ${c.name.split(': ')[1]}`))).toFixed(3) : '';
+  console.log(`| \`${c.name}\` | ${m.toFixed(1)} | ${(m / base).toFixed(2)} | ${same} |`);
 }

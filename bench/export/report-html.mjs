@@ -14,32 +14,21 @@
 // machine where wall time does not.
 // Goals: the page at most 2 MB, its CPU time at most 10% above JSON's, and
 // peak RSS within 10% of JSON's (memory stays flat). Exit code 1 when missed.
-import { spawnSync } from 'node:child_process';
 import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { arg, benchPlace, logTo, runJobfit, serveStub, stopStub } from '../lib.mjs';
+import { arg, benchPlace, logTo } from '../lib.mjs';
+import { median, privateCopy, seededStub, timedJobfit } from './report-runs.mjs';
 
-const { root, bin, tmp, env: baseEnv } = benchPlace('report-html');
+const { root, tmp, env: baseEnv } = benchPlace('report-html');
+const bin = privateCopy(root, tmp);
 const N = arg('--test-takers', 10_000);
 const RUNS = arg('--runs', 5);
 const asJson = process.argv.includes('--json');
 const log = logTo(asJson);
-const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+const timed = (args, env) => timedJobfit(root, bin, args, env);
 
-/** One process of the CLI: wall time (ms), CPU time (ms) and its peak RSS (MB). */
-function timed(args, env) {
-  const t0 = performance.now();
-  const r = spawnSync(process.execPath, ['--require', join(root, 'bench/export/usage.cjs'), bin, ...args], { env, encoding: 'utf8' });
-  const ms = performance.now() - t0;
-  if (r.status !== 0) throw new Error(`jobfit ${args.join(' ')} exited ${r.status}: ${r.stderr.slice(-500)}`);
-  const kb = Number(/MAXRSS_KB=(\d+)/.exec(r.stderr)?.[1] ?? 0);
-  const cpuMs = Number(/CPU_US=(\d+)/.exec(r.stderr)?.[1] ?? 0) / 1000;
-  return { ms, cpuMs, rssMb: kb / 1024 };
-}
-
-const dir = join(tmp, 'stub');
-runJobfit(bin, ['stub', 'seed', '--test-takers', String(N), '--teams', '3', '--data', dir], baseEnv);
-const s = await serveStub(bin, dir, baseEnv);
+const stub = await seededStub(bin, tmp, N, baseEnv);
+const s = stub.served;
 const runs = { json: [], html: [] };
 const sizes = {};
 try {
@@ -54,7 +43,7 @@ try {
     }
   }
 } finally {
-  await stopStub(s);
+  await stub.stop();
   rmSync(tmp, { recursive: true, force: true });
 }
 

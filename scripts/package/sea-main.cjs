@@ -5,7 +5,8 @@
 // `--version` and `--help` answer here, and anything else compiles the bundle
 // (asset `jobfit.js`, src/cli/sea-entry.ts and all it reaches) with V8's code
 // cache of it (asset `jobfit.js.cache`, made by the build on this platform
-// only: another platform's would be rejected) and runs it.
+// only: another platform's would be rejected) and runs it; the packages only
+// workbooks and prompts use are assets of their own, run when first required.
 /* global exports, __filename -- CommonJS's own, handed to the bundle */
 'use strict';
 const sea = require('node:sea');
@@ -30,5 +31,24 @@ if (!helper && (one === '--version' || one === '-V')) {
   // exit: it holds the functions that run compiled, not only the top level (scripts/package/sea.mjs).
   const out = process.env.JOBFIT_SEA_CODE_CACHE_OUT;
   if (out) process.once('exit', () => require('node:fs').writeFileSync(out, script.createCachedData()));
-  script.runInThisContext()(exports, require, module, __filename, __dirname);
+  script.runInThisContext()(exports, requireInSea, module, __filename, __dirname);
+}
+
+/**
+ * The bundle's require: Node's built-ins, and the packages bundled apart
+ * (scripts/package/sea.mjs APART: asset `packages/<name>.js`), each compiled
+ * and run once, the first time it is required.
+ */
+function requireInSea(id) {
+  const asset = `packages/${id}.js`;
+  if (!sea.getAssetKeys().includes(asset)) return require(id);
+  requireInSea.loaded ??= new Map();
+  let m = requireInSea.loaded.get(id);
+  if (!m) {
+    m = { exports: {} };
+    requireInSea.loaded.set(id, m);
+    const { Script } = require('node:vm');
+    new Script(sea.getAsset(asset, 'utf8'), { filename: asset }).runInThisContext()(m.exports, require, m, __filename, __dirname);
+  }
+  return m.exports;
 }

@@ -15,21 +15,12 @@
  *
  * The id and timestamp are signed with the body, so a captured delivery cannot
  * be replayed later (or earlier) than the receiver's tolerance, five minutes.
- *
- * For one release (0.1.x; gone in 0.2.0) the stub also sends the header of
- * its earlier, Stripe-shaped scheme, and a receiver still accepts it:
- *
- *   jobfit-signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret string, "<t>.<raw body>")>
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const ID_HEADER = 'webhook-id';
 export const TIMESTAMP_HEADER = 'webhook-timestamp';
 export const SIGNATURE_HEADER = 'webhook-signature';
-/** The earlier scheme's header: sent and accepted beside Standard Webhooks until LEGACY_SIGNATURE_UNTIL. */
-export const LEGACY_SIGNATURE_HEADER = 'jobfit-signature';
-/** The release that stops sending and accepting LEGACY_SIGNATURE_HEADER (docs/webhooks.md says the same). */
-export const LEGACY_SIGNATURE_UNTIL = '0.2.0';
 
 const SECRET_PREFIX = 'whsec_';
 const NEW_SECRET_BYTES = 32;
@@ -75,30 +66,14 @@ function standardSignature(key: Buffer, id: string, timestamp: number, body: str
   return h.digest();
 }
 
-function legacySignature(secret: string, timestamp: number, body: string | Uint8Array): Buffer {
-  const h = createHmac('sha256', secret);
-  h.update(`${timestamp}.`);
-  h.update(body);
-  return h.digest();
-}
-
-/**
- * The signature headers of one delivery attempt. `legacySecret` keys the
- * earlier scheme's header (the secret as the app was given it, when the stub
- * has since re-spelt it); by default the secret itself.
- */
-export function signDelivery(
-  secret: string,
-  d: { id: string; timestamp: number; body: string | Uint8Array },
-  legacySecret: string = secret,
-): Record<string, string> {
+/** The signature headers of one delivery attempt. */
+export function signDelivery(secret: string, d: { id: string; timestamp: number; body: string | Uint8Array }): Record<string, string> {
   const key = secretKey(secret);
   if (!key) throw new Error('the signing secret is not whsec_ + base64 of 24 to 64 bytes');
   return {
     [ID_HEADER]: d.id,
     [TIMESTAMP_HEADER]: String(d.timestamp),
     [SIGNATURE_HEADER]: `v1,${standardSignature(key, d.id, d.timestamp, d.body).toString('base64')}`,
-    [LEGACY_SIGNATURE_HEADER]: `t=${d.timestamp},v1=${legacySignature(legacySecret, d.timestamp, d.body).toString('hex')}`,
   };
 }
 
@@ -107,7 +82,6 @@ export interface SignedHeaders {
   id?: string;
   timestamp?: string;
   signature?: string;
-  legacy?: string;
 }
 
 /** Picks the signature headers out of node's `req.headers` (or any lower-case record). */
@@ -116,11 +90,11 @@ export function signedHeaders(h: Record<string, string | string[] | undefined>):
     const v = h[name];
     return typeof v === 'string' ? v : undefined;
   };
-  return { id: one(ID_HEADER), timestamp: one(TIMESTAMP_HEADER), signature: one(SIGNATURE_HEADER), legacy: one(LEGACY_SIGNATURE_HEADER) };
+  return { id: one(ID_HEADER), timestamp: one(TIMESTAMP_HEADER), signature: one(SIGNATURE_HEADER) };
 }
 
 export type VerifyResult =
-  | { ok: true; scheme: 'standard' | 'legacy'; timestamp: number; ageSeconds: number }
+  | { ok: true; timestamp: number; ageSeconds: number }
   | { ok: false; reason: string; timestamp?: number };
 
 function sameBytes(a: Buffer, b: Buffer): boolean {
@@ -138,13 +112,12 @@ function withinTolerance(timestamp: number, opts: { toleranceSeconds?: number; n
       reason: `the signature is valid but was made ${Math.abs(age)} s ${age >= 0 ? 'ago' : 'ahead of this clock'}, beyond the tolerance of ${tolerance} s (a replay?)`,
     };
   }
-  return { ok: true, scheme: 'standard', timestamp, ageSeconds: age };
+  return { ok: true, timestamp, ageSeconds: age };
 }
 
 /**
  * Checks a delivery against the raw body as received (byte for byte: a body
- * parsed and serialised again no longer matches). A Standard Webhooks
- * signature is checked when present; else the earlier scheme's header.
+ * parsed and serialised again no longer matches).
  */
 export function verifyDelivery(
   secret: string,
@@ -152,53 +125,22 @@ export function verifyDelivery(
   body: string | Uint8Array,
   opts: { toleranceSeconds?: number; nowSeconds?: number } = {},
 ): VerifyResult {
-  if (h.signature !== undefined) {
-    const key = secretKey(secret);
-    if (!key) return { ok: false, reason: 'the signing secret is not whsec_ followed by base64 of 24 to 64 bytes' };
-    if (!h.id) return { ok: false, reason: `the delivery has no ${ID_HEADER} header` };
-    if (!h.timestamp || !/^\d{1,12}$/.test(h.timestamp.trim())) return { ok: false, reason: `the ${TIMESTAMP_HEADER} header is not unix seconds` };
-    const timestamp = Number(h.timestamp.trim());
-    const expected = standardSignature(key, h.id, timestamp, body);
-    // Several signatures may be sent, space-separated, during a key change: any v1 that matches will do.
-    const given = h.signature
-      .split(' ')
-      .map((s) => s.trim())
-      .filter((s) => s.startsWith('v1,'))
-      .map((s) => Buffer.from(s.slice(3), 'base64'));
-    if (given.length === 0) return { ok: false, reason: `the ${SIGNATURE_HEADER} header has no v1,<base64> signature` };
-    if (!given.some((g) => sameBytes(g, expected))) {
-      return { ok: false, reason: 'the signature does not match this id, timestamp, body and secret (was the body changed, or re-serialised, on the way?)' };
-    }
-    return withinTolerance(timestamp, opts);
-  }
-  if (h.legacy !== undefined) return verifyLegacy(secret, h.legacy, body, opts);
-  return { ok: false, reason: `the delivery has no ${SIGNATURE_HEADER} header` };
-}
-
-/** The earlier scheme (`jobfit-signature: t=…,v1=<hex>`), keyed with the secret string in either spelling. */
-function verifyLegacy(secret: string, header: string, body: string | Uint8Array, opts: { toleranceSeconds?: number; nowSeconds?: number }): VerifyResult {
-  let timestamp: number | undefined;
-  const signatures: Buffer[] = [];
-  for (const p of header.split(',').map((s) => s.trim())) {
-    const eq = p.indexOf('=');
-    if (eq < 0) continue;
-    const k = p.slice(0, eq);
-    const v = p.slice(eq + 1);
-    if (k === 't' && /^\d{1,12}$/.test(v)) timestamp = Number(v);
-    else if (k === 'v1' && /^[0-9a-f]{64}$/i.test(v)) signatures.push(Buffer.from(v, 'hex'));
-  }
-  if (timestamp === undefined) return { ok: false, reason: `the ${LEGACY_SIGNATURE_HEADER} header has no timestamp (t=…)` };
-  if (signatures.length === 0) return { ok: false, reason: `the ${LEGACY_SIGNATURE_HEADER} header has no v1= signature` };
-  const t = timestamp;
-  // The stub re-spells a base64url secret in standard base64 (the same key): either spelling verifies.
-  const spellings = new Set([secret.trim(), standardSpelling(secret) ?? secret.trim(), base64urlSpelling(secret)]);
-  const match = [...spellings].some((s) => signatures.some((g) => sameBytes(g, legacySignature(s, t, body))));
-  if (!match) return { ok: false, reason: 'the signature does not match this body and secret (was the body changed, or re-serialised, on the way?)' };
-  const r = withinTolerance(timestamp, opts);
-  return r.ok ? { ...r, scheme: 'legacy' } : r;
-}
-
-function base64urlSpelling(secret: string): string {
+  if (h.signature === undefined) return { ok: false, reason: `the delivery has no ${SIGNATURE_HEADER} header` };
   const key = secretKey(secret);
-  return key ? `${SECRET_PREFIX}${key.toString('base64url')}` : secret.trim();
+  if (!key) return { ok: false, reason: 'the signing secret is not whsec_ followed by base64 of 24 to 64 bytes' };
+  if (!h.id) return { ok: false, reason: `the delivery has no ${ID_HEADER} header` };
+  if (!h.timestamp || !/^\d{1,12}$/.test(h.timestamp.trim())) return { ok: false, reason: `the ${TIMESTAMP_HEADER} header is not unix seconds` };
+  const timestamp = Number(h.timestamp.trim());
+  const expected = standardSignature(key, h.id, timestamp, body);
+  // Several signatures may be sent, space-separated, during a key change: any v1 that matches will do.
+  const given = h.signature
+    .split(' ')
+    .map((s) => s.trim())
+    .filter((s) => s.startsWith('v1,'))
+    .map((s) => Buffer.from(s.slice(3), 'base64'));
+  if (given.length === 0) return { ok: false, reason: `the ${SIGNATURE_HEADER} header has no v1,<base64> signature` };
+  if (!given.some((g) => sameBytes(g, expected))) {
+    return { ok: false, reason: 'the signature does not match this id, timestamp, body and secret (was the body changed, or re-serialised, on the way?)' };
+  }
+  return withinTolerance(timestamp, opts);
 }

@@ -163,7 +163,7 @@ export function resolveAssessments(a: AccountData, raw: string): Resolved<number
 }
 
 /** Exact (case-insensitive) email match among the partial matches of GET /invitations?email=. */
-export async function findInvitationByEmail(api: BulkApi, email: string, signal?: AbortSignal): Promise<InvitationListItem | undefined> {
+export async function findInvitationByEmail(api: Pick<BulkApi, 'listInvitations'>, email: string, signal?: AbortSignal): Promise<InvitationListItem | undefined> {
   const list = await api.listInvitations({ email }, signal);
   const want = email.trim().toLowerCase();
   return list.data.find((i) => keyOf(i.email) === want);

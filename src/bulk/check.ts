@@ -16,8 +16,10 @@ import { type InputOptions, readInputBatches } from './input.js';
 import type { JournalState } from './journal.js';
 import type { CsvMeta, CsvRecord } from './reader.js';
 import { safeText } from '../format/sanitize.js';
-import type { BulkDeps, BulkOptions, InvalidRow } from './types.js';
-import { type RowCheck, type RowDefaults, RowValidator, resolveDefaults } from './validate.js';
+import type { BulkDeps, BulkRunOptions, InvalidRow } from './types.js';
+import type { RowCheck } from './row-check.js';
+import { type RowDefaults, resolveDefaults } from './row-defaults.js';
+import { RowValidator } from './validate.js';
 import { damagedNames } from './report.js';
 import { createResultsWriter } from './xlsx-results.js';
 
@@ -81,7 +83,7 @@ export function checkRow(v: Pick<Validated, 'validator' | 'meta' | 'firstRowOfEm
  * service). Here, with the account read: the defaults the flags and the
  * profile give, and whether there is an inviter.
  */
-export async function validatePass(head: InputHead, opts: BulkOptions, deps: BulkDeps, account: AccountData, journal?: JournalState): Promise<Validated> {
+export async function validatePass(head: InputHead, opts: BulkRunOptions, deps: BulkDeps, account: AccountData, journal?: JournalState): Promise<Validated> {
   const pd = deps.profileDefaults ?? {};
   // The flags' values were checked before the run connected (run.ts, prepareRun).
   const maps = parseMaps(opts.maps);
@@ -159,12 +161,12 @@ export function fitCells(cells: string[], width: number, delimiter: string): str
 }
 
 /** How a pass after the first reads the file: the sheet and the header line the first pass found. */
-export function againOptions(v: Pick<Validated, 'meta'>, opts: Pick<BulkOptions, 'sheet'>): InputOptions {
+export function againOptions(v: Pick<Validated, 'meta'>, opts: Pick<BulkRunOptions, 'sheet'>): InputOptions {
   return { sheet: v.meta.sheet ?? opts.sheet, headerRow: v.meta.headerLine };
 }
 
 /** --errors FILE: every invalid row with its cells, line and reasons (the file is read again; memory stays flat). */
-export async function writeErrorsFile(path: string, input: string, label: string, v: Validated, opts: BulkOptions): Promise<void> {
+export async function writeErrorsFile(path: string, input: string, label: string, v: Validated, opts: BulkRunOptions): Promise<void> {
   const file = resolve(path);
   checkWritablePath(file, 'errors file', opts.csv === '-' ? undefined : resolve(opts.csv));
   const w = createResultsWriter(file, v.meta.header, v.meta.delimiter, v.meta.bom, undefined, ['line', 'row', 'error'], 'errors file');

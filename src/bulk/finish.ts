@@ -5,29 +5,22 @@
 import { existsSync } from 'node:fs';
 import { ExitCode, InterruptError, JobfitError, PartialFailureError, SilentError } from '../core/errors.js';
 import { NUM } from '../format/number.js';
-import { hasUnsafe, safeLine } from '../format/sanitize.js';
+import { commandLine, shellOf } from '../format/command-line.js';
+import { safeLine } from '../format/sanitize.js';
 import { fileErrorCause } from './files.js';
-import { type BulkDeps, type BulkOptions, type BulkSummary, DEFAULT_CONCURRENCY } from './types.js';
+import { type BulkDeps, type BulkRunOptions, type BulkSummary, DEFAULT_CONCURRENCY } from './types.js';
 
-function shellQuote(s: string): string {
-  if (/^[A-Za-z0-9_./@:=,+-]+$/.test(s)) return s;
-  if (!hasUnsafe(s) && !/[\n\t]/.test(s)) return `'${s.replace(/'/g, `'\\''`)}'`;
-  // A name with a control or invisible character: ANSI-C quoting (bash, zsh),
-  // which a terminal shows as text and a shell reads back as the same name.
-  let q = '';
-  for (const ch of s) {
-    const code = ch.codePointAt(0) ?? 0;
-    if (ch === '\\' || ch === "'") q += `\\${ch}`;
-    else if (!hasUnsafe(ch) && ch !== '\n' && ch !== '\t') q += ch;
-    else if (code <= 0xff) q += `\\x${code.toString(16).padStart(2, '0')}`;
-    else if (code <= 0xffff) q += `\\u${code.toString(16).padStart(4, '0')}`;
-    else q += `\\U${code.toString(16).padStart(8, '0')}`;
-  }
-  return `$'${q}'`;
-}
-
-export function resumeCommand(o: BulkOptions, out: string): string {
-  const parts = ['jobfit', 'invite', '--csv', o.csv, '--out', out, o.retryFailed ? '--retry-failed' : '--resume'];
+/**
+ * The command that continues a run, quoted for the shell of the platform. A run
+ * of standard input is continued with the same bytes: `< SAME_FILE` in a POSIX
+ * shell; on Windows `--csv SAME_FILE` (PowerShell has no `<`, and its pipe
+ * re-encodes text; a resume reads its rows by number whatever the input's name).
+ */
+export function resumeCommand(o: BulkRunOptions, out: string, platform: NodeJS.Platform = process.platform): string {
+  const shell = shellOf(platform);
+  const stdin = o.csv === '-';
+  const csv = stdin && shell === 'windows' ? 'SAME_FILE' : o.csv;
+  const parts = ['jobfit', 'invite', '--csv', csv, '--out', out, o.retryFailed ? '--retry-failed' : '--resume'];
   if (o.sheet !== undefined) parts.push('--sheet', o.sheet);
   if (o.createdBy) parts.push('--created-by', o.createdBy);
   if (o.team) parts.push('--team', o.team);
@@ -39,12 +32,12 @@ export function resumeCommand(o: BulkOptions, out: string): string {
   if (o.skipInvalid) parts.push('--skip-invalid');
   if (o.concurrency && o.concurrency !== DEFAULT_CONCURRENCY) parts.push('--concurrency', String(o.concurrency));
   if (o.yes) parts.push('--yes');
-  const cmd = parts.map(shellQuote).join(' ');
-  return o.csv === '-' ? `${cmd} < SAME_FILE` : cmd;
+  const cmd = commandLine(parts, shell);
+  return stdin && shell === 'posix' ? `${cmd} < SAME_FILE` : cmd;
 }
 
 /** A full or read-only disk (or another write error) as one sentence: the file, the cause, what was sent, how to resume. */
-export function writeFailure(err: unknown, file: string, opts: BulkOptions, out: string, sent: number): JobfitError {
+export function writeFailure(err: unknown, file: string, opts: BulkRunOptions, out: string, sent: number): JobfitError {
   const what = sent > 0 ? `${NUM.count(sent, 'row')} ${sent === 1 ? 'was' : 'were'} sent and are in the journal; ` : 'nothing was sent; ';
   const kept = existsSync(out) ? 'the previous results file was left as it was' : 'no results file was written';
   return new JobfitError(`Cannot write ${file}: ${fileErrorCause(err)}. The run stopped: ${what}${kept}.`, {
@@ -54,7 +47,7 @@ export function writeFailure(err: unknown, file: string, opts: BulkOptions, out:
 }
 
 /** Every run's figures in one line: what happened to each row, and the pace of the rows actually sent. */
-export function summaryLine(s: BulkSummary): string {
+export function bulkSummaryLine(s: BulkSummary): string {
   const rate = s.seconds > 0 ? Math.round(s.sent / s.seconds) : s.sent;
   const notSent = s.unknown ? `${NUM.format(s.notSent)} not sent (${NUM.format(s.unknown)} of them unanswered)` : `${NUM.format(s.notSent)} not sent`;
   const parts = [`${NUM.format(s.created)} created`, `${NUM.format(s.exists)} exists`, `${NUM.format(s.invalid)} invalid`, `${NUM.format(s.failed)} failed`, notSent];
@@ -63,7 +56,7 @@ export function summaryLine(s: BulkSummary): string {
 }
 
 /** Maps a finished run to the exit: 0 all created/exists, 3 some invalid/failed or without a known outcome, 130 interrupted (143, 129: SIGTERM, SIGHUP; cli/main.ts). */
-export function finishBulk(s: BulkSummary, opts: BulkOptions, ctx: BulkDeps['ctx']): void {
+export function finishBulk(s: BulkSummary, opts: BulkRunOptions, ctx: BulkDeps['ctx']): void {
   if (s.interrupted) {
     const reason: unknown = ctx.io.signal.reason;
     const by = reason instanceof InterruptError && reason.signal !== 'SIGINT' ? ` (${reason.signal})` : '';

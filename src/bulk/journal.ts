@@ -37,7 +37,7 @@ import { fileErrorCause } from './files.js';
 
 export type RowStatus = 'created' | 'exists' | 'invalid' | 'failed' | 'not_sent' | 'unknown';
 
-export interface Outcome {
+export interface RowOutcome {
   status: RowStatus;
   id?: number | null;
   url?: string | null;
@@ -61,7 +61,7 @@ export interface JournalBegin {
 export interface JournalState {
   begin?: JournalBegin;
   /** Rows with a final outcome (created/exists/failed). */
-  done: Map<number, Outcome & { email: string }>;
+  done: Map<number, RowOutcome & { email: string }>;
   /** Rows sent (or about to be) with no outcome recorded: resolve by email. */
   inFlight: Map<number, string>;
   ended: boolean;
@@ -223,7 +223,7 @@ export class JournalWriter {
     this.writeNow(s);
   }
 
-  done(row: number, email: string, o: Outcome): void {
+  done(row: number, email: string, o: RowOutcome): void {
     this.buf.push(this.line({ t: 'done', row, email, status: o.status, id: o.id ?? null, url: o.url ?? null, error: o.error ?? null }));
     if (this.buf.length >= FLUSH_LINES) this.flush();
   }

@@ -10,7 +10,7 @@ import { NUM } from '../format/number.js';
 import { safeText } from '../format/sanitize.js';
 import type { AccountData } from './account.js';
 import type { Validated } from './check.js';
-import type { BulkDeps, BulkOptions } from './types.js';
+import type { BulkDeps, BulkRunOptions } from './types.js';
 
 function channelText(c: Validated['channels']): string {
   const parts = [];
@@ -20,7 +20,7 @@ function channelText(c: Validated['channels']): string {
   return parts.join(', ') || 'none';
 }
 
-export async function guardLive(opts: BulkOptions, deps: BulkDeps, account: AccountData, v: Validated, sendable: number): Promise<void> {
+export async function guardLive(opts: BulkRunOptions, deps: BulkDeps, account: AccountData, v: Validated, sendable: number): Promise<void> {
   const { ctx, target } = deps;
   if (target.local) {
     ctx.info(`Sending to the ${target.embedded ? 'embedded local stub, in this process' : `local stub at ${target.baseUrl}`}: no real email or SMS goes out.`);

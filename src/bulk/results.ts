@@ -19,7 +19,7 @@
 import { writeSync } from 'node:fs';
 import { createPrivateOutput, type PrivateOutput } from '../core/files.js';
 import { neutraliseCell } from '../format/csv.js';
-import type { Outcome } from './journal.js';
+import type { RowOutcome } from './journal.js';
 
 export const RESULT_COLUMNS = ['row', 'status', 'invitation_id', 'assessment_url', 'error'] as const;
 
@@ -106,7 +106,7 @@ export class ResultsWriter {
   }
 
   /** Records the outcome of a row; writes it and every following finished row once its turn comes. */
-  put(row: number, cells: string[], o: Outcome): void {
+  put(row: number, cells: string[], o: RowOutcome): void {
     if (this.onNeutralised) {
       for (let i = 0; i < cells.length; i++) if (neutraliseCell(cells[i]) !== cells[i]) this.onNeutralised(row, i, cells[i]);
     }

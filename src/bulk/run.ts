@@ -32,13 +32,13 @@ import { checkWritablePath, fileErrorCause, isFileError, theInputItself } from '
 import { type InputHead, readHead } from './head.js';
 import { checkInputKind } from './input.js';
 import { resumeCommand, writeFailure } from './finish.js';
-import { type JournalBegin, journalPathFor, type JournalState, JournalWriter, type Outcome, readJournal, type RowStatus } from './journal.js';
+import { type JournalBegin, journalPathFor, type JournalState, JournalWriter, type RowOutcome, readJournal, type RowStatus } from './journal.js';
 import { guardLive } from './live-guard.js';
 import { describeMapping, formatReport } from './report.js';
 import type { ResultsWriter } from './results.js';
 import { SendingPass } from './sending.js';
-import { type BulkDeps, type BulkOptions, type BulkSummary, DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './types.js';
-import { phoneCountryFlag, sendViaFlag } from './validate.js';
+import { type BulkDeps, type BulkRunOptions, type BulkSummary, DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './types.js';
+import { phoneCountryFlag, sendViaFlag } from './row-defaults.js';
 import { createResultsWriter } from './xlsx-results.js';
 
 export function defaultResultsPath(csv: string): string {
@@ -82,7 +82,7 @@ async function spoolStdin(ctx: BulkDeps['ctx']): Promise<{ path: string; cleanup
 
 // What the invite command needs, in one import.
 export { formatMapping, formatReport } from './report.js';
-export { finishBulk, summaryLine } from './finish.js';
+export { finishBulk, bulkSummaryLine } from './finish.js';
 
 /**
  * A new run into results that belong to another input is refused (exit 2),
@@ -92,7 +92,7 @@ export { finishBulk, summaryLine } from './finish.js';
  * too. The same file run again replaces its own results (rows already sent
  * come back as "exists").
  */
-function refuseAnotherInputsResults(begin: JournalBegin, opts: BulkOptions, out: string, journalPath: string): void {
+function refuseAnotherInputsResults(begin: JournalBegin, opts: BulkRunOptions, out: string, journalPath: string): void {
   const input = opts.csv === '-' ? '-' : resolve(opts.csv);
   if (input !== '-' && begin.input === input) return;
   // The results file is gone: there is nothing to replace (the journal keeps its history).
@@ -134,7 +134,7 @@ export interface PreparedRun {
   release(): void;
 }
 
-export async function prepareRun(opts: BulkOptions, ctx: BulkDeps['ctx'], known: { haveInviter?: boolean } = {}): Promise<PreparedRun> {
+export async function prepareRun(opts: BulkRunOptions, ctx: BulkDeps['ctx'], known: { haveInviter?: boolean } = {}): Promise<PreparedRun> {
   const started = ctx.io.now().getTime();
   const concurrency = checkRunOptions(opts);
   checkInputPath(opts, ctx);
@@ -172,7 +172,7 @@ export async function prepareRun(opts: BulkOptions, ctx: BulkDeps['ctx'], known:
   }
 }
 
-export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps, prepared?: PreparedRun): Promise<BulkSummary> {
+export async function runBulkInvite(opts: BulkRunOptions, deps: BulkDeps, prepared?: PreparedRun): Promise<BulkSummary> {
   const { ctx, api } = deps;
   const p = prepared ?? (await prepareRun(opts, ctx));
   const started = ctx.io.now().getTime() - p.tookMs;
@@ -199,7 +199,7 @@ export async function runBulkInvite(opts: BulkOptions, deps: BulkDeps, prepared?
 }
 
 /** The flags read without the account (--map, --header-row, --phone-country, --send-via): refused before anything connects. */
-function checkFlagValues(opts: BulkOptions): void {
+function checkFlagValues(opts: BulkRunOptions): void {
   parseMaps(opts.maps);
   if (opts.headerRow !== undefined && !(Number.isInteger(opts.headerRow) && opts.headerRow >= 1)) throw new UsageError('--header-row must be a line number from 1.');
   if (opts.phoneCountry) phoneCountryFlag(opts.phoneCountry);
@@ -207,7 +207,7 @@ function checkFlagValues(opts: BulkOptions): void {
 }
 
 /** The options that do not go together, and the concurrency (returned): refused before anything is read. */
-export function checkRunOptions(opts: Pick<BulkOptions, 'concurrency' | 'dryRun' | 'resume' | 'retryFailed'>): number {
+export function checkRunOptions(opts: Pick<BulkRunOptions, 'concurrency' | 'dryRun' | 'resume' | 'retryFailed'>): number {
   const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
     throw new UsageError(`--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}.`);
@@ -218,7 +218,7 @@ export function checkRunOptions(opts: Pick<BulkOptions, 'concurrency' | 'dryRun'
 }
 
 /** The input exists and is a file; standard input is not a terminal. */
-function checkInputPath(opts: BulkOptions, ctx: BulkDeps['ctx']): void {
+function checkInputPath(opts: BulkRunOptions, ctx: BulkDeps['ctx']): void {
   const input = opts.csv;
   if (input === '-') {
     if (ctx.io.stdin.isTTY) throw new UsageError('--csv - reads the file from standard input, but it is a terminal.', 'pipe a file in: jobfit invite --csv - < people.csv');
@@ -234,7 +234,7 @@ function checkInputPath(opts: BulkOptions, ctx: BulkDeps['ctx']): void {
  * of a run that writes them (one would replace the other), and a path the
  * run may write (files.ts).
  */
-function checkErrorsPath(opts: BulkOptions, out: string, journalPath: string): void {
+function checkErrorsPath(opts: BulkRunOptions, out: string, journalPath: string): void {
   const file = resolve(opts.errors!);
   if (!opts.dryRun && (file === out || file === journalPath)) {
     const which = file === out ? 'the results file' : 'the journal';
@@ -244,7 +244,7 @@ function checkErrorsPath(opts: BulkOptions, out: string, journalPath: string): v
 }
 
 /** The results file and the journal: never the input, writable, and this run's alone (the lock, returned). */
-function claimResults(opts: BulkOptions, out: string, journalPath: string): { release(): void } {
+function claimResults(opts: BulkRunOptions, out: string, journalPath: string): { release(): void } {
   const inputPath = opts.csv === '-' ? undefined : resolve(opts.csv);
   if (inputPath && (out === inputPath || journalPath === inputPath)) {
     throw theInputItself(`--out ${out}`);
@@ -266,7 +266,7 @@ function claimResults(opts: BulkOptions, out: string, journalPath: string): { re
  * empty one, refused when the results are another input's or when an
  * earlier run into them did not finish (it says how to continue that one).
  */
-export function planRun(journal: JournalState, opts: BulkOptions, out: string, journalPath: string): JournalState {
+export function planRun(journal: JournalState, opts: BulkRunOptions, out: string, journalPath: string): JournalState {
   const again = Boolean(opts.resume || opts.retryFailed);
   if (again) {
     if (!journal.begin) throw new UsageError(`Nothing to ${opts.resume ? 'resume' : 'retry'}: there is no journal at ${journalPath}.`, 'run without --resume to start');
@@ -286,7 +286,7 @@ export function planRun(journal: JournalState, opts: BulkOptions, out: string, j
 }
 
 /** The summary of the validation pass (what a dry run reports); the sending stage fills in the rest. */
-export function baseSummary(v: Pick<Validated, 'rows' | 'invalidCount' | 'invalid'>, opts: Pick<BulkOptions, 'dryRun' | 'errors'>, mapping: BulkSummary['mapping']): BulkSummary {
+export function baseSummary(v: Pick<Validated, 'rows' | 'invalidCount' | 'invalid'>, opts: Pick<BulkRunOptions, 'dryRun' | 'errors'>, mapping: BulkSummary['mapping']): BulkSummary {
   return {
     rows: v.rows,
     valid: v.rows - v.invalidCount,
@@ -308,7 +308,7 @@ export function baseSummary(v: Pick<Validated, 'rows' | 'invalidCount' | 'invali
 }
 
 /** A live run with invalid rows sends nothing unless --skip-invalid: the report, then the refusal. */
-function refuseInvalidRows(base: BulkSummary, opts: BulkOptions, label: string, ctx: BulkDeps['ctx']): void {
+function refuseInvalidRows(base: BulkSummary, opts: BulkRunOptions, label: string, ctx: BulkDeps['ctx']): void {
   if (base.invalid === 0 || opts.skipInvalid) return;
   ctx.io.stderr.write(safeText(formatReport(base, label)));
   throw new UsageError(
@@ -328,7 +328,7 @@ export function sendableRows(prior: Pick<JournalState, 'done'>, valid: number): 
  * journal either. (A neutralised cell is first reported by put(), after the
  * journal is open.)
  */
-async function openRunFiles(opts: BulkOptions, v: Validated, out: string, journalPath: string, now: string): Promise<{ results: ResultsWriter; journal: JournalWriter }> {
+async function openRunFiles(opts: BulkRunOptions, v: Validated, out: string, journalPath: string, now: string): Promise<{ results: ResultsWriter; journal: JournalWriter }> {
   const again = Boolean(opts.resume || opts.retryFailed);
   let jw: JournalWriter;
   const results: ResultsWriter = createResultsWriter(out, v.meta.header, v.meta.delimiter, v.meta.bom, (row, col, text) => jw.cell(row, col, text));
@@ -350,4 +350,4 @@ async function openRunFiles(opts: BulkOptions, v: Validated, out: string, journa
   return { results, journal: jw };
 }
 
-export type { Outcome, RowStatus };
+export type { RowOutcome, RowStatus };

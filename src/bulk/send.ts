@@ -4,12 +4,12 @@
  * own invitation from someone else's, and settling the rows an interrupted
  * run left in flight by their email (never a second POST).
  */
-import type { InvitationListItem } from '../api/index.js';
+import type { CreateInvitationBody, InvitationListItem } from '../api/index.js';
 import { MSG } from '../api/messages.js';
 import { readId } from '../api/ids.js';
 import { ServiceGoneError } from '../client/errors.js';
 import { type BulkApi, findInvitationByEmail } from './account.js';
-import type { Outcome } from './journal.js';
+import type { RowOutcome } from './journal.js';
 import { classifyRowError, decideRowRetry, type Pace } from './retry.js';
 import type { BulkSender } from './types.js';
 
@@ -47,7 +47,7 @@ function isOwn(found: InvitationListItem, ask: RowAsk): boolean {
 }
 
 /** The service's refusal, and which invitation is in the way. */
-function conflict(msg: string, found: InvitationListItem | undefined): Outcome {
+function conflict(msg: string, found: InvitationListItem | undefined): RowOutcome {
   if (!found) return { status: 'failed', error: msg };
   const team = found.team ? `team ${found.team.display_name} (${found.team.id})` : 'another team';
   const when = found.created_at ? `, created ${found.created_at}` : '';
@@ -78,11 +78,11 @@ function createdId(raw: unknown): number | undefined {
  * the way; a lost POST is resolved by the client (lookup, never a blind
  * resend) and looked up again here before any new send.
  */
-export async function sendRow(api: BulkSender, body: Record<string, unknown>, ask: RowAsk, pace: Pace, signal: AbortSignal, random: () => number = Math.random): Promise<Outcome> {
+export async function sendRow(api: BulkSender, body: CreateInvitationBody, ask: RowAsk, pace: Pace, signal: AbortSignal, random: () => number = Math.random): Promise<RowOutcome> {
   const email = ask.email;
   for (let attempt = 0; ; attempt++) {
     try {
-      const r = await api.createInvitationDetailed(body as never, signal);
+      const r = await api.createInvitationDetailed(body, signal);
       pace.ok();
       const id = createdId((r.invitation as { id?: unknown } | null)?.id);
       if (id === undefined) {
@@ -134,12 +134,12 @@ export function rowBreakerBound(concurrency: number, env: Record<string, string 
 }
 
 /** Rows sent before a crash with no outcome: the email lookup decides, never a second POST. */
-export async function resolveInFlight(api: BulkApi, ask: RowAsk, signal: AbortSignal): Promise<Outcome | undefined> {
+export async function resolveInFlight(api: BulkApi, ask: RowAsk, signal: AbortSignal): Promise<RowOutcome | undefined> {
   const found = await findInvitationByEmail(api, ask.email, signal);
   // Someone else's invitation is not this row's: the send then gets the service's refusal.
   return found && isOwn(found, ask) ? { status: 'created', id: found.id, url: found.assessment_url } : undefined;
 }
 
-export const NOT_SENT: Outcome = { status: 'not_sent', error: 'not sent: the run stopped first (--resume sends it)' };
+export const NOT_SENT: RowOutcome = { status: 'not_sent', error: 'not sent: the run stopped first (--resume sends it)' };
 const NO_ID = 'the service answered 201 without an invitation id, and looking the email up did not find it yet (--resume looks it up again, it never sends twice)';
-export const UNANSWERED: Outcome = { status: 'unknown', error: 'sent, but no answer came before the run stopped (--resume looks it up by email, it never sends twice)' };
+export const UNANSWERED: RowOutcome = { status: 'unknown', error: 'sent, but no answer came before the run stopped (--resume looks it up by email, it never sends twice)' };

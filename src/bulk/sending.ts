@@ -13,22 +13,22 @@ import { NUM } from '../format/number.js';
 import { safeLine } from '../format/sanitize.js';
 import { againOptions, checkRow, fitCells, type Validated } from './check.js';
 import { isFileError } from './files.js';
-import { resumeCommand, summaryLine, writeFailure } from './finish.js';
+import { resumeCommand, bulkSummaryLine, writeFailure } from './finish.js';
 import { readInputBatches } from './input.js';
-import type { JournalState, JournalWriter, Outcome, RowStatus } from './journal.js';
+import type { JournalState, JournalWriter, RowOutcome, RowStatus } from './journal.js';
 import type { CsvRecord } from './reader.js';
 import type { ResultsWriter } from './results.js';
 import { Pace } from './retry.js';
 import { NOT_SENT, resolveInFlight, type RowAsk, rowBreakerBound, sendRow, UNANSWERED } from './send.js';
-import type { BulkDeps, BulkOptions, BulkSummary, ProgressLike } from './types.js';
-import type { RowCheck } from './validate.js';
+import type { BulkDeps, BulkRunOptions, BulkSummary, ProgressLike } from './types.js';
+import type { RowCheck } from './row-check.js';
 
 /** How often a run without a terminal says where it is (stderr). */
 export const PROGRESS_LINE_MS = 5_000;
 
 type Counts = Record<RowStatus, number>;
 /** A row the earlier run recorded. */
-type Done = Outcome & { email: string };
+type Done = RowOutcome & { email: string };
 
 /**
  * Rows the service did not answer, one after another (a transient failure
@@ -40,7 +40,7 @@ export class RowBreaker {
   constructor(private readonly bound: number) {}
 
   /** Counts an outcome; true when the streak has reached the bound. */
-  trips(o: Outcome): boolean {
+  trips(o: RowOutcome): boolean {
     if (!o.transient) {
       this.streak = 0;
       return false;
@@ -56,7 +56,7 @@ export function rowAsk(r: Extract<RowCheck, { ok: true }>): RowAsk {
 }
 
 /** An invalid row's outcome: its reasons, `field: reason` joined by `; `. */
-export function invalidOutcome(errors: ReadonlyArray<{ field: string; reason: string }>): Outcome {
+export function invalidOutcome(errors: ReadonlyArray<{ field: string; reason: string }>): RowOutcome {
   return { status: 'invalid', error: errors.map((e) => `${e.field}: ${e.reason}`).join('; ') };
 }
 
@@ -83,7 +83,7 @@ export function keepLostRows(prior: JournalState, v: Pick<Validated, 'rows' | 'm
     const email = done?.email ?? prior.inFlight.get(row) ?? '';
     const cells: string[] = Array(width).fill('');
     if (emailCol !== undefined && emailCol < width) cells[emailCol] = email;
-    const o: Outcome = done
+    const o: RowOutcome = done
       ? { status: done.status, id: done.id, url: done.url, error: done.error }
       : { status: 'unknown', error: `sent by the earlier run as row ${row}, which is no longer in the file; check with \`jobfit invitations list --email ${email}\`` };
     // The row number is the earlier run's, so the line says which row it was.
@@ -94,7 +94,7 @@ export function keepLostRows(prior: JournalState, v: Pick<Validated, 'rows' | 'm
 
 /** What the sending stage is given: the run's options and seams, the validation pass, the earlier run's journal and the files it writes. */
 export interface SendingSetup {
-  opts: BulkOptions;
+  opts: BulkRunOptions;
   deps: BulkDeps;
   v: Validated;
   prior: JournalState;
@@ -196,7 +196,7 @@ export class SendingPass {
       throw writeFailure(fatal, file, s.opts, s.out, this.sent);
     }
     if (fatal instanceof JobfitError) {
-      ctx.io.stderr.write(`${summaryLine(summary)}\nStopped. Results: ${safeLine(s.out)} (journal ${safeLine(s.journalPath)}). Resume with:\n  ${resumeCommand(s.opts, s.out)}\n`);
+      ctx.io.stderr.write(`${bulkSummaryLine(summary)}\nStopped. Results: ${safeLine(s.out)} (journal ${safeLine(s.journalPath)}). Resume with:\n  ${resumeCommand(s.opts, s.out)}\n`);
     }
     throw fatal;
   }
@@ -222,7 +222,7 @@ export class SendingPass {
     for await (const batch of readInputBatches(input, label, () => {}, againOptions(v, opts))) yield batch.map((rec) => ({ rec, r: checkRow(v, rec, false) }));
   }
 
-  private record(rec: CsvRecord, o: Outcome): void {
+  private record(rec: CsvRecord, o: RowOutcome): void {
     this.counts[o.status]++;
     if (this.linkOrigin === undefined && o.url && URL.canParse(o.url)) this.linkOrigin = new URL(o.url).origin;
     const { meta } = this.s.v;
@@ -231,7 +231,7 @@ export class SendingPass {
   }
 
   /** A row the run stopped before: "unknown" when the earlier run had it in flight, else "not_sent". */
-  private unsent(rec: CsvRecord): Outcome {
+  private unsent(rec: CsvRecord): RowOutcome {
     return this.s.prior.inFlight.has(rec.row) ? UNANSWERED : NOT_SENT;
   }
 
@@ -283,7 +283,7 @@ export class SendingPass {
     const answered = done?.status === 'unknown' ? done : undefined;
     let journalled = wasInFlight || answered !== undefined;
     const task = (async () => {
-      let o: Outcome | undefined;
+      let o: RowOutcome | undefined;
       if (wasInFlight || answered) o = await resolveInFlight(deps.api, ask, this.hard.signal);
       // The service answered 201 for it: made, never sent again, still unknown when not found.
       if (!o && answered) o = answered;
@@ -292,7 +292,7 @@ export class SendingPass {
         journal.sending([{ row: rec.row, email: r.email }]);
         journalled = true;
         this.sent++;
-        o = await sendRow(deps.api, r.body as unknown as Record<string, unknown>, ask, this.pace, this.hard.signal);
+        o = await sendRow(deps.api, r.body, ask, this.pace, this.hard.signal);
       } else this.resumed++;
       this.onOutcome(o);
       journal.done(rec.row, r.email, o);
@@ -310,7 +310,7 @@ export class SendingPass {
     this.inflight.add(task);
   }
 
-  private onOutcome(o: Outcome): void {
+  private onOutcome(o: RowOutcome): void {
     if (!this.breaker.trips(o) || this.fatal) return;
     this.fatal = new JobfitError(`The service at ${this.s.deps.target.baseUrl} did not answer ${NUM.format(this.breaker.streak)} rows in a row (last: ${String(o.error).replace(/\.$/, '')}); stopped.`, {
       hint: 'check that the service is up; the failed rows are sent again by --resume',

@@ -91,7 +91,7 @@ export async function guardSingle(
  */
 export async function withConflictNamed(err: unknown, api: Pick<BulkApi, 'listInvitations'>, email: string, signal?: AbortSignal): Promise<unknown> {
   if (!(err instanceof ApiError) || err.status !== 400 || !isDuplicateMessage(err.apiText)) return err;
-  const found = await findInvitationByEmail(api as BulkApi, email, signal).catch(() => undefined);
+  const found = await findInvitationByEmail(api, email, signal).catch(() => undefined);
   if (!found) return err;
   const team = found.team ? `team ${found.team.display_name} (${found.team.id})` : 'another team';
   const when = found.created_at ? `, created ${found.created_at}` : '';

@@ -4,13 +4,14 @@
  * loaded from the account; without one, a usage error naming the missing flags.
  * The row goes through the same validator as a CSV row (validate.ts).
  */
-import { assessmentRule } from '../api/index.js';
+import { assessmentRule, type CreateInvitationParsed } from '../api/index.js';
 import { UsageError } from '../core/errors.js';
 import { noPromptReason } from '../core/prompter.js';
 import type { Prompter, Session } from '../core/session.js';
 import type { AccountData } from './account.js';
 import { FIELDS, type Field, mapHeader } from './columns.js';
-import { parseSendVia, RowValidator } from './validate.js';
+import { parseSendVia } from './cells.js';
+import { RowValidator } from './validate.js';
 
 interface SingleOptions {
   firstName?: string;
@@ -122,7 +123,7 @@ export async function buildSingleBody(
   account: AccountData,
   ctx: Pick<Session, 'io'>,
   prompter: () => Promise<Prompter>,
-): Promise<Record<string, unknown>> {
+): Promise<CreateInvitationParsed> {
   const required: Array<[keyof SingleOptions, string]> = [
     ['firstName', '--first-name'],
     ['lastName', '--last-name'],
@@ -163,5 +164,5 @@ export async function buildSingleBody(
     const more = r.errors.length > 1 ? ` (and ${r.errors.slice(1).map((e) => `${FLAG_OF[e.field] ?? e.field}: ${e.reason}`).join('; ')})` : '';
     throw new UsageError(`${flag}: ${first.reason}${more}.`.replace(/\.\.$/, '.'));
   }
-  return r.body as unknown as Record<string, unknown>;
+  return r.body;
 }

@@ -2,6 +2,7 @@
  * What bulk invite takes and gives: its options, the client methods and
  * seams it uses, and the summary of a run.
  */
+import type { CreateInvitationBody } from '../api/index.js';
 import type { Session } from '../core/session.js';
 import type { BulkApi } from './account.js';
 import type { MappingReport } from './report.js';
@@ -9,7 +10,7 @@ import type { MappingReport } from './report.js';
 export const DEFAULT_CONCURRENCY = 8;
 export const MAX_CONCURRENCY = 64;
 
-export interface BulkOptions {
+export interface BulkRunOptions {
   /** Path of the CSV or .xlsx workbook, or "-" for standard input. */
   csv: string;
   /** The workbook's sheet to read (name or 1-based number); the first visible one by default. */
@@ -53,7 +54,7 @@ export interface BulkTarget {
 
 /** The client methods bulk invite uses, beside BulkApi's reads. */
 export interface BulkSender extends BulkApi {
-  createInvitationDetailed(body: never, signal?: AbortSignal): Promise<{ invitation: { id: number; assessment_url: string | null }; recovered: boolean }>;
+  createInvitationDetailed(body: CreateInvitationBody, signal?: AbortSignal): Promise<{ invitation: { id: number; assessment_url: string | null }; recovered: boolean }>;
 }
 
 export interface ProgressLike {

@@ -27,7 +27,7 @@ export interface SheetCell {
  * an error's or a date's text, a number by its number format. null: a formula
  * with no saved value (read as empty, and counted for a note).
  */
-export function cellText(c: SheetCell, strings: Pick<StringTable, 'get'>, formats: ReadonlyArray<string | undefined>, date1904: boolean): string | null {
+export function sheetCellText(c: SheetCell, strings: Pick<StringTable, 'get'>, formats: ReadonlyArray<string | undefined>, date1904: boolean): string | null {
   const { value } = c;
   if (value === undefined || (c.formula && value === '' && c.type !== 'str')) return c.formula ? null : '';
   switch (c.type) {

@@ -7,7 +7,7 @@ import type { SaxesTagPlain } from 'saxes';
 import { JobfitError, UsageError } from '../core/errors.js';
 import type { CsvMeta, CsvRecord } from './reader.js';
 import { decodeRef, localName, MAX_SHEET_ROWS, notWorkbook, NUM_ROWS, type Opened, PartFailure, readMerges, type SheetRef, sheetList, short, StringTable, type Styles, type XlsxReadOptions, XmlError, xmlParser } from './xlsx-parts.js';
-import { cellText, NoTable, type SheetCell, SheetRowAssembler } from './xlsx-rows.js';
+import { sheetCellText, NoTable, type SheetCell, SheetRowAssembler } from './xlsx-rows.js';
 
 export interface Book {
   wb: Opened;
@@ -119,7 +119,7 @@ class SheetXml {
   private endCell(): void {
     if (this.col < 1 || this.col > 16_384) return;
     const { styles, strings, wb } = this.book;
-    const shown = cellText(this.cell, strings, styles.formats, wb.date1904);
+    const shown = sheetCellText(this.cell, strings, styles.formats, wb.date1904);
     if (shown === null) this.noCachedValue++;
     // A copy: the parser's text is a slice of its 64 KB chunk, and a kept
     // cell (an email in the duplicate check) would keep the whole chunk.

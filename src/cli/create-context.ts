@@ -41,15 +41,26 @@ export interface ContextDeps {
   prompter?: Prompter;
 }
 
-/** A profile's key kept in the OS keyring (at most 3 s); a keyring that cannot give it is an AuthError saying what to do. */
+/**
+ * A profile's key kept in the OS keyring (at most 3 s). Each way it can fail is
+ * an AuthError saying which and what to do: a keyring that did not answer or
+ * could not be read (the key may be there), no entry (removed), or an entry
+ * holding another key than the one login stored (written by another login).
+ */
 async function keyFromKeyring(env: Record<string, string | undefined>, ref: { profile: string; mode: 'live' | 'test'; masked: string }): Promise<string> {
-  const { readKeyringKey, keyringEntryText } = await import('../config/keyring.js');
+  const [{ readKeyringKey, keyringEntryText, KEYRING_TIMEOUT_MS }, { maskKey }] = await Promise.all([import('../config/keyring.js'), import('../config/mask.js')]);
   const got = await readKeyringKey(env, ref.profile, ref.mode);
-  const hint = `unlock the keyring and run the command again, run \`jobfit login --profile ${ref.profile}\` again (add --insecure-storage to keep the key in the config file), or set JOBFIT_API_KEY`;
+  const what = `The ${ref.mode} key of profile "${ref.profile}" (${ref.masked})`;
+  const entry = keyringEntryText(env, ref.profile, ref.mode);
+  const again = `run \`jobfit login --profile ${ref.profile}\` again (add --insecure-storage to keep the key in the config file), or set JOBFIT_API_KEY`;
   if (!got.ok) {
-    throw new AuthError(`The ${ref.mode} key of profile "${ref.profile}" (${ref.masked}) is kept in the ${keyringEntryText(ref.profile, ref.mode)}, which did not give it: ${got.reason}.`, hint);
+    const why = got.silent ? `did not answer within ${KEYRING_TIMEOUT_MS / 1000} s` : `could not be read (${got.reason})`;
+    throw new AuthError(`${what} is kept in the ${entry}, which ${why}; the key may still be there.`, `unlock the keyring (or answer its prompt) and run the command again; else ${again}`);
   }
-  if (!got.value) throw new AuthError(`The ${ref.mode} key of profile "${ref.profile}" (${ref.masked}) is no longer in the ${keyringEntryText(ref.profile, ref.mode)}.`, hint);
+  if (!got.value) throw new AuthError(`${what} is no longer in the ${entry}: the keyring answered that it has no such entry.`, again);
+  if (maskKey(got.value) !== ref.masked) {
+    throw new AuthError(`The ${entry} holds another key (${maskKey(got.value)}) than the one login stored for profile "${ref.profile}" (${ref.masked}), so it is not used.`, again);
+  }
   return got.value;
 }
 
@@ -108,7 +119,7 @@ async function warnPlainHttp(io: IOStreams, baseUrl: string, apiKey: string | un
 
 /** Resolves the connection (the embedded stub when nothing is configured) and builds the one client of the command. */
 async function makeClient(s: Steps): Promise<JobfitClient> {
-  const [{ maskKey, hideUrlPasswords }, { createClient }] = await Promise.all([import('../config/mask.js'), import('../client/create.js')]);
+  const [{ maskKey, hideUrlPasswords }, { clientForConnection: createClient }] = await Promise.all([import('../config/mask.js'), import('../client/create.js')]);
   const { io, globals } = s;
   // A config another user owns or others can write is refused here (read.ts), before any key is sent.
   const resolution = await s.resolve();

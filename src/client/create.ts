@@ -46,7 +46,7 @@ function merged<T extends object>(...parts: Array<T | undefined>): T | undefined
   return given.length === 0 ? undefined : Object.assign({}, ...given);
 }
 
-export function createClient(opts: CreateClientOptions): JobfitClient {
+export function clientForConnection(opts: CreateClientOptions): JobfitClient {
   const { verbose, defaults, ...http } = opts;
   // The settings of the environment it is given (the CLI's io.env), never of process.env on its own: a
   // program using the library configures its client itself (src/lib/client.ts).

@@ -8,15 +8,16 @@
  * a whole key.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import { AuthError, CancelError, UsageError } from '../core/errors.js';
-import { isLoopbackHost } from '../core/loopback.js';
+import { AuthError, CancelError } from '../core/errors.js';
 import { hideUrlPasswords, maskKey, modeOfKey, redactKey } from '../config/mask.js';
 import { errorFromResponse, LOGIN_HINT, NetworkError, ProtocolError, ServiceGoneError, UnknownOutcomeError } from './errors.js';
-import { Breaker, DEFAULT_BREAKER, type BreakerOptions } from './breaker.js';
+import { Breaker, DEFAULT_BREAKER } from './breaker.js';
 import { decideRedirect, redirectError, redirectTrace } from './redirect.js';
-import { checkContentType, checkMode, checkShape, DEFAULT_MAX_BODY_BYTES, type ExpectedShape, parseBody, readBytes, readText } from './response.js';
+import { checkContentType, checkMode, checkShape, DEFAULT_MAX_BODY_BYTES, parseBody, readBytes, readText } from './response.js';
 import { classifyNetworkError, DEFAULT_RETRY, decideRetry, isNonIdempotent, type RetryOptions } from './retry.js';
-import { DEFAULT_TIMEOUTS, describeNetworkError, errorCode, exchange, header, type Headers, isAbort, sizeText, type Timeouts, type Transport } from './transport.js';
+import type { Attempt, HttpClientOptions, HttpResponse, Outgoing, RequestOptions, Tries } from './request-types.js';
+import { assertSafeTransport, joinParsed } from './url.js';
+import { DEFAULT_TIMEOUTS, describeNetworkError, errorCode, exchange, header, isAbort, sizeText, type Timeouts, type Transport } from './transport.js';
 
 /**
  * The error of an aborted call: the signal's own CancelError when it carries
@@ -37,128 +38,8 @@ function retrySuffix(tries: Tries): string {
 
 export type { ExpectedShape } from './response.js';
 export type { Headers, Timeouts } from './transport.js';
-
-export type QueryValue = string | number | boolean | null | undefined;
-
-export interface HttpClientOptions {
-  /** Root of the API, including /v2. */
-  baseUrl: string;
-  apiKey?: string;
-  /** Receives `-v` trace lines; the key is masked before they get here. */
-  trace?: (line: string) => void;
-  timeouts?: Partial<Timeouts>;
-  retry?: Partial<RetryOptions>;
-  /** Injected in tests so retries take no time. */
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-  random?: () => number;
-  now?: () => number;
-  /**
-   * A ready dispatcher (the embedded stub's, in this process; tests); otherwise one is built from the
-   * environment's proxy settings. Only `dispatch` is used, and `close` by whoever made it.
-   */
-  dispatcher?: Transport;
-  /** Where HTTPS_PROXY/HTTP_PROXY/NO_PROXY are read (io.env). */
-  env?: Record<string, string | undefined>;
-  /** Aborts requests and retry waits (Ctrl-C). */
-  signal?: AbortSignal;
-  userAgent?: string;
-  /** The largest answer read, in bytes (default DEFAULT_MAX_BODY_BYTES). */
-  maxBodyBytes?: number;
-  /** When the service counts as gone (default DEFAULT_BREAKER; see breaker.ts). */
-  breaker?: Partial<BreakerOptions>;
-}
-
-export interface RequestOptions {
-  method: string;
-  /** Relative to the base URL, e.g. `/teams`; may carry its own query string. */
-  path: string;
-  query?: Record<string, QueryValue>;
-  body?: unknown;
-  /** Send the key (default true; false for the healthcheck). */
-  auth?: boolean;
-  /** Return non-2xx answers instead of throwing (the raw `api` command). */
-  throwOnError?: boolean;
-  signal?: AbortSignal;
-  /** Check the shape of a 2xx answer (typed routes); the raw `api` command takes anything. `bytes`: return the body's bytes, of the `accept` type. */
-  expect?: ExpectedShape;
-  /** The content type asked for (default application/json); with `expect: 'bytes'`, the one a 2xx answer must have. */
-  accept?: string;
-  /** Sent on a connection of its own, opened for it and closed after (never one kept alive): an answer that was someone else's is asked for again. */
-  fresh?: boolean;
-}
-
-export interface HttpResponse<T = unknown> {
-  status: number;
-  headers: Headers;
-  /** Parsed JSON, or the text when the body is not JSON, or null when empty; the bytes (a Buffer) with `expect: 'bytes'`. */
-  data: T;
-  /** Retries made before this answer. */
-  retries: number;
-  durationMs: number;
-}
-
-/** Refuses to send a live key in clear text anywhere but this machine. */
-export function assertSafeTransport(baseUrl: string, apiKey: string | undefined): void {
-  if (!apiKey || modeOfKey(apiKey) !== 'live') return;
-  const url = new URL(baseUrl);
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-    throw new UsageError(
-      `Refusing to send a live key over plain http:// to ${url.host}.`,
-      'use an https:// base URL, or a test key for a server on this machine',
-    );
-  }
-}
-
-/** Joins the base URL (which has its own path, /v2) and a route path. */
-export function joinUrl(baseUrl: string, path: string, query?: Record<string, QueryValue>): URL {
-  const base = new URL(baseUrl);
-  return joinParsed(base.origin, base.pathname.replace(/\/+$/, ''), path, query);
-}
-
-/** joinUrl with the base already split (the client parses its base URL once, not per request). */
-function joinParsed(origin: string, basePath: string, path: string, query?: Record<string, QueryValue>): URL {
-  const q = path.indexOf('?');
-  const p = q < 0 ? path : path.slice(0, q);
-  let search = q < 0 ? '' : path.slice(q + 1);
-  // One URL parse per request (setting search and appending to searchParams reparsed it twice).
-  let params: URLSearchParams | undefined;
-  for (const k in query) {
-    const v = query[k];
-    if (v !== undefined && v !== null && v !== '') (params ??= new URLSearchParams(search)).append(k, String(v));
-  }
-  if (params) search = params.toString();
-  return new URL(`${origin}${basePath}${p.startsWith('/') ? p : `/${p}`}${search ? `?${search}` : ''}`);
-}
-
-/** One request as it goes out, the same for every attempt but its URL (a redirect moves it). */
-interface Outgoing {
-  opts: RequestOptions;
-  method: string;
-  url: URL;
-  /** The path as the caller gave it, with the query, for messages. */
-  relPath: string;
-  auth: boolean;
-  signal?: AbortSignal;
-  headers: Record<string, string>;
-  payload?: string;
-}
-
-/** What one attempt got: an answer (status) or, when none came, the network error's code. */
-interface Attempt {
-  status?: number;
-  headers: Headers;
-  raw: Buffer;
-  code?: string;
-  cause?: unknown;
-  ms: number;
-}
-
-/** The counts of one request's loop: retries that count against maxRetries, 429s waited out on the server's word (retry.ts), redirects followed. */
-interface Tries {
-  retries: number;
-  rateLimitWaits: number;
-  redirects: number;
-}
+export type { HttpClientOptions, HttpResponse, QueryValue, RequestOptions } from './request-types.js';
+export { assertSafeTransport, joinUrl } from './url.js';
 
 export class HttpClient {
   readonly baseUrl: string;

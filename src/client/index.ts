@@ -1,6 +1,6 @@
 /**
  * The HTTP layer in one import. Commands normally get a client from
- * ctx.client(); createClient (create.ts) is the one factory behind it, also
+ * ctx.client(); clientForConnection (create.ts) is the one factory behind it, also
  * for the few that need a client for a URL and key not yet saved (`jobfit
  * login` verifying a key before storing it).
  */

@@ -12,25 +12,32 @@
  * a failure with a reason, and the caller keeps the key in the owner-only file.
  * The key itself travels on the child's stdin, never in its argv or env.
  */
-import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
 import { isStandalone, loadAddonAsset } from '../core/standalone.js';
-import type { Mode } from './types.js';
+import type { KeyMode } from './types.js';
 
 export const KEYRING_SERVICE = 'jobfit';
 export const KEYRING_TIMEOUT_MS = 3000;
 
 type Env = Record<string, string | undefined>;
-export type KeyringAnswer<T> = { ok: true; value: T } | { ok: false; reason: string };
+/** A failure says why; `silent` when the keyring did not answer within the bound (the entry may well be there). */
+export type KeyringAnswer<T> = { ok: true; value: T } | { ok: false; reason: string; silent?: boolean };
 
-/** The keyring entry of one key: service `jobfit`, account `<profile>/<mode>`. */
-export function keyringAccount(profile: string, mode: Mode): string {
-  return `${profile}/${mode}`;
+/**
+ * The keyring entry of one key: service `jobfit`, account `<profile>/<mode>`
+ * for the platform's config folder, `<profile>/<mode>@<folder>` for a folder
+ * JOBFIT_CONFIG_DIR names. The keyring is one per user, the config folders
+ * are many: without the folder in the name, a `login` in one would overwrite
+ * the key of the same profile in another, and a `logout` remove it.
+ */
+export function keyringAccount(env: Env, profile: string, mode: KeyMode): string {
+  const folder = env.JOBFIT_CONFIG_DIR;
+  return folder ? `${profile}/${mode}@${resolve(folder)}` : `${profile}/${mode}`;
 }
 
 /** Where a person finds the entry, for messages and docs. */
-export function keyringEntryText(profile: string, mode: Mode): string {
-  return `OS keyring (service ${KEYRING_SERVICE}, account ${keyringAccount(profile, mode)})`;
+export function keyringEntryText(env: Env, profile: string, mode: KeyMode): string {
+  return `OS keyring (service ${KEYRING_SERVICE}, account ${keyringAccount(env, profile, mode)})`;
 }
 
 /**
@@ -79,7 +86,7 @@ function helperCommand(): { args: string[]; module: string; env: Env } | undefin
 
 function libraryPath(): string | undefined {
   try {
-    return createRequire(import.meta.url).resolve('@napi-rs/keyring');
+    return process.getBuiltinModule('node:module').createRequire(import.meta.url).resolve('@napi-rs/keyring');
   } catch {
     return undefined;
   }
@@ -104,14 +111,15 @@ function call<T>(env: Env, req: { op: 'get' | 'set' | 'delete'; account: string;
       clearTimeout(timer);
       resolve(a);
     };
-    const child = spawn(process.execPath, helper.args, {
+    // node:child_process when a keyring call is made: the standalone executable's entry imports this file.
+    const child = process.getBuiltinModule('node:child_process').spawn(process.execPath, helper.args, {
       env: { ...env, ...helper.env } as NodeJS.ProcessEnv,
       stdio: ['pipe', 'pipe', 'pipe'],
       windowsHide: true,
     });
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      done({ ok: false, reason: `no answer within ${KEYRING_TIMEOUT_MS / 1000} s` });
+      done({ ok: false, reason: `no answer within ${KEYRING_TIMEOUT_MS / 1000} s`, silent: true });
     }, KEYRING_TIMEOUT_MS);
     let out = '';
     let err = '';
@@ -133,15 +141,15 @@ function call<T>(env: Env, req: { op: 'get' | 'set' | 'delete'; account: string;
   });
 }
 
-export function readKeyringKey(env: Env, profile: string, mode: Mode): Promise<KeyringAnswer<string | null>> {
-  return call<string | null>(env, { op: 'get', account: keyringAccount(profile, mode) });
+export function readKeyringKey(env: Env, profile: string, mode: KeyMode): Promise<KeyringAnswer<string | null>> {
+  return call<string | null>(env, { op: 'get', account: keyringAccount(env, profile, mode) });
 }
 
-export function writeKeyringKey(env: Env, profile: string, mode: Mode, key: string): Promise<KeyringAnswer<true>> {
-  return call<true>(env, { op: 'set', account: keyringAccount(profile, mode), secret: key });
+export function writeKeyringKey(env: Env, profile: string, mode: KeyMode, key: string): Promise<KeyringAnswer<true>> {
+  return call<true>(env, { op: 'set', account: keyringAccount(env, profile, mode), secret: key });
 }
 
 /** Resolves true when an entry was removed, false when there was none. */
-export function deleteKeyringKey(env: Env, profile: string, mode: Mode): Promise<KeyringAnswer<boolean>> {
-  return call<boolean>(env, { op: 'delete', account: keyringAccount(profile, mode) });
+export function deleteKeyringKey(env: Env, profile: string, mode: KeyMode): Promise<KeyringAnswer<boolean>> {
+  return call<boolean>(env, { op: 'delete', account: keyringAccount(env, profile, mode) });
 }

@@ -3,7 +3,7 @@
  * the list of valid ones, so a typo never silently writes a setting nobody reads.
  */
 import { UsageError } from '../core/errors.js';
-import type { Mode } from './types.js';
+import type { KeyMode } from './types.js';
 
 export interface KeySpec {
   /** Dotted name as typed on the command line. */
@@ -54,7 +54,7 @@ export const CONFIG_KEYS: readonly KeySpec[] = [
     name: 'default_mode',
     description: 'live or test: the key used without --live/--test',
     scope: 'profile',
-    parse: (v): Mode => {
+    parse: (v): KeyMode => {
       const s = v.trim().toLowerCase();
       if (s !== 'live' && s !== 'test') throw new UsageError(`default_mode must be live or test, got "${v}".`);
       return s;

@@ -8,7 +8,7 @@ import { AuthError, ModeMismatchError, UsageError } from '../core/errors.js';
 import { normalizeBaseUrl } from './keys.js';
 import { maskKey, modeOfKey } from './mask.js';
 import type { ConfigView } from './read.js';
-import type { Mode, Profile } from './types.js';
+import type { KeyMode, Profile } from './types.js';
 
 export type ConnectionSource = 'env' | `profile:${string}` | 'embedded-stub' | 'flag';
 
@@ -17,18 +17,18 @@ export interface ResolvedConnection {
   baseUrl: string;
   /** Absent only when a base URL was given without any key (e.g. for `health`). */
   apiKey?: string;
-  mode?: Mode;
+  mode?: KeyMode;
   /** Where the key came from. */
   source: ConnectionSource;
   profileName?: string;
   /** The profile's key is in the OS keyring: the caller reads it (apiKey is then absent). */
-  keyring?: { profile: string; mode: Mode; masked: string };
+  keyring?: { profile: string; mode: KeyMode; masked: string };
 }
 
 export interface EmbeddedConnection {
   embedded: true;
   /** `--live`/`--test` as given; the embedded stub uses the live key otherwise. */
-  mode?: Mode;
+  mode?: KeyMode;
   /** A profile that holds only settings (invite defaults), no server: its defaults still apply. */
   profileName?: string;
 }
@@ -36,7 +36,7 @@ export interface EmbeddedConnection {
 export type Resolution = ResolvedConnection | EmbeddedConnection;
 
 export interface ResolveInput {
-  globals: { profile?: string; mode?: Mode; baseUrl?: string };
+  globals: { profile?: string; mode?: KeyMode; baseUrl?: string };
   env: Record<string, string | undefined>;
   config: ConfigView;
 }
@@ -83,20 +83,20 @@ export function profileConnects(p: Profile): boolean {
 }
 
 /** The profile's key of a mode, from the file or (masked) from the keyring marker. */
-export function storedKey(p: Profile, mode: Mode): { key: string; where: 'file' } | { masked: string; where: 'keyring' } | undefined {
+export function storedKey(p: Profile, mode: KeyMode): { key: string; where: 'file' } | { masked: string; where: 'keyring' } | undefined {
   const plain = mode === 'live' ? p.live_key : p.test_key;
   if (plain) return { key: plain, where: 'file' };
   const masked = p.keyring && typeof p.keyring === 'object' ? p.keyring[mode] : undefined;
   return typeof masked === 'string' && masked ? { masked, where: 'keyring' } : undefined;
 }
 
-function hasKey(p: Profile, mode: Mode): boolean {
+function hasKey(p: Profile, mode: KeyMode): boolean {
   return storedKey(p, mode) !== undefined;
 }
 
-function keyOfProfile(p: Profile, name: string, wanted?: Mode): { key?: string; masked: string; mode: Mode; inKeyring: boolean } {
+function keyOfProfile(p: Profile, name: string, wanted?: KeyMode): { key?: string; masked: string; mode: KeyMode; inKeyring: boolean } {
   // Live is the default everywhere else; a profile with only a test key means test.
-  const mode: Mode = wanted ?? p.default_mode ?? (hasKey(p, 'test') && !hasKey(p, 'live') ? 'test' : 'live');
+  const mode: KeyMode = wanted ?? p.default_mode ?? (hasKey(p, 'test') && !hasKey(p, 'live') ? 'test' : 'live');
   const stored = storedKey(p, mode);
   if (!stored) {
     const what = hasKey(p, 'live') || hasKey(p, 'test') ? `no ${mode} key` : 'no API key';
@@ -106,7 +106,7 @@ function keyOfProfile(p: Profile, name: string, wanted?: Mode): { key?: string; 
   return { key: stored.key, masked: maskKey(stored.key), mode, inKeyring: false };
 }
 
-function checkKeyMode(key: string, wanted: Mode | undefined, where: string): Mode {
+function checkKeyMode(key: string, wanted: KeyMode | undefined, where: string): KeyMode {
   const mode = modeOfKey(key);
   if (!mode) throw new AuthError(`The API key from ${where} (${maskKey(key)}) does not start with sk_live or sk_test.`, LOGIN_HINT);
   if (wanted && wanted !== mode) {

@@ -1,6 +1,6 @@
-export type Mode = 'live' | 'test';
+export type KeyMode = 'live' | 'test';
 
-export interface InviteDefaults {
+export interface ProfileInviteDefaults {
   created_by?: string;
   team_id?: number;
   assessments?: number[];
@@ -15,11 +15,12 @@ export interface Profile {
   /**
    * Keys kept in the OS keyring, by mode: the file holds only their masked form
    * (`sk_live_…a1b2`), and the key lives under service `jobfit`, account
-   * `<profile>/<mode>` (config/keyring.ts). A plain key above wins over it.
+   * `<profile>/<mode>`, or `<profile>/<mode>@<folder>` with JOBFIT_CONFIG_DIR
+   * (config/keyring.ts). A plain key above wins over it.
    */
-  keyring?: Partial<Record<Mode, string>>;
-  default_mode?: Mode;
-  invite_defaults?: InviteDefaults;
+  keyring?: Partial<Record<KeyMode, string>>;
+  default_mode?: KeyMode;
+  invite_defaults?: ProfileInviteDefaults;
 }
 
 export interface ConfigData {

@@ -4,7 +4,6 @@
  * and the one way every file for a person is written (createPrivateOutput,
  * openPrivateAppend).
  */
-import { randomBytes } from 'node:crypto';
 import {
   chmodSync,
   closeSync,
@@ -146,6 +145,8 @@ const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** A random, exclusive, owner-only temporary file beside `path`. */
 function openTempBeside(path: string, flags = 0): { fd: number; tmp: string } {
+  // node:crypto when first needed: loading it costs ~6 ms (OpenSSL's set-up), and every command imports this file.
+  const { randomBytes } = process.getBuiltinModule('node:crypto');
   for (let attempt = 0; ; attempt++) {
     const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(8).toString('hex')}.jobfit-tmp`);
     try {

@@ -4,7 +4,6 @@
  */
 import { fstatSync, writeSync } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { isatty } from 'node:tty';
 import { InterruptError, STOP_SIGNALS, type StopSignal } from './errors.js';
 
 export interface OutStream {
@@ -114,7 +113,8 @@ export function descriptorKind(fd: number): 'terminal' | 'file' | 'pipe' {
   if (st.isFile()) return 'file';
   if (!st.isCharacterDevice()) return 'pipe';
   if (process.platform === 'linux' && Math.floor(st.rdev / 256) % 4096 === 1) return 'file';
-  return isatty(fd) ? 'terminal' : 'pipe';
+  // node:tty only here (a character device other than /dev/null): most runs write to a pipe or a file.
+  return process.getBuiltinModule('node:tty').isatty(fd) ? 'terminal' : 'pipe';
 }
 
 /** Whether `fd` is a terminal (descriptorKind). */

@@ -16,7 +16,7 @@
  */
 import { requirePackage } from './packages.js';
 import type BetterSqlite3 from 'better-sqlite3';
-import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 
 export interface RunResult {
   /** A number: neither engine is asked for bigints. */
@@ -108,21 +108,21 @@ class NodeStatement implements Statement {
   // try/catch in each (not guard()): these are the stub's hot path.
   get(...params: unknown[]): unknown {
     try {
-      return this.s.get(...(params as never[]));
+      return this.s.get(...(params as SQLInputValue[]));
     } catch (err) {
       throw named(err);
     }
   }
   all(...params: unknown[]): unknown[] {
     try {
-      return this.s.all(...(params as never[]));
+      return this.s.all(...(params as SQLInputValue[]));
     } catch (err) {
       throw named(err);
     }
   }
   run(...params: unknown[]): RunResult {
     try {
-      return this.s.run(...(params as never[])) as RunResult;
+      return this.s.run(...(params as SQLInputValue[])) as RunResult;
     } catch (err) {
       throw named(err);
     }

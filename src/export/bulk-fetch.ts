@@ -11,73 +11,18 @@
  * its concurrency for a while instead of hammering on.
  */
 import { setMaxListeners } from 'node:events';
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { createPrivateOutput, fileErrorCause } from '../core/files.js';
-import { safeText } from '../format/sanitize.js';
-import { askAgain, EXPORT_RETRIES, isLongRetryAfter, MAX_RETRY_AFTER_MS } from './ask-again.js';
+import { askAgain, EXPORT_RETRIES, isLongRetryAfter, MAX_RETRY_AFTER_MS } from '../listing/ask-again.js';
 import type { Session } from '../core/session.js';
-import { JobfitError, PartialFailureError, UsageError } from '../core/errors.js';
+import { JobfitError } from '../core/errors.js';
+import type { IdFeed } from './id-feed.js';
 import { limiter } from '../core/pool.js';
 
-/** A queue of ids that can be filled while it is being drained. */
-export class IdFeed<I> {
-  private readonly items: I[] = [];
-  private closed = false;
-  private waiters: Array<() => void> = [];
-  private head = 0;
-  /** Ids consumed and dropped from the front of `items`. */
-  private offset = 0;
-  /** Ids pushed so far. */
-  count = 0;
-
-  push(id: I): void {
-    if (this.closed) throw new Error('feed closed');
-    this.items.push(id);
-    this.count++;
-    this.wake();
-  }
-
-  close(): void {
-    this.closed = true;
-    this.wake();
-  }
-
-  private wake(): void {
-    const w = this.waiters;
-    this.waiters = [];
-    for (const f of w) f();
-  }
-
-  /**
-   * The next id with its position (0, 1, 2, ... in the order pushed), or
-   * undefined once closed and drained. The position is taken before the
-   * consumed prefix is dropped, so it never depends on that housekeeping.
-   */
-  async next(): Promise<{ id: I; index: number } | undefined> {
-    for (;;) {
-      if (this.head < this.items.length) {
-        const index = this.offset + this.head;
-        const id = this.items[this.head++];
-        // Let the consumed prefix be collected on very long runs.
-        if (this.head > 4096 && this.head * 2 > this.items.length) {
-          this.items.splice(0, this.head);
-          this.offset += this.head;
-          this.head = 0;
-        }
-        return { id, index };
-      }
-      if (this.closed) return undefined;
-      await new Promise<void>((resolve) => this.waiters.push(resolve));
-    }
-  }
-
-  static of<I>(ids: Iterable<I>): IdFeed<I> {
-    const f = new IdFeed<I>();
-    for (const id of ids) f.push(id);
-    f.close();
-    return f;
-  }
-}
+/**
+ * The most ids fetched and not yet handed to onResult: a slow writer (or one
+ * id held back by a long Retry-After, the rest waiting for its turn) stops
+ * the pool there, so the outcomes held stay bounded whatever the run's size.
+ */
+const AHEAD = 1024;
 
 /** What happened to one id. */
 export type Outcome<R> =
@@ -181,6 +126,8 @@ class BulkRun<I, R> {
   fatal = false;
   private inFlight = 0;
   private allSettled: (() => void) | undefined;
+  /** Wakes launch() waiting for the outcomes handed over to catch up (see AHEAD). */
+  private room: (() => void) | undefined;
 
   constructor(
     readonly feed: IdFeed<I>,
@@ -207,8 +154,27 @@ class BulkRun<I, R> {
         } catch (err) {
           this.emitError = err;
         }
+        this.wakeLaunch();
       }
     });
+  }
+
+  /** Lets launch() take ids again (an outcome handed over, or the run stopping). */
+  wakeLaunch(): void {
+    const room = this.room;
+    this.room = undefined;
+    room?.();
+  }
+
+  /**
+   * Waits while AHEAD outcomes are fetched and not handed over yet: a writer
+   * that waits for its output to drain (onResult's promise) holds the fetches
+   * back, instead of their results piling up in memory (issue 47).
+   */
+  private async roomAhead(): Promise<void> {
+    while (this.taken - this.delivered >= AHEAD && this.emitError === undefined && !this.stop && !this.fatal) {
+      await new Promise<void>((resolve) => (this.room = resolve));
+    }
   }
 
   /**
@@ -299,6 +265,7 @@ class BulkRun<I, R> {
     } catch (err) {
       if (!(err instanceof Stop)) throw err;
       this.stop ??= { error: err.error };
+      this.wakeLaunch();
       return;
     }
     if (outcome.kind === 'ok') this.result.ok++;
@@ -312,6 +279,7 @@ class BulkRun<I, R> {
   /** Takes ids from the feed as slots free up, until it is drained or the run stops; then waits for those in flight. */
   async launch(): Promise<void> {
     for (;;) {
+      await this.roomAhead();
       if (this.emitError !== undefined || this.stop || this.fatal) break;
       const release = await this.pool.acquire();
       if (this.stop || this.fatal) {
@@ -349,6 +317,7 @@ class BulkRun<I, R> {
     this.settle(next, slot).then(done, (err: unknown) => {
       this.fatal = true;
       this.fail(err);
+      this.wakeLaunch();
       done();
     });
   }
@@ -423,124 +392,4 @@ export function waitingNotice(ctx: Session, noun: string): (waiting: number, ret
       `${waiting} ${noun}${waiting === 1 ? ' waits' : 's wait'} on the service's Retry-After (it asked for up to ${Math.round(ra)} s): each is asked again within ${MAX_RETRY_AFTER_MS / 1000} s, up to ${EXPORT_RETRIES} times, while the others go on.`,
     );
   };
-}
-
-/** The one-line text of an error for a report. */
-export function errorText(err: unknown): string {
-  if (err && typeof err === 'object' && 'apiText' in err && typeof (err as { apiText: unknown }).apiText === 'string') {
-    const e = err as { apiText: string; status?: number };
-    return e.status ? `${e.apiText} (HTTP ${e.status})` : e.apiText;
-  }
-  return err instanceof Error ? err.message : String(err);
-}
-
-/**
- * Where per-item failures go: stderr lines, or NDJSON records in a file
- * (`{"id":…,"status":"failed"|"skipped","error":"…","http_status":…}`).
- */
-export interface ErrorSink {
-  failed(id: unknown, err: unknown): void;
-  skipped(id: unknown, reason: string): void;
-  /**
-   * Flushes what was held. `stopped`: the run ended early (the service gone,
-   * Ctrl-C); the per-id lines, mostly the same unreachable service, give way
-   * to one line with their count.
-   */
-  close(opts?: { stopped?: boolean }): Promise<void>;
-  /** The run was refused before it began: no --errors file is left behind. */
-  discard(): void;
-}
-
-export function createErrorSink(ctx: Session, file?: string, what = 'item'): ErrorSink {
-  let stream: WriteStream | undefined;
-  let failures = 0;
-  let first = '';
-  const STDERR_MAX = 20;
-  // Lines wait until close(): a progress bar redrawing its line would tear
-  // them apart, and a run that stops because the service is gone says so once
-  // instead of once per id.
-  const held: string[] = [];
-  // The file is written the one way every file for a person is (core/files.ts:
-  // owner-only, never a link, a special or another user's file; in place at close).
-  const output = file === undefined ? undefined : createPrivateOutput(file, '--errors');
-  let writeError: Error | undefined;
-  if (output) {
-    stream = createWriteStream('', { fd: output.fd, autoClose: false });
-    stream.on('error', (err) => {
-      writeError ??= err;
-    });
-  }
-  const record = (id: unknown, status: 'failed' | 'skipped', text: string, httpStatus?: number) => {
-    if (stream) {
-      stream.write(`${JSON.stringify({ id, status, error: text, ...(httpStatus ? { http_status: httpStatus } : {}) })}\n`);
-      return;
-    }
-    if (status === 'skipped') return;
-    if (failures === 0) first = `${what} ${id}: ${text}`;
-    // A long list of the same failure helps nobody; the summary gives the count.
-    if (failures++ < STDERR_MAX) held.push(`Error: ${what} ${id}: ${text}\n`);
-    else if (failures === STDERR_MAX + 1) held.push(`(further errors not shown; use --errors FILE for all of them)\n`);
-  };
-  return {
-    failed(id, err) {
-      record(id, 'failed', errorText(err), (err as { status?: number } | null)?.status);
-    },
-    skipped(id, reason) {
-      record(id, 'skipped', reason);
-    },
-    close(opts = {}) {
-      // Error lines quote the service's messages: a stranger's text, sanitised.
-      if (opts.stopped && failures > 0) ctx.io.stderr.write(safeText(`${failures} ${what}${failures === 1 ? '' : 's'} failed before the run stopped (the first: ${first.replace(/\.$/, '')}).\n`));
-      else for (const line of held) ctx.io.stderr.write(safeText(line));
-      held.length = 0;
-      if (!stream || !output) return Promise.resolve();
-      const s = stream;
-      const out = output;
-      return new Promise<void>((resolve) => {
-        if (s.destroyed) return resolve();
-        s.once('error', () => resolve());
-        s.end(() => resolve());
-      }).then(() => {
-        stream = undefined;
-        // A failed write is never passed off as "the failures are listed in FILE".
-        if (writeError) {
-          out.discard();
-          throw new JobfitError(`Could not write --errors ${file}: ${fileErrorCause(writeError)}; the failures were not saved there.`, { cause: writeError });
-        }
-        try {
-          out.commit();
-        } catch (err) {
-          out.discard();
-          throw new JobfitError(`Could not write --errors ${file}: ${fileErrorCause(err)}; the failures were not saved there.`, { cause: err });
-        }
-      });
-    },
-    discard() {
-      stream?.destroy();
-      stream = undefined;
-      output?.discard();
-    },
-  };
-}
-
-/** Exit 3 when some items failed, with one sentence saying how many. */
-export function throwIfFailed(r: BulkResult, noun: string, errorsFile?: string): void {
-  if (r.failed === 0) return;
-  const total = r.ok + r.skipped + r.failed;
-  throw new PartialFailureError(
-    `${r.failed} of ${total} ${noun} could not be fetched; the others were written.`,
-    errorsFile ? `the failures are listed in ${errorsFile}` : 'run again with --errors FILE to keep the list of failures',
-  );
-}
-
-/** Reads ids, one per line (blank lines and # comments ignored), from text. */
-export function parseIdLines(text: string, what = 'ID'): number[] {
-  const ids: number[] = [];
-  text.split(/\r?\n/).forEach((raw, i) => {
-    const line = raw.trim();
-    if (!line || line.startsWith('#')) return;
-    if (!/^\d+$/.test(line)) throw new UsageError(`Line ${i + 1} of the id list is not a ${what}: "${line.slice(0, 40)}".`);
-    ids.push(Number(line));
-  });
-  return ids;
 }

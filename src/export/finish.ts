@@ -9,7 +9,7 @@ import type { Session } from '../core/session.js';
 import { CancelError, JobfitError } from '../core/errors.js';
 import { ServiceGoneError } from '../client/errors.js';
 import type { ListWriter } from '../format/output.js';
-import type { Tally } from './tally.js';
+import type { ExportTally } from './tally.js';
 import type { ExportTarget } from './target.js';
 
 /** The client's circuit breaker gave up on the service: the run ends at once. */
@@ -20,7 +20,7 @@ export function isServiceGone(err: unknown): boolean {
 export interface FinishOptions {
   target: ExportTarget;
   writer?: ListWriter;
-  tally: Tally;
+  tally: ExportTally;
   /** Items the run had to work through (ids given, or found by --all). */
   listed: number;
   /** The service's total_count, for --all. */

@@ -8,10 +8,11 @@
 import type { Session } from '../core/session.js';
 import type { ListWriter } from '../format/output.js';
 import { createProgress } from '../format/progress.js';
-import { type BulkResult, bulkFetch, createErrorSink, waitingNotice } from './bulk-fetch.js';
+import { type BulkResult, bulkFetch, waitingNotice } from './bulk-fetch.js';
+import { createErrorSink } from './error-sink.js';
 import { finishExport, isServiceGone } from './finish.js';
 import type { IdSource } from './ids.js';
-import { Tally } from './tally.js';
+import { ExportTally } from './tally.js';
 import type { ExportTarget } from './target.js';
 
 export interface IdExportOptions<R> {
@@ -33,8 +34,8 @@ export interface IdExportOptions<R> {
   openWriter(): Promise<ListWriter | undefined>;
   /** A reason to skip a fetched value, or undefined to keep it. */
   skipValue?(value: R): string | undefined;
-  /** Writes a kept value. */
-  write(value: R, writer: ListWriter | undefined): void;
+  /** Writes a kept value; false when the output is full (the next value waits for it to drain), as ListWriter.write says. */
+  write(value: R, writer: ListWriter | undefined): boolean | void;
   onSkipped?(id: number): void;
   /** A test taker whose fetch failed (for --retry-failed's note, retry-failed.ts). */
   onFailed?(id: number): void;
@@ -44,7 +45,7 @@ export interface IdExportOptions<R> {
 
 export async function runIdExport<R>(ctx: Session, o: IdExportOptions<R>): Promise<{ result?: BulkResult; listing?: Awaited<IdSource['done']> }> {
   const started = performance.now();
-  const tally = new Tally('test takers');
+  const tally = new ExportTally('test takers');
   let sink: ReturnType<typeof createErrorSink>;
   try {
     sink = createErrorSink(ctx, o.errors, 'test taker');
@@ -71,7 +72,7 @@ export async function runIdExport<R>(ctx: Session, o: IdExportOptions<R>): Promi
       stopWhen: isServiceGone,
       onWaiting: waitingNotice(ctx, 'test taker'),
       onSettled: (out) => progress.tick({ error: out.kind === 'failed' }),
-      onResult: (id, out) => {
+      onResult: async (id, out) => {
         if (out.kind === 'failed') {
           tally.fail();
           o.onFailed?.(id);
@@ -85,7 +86,8 @@ export async function runIdExport<R>(ctx: Session, o: IdExportOptions<R>): Promi
         const skip = o.skipValue?.(out.value);
         if (skip !== undefined) return tally.skip(skip);
         tally.write();
-        o.write(out.value, w);
+        // Back-pressure: a full output holds the fetches back (bulkFetch waits for this promise) instead of growing in memory.
+        if (o.write(out.value, w) === false && w) await w.drained();
       },
     });
     listing = await o.source.done;

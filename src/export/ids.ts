@@ -1,6 +1,6 @@
 /**
  * Where the ids of a bulk result export come from: arguments, a file or stdin
- * (`--ids-from FILE|-`), or every test taker (`--all`, complete via listAll,
+ * (`--ids-from FILE|-`), or every test taker (`--all`, complete via listComplete,
  * fed to the fetch while the list is still being discovered).
  */
 import type { JobfitClient, ListFilter } from '../client/client.js';
@@ -9,9 +9,9 @@ import { UsageError } from '../core/errors.js';
 import { readId } from '../api/ids.js';
 import { readInput } from '../core/input.js';
 import { NUM } from '../format/number.js';
-import { IdFeed, parseIdLines } from './bulk-fetch.js';
-import type { FetchPage, ListAllResult } from './complete-list.js';
-import { type InvitationLike, listTestTakersComplete, type TestTakerLike } from './guided-list.js';
+import { IdFeed, parseIdLines } from './id-feed.js';
+import type { FetchPage, ListAllResult } from '../listing/complete-list.js';
+import { type InvitationRef, listTestTakersComplete, type TestTakerLike } from '../listing/guided-list.js';
 
 export interface IdSourceOptions {
   ids: string[];
@@ -133,7 +133,7 @@ export async function idSource(ctx: Session, client: JobfitClient, o: IdSourceOp
   if (o.team !== undefined) base.team_id = o.team;
   if (o.customId !== undefined) base.custom_id = o.customId;
   const fetchTakers = ((q: ListFilter, signal?: AbortSignal) => client.listTestTakers(q, signal)) as FetchPage<TestTakerLike>;
-  const fetchInvitations = ((q: ListFilter, signal?: AbortSignal) => client.listInvitations(q, signal)) as FetchPage<InvitationLike>;
+  const fetchInvitations = ((q: ListFilter, signal?: AbortSignal) => client.listInvitations(q, signal)) as FetchPage<InvitationRef>;
   const done = listTestTakersComplete(fetchTakers, fetchInvitations, { team_id: base.team_id, custom_id: base.custom_id }, (t) => feed.push(readId(t.id, 'test taker id')), {
     signal: ctx.io.signal,
     idsOnly: true,

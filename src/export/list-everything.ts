@@ -1,7 +1,7 @@
 /**
  * `--all` for invitations, test-takers and profiles: the complete list, past
  * the service's cap of 50 (150 with a filter) per request. The engines are
- * complete-list.ts (listAll, items with an email) and guided-list.ts (test
+ * complete-list.ts (listComplete, items with an email) and guided-list.ts (test
  * takers, with or without an email on their items). findEverything runs them
  * for a resource and hands over each item once, with no Session (a program
  * can use it as is); listEverything streams the items to the one output helper
@@ -13,11 +13,12 @@ import type { JobfitClient, ListFilter } from '../client/client.js';
 import type { Session } from '../core/session.js';
 import { JobfitError } from '../core/errors.js';
 import { readId } from '../api/ids.js';
-import { IdFeed, bulkFetch } from './bulk-fetch.js';
-import { type BaseFilter, type FetchPage, type ListAllResult, type ListQuery, listAll } from './complete-list.js';
+import { bulkFetch } from './bulk-fetch.js';
+import { IdFeed } from './id-feed.js';
+import { type BaseFilter, type FetchPage, type ListAllResult, type ListPageQuery, listComplete } from '../listing/complete-list.js';
 import { finishExport, isServiceGone } from './finish.js';
-import { type InvitationLike, listTestTakersComplete, type TestTakerLike } from './guided-list.js';
-import { Tally } from './tally.js';
+import { type InvitationRef, listTestTakersComplete, type TestTakerLike } from '../listing/guided-list.js';
+import { ExportTally } from './tally.js';
 import { orderedFilter } from './person-status.js';
 import { openTarget } from './target.js';
 import { type ColumnSpec, createListWriter, type ListWriter } from '../format/output.js';
@@ -51,7 +52,7 @@ interface Envelope {
 }
 
 /** What a listing found: items it had to account for and the service's count for them. */
-export interface Listed {
+export interface ListedCount {
   listed: number;
   totalCount?: number;
   /** Items among `listed` created during the run (not in totalCount). */
@@ -62,10 +63,10 @@ export interface Listed {
 /** How the engine reports back; nothing of a Session. */
 export interface FindOptions {
   signal?: AbortSignal;
-  /** Requests in flight at once (defaults: those of listAll and bulkFetch). */
+  /** Requests in flight at once (defaults: those of listComplete and bulkFetch). */
   concurrency?: number;
   /** Called after every list request (for a -v trace). */
-  onRequest?: (query: ListQuery, answer: { total: number; returned: number; hasMore: boolean }) => void;
+  onRequest?: (query: ListPageQuery, answer: { total: number; returned: number; hasMore: boolean }) => void;
   /** An item the search found that the caller's email filter leaves out: counted, not written. */
   onOutside?: (item: Item) => void;
   /** A sentence for a person, when the list has to go the long way. */
@@ -79,7 +80,7 @@ const OUTSIDE_EMAIL = 'outside the --email filter';
  * exactly once, handed to `write` as it is found. Throws a JobfitError when
  * the items found cannot add up to the service's count.
  */
-export async function findEverything(client: JobfitClient, resource: AllResource, filter: ListFilter, write: (it: Item) => void, o: FindOptions = {}): Promise<Listed> {
+export async function findEverything(client: JobfitClient, resource: AllResource, filter: ListFilter, write: (it: Item) => void, o: FindOptions = {}): Promise<ListedCount> {
   return resource === 'profiles' ? allProfiles(client, write, o) : allPeople(client, resource, filter, write, o);
 }
 
@@ -88,9 +89,9 @@ export async function listEverything(ctx: Session, client: JobfitClient, o: List
   setMaxListeners(64, ctx.io.signal);
   const started = performance.now();
   const target = openTarget(ctx, o.out, o.noun);
-  const tally = new Tally(o.noun);
+  const tally = new ExportTally(o.noun);
   let writer: ListWriter | undefined;
-  let found: Listed | undefined;
+  let found: ListedCount | undefined;
   let seenSoFar = 0;
   let error: unknown;
   try {
@@ -133,7 +134,7 @@ export async function listEverything(ctx: Session, client: JobfitClient, o: List
   if (found) ctx.debug(`--all: ${NUM.format(found.listed)} ${o.noun} in ${found.requests} request${found.requests === 1 ? '' : 's'}`);
 }
 
-async function allPeople(client: JobfitClient, resource: 'invitations' | 'test-takers', filter: ListFilter, write: (it: Item) => void, o: FindOptions): Promise<Listed> {
+async function allPeople(client: JobfitClient, resource: 'invitations' | 'test-takers', filter: ListFilter, write: (it: Item) => void, o: FindOptions): Promise<ListedCount> {
   const { signal, concurrency, onRequest } = o;
   const fetchInvitations = (q: ListFilter, s?: AbortSignal) => client.listInvitations(q, s) as Promise<Envelope>;
   const fetchTakers = (q: ListFilter, s?: AbortSignal) => client.listTestTakers(q, s) as Promise<Envelope>;
@@ -159,7 +160,7 @@ async function allPeople(client: JobfitClient, resource: 'invitations' | 'test-t
   };
   let r: ListAllResult;
   if (resource === 'invitations') {
-    r = await listAll(fetchInvitations as FetchPage<Item>, base, (it) => keep(it, typeof it.email === 'string' ? it.email : undefined), {
+    r = await listComplete(fetchInvitations as FetchPage<Item>, base, (it) => keep(it, typeof it.email === 'string' ? it.email : undefined), {
       signal,
       concurrency,
       noun: 'invitations',
@@ -168,7 +169,7 @@ async function allPeople(client: JobfitClient, resource: 'invitations' | 'test-t
   } else {
     r = await listTestTakersComplete(
       fetchTakers as FetchPage<Item & TestTakerLike>,
-      fetchInvitations as unknown as FetchPage<InvitationLike>,
+      fetchInvitations as unknown as FetchPage<InvitationRef>,
       base,
       (it, known) => keep(it, known),
       { signal, concurrency, onRequest },
@@ -183,7 +184,7 @@ async function allPeople(client: JobfitClient, resource: 'invitations' | 'test-t
  * is found through the complete list of test takers: each one's profile id is
  * on the test taker, and the profile is then fetched.
  */
-async function allProfiles(client: JobfitClient, write: (it: Item) => void, o: FindOptions): Promise<Listed> {
+async function allProfiles(client: JobfitClient, write: (it: Item) => void, o: FindOptions): Promise<ListedCount> {
   const { signal, concurrency, onRequest } = o;
   const page = (await client.listCareerNavigationProfiles()) as unknown as Envelope;
   let requests = 1;
@@ -202,7 +203,7 @@ async function allProfiles(client: JobfitClient, write: (it: Item) => void, o: F
   const feed = new IdFeed<number>();
   const listing = listTestTakersComplete(
     ((q: ListFilter, s?: AbortSignal) => client.listTestTakers(q, s)) as FetchPage<TestTakerLike>,
-    ((q: ListFilter, s?: AbortSignal) => client.listInvitations(q, s)) as FetchPage<InvitationLike>,
+    ((q: ListFilter, s?: AbortSignal) => client.listInvitations(q, s)) as FetchPage<InvitationRef>,
     {},
     (t) => feed.push(readId(t.id, 'test taker id')),
     { signal, concurrency, idsOnly: true, onRequest },
@@ -222,7 +223,7 @@ async function allProfiles(client: JobfitClient, write: (it: Item) => void, o: F
   const seen = new Set<string>();
   let failed: unknown;
   // Every test taker is accounted: with a profile (written), without one, or failed.
-  const profiles = new Tally('test takers');
+  const profiles = new ExportTally('test takers');
   const r = await bulkFetch(
     feed,
     async (id, s) => {

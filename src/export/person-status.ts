@@ -145,8 +145,8 @@ export function gateExport<R>(
   return {
     fetch: async (id, signal) => {
       // Read once here; the predicate asks for it again and gets this copy.
-      const tt = (await client.getTestTaker(id, signal)) as Item;
-      const reader = { getTestTaker: async () => tt as never, getInvitation: client.getInvitation.bind(client) };
+      const tt = await client.getTestTaker(id, signal);
+      const reader = { getTestTaker: async () => tt, getInvitation: client.getInvitation.bind(client) };
       const keep = await itemPredicate(reader, 'test-takers', { ...spec, by: spec.by === 'created' ? 'accepted' : spec.by }, signal)({ id, invitation_id: tt.invitation_id });
       if (!keep) throw new OutsideFilter();
       return fetch(id, signal);

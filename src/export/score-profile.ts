@@ -8,7 +8,7 @@
  */
 import type { JobfitClient } from '../client/client.js';
 import { UsageError } from '../core/errors.js';
-import { askAgain } from './ask-again.js';
+import { askAgain } from '../listing/ask-again.js';
 
 /** `mode` is the key's mode: test keys may answer with fake profiles, so there the service decides. `signal` (Ctrl-C) ends a wait to ask again. */
 export async function checkScoreProfile(client: JobfitClient, sp: string, mode: 'live' | 'test' | undefined, signal?: AbortSignal): Promise<void> {

@@ -71,7 +71,7 @@ export function scorecardColumns(sample?: unknown): string[] {
 }
 
 /** One flat row of the wide CSV; short names missing from the scorecard stay empty (null). */
-export function scorecardRow(card: unknown): Record<string, string | number | null> {
+export function scorecardCsvRow(card: unknown): Record<string, string | number | null> {
   const c = (card ?? {}) as ScorecardLike;
   const row: Record<string, string | number | null> = {};
   const scalar = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? v : null);

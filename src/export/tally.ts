@@ -9,7 +9,7 @@
 import { JobfitError } from '../core/errors.js';
 import { NUM } from '../format/number.js';
 
-export class Tally {
+export class ExportTally {
   written = 0;
   failed = 0;
   readonly reasons = new Map<string, number>();

@@ -7,7 +7,7 @@
  */
 import type { FairnessJoin, Person } from './join.js';
 import { aboveMedian, sampleMedian } from './median.js';
-import { type Outcome, passes } from './outcome.js';
+import { type FairnessOutcome, passes } from './outcome.js';
 import { type GroupStatus, type PrivacyRules, fewerThan, statusBefore } from './privacy.js';
 import { type Caution, type Comparison, type Count, compareGroups } from './rates.js';
 
@@ -52,29 +52,29 @@ interface Tally {
 
 export interface AnalysisInput {
   join: FairnessJoin;
-  outcome: Outcome;
+  outcome: FairnessOutcome;
   rules: PrivacyRules;
   /** False with --no-completion: completion is not counted. */
   completion: boolean;
 }
 
 /** The score the outcome reads, or null when the person has none. */
-const scoreOf = (p: Person, o: Outcome): number | null => (o.measure === 'stars' ? p.stars : p.fit);
+const scoreOf = (p: Person, o: FairnessOutcome): number | null => (o.measure === 'stars' ? p.stars : p.fit);
 
 /** LL144's median over everyone scored (with or without a row); null for a threshold outcome. */
-function medianOf(people: Iterable<Person>, o: Outcome): number | null {
+function medianOf(people: Iterable<Person>, o: FairnessOutcome): number | null {
   if (o.kind !== 'scoring_rate') return null;
   const xs: number[] = [];
   for (const p of people) if (p.fit !== null) xs.push(p.fit);
   return sampleMedian(xs);
 }
 
-function selectedBy(o: Outcome, median: number | null): (score: number) => boolean {
+function selectedBy(o: FairnessOutcome, median: number | null): (score: number) => boolean {
   if (o.kind === 'threshold') return (s) => passes(o, s);
   return (s) => median !== null && aboveMedian(s, median);
 }
 
-function tallySection(people: Iterable<Person>, cols: number[], isSelected: (s: number) => boolean, o: Outcome): Map<string, Tally> {
+function tallySection(people: Iterable<Person>, cols: number[], isSelected: (s: number) => boolean, o: FairnessOutcome): Map<string, Tally> {
   const groups = new Map<string, Tally>();
   for (const p of people) {
     if (!p.answers) continue;

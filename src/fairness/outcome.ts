@@ -7,14 +7,14 @@ import { UsageError } from '../core/errors.js';
 
 export type Measure = 'stars' | 'fit';
 
-export type Outcome =
+export type FairnessOutcome =
   | { kind: 'threshold'; measure: Measure; op: '>=' | '>'; value: number; text: string }
   | { kind: 'scoring_rate'; measure: 'fit'; text: string };
 
-export const SCORING_RATE: Outcome = { kind: 'scoring_rate', measure: 'fit', text: 'job fit above the median of everyone scored (LL144 scoring rate)' };
+export const SCORING_RATE: FairnessOutcome = { kind: 'scoring_rate', measure: 'fit', text: 'job fit above the median of everyone scored (LL144 scoring rate)' };
 
 /** `stars>=4`, `fit>70`, …; anything else is a usage error naming the forms. */
-export function parsePass(text: string | undefined): Outcome {
+export function parsePass(text: string | undefined): FairnessOutcome {
   if (text === undefined) return SCORING_RATE;
   const m = /^\s*(stars|fit)\s*(>=|>)\s*(\d+(?:\.\d+)?)\s*$/i.exec(text);
   if (!m) throw new UsageError(`--pass "${text.slice(0, 40)}" is not an outcome; use stars>=N (1 to 5) or fit>=N (0 to 100), with >= or >.`);
@@ -27,6 +27,6 @@ export function parsePass(text: string | undefined): Outcome {
 }
 
 /** Whether a score passes a threshold outcome. */
-export function passes(o: Extract<Outcome, { kind: 'threshold' }>, score: number): boolean {
+export function passes(o: Extract<FairnessOutcome, { kind: 'threshold' }>, score: number): boolean {
   return o.op === '>=' ? score >= o.value : score > o.value;
 }

@@ -9,7 +9,7 @@ import type { JobfitClient } from '../client/client.js';
 import type { Session } from '../core/session.js';
 import { type ListWriter, createListWriter, jsonText } from '../format/output.js';
 import { FairnessJoin } from './join.js';
-import type { Outcome } from './outcome.js';
+import type { FairnessOutcome } from './outcome.js';
 import type { PrivacyRules } from './privacy.js';
 import { FAIRNESS_CSV_COLUMNS, type FairnessReport, buildFairnessReport, fairnessCsvRows } from './report.js';
 import { type JoinKey, readSelfId } from './selfid.js';
@@ -19,7 +19,7 @@ export interface FairnessSettings {
   file: string;
   by: string[];
   join?: JoinKey;
-  outcome: Outcome;
+  outcome: FairnessOutcome;
   rules: PrivacyRules;
   completion: boolean;
 }
@@ -30,7 +30,13 @@ export interface PageMeta {
   mode?: string;
 }
 
+type Assigned = { assigned_assessments?: Array<{ completed_at?: string | null }> };
+type TakerReader = Pick<JobfitClient, 'getTestTaker' | 'getInvitation'>;
+
 export class FairnessRun {
+  /** Test takers the report already read for its --status filter, by id, until their scorecard is asked for (or they are filtered out). */
+  private readonly readByFilter = new Map<number, Assigned>();
+
   private constructor(
     readonly settings: FairnessSettings,
     readonly join: FairnessJoin,
@@ -53,11 +59,44 @@ export class FairnessRun {
     this.join.addScorecard(id, card);
   }
 
-  /** The scorecard, and (for completion) the test taker beside it: only for a person with a row, whose completion counts. */
+  /**
+   * The client for the report's --status filter, which reads test takers of
+   * its own: each one read is kept for its completion, so the same run does
+   * not ask for it twice (fetch takes it; forget drops one filtered out).
+   */
+  sharingTestTakers(client: JobfitClient): TakerReader {
+    if (!this.settings.completion) return client;
+    return {
+      getTestTaker: async (id, signal) => {
+        const taker = await client.getTestTaker(id, signal);
+        const n = Number(id);
+        if (Number.isSafeInteger(n)) this.readByFilter.set(n, { assigned_assessments: (taker as Assigned).assigned_assessments });
+        return taker;
+      },
+      getInvitation: (id, signal) => client.getInvitation(id, signal),
+    };
+  }
+
+  /** A test taker the --status filter read and left out: its scorecard is not asked for. */
+  forget(testTakerId: number | null): void {
+    if (testTakerId !== null) this.readByFilter.delete(testTakerId);
+  }
+
+  /**
+   * The scorecard, and (for completion) the test taker beside it, both in the
+   * report's slot of the pool (they go out together): only for a person with
+   * a row whose completion is not known yet, and not when the run has read it
+   * already (--status).
+   */
   async fetch(client: JobfitClient, id: number, sp: string, signal?: AbortSignal) {
-    if (!this.settings.completion || !this.join.needsCompletion(id)) return client.getScorecard(id, sp, signal);
+    const read = this.readByFilter.get(id);
+    if (read) {
+      this.readByFilter.delete(id);
+      this.join.addTestTaker(id, read);
+    }
+    if (read || !this.settings.completion || !this.join.needsCompletion(id)) return client.getScorecard(id, sp, signal);
     const [card, taker] = await Promise.all([client.getScorecard(id, sp, signal), client.getTestTaker(id, signal)]);
-    this.join.addTestTaker(id, taker as { assigned_assessments?: Array<{ completed_at?: string | null }> });
+    this.join.addTestTaker(id, taker as Assigned);
     return card;
   }
 

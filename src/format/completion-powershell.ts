@@ -9,7 +9,7 @@
  * never with a control character. After a flag that takes a file or a folder
  * the completer offers nothing, and PowerShell completes paths itself.
  */
-import { allValueFlags, type CommandSpec, type CompletionSpec, choiceFlags, flagNames, flagsByValues } from './completion.js';
+import { allValueFlags, type CompletionCommand, type CompletionSpec, choiceFlags, flagNames, flagsByValues } from './completion.js';
 
 /** The data the PowerShell completer reads (`c`ommands: `d`escription, `f`lags, `a`rgument choices, `s`ubcommands). */
 export interface PowerShellSpec {
@@ -24,7 +24,7 @@ export interface PowerShellSpec {
   paths: string[];
 }
 
-function commandData(c: CommandSpec): PowerShellSpec['commands'][string] {
+function commandData(c: CompletionCommand): PowerShellSpec['commands'][string] {
   const out: PowerShellSpec['commands'][string] = { d: c.description, f: flagNames(c.flags) };
   if (c.argChoices?.length) out.a = c.argChoices;
   if (c.subcommands.length) out.s = Object.fromEntries(c.subcommands.map((s) => [s.name, { d: s.description, f: flagNames(s.flags) }]));

@@ -32,18 +32,18 @@ export const FLAG_VALUE_KINDS: Readonly<Record<string, ValueKind>> = {
 };
 
 
-export interface CommandSpec {
+export interface CompletionCommand {
   name: string;
   description: string;
   flags: FlagSpec[];
-  subcommands: CommandSpec[];
+  subcommands: CompletionCommand[];
   /** Fixed values of the first argument (e.g. `completion bash|zsh|fish`). */
   argChoices?: string[];
 }
 
 export interface CompletionSpec {
   globals: FlagSpec[];
-  commands: CommandSpec[];
+  commands: CompletionCommand[];
 }
 
 
@@ -55,7 +55,7 @@ export function allValueFlags(spec: CompletionSpec): string[] {
     for (const f of flags) if (f.takesValue) for (const n of f.names) out.add(n);
   };
   walk(spec.globals);
-  const rec = (c: CommandSpec) => {
+  const rec = (c: CompletionCommand) => {
     walk(c.flags);
     c.subcommands.forEach(rec);
   };
@@ -79,7 +79,7 @@ export function flagsByValues(spec: CompletionSpec): Map<string, string[]> {
     }
   };
   spec.globals.forEach(add);
-  const rec = (c: CommandSpec) => {
+  const rec = (c: CompletionCommand) => {
     c.flags.forEach(add);
     c.subcommands.forEach(rec);
   };
@@ -101,7 +101,7 @@ export function choiceFlags(spec: CompletionSpec): Array<{ names: string[]; choi
     out.push({ names: f.names, choices: f.choices });
   };
   spec.globals.forEach(add);
-  const rec = (c: CommandSpec) => {
+  const rec = (c: CompletionCommand) => {
     c.flags.forEach(add);
     c.subcommands.forEach(rec);
   };
@@ -196,7 +196,7 @@ export function zshScript(spec: CompletionSpec): string {
       return `    ${pat}) compadd -- \${(f)"$(\${words[1]} completion --values ${k} 2>/dev/null)"}; return ;;`;
     })
     .join('\n');
-  const desc = (c: CommandSpec) => q(`${c.name}:${c.description.replace(/:/g, '\\:')}`);
+  const desc = (c: CompletionCommand) => q(`${c.name}:${c.description.replace(/:/g, '\\:')}`);
   const cases: string[] = [];
   for (const c of spec.commands) {
     if (c.subcommands.length > 0) {

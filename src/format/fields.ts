@@ -8,7 +8,7 @@
  */
 import { UsageError } from '../core/errors.js';
 
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

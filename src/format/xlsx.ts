@@ -234,7 +234,7 @@ export class XlsxBook {
     const pass = new PassThrough();
     const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: pass, useStyles: true, useSharedStrings: false });
     wb.creator = 'jobfit';
-    return new XlsxBook(wb as never, pass, out, failed);
+    return new XlsxBook(wb, pass, out, failed);
   }
 
   addSheet(name: string, header: string[]): XlsxSheet {

@@ -3,7 +3,7 @@
  * configuration file, profile or environment variable read on the way (the
  * CLI resolves those in src/cli/create-context.ts and src/client/create.ts).
  */
-import { createClient as createHttpClient, type JobfitClient } from '../client/index.js';
+import { clientForConnection, type JobfitClient } from '../client/index.js';
 
 export interface ClientOptions {
   /** Root of API v2, e.g. `https://api.example.com/v2` or a stub's `url`. */
@@ -36,7 +36,7 @@ export function createClient(opts: ClientOptions): JobfitClient {
   if (typeof opts.apiKey !== 'string' || opts.apiKey === '') throw new TypeError('createClient: apiKey must be a non-empty string.');
   const timeoutMs = positive('timeoutMs', opts.timeoutMs, false);
   const maxRetries = positive('maxRetries', opts.maxRetries, true);
-  return createHttpClient({
+  return clientForConnection({
     baseUrl: opts.baseUrl,
     apiKey: opts.apiKey,
     signal: opts.signal,

@@ -14,7 +14,7 @@ import type { JobfitClient } from '../client/index.js';
 import { createIO } from '../core/io.js';
 import { JobfitError, UsageError } from '../core/errors.js';
 import type { Session } from '../core/session.js';
-import type { BulkDeps, BulkOptions } from '../bulk/types.js';
+import type { BulkDeps, BulkRunOptions } from '../bulk/types.js';
 
 /** A cell: text, a number, a yes/no, a list (assessments: joined by `;`), or nothing. */
 export type InviteCell = string | number | boolean | null | undefined | readonly string[];
@@ -160,7 +160,7 @@ export function tally(results: InviteRowResult[], interrupted: boolean, seconds:
 }
 
 /** The pipeline's options for the CSV at `csv`: the library's defaults as the CLI's flags, never a prompt. */
-export function pipelineOptions(csv: string, out: string, concurrency: number, d: InviteDefaults = {}): BulkOptions {
+export function pipelineOptions(csv: string, out: string, concurrency: number, d: InviteDefaults = {}): BulkRunOptions {
   return {
     csv,
     out,
@@ -255,7 +255,7 @@ export async function bulkInvite<R extends { readonly [K in keyof R]: InviteCell
     const baseUrl = client.http.baseUrl;
     const deps: BulkDeps = {
       ctx: session(opts.signal),
-      api: client as never,
+      api: client,
       // Our stub only when it proves it (a stub of this process, or a `stub serve` noted in the config).
       target: { baseUrl, mode: client.http.keyMode, local: await isOurStub(process.env, baseUrl) },
       progress: progressOf(rows.length, indexOfRow.length, opts.onProgress),

@@ -37,7 +37,7 @@ export interface Stub {
 }
 
 export async function startStub(opts: StubOptions = {}): Promise<Stub> {
-  const { startStub: start } = await import('../stub/index.js');
+  const { startStubServer: start } = await import('../stub/index.js');
   const own = opts.dataDir === undefined ? mkdtempSync(join(tmpdir(), 'jobfit-stub-')) : undefined;
   const dataDir = opts.dataDir ?? own!;
   let running;

@@ -14,25 +14,25 @@ import { TEST_ID } from '../api/catalog.js';
 export { TEST_ID };
 export type { TestId } from '../api/catalog.js';
 
-export interface Assessment {
+export interface CatalogAssessment {
   id: number;
   display_name: string;
   short_name: string;
 }
 
-export const ASSESSMENTS: readonly Assessment[] = [
+export const ASSESSMENTS: readonly CatalogAssessment[] = [
   { id: 1, display_name: 'Prescreen', short_name: 'Prescreen' },
   { id: 6, display_name: 'Personality Traits', short_name: 'Personality' },
   { id: 7, display_name: 'Thinking Skills', short_name: 'Thinking' },
   { id: 8, display_name: 'Career Interests', short_name: 'Interests' },
 ];
 
-export function assessmentById(id: number): Assessment | undefined {
+export function assessmentById(id: number): CatalogAssessment | undefined {
   return ASSESSMENTS.find((a) => a.id === id);
 }
 
 /** Accepts an alias, a short_name or a numeric id (any case); undefined when unknown. */
-export function resolveAssessment(nameOrId: string | number): Assessment | undefined {
+export function resolveAssessment(nameOrId: string | number): CatalogAssessment | undefined {
   if (typeof nameOrId === 'number') return assessmentById(nameOrId);
   const key = nameOrId.trim().toLowerCase();
   if (/^\d+$/.test(key)) return assessmentById(Number(key));

@@ -7,7 +7,7 @@ import type { AppOptions } from './app.js';
 import { FaultInjector, type FaultSpec } from './faults.js';
 import { type StubKeys, stubKeys } from './embedded.js';
 import { participantPages } from './page.js';
-import { listen } from './server.js';
+import { listenStub } from './server.js';
 import { noteStubInProcess } from '../core/loopback.js';
 import { type SeededStore, openStore } from './seeded-store.js';
 import { type Store, originOf } from './store.js';
@@ -21,19 +21,10 @@ export { accountOfKey, linkStub } from './listener-link.js';
 export type { LinkOptions, StubLink } from './listener-link.js';
 export { accept, complete, listEvents, listOutbox, recordEvent, trigger, LifecycleError } from './lifecycle.js';
 export type { AssessmentChoice, CompleteResult, AcceptResult, StoredEvent, OutboxMessage, EventEnvelope, TriggerType } from './lifecycle.js';
-export {
-  accountIds,
-  flushDeliveries,
-  getWebhookSettings,
-  listEventDeliveries,
-  resendEvent,
-  setWebhookSettings,
-  secretNotice,
-  signingSecret,
-  startDeliveryLoop,
-  WebhookSettingsError,
-} from './webhooks.js';
-export type { EventView, WebhookSettingsChange } from './webhooks.js';
+export { flushDeliveries, startDeliveryLoop } from './webhooks/deliver.js';
+export { listEventDeliveries, type EventView } from './webhooks/events.js';
+export { resendEvent } from './webhooks/queue.js';
+export { accountIds, getWebhookSettings, setWebhookSettings, signingSecret, WebhookSettingsError, type WebhookSettingsChange } from './webhooks/settings.js';
 
 
 export interface StartStubOptions {
@@ -75,11 +66,11 @@ export function accountTeamIds(store: Store, accountId: number): number[] {
   return store.all<{ id: number }>('SELECT id FROM teams WHERE account_id = ? ORDER BY id', accountId).map((t) => t.id);
 }
 
-export async function startStub(opts: StartStubOptions): Promise<RunningStub> {
+export async function startStubServer(opts: StartStubOptions): Promise<RunningStub> {
   const store = await openStore(opts.dataDir);
   const faults = opts.faults === undefined ? undefined : new FaultInjector(opts.faults);
   const publish = opts.publishOrigin ?? true;
-  const l = await listen({
+  const l = await listenStub({
     store,
     port: opts.port ?? 0,
     host: opts.host,

@@ -11,8 +11,10 @@
 import { randomBytes } from 'node:crypto';
 import { TEST_ID } from './catalog.js';
 import { indexPerson } from './search-index.js';
-import { type Store, newProfileId, nowIso, originOf } from './store.js';
-import { enqueueDelivery, kickDeliveries } from './webhooks.js';
+import { newProfileId, nowIso } from './ids.js';
+import { type Store, originOf } from './store.js';
+import { kickDeliveries } from './webhooks/deliver.js';
+import { enqueueDelivery } from './webhooks/queue.js';
 import {
   type InvitationRow,
   type ProfileRow,

@@ -6,27 +6,14 @@
  * Each link is recorded (`webhook_listeners`: the URL, the process, what to put
  * back), so that a listener that could not clean up (SIGKILL) does no harm:
  * events for its URL are held, not sent to whatever binds that port next
- * (webhooks.ts, `attempt`), and the next listener puts back the settings it
+ * (webhooks/deliver.ts, `attempt`), and the next listener puts back the settings it
  * found before the dead one and takes over what was queued for it.
  */
 import { openStore } from './seeded-store.js';
 import type { Store } from './store.js';
-import {
-  type AttemptResult,
-  type DeliveryLoop,
-  WebhookSettingsError,
-  accountIds,
-  endListener,
-  getWebhookSettings,
-  listenerAt,
-  listenerGone,
-  recordListener,
-  requeueForListener,
-  setWebhookSettings,
-  signingSecret,
-  secretNotice,
-  startDeliveryLoop,
-} from './webhooks.js';
+import { type AttemptResult, type DeliveryLoop, startDeliveryLoop } from './webhooks/deliver.js';
+import { endListener, listenerAt, listenerGone, recordListener, requeueForListener } from './webhooks/listeners.js';
+import { WebhookSettingsError, accountIds, getWebhookSettings, setWebhookSettings, signingSecret } from './webhooks/settings.js';
 
 export interface StubLink {
   accountId: number;
@@ -34,8 +21,6 @@ export interface StubLink {
   teamsSwitched: number[];
   /** The secret the stub signs this listener's deliveries with. */
   signingSecret: string;
-  /** Said once when the secret was re-spelt for Standard Webhooks (secretNotice). */
-  secretNotice?: string;
   /** Events queued for a listener that had stopped, now coming to this one. */
   requeued: number;
   /** A listener killed before it could put the settings back, whose settings this one puts back instead. */
@@ -97,7 +82,6 @@ export async function linkStub(o: LinkOptions): Promise<StubLink> {
       accountId,
       teamsSwitched,
       signingSecret: signingSecret(store, accountId)!,
-      secretNotice: secretNotice(store, accountId),
       requeued,
       tookOverFrom,
       async restore() {

@@ -269,7 +269,7 @@ export async function handleParticipantPage(store: Store, req: IncomingMessage, 
     return true;
   }
   const { accept, complete, LifecycleError } = await import('./lifecycle.js');
-  const { kickDeliveries } = await import('./webhooks.js');
+  const { kickDeliveries } = await import('./webhooks/deliver.js');
   const home = `/take/${token}`;
 
   if (!action) {

@@ -4,7 +4,8 @@
  */
 import type { AccountRef, JobFitReport, Mode, Scorecard, TeamRef } from '../api/schemas.js';
 import type { ScoreProfileDef } from './catalog.js';
-import { jobFitReportParts, scorecardParts } from './scoring.js';
+import { jobFitReportParts } from './job-fit-scoring.js';
+import { scorecardParts } from './scoring.js';
 
 export interface ResultSubject {
   test_taker_id: number;

@@ -27,19 +27,16 @@
 
 import {
   CAREER_INTEREST_TYPES,
-  DIMENSIONS,
   type DimensionDef,
   type FacetDef,
   type FitTarget,
-  JOB_FAMILIES,
-  PERSONALITY_TRAITS,
   type ScoreProfileDef,
   type SectionKey,
   TEST_ID,
   TRAIT_KEYS,
   dimensionsOf,
 } from './catalog.js';
-import type { DimensionScore, FacetScore, JobFitReport, Scores } from '../api/schemas.js';
+import type { DimensionScore, FacetScore, Scores } from '../api/schemas.js';
 import { hashString, mulberry32 } from './random.js';
 
 // ---------------------------------------------------------------- shapes
@@ -48,29 +45,11 @@ import { hashString, mulberry32 } from './random.js';
 
 export type { DimensionScore, FacetScore, Scores };
 
-export interface Fit {
+export interface FitScore {
   fitscore_raw: number | null;
   job_fit_percentage: number | null;
   five_star_score: number | null;
 }
-
-export type JobFitReportParts = Pick<
-  JobFitReport,
-  | 'riasec_profile'
-  | 'career_interests_profile'
-  | 'career_interests'
-  | 'personality_traits_profile'
-  | 'personality_traits'
-  | 'top_fit_occupations'
->;
-export type RankedItem = JobFitReport['career_interests_profile'][number];
-export type CareerInterest = JobFitReport['career_interests'][number];
-export type CareerInterestFacet = CareerInterest['facets'][number];
-export type PersonalityTrait = JobFitReport['personality_traits'][number];
-export type PersonalityTraitFacet = PersonalityTrait['facets'][number];
-export type JobFamilyJobFit = JobFitReport['top_fit_occupations'][number];
-export type InterestRange = CareerInterestFacet['test_taker_score_range'];
-export type TraitRange = PersonalityTraitFacet['test_taker_score_range'];
 
 /** Raw scores by short_name, per section; a section is null when its assessment is not complete. */
 export interface RawScores {
@@ -146,7 +125,7 @@ export function rawScores(seed: string, completed: readonly number[]): RawScores
 // ---------------------------------------------------------------- RIASEC
 
 /** The interest types ordered by score, highest first; ties in RIASEC order. */
-function rankedInterests(interests: Record<string, number>) {
+export function rankedInterests(interests: Record<string, number>) {
   return CAREER_INTEREST_TYPES.map((t, i) => ({ t, i, s: interests[t.short_name] })).sort(
     (a, b) => b.s - a.s || a.i - b.i,
   );
@@ -234,7 +213,7 @@ export function starsFromPercentage(pct: number): 1 | 2 | 3 | 4 | 5 {
   return 1;
 }
 
-function fitOf(raw: RawScores, target: FitTarget): Fit {
+export function fitOf(raw: RawScores, target: FitTarget): FitScore {
   const r = rawFit(raw, target);
   if (r === null) return { fitscore_raw: null, job_fit_percentage: null, five_star_score: null };
   const fitscore_raw = roundTo(r, 3);
@@ -243,7 +222,7 @@ function fitOf(raw: RawScores, target: FitTarget): Fit {
 }
 
 /** Fit for a score profile; all null without a profile or before Personality and Career Interests are complete. */
-export function fitFor(seed: string, completed: readonly number[], scoreProfile: ScoreProfileDef | null): Fit {
+export function fitFor(seed: string, completed: readonly number[], scoreProfile: ScoreProfileDef | null): FitScore {
   if (!scoreProfile) return { fitscore_raw: null, job_fit_percentage: null, five_star_score: null };
   return fitOf(rawScores(seed, completed), scoreProfile);
 }
@@ -300,7 +279,7 @@ export function scorecardParts(
   seed: string,
   completed: readonly number[],
   scoreProfile: ScoreProfileDef | null,
-): Fit & { riasec_profile: string | null; scores: Scores } {
+): FitScore & { riasec_profile: string | null; scores: Scores } {
   const fit = fitFor(seed, completed, scoreProfile);
   return {
     fitscore_raw: fit.fitscore_raw,
@@ -308,116 +287,5 @@ export function scorecardParts(
     job_fit_percentage: fit.job_fit_percentage,
     riasec_profile: riasecOf(seed, completed),
     scores: scoresFor(seed, completed, scoreProfile),
-  };
-}
-
-// ---------------------------------------------------------- job-fit report
-
-export function interestRange(score: number): InterestRange {
-  return score <= 3 ? 'Low' : score <= 7 ? 'Medium' : 'High';
-}
-
-export function traitRange(score: number): TraitRange {
-  return score <= 3 ? 'Less Pronounced' : score <= 7 ? 'Moderately Pronounced' : 'More Pronounced';
-}
-
-const dimByShort = new Map(DIMENSIONS.map((d) => [d.short_name, d]));
-
-/** Top 15 job families by fit; ties by raw fit, then catalog order. */
-export function topFitOccupations(raw: RawScores): JobFamilyJobFit[] {
-  return JOB_FAMILIES.map((jf, i) => ({ jf, i, fit: fitOf(raw, jf) }))
-    .sort(
-      (a, b) =>
-        (b.fit.job_fit_percentage ?? 0) - (a.fit.job_fit_percentage ?? 0) ||
-        (b.fit.fitscore_raw ?? 0) - (a.fit.fitscore_raw ?? 0) ||
-        a.i - b.i,
-    )
-    .slice(0, 15)
-    .map(({ jf, fit }, i) => ({
-      object: 'job_family_job_fit' as const,
-      job_family_number: jf.job_family_number,
-      job_family_name: jf.job_family_name,
-      job_family_job_zone: jf.job_family_job_zone,
-      job_fit_percentage: fit.job_fit_percentage ?? 0,
-      job_fit_star_rating: fit.five_star_score ?? 1,
-      rank: i + 1,
-    }));
-}
-
-/** The scoring half of the job-fit report; null unless Personality (6) and Career Interests (8) are complete. */
-export function jobFitReportParts(seed: string, completed: readonly number[]): JobFitReportParts | null {
-  const raw = rawScores(seed, completed);
-  const interests = raw.interests;
-  const personality = raw.personality;
-  if (!interests || !personality) return null;
-
-  const ranked = rankedInterests(interests);
-  const career_interests_profile: RankedItem[] = ranked.slice(0, 3).map(({ t }, i) => {
-    const d = dimByShort.get(t.short_name)!;
-    return { id: d.id, display_name: d.display_name, short_name: d.short_name, description: d.description, rank: i + 1 };
-  });
-
-  const career_interests: CareerInterest[] = CAREER_INTEREST_TYPES.map((t) => {
-    const d = dimByShort.get(t.short_name)!;
-    return {
-      object: 'career_interest',
-      id: d.id,
-      display_name: d.display_name,
-      short_name: d.short_name,
-      description: d.description,
-      facets: d.facets.map((f) => ({
-        object: 'career_interest_facet',
-        id: f.id,
-        display_name: f.display_name,
-        short_name: f.short_name,
-        description: f.description,
-        test_taker_score_range: interestRange(interests[f.short_name]),
-      })),
-    };
-  });
-
-  const personality_traits_profile: RankedItem[] = PERSONALITY_TRAITS.map((t, i) => ({
-    d: dimByShort.get(t.short_name)!,
-    i,
-    s: personality[t.short_name],
-  }))
-    .sort((a, b) => b.s - a.s || a.i - b.i)
-    .slice(0, 5)
-    .map(({ d }, i) => ({
-      id: d.id,
-      display_name: d.display_name,
-      short_name: d.short_name,
-      description: d.description,
-      rank: i + 1,
-    }));
-
-  const personality_traits: PersonalityTrait[] = PERSONALITY_TRAITS.map((t) => {
-    const d = dimByShort.get(t.short_name)!;
-    return {
-      object: 'personality_trait',
-      id: d.id,
-      display_name: `${d.display_name} Overall`,
-      short_name: d.short_name,
-      description: d.description,
-      facets: d.facets.map((f) => ({
-        object: 'personality_trait_facet',
-        id: f.id,
-        display_name: f.display_name,
-        short_name: f.short_name,
-        description: f.description,
-        anchor_low: f.anchor_low ?? '',
-        anchor_high: f.anchor_high ?? '',
-        test_taker_score_range: traitRange(personality[f.short_name]),
-      })),
-    };
-  });
-
-  return {
-    riasec_profile: riasecFromScores(interests),
-    career_interests_profile,
-    career_interests,
-    personality_traits_profile,
-    personality_traits,
-    top_fit_occupations: topFitOccupations(raw),
   };
 }

@@ -7,9 +7,10 @@
 import { TEST_ID, scoreProfileByShortName } from './catalog.js';
 import { type InvitationState, type PlannedInvitation, type Seed, type SeedAccount, loadSeed, planEach } from './seed.js';
 import { indexFrom } from './search-index.js';
-import { type Store, newProfileId, newToken } from './store.js';
+import { newProfileId, newToken } from './ids.js';
+import type { Store } from './store.js';
 
-export type StateMix = Record<InvitationState, number>;
+export type StateCounts = Record<InvitationState, number>;
 
 let cached: Seed | undefined;
 function seed(): Seed {
@@ -131,7 +132,7 @@ export function insertPlanned(store: Store, planned: Iterable<PlannedInvitation>
 
 export interface SeedPeopleOptions {
   /** Relative weights of pending / accepted / partial / complete (default: the account's seed mix). */
-  mix?: Partial<StateMix>;
+  mix?: Partial<StateCounts>;
   /** Invitations are spread over the last `days` days (default 90). */
   days?: number;
   now?: Date;

@@ -6,13 +6,13 @@ import { randomUUID } from 'node:crypto';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type AppOptions, createApp } from './app.js';
-import { MAX_BODY, tooLarge } from './http/body.js';
+import { MAX_BODY, tooLargeReply } from './http/body.js';
 import { hostNameOf, isLoopbackHost, STUB_INSTANCE_PATH } from '../core/loopback.js';
 import { error, writeReply } from './http/reply.js';
 import type { FaultInjector } from './faults.js';
 import type { Store } from './store.js';
 
-export interface ListenOptions {
+export interface StubListenOptions {
   store: Store;
   port?: number;
   host?: string;
@@ -35,7 +35,7 @@ export interface Listening {
 
 export const FOREIGN_HOST = 'This stub answers only requests addressed to this machine (Host: localhost, 127.0.0.1 or [::1]).';
 
-export async function listen(opts: ListenOptions): Promise<Listening> {
+export async function listenStub(opts: StubListenOptions): Promise<Listening> {
   let origin = '';
   const host = opts.host ?? '127.0.0.1';
   const app = createApp({ store: opts.store, origin: opts.urlOrigin ?? (() => origin), faults: opts.faults, pages: opts.pages, minimalFields: opts.minimalFields });
@@ -63,7 +63,7 @@ export async function listen(opts: ListenOptions): Promise<Listening> {
   // over the limit is refused before the client sends it.
   server.on('checkContinue', (req, res) => {
     if (Number(req.headers['content-length']) > MAX_BODY) {
-      writeReply(res, tooLarge());
+      writeReply(res, tooLargeReply());
       return;
     }
     res.writeContinue();

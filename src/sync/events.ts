@@ -9,7 +9,7 @@
 import { resolve } from 'node:path';
 import type { SyncSession } from './run.js';
 import { readId } from '../api/ids.js';
-import { errorText } from '../export/bulk-fetch.js';
+import { errorText } from '../export/error-sink.js';
 import { eventQueue, isBusy } from './event-queue.js';
 import { isPostgresUrl, openSyncStore } from './open.js';
 import { SyncLockedError } from './store.js';

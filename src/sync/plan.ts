@@ -1,9 +1,10 @@
 /**
  * The sync plan: the rules that decide, from the invitation list and what
  * the database already holds, what a run fetches, what it skips (and why),
- * what it marks gone, and whether its counts add up. No I/O except
- * `loadStored` (one read of the database); the rest are pure functions, each
- * unit tested in test/sync/plan.test.ts. src/sync/run.ts carries them out.
+ * what it marks gone, and whether its counts add up. No I/O: what the
+ * database holds comes in as a Stored (src/sync/stored.ts, one slice of the
+ * list at a time); pure functions, each unit tested in
+ * test/sync/plan.test.ts. src/sync/run.ts carries them out.
  *
  * - an invitation is fetched when it is new, its list item changed, or (once
  *   accepted) its test taker's state moved since it was fetched;
@@ -21,142 +22,9 @@
 import { JobfitError } from '../core/errors.js';
 import { readId } from '../api/ids.js';
 import { TEST_ID } from '../api/catalog.js';
-import { type Json, listHash, obj, optId, refId } from './rows.js';
-import type { SyncStore } from './store.js';
-
-/** What a sync keeps of an invitation list item: its id, what the list says of it, its test taker and team. */
-export interface Listed {
-  id: number;
-  listHash: string;
-  takerId: number | null;
-  teamId: number | null;
-}
-
-/** An invitation list item (or an invitation object: the same fields) as the plan reads it; an id that is not one throws. */
-export function listed(item: Json): Listed {
-  return { id: readId(item.id), listHash: listHash(item), takerId: optId(item.test_taker_id), teamId: refId(item.team) };
-}
-
-const hex8 = (n: number) => n.toString(16).padStart(8, '0');
-
-/**
- * The list items of a run as the plan reads them, in flat typed arrays: 32
- * bytes an item instead of about 90 as objects, which a 100,000-item list
- * holds for the whole run (docs/performance.md, "Sync"). `at(i)` gives the
- * item back as a Listed.
- */
-export class ListedItems implements Iterable<Listed> {
-  length = 0;
-  private ids = new Float64Array(1024);
-  /** NaN: no test taker (no team). */
-  private takers = new Float64Array(1024);
-  private teams = new Float64Array(1024);
-  /** The 16 hex digits of the list hash, as two 32-bit halves. */
-  private hashes = new Uint32Array(2048);
-
-  static of(items: Iterable<Listed>): ListedItems {
-    const out = new ListedItems();
-    for (const item of items) out.push(item);
-    return out;
-  }
-
-  push(item: Listed): void {
-    if (!/^[0-9a-f]{16}$/.test(item.listHash)) throw new Error(`not a list hash: ${item.listHash}`);
-    if (this.length === this.ids.length) this.grow();
-    const i = this.length++;
-    this.ids[i] = item.id;
-    this.takers[i] = item.takerId ?? Number.NaN;
-    this.teams[i] = item.teamId ?? Number.NaN;
-    this.hashes[2 * i] = Number.parseInt(item.listHash.slice(0, 8), 16);
-    this.hashes[2 * i + 1] = Number.parseInt(item.listHash.slice(8), 16);
-  }
-
-  at(i: number): Listed {
-    const takerId = this.takers[i];
-    const teamId = this.teams[i];
-    return {
-      id: this.ids[i],
-      listHash: hex8(this.hashes[2 * i]) + hex8(this.hashes[2 * i + 1]),
-      takerId: Number.isNaN(takerId) ? null : takerId,
-      teamId: Number.isNaN(teamId) ? null : teamId,
-    };
-  }
-
-  *[Symbol.iterator](): Iterator<Listed> {
-    for (let i = 0; i < this.length; i++) yield this.at(i);
-  }
-
-  private grow(): void {
-    const twice = <A extends Float64Array | Uint32Array>(a: A, make: (n: number) => A): A => {
-      const b = make(a.length * 2);
-      b.set(a);
-      return b;
-    };
-    this.ids = twice(this.ids, (n) => new Float64Array(n));
-    this.takers = twice(this.takers, (n) => new Float64Array(n));
-    this.teams = twice(this.teams, (n) => new Float64Array(n));
-    this.hashes = twice(this.hashes, (n) => new Uint32Array(n));
-  }
-}
-
-export interface StoredInvitation {
-  id: number;
-  list_hash: string;
-  basis: string;
-  gone_at: string | null;
-}
-
-export interface StoredTestTaker {
-  id: number;
-  gone_at: string | null;
-  list_hash: string;
-  basis: string;
-  completed_tests: string;
-  assessments_open: number;
-  career_navigation_profile_id: string | null;
-}
-
-/** What the database holds that the plan compares with the list. */
-export interface Stored {
-  invitations: Map<number, StoredInvitation>;
-  takers: Map<number, StoredTestTaker>;
-  /** `basis` of each scorecard, keyed `testTakerId/scoreProfile`. */
-  cards: Map<string, string>;
-  /** `basis` of each job-fit report, keyed by test taker. */
-  reports: Map<number, string>;
-  /** Ids of the career navigation profiles stored. */
-  profiles: Set<string>;
-}
-
-/**
- * Reads what the plan compares, once per run. A person's rows repeat the
- * same few strings (the invitation's list hash and basis, each result's
- * basis, are usually the test taker's): equal values share the test taker's
- * string instead of one copy per row, which a 100,000-person database would
- * hold for the whole run.
- */
-export async function loadStored(db: SyncStore): Promise<Stored> {
-  const completedSets = new Map<string, string>();
-  const takers = new Map<number, StoredTestTaker>();
-  for (const r of await db.all<StoredTestTaker>('SELECT id, list_hash, basis, completed_tests, assessments_open, career_navigation_profile_id, gone_at FROM test_takers')) {
-    if (!completedSets.has(r.completed_tests)) completedSets.set(r.completed_tests, r.completed_tests);
-    r.completed_tests = completedSets.get(r.completed_tests)!;
-    takers.set(r.id, r);
-  }
-  const shared = (takerId: number | null, field: 'list_hash' | 'basis', value: string) => {
-    const own = takerId === null ? undefined : takers.get(takerId)?.[field];
-    return own === value ? own : value;
-  };
-  const invitations = new Map<number, StoredInvitation>();
-  for (const r of await db.all<StoredInvitation & { test_taker_id: number | null }>('SELECT id, list_hash, basis, gone_at, test_taker_id FROM invitations')) {
-    invitations.set(r.id, { id: r.id, list_hash: shared(r.test_taker_id, 'list_hash', r.list_hash), basis: shared(r.test_taker_id, 'basis', r.basis), gone_at: r.gone_at });
-  }
-  const cards = new Map<string, string>();
-  for (const r of await db.all<{ id: number; sp: string; basis: string }>('SELECT test_taker_id AS id, score_profile AS sp, basis FROM scorecards')) cards.set(`${r.id}/${r.sp}`, shared(r.id, 'basis', r.basis));
-  const reports = new Map((await db.all<{ id: number; basis: string }>('SELECT test_taker_id AS id, basis FROM job_fit_reports')).map((r) => [r.id, shared(r.id, 'basis', r.basis)]));
-  const profiles = new Set((await db.all<{ id: string }>('SELECT id FROM career_navigation_profiles')).map((r) => r.id));
-  return { invitations, takers, cards, reports, profiles };
-}
+import { type Json, obj } from './rows.js';
+import { type Listed, ListedItems } from './listed.js';
+import type { Stored, StoredInvitation, StoredTestTaker } from './stored.js';
 
 /** What the plan needs of the run's options. */
 export interface PlanOptions {
@@ -263,44 +131,6 @@ export function resultsToFetch(takerId: number, state: TakerState, stored: Store
 /** Whether an accepted invitation is fetched again: new, its list item changed, or its test taker's state moved. */
 export function invitationNeedsFetch(inv: StoredInvitation | undefined, item: Listed, basis: string, full: boolean): boolean {
   return full || inv === undefined || inv.list_hash !== item.listHash || inv.basis !== basis;
-}
-
-/** Ids, sorted in one typed array: 8 bytes an id where a Set of 100,000s costs ~40 and its rehashes. */
-export class IdSet {
-  /** Distinct ids. */
-  readonly size: number;
-  private readonly sorted: Float64Array;
-
-  constructor(ids: Iterable<number>) {
-    this.sorted = Float64Array.from(ids).sort();
-    let distinct = 0;
-    for (let i = 0; i < this.sorted.length; i++) if (i === 0 || this.sorted[i - 1] !== this.sorted[i]) distinct++;
-    this.size = distinct;
-  }
-
-  has(id: number): boolean {
-    let lo = 0;
-    let hi = this.sorted.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const v = this.sorted[mid];
-      if (v === id) return true;
-      if (v < id) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return false;
-  }
-}
-
-/** What a complete list says is there: every invitation it names, and their test takers (with those accepted since it was read). */
-export function present(items: Iterable<Listed>, accepted: Iterable<number>): { invitations: IdSet; testTakers: IdSet } {
-  const invitations: number[] = [];
-  const testTakers: number[] = [...accepted];
-  for (const item of items) {
-    invitations.push(item.id);
-    if (item.takerId !== null) testTakers.push(item.takerId);
-  }
-  return { invitations: new IdSet(invitations), testTakers: new IdSet(testTakers) };
 }
 
 /** Rows to mark gone (held, not listed, not marked yet) and rows back (listed again, marked gone). Rows are never deleted. */

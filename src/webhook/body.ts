@@ -5,7 +5,7 @@
  */
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 
-export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+export const DEFAULT_MAX_DELIVERY_BYTES = 1024 * 1024;
 
 /** Bytes of request bodies read at the same time; past it a delivery gets 503 and is retried by its sender. */
 export const IN_FLIGHT_BODY_BYTES = 16 * 1024 * 1024;

@@ -41,7 +41,7 @@ const EVENT_ID = /^[\x21-\x7e]{1,200}$/;
 const EVENT_TYPE = /^[a-z0-9_]{1,64}(\.[a-z0-9_]{1,64}){1,3}$/;
 
 /** Delivery headers kept with an event (forwarded to the app, and in the file of events it did not get). */
-const KEPT_HEADERS = ['webhook-id', 'webhook-timestamp', 'webhook-signature', 'jobfit-signature', 'x-event-type', 'x-delivery-attempt'] as const;
+const KEPT_HEADERS = ['webhook-id', 'webhook-timestamp', 'webhook-signature', 'x-event-type', 'x-delivery-attempt'] as const;
 
 export type WebhookEvent = Event;
 
@@ -198,8 +198,7 @@ export function parseDelivery(buf: Buffer): { event: WebhookEvent; raw: string }
 
 /**
  * The signature check of a delivery, with one of the secrets: a refusal when
- * none verifies or the signed webhook-id is not the event's; `legacy` when it
- * verified by the old jobfit-signature only.
+ * none verifies or the signed webhook-id is not the event's, else undefined.
  */
 export function verifySigned(
   secrets: readonly string[],
@@ -207,23 +206,22 @@ export function verifySigned(
   buf: Buffer,
   eventId: string,
   o: { toleranceSeconds: number; nowMs: number },
-): { legacy: boolean; refusal?: Refusal } {
+): Refusal | undefined {
   const h = signedHeaders(headers);
   let r: VerifyResult = { ok: false, reason: 'no secret' };
   for (const s of secrets) {
     r = verifyDelivery(s, h, buf, { toleranceSeconds: o.toleranceSeconds, nowSeconds: Math.floor(o.nowMs / 1000) });
     if (r.ok) break;
   }
-  if (!r.ok) return { legacy: false, refusal: { status: 401, kind: 'signature', message: `Refused a delivery whose signature does not verify (${r.reason})`, error: 'signature not verified' } };
-  const legacy = r.scheme === 'legacy';
+  if (!r.ok) return { status: 401, kind: 'signature', message: `Refused a delivery whose signature does not verify (${r.reason})`, error: 'signature not verified' };
   if (h.id !== undefined && h.id !== eventId) {
-    return { legacy, refusal: { status: 401, kind: 'id-header', message: 'Refused a signed delivery whose webhook-id is not the event id', error: 'webhook-id does not match the event' } };
+    return { status: 401, kind: 'id-header', message: 'Refused a signed delivery whose webhook-id is not the event id', error: 'webhook-id does not match the event' };
   }
-  return { legacy };
+  return undefined;
 }
 
 /** What the receiver counted, and each kind of refusal or deferral noted once (a hostile page can post thousands of times). */
-export class Tally {
+export class ReceiverTally {
   shown = 0;
   refused = 0;
   deferred = 0;

@@ -24,8 +24,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_TOLERANCE_S } from '../api/webhook-signature.js';
 import type { ForwardResult } from './forward.js';
-import { BodyTooLarge, type Budget, Busy, DEFAULT_MAX_BODY_BYTES, IN_FLIGHT_BODY_BYTES, readBody } from './body.js';
-import { allowedHostNames, type EventRef, formatBytes, gateRequest, LINGER_MS, parseDelivery, send, Tally, verifySigned, type WebhookEvent } from './gate.js';
+import { BodyTooLarge, type Budget, Busy, DEFAULT_MAX_DELIVERY_BYTES, IN_FLIGHT_BODY_BYTES, readBody } from './body.js';
+import { allowedHostNames, type EventRef, formatBytes, gateRequest, LINGER_MS, parseDelivery, send, ReceiverTally, verifySigned, type WebhookEvent } from './gate.js';
 import { MAX_REMEMBERED_IDS, ReplayWindow } from './replay.js';
 import { FORWARD_QUEUE_EVENTS, FORWARD_RETRY_MS, type ForwardCounts, ForwardQueue, safely, type Unforwarded, unforwardedItem } from './forward-queue.js';
 
@@ -99,7 +99,7 @@ interface Context {
   allowed: ReadonlySet<string>;
   replay: ReplayWindow;
   queue: ForwardQueue;
-  tally: Tally;
+  tally: ReceiverTally;
 }
 
 function handleRequest(c: Context, req: IncomingMessage, res: ServerResponse): void {
@@ -153,10 +153,9 @@ function take(c: Context, req: IncomingMessage, res: ServerResponse, buf: Buffer
     return;
   }
   if (c.secrets.length > 0) {
-    const v = verifySigned(c.secrets, req.headers, buf, d.event.id, { toleranceSeconds: c.toleranceS, nowMs: c.now() });
-    if (v.legacy) c.tally.once('legacy', 'A delivery was signed only with jobfit-signature, which goes in 0.2.0: the sender should send webhook-signature (Standard Webhooks)');
-    if (v.refusal) {
-      c.tally.refuse(res, v.refusal);
+    const refusal = verifySigned(c.secrets, req.headers, buf, d.event.id, { toleranceSeconds: c.toleranceS, nowMs: c.now() });
+    if (refusal) {
+      c.tally.refuse(res, refusal);
       return;
     }
   }
@@ -219,7 +218,7 @@ async function listenOn(server: Server, port: number, host: string): Promise<Add
 }
 
 export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
-  const limit = o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const limit = o.maxBodyBytes ?? DEFAULT_MAX_DELIVERY_BYTES;
   const toleranceS = o.toleranceSeconds ?? DEFAULT_TOLERANCE_S;
   const note = (m: string) => o.onNote?.(m);
   const replay = new ReplayWindow(2 * toleranceS * 1000, o.maxRememberedIds ?? MAX_REMEMBERED_IDS);
@@ -243,7 +242,7 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
     allowed: allowedHostNames(o.allowHosts, o.host),
     replay,
     queue,
-    tally: new Tally(note, { now: 0, ms: o.lingerMs ?? LINGER_MS }),
+    tally: new ReceiverTally(note, { now: 0, ms: o.lingerMs ?? LINGER_MS }),
   };
   const server: Server = createServer((req, res) => handleRequest(c, req, res));
   // `expect: 100-continue`: node would answer 100 at once; readBody() does, once the body is wanted.

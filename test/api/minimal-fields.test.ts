@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES, type RouteName } from '../../src/api/routes.js';
-import { type RunningStub, startStub } from '../../src/stub/index.js';
+import { type RunningStub, startStubServer } from '../../src/stub/index.js';
 import { type Request, type SeedPicks, cases, pickSeed, send } from '../../scripts/openapi.js';
 import { violation } from './contract.js';
 
@@ -20,7 +20,7 @@ let picks: SeedPicks;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'jobfit-minimal-test-'));
-  stub = await startStub({ dataDir, port: 0, host: '127.0.0.1', publishOrigin: false, minimalFields: true });
+  stub = await startStubServer({ dataDir, port: 0, host: '127.0.0.1', publishOrigin: false, minimalFields: true });
   picks = await pickSeed(stub);
 });
 afterAll(async () => {

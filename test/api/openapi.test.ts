@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '../../src/api/messages.js';
 import { renderOpenApi } from '../../src/api/openapi.js';
 import { ROUTES, type RouteName } from '../../src/api/routes.js';
-import { type RunningStub, startStub } from '../../src/stub/index.js';
+import { type RunningStub, startStubServer } from '../../src/stub/index.js';
 import { type Answer, type Case, DOC_URL, type Request, type SeedPicks, cases, pickSeed, runCases, send, toExamples } from '../../scripts/openapi.js';
 import { ajv, committed, doc, operations, responseValidator, schemaAt, violation } from './contract.js';
 import { DANA } from '../helpers/seeded.js';
@@ -33,7 +33,7 @@ let picks: SeedPicks;
 beforeAll(async () => {
   since = Date.now();
   dataDir = mkdtempSync(join(tmpdir(), 'jobfit-openapi-test-'));
-  stub = await startStub({ dataDir, port: 0, host: '127.0.0.1', publishOrigin: false });
+  stub = await startStubServer({ dataDir, port: 0, host: '127.0.0.1', publishOrigin: false });
   results = await runCases(stub);
   picks = await pickSeed(stub);
 });

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningStub, startStub } from '../../src/stub/index.js';
+import { type RunningStub, startStubServer } from '../../src/stub/index.js';
 import { runCli } from '../helpers/cli.js';
 import { operationOf, violation } from './contract.js';
 
@@ -53,7 +53,7 @@ function validatingProxy(upstream: string): Server {
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'jobfit-proxy-test-'));
-  stub = await startStub({ dataDir, port: 0, host: '127.0.0.1' });
+  stub = await startStubServer({ dataDir, port: 0, host: '127.0.0.1' });
   proxy = validatingProxy(stub.url);
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;

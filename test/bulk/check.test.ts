@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { againOptions, checkResumable, checkRow, fitCells } from '../../src/bulk/check.js';
 import { EmailIndex } from '../../src/bulk/email-index.js';
-import type { RowCheck } from '../../src/bulk/validate.js';
+import type { RowCheck } from '../../src/bulk/row-check.js';
 
 /** A validator that passes every row, its email the first cell (the row's own rules are validate.test.ts's). */
 const validator = {

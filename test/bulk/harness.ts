@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { type RunningStub, startStub } from '../../src/stub/index.js';
+import { type RunningStub, startStubServer } from '../../src/stub/index.js';
 import { runCli } from '../helpers/cli.js';
 
 export const FIX = resolve(import.meta.dirname, '../../fixtures/csv');
@@ -21,7 +21,7 @@ export function useBulkStub(prefix: string) {
   const h = { dir: '', stub: undefined as unknown as RunningStub, env: {} as Record<string, string> };
   beforeAll(async () => {
     h.dir = mkdtempSync(join(tmpdir(), prefix));
-    h.stub = await startStub({ dataDir: join(h.dir, 'stub'), port: 0, host: '127.0.0.1' });
+    h.stub = await startStubServer({ dataDir: join(h.dir, 'stub'), port: 0, host: '127.0.0.1' });
     h.env = { JOBFIT_BASE_URL: h.stub.url, JOBFIT_API_KEY: h.stub.keys[0].live_key };
   });
   afterAll(async () => {

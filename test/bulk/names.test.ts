@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { isHeaderRow, mapHeader, parseMaps, recogniseHeader } from '../../src/bulk/columns.js';
 import { splitFullName } from '../../src/bulk/names.js';
-import { emailsOf, phonesOf } from '../../src/bulk/validate.js';
+import { emailsOf, phonesOf } from '../../src/bulk/cells.js';
 
 describe('splitFullName', () => {
   it.each([

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MSG } from '../../src/api/messages.js';
 import { BadRequestError, RateLimitError } from '../../src/client/errors.js';
-import { finishBulk, runBulkInvite, summaryLine } from '../../src/bulk/run.js';
+import { finishBulk, runBulkInvite, bulkSummaryLine } from '../../src/bulk/run.js';
 import type { BulkDeps, BulkSender } from '../../src/bulk/types.js';
 import { ExitCode, JobfitError } from '../../src/core/errors.js';
 import { createProgress } from '../../src/format/progress.js';
@@ -266,7 +266,7 @@ describe('after the run', () => {
     const s2 = await runBulkInvite({ ...opts, retryFailed: true }, deps(api, { local: true }).d);
     expect(api.posts - posts).toBe(2);
     expect(s2).toMatchObject({ created: 50, failed: 0, sent: 2, resumed: 48 });
-    expect(summaryLine(s2)).toMatch(/^50 rows: 50 created, 0 exists, 0 invalid, 0 failed, 0 not sent \(48 from the earlier run\) in [\d.]+s \(2 sent, [\d,]+ rows\/s\)\.$/);
+    expect(bulkSummaryLine(s2)).toMatch(/^50 rows: 50 created, 0 exists, 0 invalid, 0 failed, 0 not sent \(48 from the earlier run\) in [\d.]+s \(2 sent, [\d,]+ rows\/s\)\.$/);
     const lines = readFileSync(out, 'utf8').trimEnd().split('\n');
     expect(lines).toHaveLength(51);
     expect(lines.every((l, i) => i === 0 || l.includes(',created,'))).toBe(true);
@@ -283,7 +283,7 @@ describe('after the run', () => {
     const s = await runBulkInvite({ csv, out: join(dir, 'l.csv'), createdBy: INVITER }, deps(api, { local: true, signal: ac.signal }).d);
     expect(s.interrupted).toBe(true);
     expect(s.sent).toBe(api.posts);
-    expect(summaryLine(s)).toContain(`${api.posts} created, 0 exists, 0 invalid, 0 failed, ${300 - api.posts} not sent`);
+    expect(bulkSummaryLine(s)).toContain(`${api.posts} created, 0 exists, 0 invalid, 0 failed, ${300 - api.posts} not sent`);
   });
 
   it('a person on another team of the account is a failed row naming the invitation in the way', async () => {

@@ -6,11 +6,11 @@
  * signals.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import type { JournalState, Outcome } from '../../src/bulk/journal.js';
+import type { JournalState, RowOutcome } from '../../src/bulk/journal.js';
 import { invalidOutcome, keepLostRows, progressLine, RowBreaker, rowAsk } from '../../src/bulk/sending.js';
 
 describe('RowBreaker', () => {
-  const transient: Outcome = { status: 'failed', error: 'HTTP 503', transient: true };
+  const transient: RowOutcome = { status: 'failed', error: 'HTTP 503', transient: true };
   it('trips at the bound of unanswered rows in a row, and stays tripped', () => {
     const b = new RowBreaker(3);
     expect([b.trips(transient), b.trips(transient), b.trips(transient), b.trips(transient)]).toEqual([false, false, true, true]);
@@ -72,7 +72,7 @@ describe('keepLostRows', () => {
   const v = { rows: 3, mapping: { index: { email: 1 } } } as never;
 
   it('rows past the new end follow the file\'s rows, with their email in its column', () => {
-    const put: Array<[number, string[], Outcome]> = [];
+    const put: Array<[number, string[], RowOutcome]> = [];
     expect(keepLostRows(prior(), v, { put: (row, cells, o) => put.push([row, cells, o]) }, 3)).toBe(2);
     expect(put[0]).toEqual([4, ['', 'd@example.com', ''], { status: 'created', id: 4, url: 'http://x/4', error: 'row 4 of the earlier run, no longer in the file' }]);
     expect(put[1][0]).toBe(5);

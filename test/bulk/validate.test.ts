@@ -8,7 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { MSG, TEST_ID, type User } from '../../src/api/index.js';
 import type { Resolved } from '../../src/bulk/account.js';
 import type { Field } from '../../src/bulk/columns.js';
-import { readAssessments, readChannels, readPhone, resolvedCell, type RowError, schemaErrors, serviceRules } from '../../src/bulk/validate.js';
+import { readPhone } from '../../src/bulk/cells.js';
+import type { RowError } from '../../src/bulk/row-check.js';
+import { readAssessments, readChannels, resolvedCell, schemaErrors, serviceRules } from '../../src/bulk/row-rules.js';
 
 /** A row's cells by field name (what RowValidator's cell() gives the rules). */
 const cells = (row: Partial<Record<Field, string>>) => (f: Field) => row[f] ?? '';

@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { type CsvMeta, type CsvRecord } from '../../src/bulk/reader.js';
 import { decodeRef, type Merge, StringTable } from '../../src/bulk/xlsx-parts.js';
 import { readXlsxBatches } from '../../src/bulk/xlsx-reader.js';
-import { cellText, nameMergedHeader, type RowAssembly, SheetRowAssembler } from '../../src/bulk/xlsx-rows.js';
+import { sheetCellText, nameMergedHeader, type RowAssembly, SheetRowAssembler } from '../../src/bulk/xlsx-rows.js';
 import { UsageError } from '../../src/core/errors.js';
 import { row, SHEET_HEAD, SHEET_TAIL, stored, workbookParts, zip } from './helpers/zip.js';
 
@@ -46,7 +46,7 @@ describe('cellText', () => {
   const strings = new StringTable();
   strings.push('shared');
   const formats = [undefined, '0', '@', 'yyyy-mm-dd'];
-  const text = (c: Partial<Parameters<typeof cellText>[0]>, date1904 = false) => cellText({ type: 'n', style: 0, formula: false, value: undefined, ...c }, strings, formats, date1904);
+  const text = (c: Partial<Parameters<typeof sheetCellText>[0]>, date1904 = false) => sheetCellText({ type: 'n', style: 0, formula: false, value: undefined, ...c }, strings, formats, date1904);
 
   it('a shared string by its index; a missing one is empty', () => {
     expect(text({ type: 's', value: '0' })).toBe('shared');

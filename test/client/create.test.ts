@@ -71,7 +71,7 @@ describe('login honours JOBFIT_TIMEOUT', () => {
 
   it('the key check (GET /accounts) gives up after JOBFIT_TIMEOUT, not the default 30 s', async () => {
     const ctx = loginCtx();
-    const { err, seconds } = await timed(login.run({ baseUrl: `${base}/v2` }, ctx));
+    const { err, seconds } = await timed(login.runLogin({ baseUrl: `${base}/v2` }, ctx));
     expect(err).toBeInstanceOf(JobfitError);
     expect((err as Error).message).toContain('no answer within 1s');
     expect((err as Error).message).toContain('/accounts');
@@ -81,7 +81,7 @@ describe('login honours JOBFIT_TIMEOUT', () => {
 
   it('the base URL check (GET /healthcheck) gives up after JOBFIT_TIMEOUT, not its own 10 s', async () => {
     const ctx = loginCtx();
-    const { err, seconds } = await timed(login.run({ baseUrl: `${base}/never/v2` }, ctx));
+    const { err, seconds } = await timed(login.runLogin({ baseUrl: `${base}/never/v2` }, ctx));
     expect(err).toBeInstanceOf(JobfitError);
     expect((err as Error).message).toMatch(/^Nothing at .*\/never\/v2 answered: .*no answer within 1s/);
     expect(seconds).toBeLessThan(6);

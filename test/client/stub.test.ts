@@ -7,9 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createClient } from '../../src/client/index.js';
+import { clientForConnection } from '../../src/client/index.js';
 import { createContext, EMBEDDED_NOTICE } from '../../src/cli/create-context.js';
-import { startStub } from '../../src/stub/index.js';
+import { startStubServer } from '../../src/stub/index.js';
 import { memoryIO } from '../helpers/io.js';
 import { DANA } from '../helpers/seeded.js';
 
@@ -39,9 +39,9 @@ describe('client and the embedded stub', () => {
   });
 
   it('under 429, 5xx and dropped writes, every invitation is created exactly once', async () => {
-    const stub = await startStub({ dataDir: join(dir, 'stub'), faults: '429=0.15,5xx=0.15,drop=0.2,seed=11,retry-after=0.01' });
+    const stub = await startStubServer({ dataDir: join(dir, 'stub'), faults: '429=0.15,5xx=0.15,drop=0.2,seed=11,retry-after=0.01' });
     const trace: string[] = [];
-    const client = createClient({
+    const client = clientForConnection({
       baseUrl: stub.url,
       apiKey: stub.keys[0].live_key,
       trace: (l) => trace.push(l),

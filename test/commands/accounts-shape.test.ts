@@ -38,7 +38,7 @@ describe.each(Object.entries(SHAPES))('GET /accounts as %s', (shape, body) => {
     server.queue('GET /v2/healthcheck', (_q, res) => json(res, 200, { status: 'ok', timestamp: new Date().toISOString(), version: 'v2' }));
     server.queue('GET /v2/accounts', (_q, res) => json(res, 200, body));
     const f = fakeContext({ configDir: join(dir, shape), stdin: `${KEY}\n`, globals: { profile: shape } });
-    await login.run({ profile: shape, baseUrl: server.url }, f.ctx);
+    await login.runLogin({ profile: shape, baseUrl: server.url }, f.ctx);
     expect(f.stderr()).toContain('account Envelope Talent (id 77)');
     expect(f.stderr()).not.toContain('undefined');
     await f.ctx.close();
@@ -48,12 +48,12 @@ describe.each(Object.entries(SHAPES))('GET /accounts as %s', (shape, body) => {
     const env = { JOBFIT_BASE_URL: server.url, JOBFIT_API_KEY: KEY };
     server.queue('GET /v2/accounts', (_q, res) => json(res, 200, body));
     const w = fakeContext({ configDir: join(dir, `${shape}-w`), env, globals: { output: 'json' } });
-    await whoami.run({}, w.ctx);
+    await whoami.default.run({}, w.ctx);
     expect(JSON.parse(w.stdout())).toMatchObject({ account: { id: 77, display_name: 'Envelope Talent' }, mode: 'live' });
     await w.ctx.close();
     server.queue('GET /v2/accounts', (_q, res) => json(res, 200, body));
     const a = fakeContext({ configDir: join(dir, `${shape}-a`), env, globals: { output: 'json' } });
-    await accounts.run({}, a.ctx);
+    await accounts.default.run({}, a.ctx);
     expect(JSON.parse(a.stdout())).toEqual({ mode: 'live', ...ACCOUNT });
     await a.ctx.close();
   });
@@ -62,6 +62,6 @@ describe.each(Object.entries(SHAPES))('GET /accounts as %s', (shape, body) => {
 it('an envelope that holds no account is one sentence, not nulls', async () => {
   server.queue('GET /v2/accounts', (_q, res) => json(res, 200, { mode: 'live', object: 'list', total_count: 0, has_more: false, data: [] }));
   const w = fakeContext({ configDir: join(dir, 'empty'), env: { JOBFIT_BASE_URL: server.url, JOBFIT_API_KEY: KEY }, globals: { output: 'json' } });
-  await expect(whoami.run({}, w.ctx)).rejects.toThrow('The service answered GET /accounts with a list that holds no account.');
+  await expect(whoami.default.run({}, w.ctx)).rejects.toThrow('The service answered GET /accounts with a list that holds no account.');
   await w.ctx.close();
 });

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningStub, startStub } from '../../src/stub/index.js';
+import { type RunningStub, startStubServer } from '../../src/stub/index.js';
 import { runCli } from '../helpers/cli.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -36,7 +36,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'jobfit-html-'));
   const seeded = await runCli(['stub', 'seed', '--test-takers', String(N), '--teams', '3', '--data', join(dir, 'stub')]);
   expect(seeded.code, seeded.stderr).toBe(0);
-  stub = await startStub({ dataDir: join(dir, 'stub'), port: 0 });
+  stub = await startStubServer({ dataDir: join(dir, 'stub'), port: 0 });
   if (hasChromium) {
     browser = await chromium.launchPersistentContext(join(dir, 'profile'), {
       executablePath: CHROMIUM,

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningStub, startStub } from '../../src/stub/index.js';
+import { type RunningStub, startStubServer } from '../../src/stub/index.js';
 import { type BuiltCli, buildCli } from '../e2e/built.js';
 import { runCli } from '../helpers/cli.js';
 import { spawnPty, stripAnsi } from '../helpers/pty.js';
@@ -22,7 +22,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'jobfit-pty-report-'));
   const seeded = await runCli(['stub', 'seed', '--test-takers', '3000', '--teams', '3', '--data', join(dir, 'stub')]);
   expect(seeded.code, seeded.stderr).toBe(0);
-  stub = await startStub({ dataDir: join(dir, 'stub'), port: 0 });
+  stub = await startStubServer({ dataDir: join(dir, 'stub'), port: 0 });
   cli = buildCli();
 }, 90_000);
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Context } from '../../src/commands/kit/context.js';
 import type { GlobalOptions, Prompter } from '../../src/core/session.js';
 import { createContext } from '../../src/cli/create-context.js';
-import { type RunningStub, startStub } from '../../src/stub/index.js';
+import { type RunningStub, startStubServer } from '../../src/stub/index.js';
 import { type MemoryIOOptions, memoryIO } from '../helpers/io.js';
 import { perFile } from '../helpers/per-file.js';
 
@@ -29,7 +29,7 @@ export async function startStubEnv(): Promise<StubEnv> {
     dirs.push(d);
     return d;
   };
-  const stub = await startStub({ dataDir: tmp('jobfit-stub-'), port: 0, host: '127.0.0.1' });
+  const stub = await startStubServer({ dataDir: tmp('jobfit-stub-'), port: 0, host: '127.0.0.1' });
   const account = stub.keys[0];
   return {
     stub,

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openerOf, urlOf } from '../../src/commands/shared/open-url.js';
-import { type RunningStub, startStub } from '../../src/stub/index.js';
+import { type RunningStub, startStubServer } from '../../src/stub/index.js';
 import { runCli } from '../helpers/cli.js';
 import { DANA } from '../helpers/seeded.js';
 import { skipBecause } from '../helpers/skip.js';
@@ -32,7 +32,7 @@ let seen: string;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'jobfit-web-'));
   const data = join(dir, 'stub');
-  stub = await startStub({ dataDir: data, port: 0, host: '127.0.0.1' });
+  stub = await startStubServer({ dataDir: data, port: 0, host: '127.0.0.1' });
   env = { JOBFIT_BASE_URL: stub.url, JOBFIT_API_KEY: stub.keys[0].live_key };
   const invite = async (email: string) => {
     const r = await runCli(['-o', 'json', 'invite', '--first-name', 'Ana', '--last-name', 'Web', '--email', email, '--created-by', DANA, '--yes'], { env });

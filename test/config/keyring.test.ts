@@ -11,18 +11,18 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStub } from '../../src/stub/index.js';
+import { startStubServer } from '../../src/stub/index.js';
 import { type BuiltCli, buildCli } from '../e2e/built.js';
 
 let cli: BuiltCli;
-let stub: Awaited<ReturnType<typeof startStub>>;
+let stub: Awaited<ReturnType<typeof startStubServer>>;
 let dir: string;
 let key: string;
 
 beforeAll(async () => {
   cli = buildCli();
   dir = mkdtempSync(join(tmpdir(), 'jobfit-keyring-'));
-  stub = await startStub({ dataDir: join(dir, 'stub'), port: 0, host: '127.0.0.1' });
+  stub = await startStubServer({ dataDir: join(dir, 'stub'), port: 0, host: '127.0.0.1' });
   key = stub.keys[0].live_key;
 }, 120_000);
 afterAll(async () => {
@@ -113,7 +113,7 @@ const required = process.env.CI === '1' || process.env.CI === 'true';
 if (missing.length && !required) console.log(`Skipped: the Secret Service test needs ${missing.join(', ')} (Debian: dbus, gnome-keyring, libsecret-tools).`);
 
 describe.skipIf(missing.length > 0 && !required)('a real Secret Service: gnome-keyring, unlocked, in a private D-Bus session', () => {
-  it('login puts the key in the keyring and nowhere on disk; commands read it; logout removes it; an old file-kept key moves in on login', async () => {
+  it('login puts the key in the keyring and nowhere on disk; commands read it; another config folder leaves it alone; logout removes it; an old file-kept key moves in on login', async () => {
     expect(missing, `CI installs ${tools.join(', ')}`).toEqual([]);
     const home = join(dir, 'kr-home');
     const cfg = join(home, 'config');
@@ -136,16 +136,34 @@ describe.skipIf(missing.length > 0 && !required)('a real Secret Service: gnome-k
       if grep -rlF "$KEY" "$HOME"; then echo "on-disk=yes"; else echo "on-disk=no"; fi
       jf --profile kr teams -o json >/dev/null; echo "teams=$?"
       jf --profile kr whoami -o json | grep '"key_source"'
-      echo "found=$(secret-tool lookup service jobfit username kr/live)"
-      echo "found-old=$(secret-tool lookup service jobfit username old/live)"
+      echo "found=$(secret-tool lookup service jobfit username "kr/live@$JOBFIT_CONFIG_DIR")"
+      echo "found-old=$(secret-tool lookup service jobfit username "old/live@$JOBFIT_CONFIG_DIR")"
+      # Another config folder, the same profile name: its login and logout leave this folder's key alone.
+      printf %s "$KEY" | JOBFIT_CONFIG_DIR="$HOME/other" jf login --profile kr --base-url "$URL"; echo "other-login=$?"
+      JOBFIT_CONFIG_DIR="$HOME/other" jf logout --profile kr; echo "other-logout=$?"
+      jf --profile kr teams -o json >/dev/null; echo "after-other=$?"
+      # The entry holds another key than login stored: not used, exit 4; the entry gone: exit 4, said so.
+      printf sk_live_planted00000000 | secret-tool store --label=x service jobfit username "kr/live@$JOBFIT_CONFIG_DIR"
+      jf --profile kr teams; echo "planted=$?"
+      # A keyring that fails or does not answer is not a key that is gone: exit 4, saying which.
+      DBUS_SESSION_BUS_ADDRESS="unix:path=$HOME/no-bus.sock" jf --profile kr teams; echo "failed=$?"
+      DBUS_SESSION_BUS_ADDRESS="unix:path=$SILENT_BUS" jf --profile kr teams; echo "silent=$?"
+      secret-tool clear service jobfit username "kr/live@$JOBFIT_CONFIG_DIR"
+      jf --profile kr teams; echo "removed=$?"
+      printf %s "$KEY" | jf login --profile kr --base-url "$URL"; echo "login-again=$?"
       jf logout --profile kr; echo "logout=$?"
-      secret-tool lookup service jobfit username kr/live >/dev/null; echo "after-logout=$?"
+      secret-tool lookup service jobfit username "kr/live@$JOBFIT_CONFIG_DIR" >/dev/null; echo "after-logout=$?"
     `;
+    // A bus that takes the connection and never answers, for the read that must give up after 3 s.
+    const held: Socket[] = [];
+    const silent = createServer((c) => held.push(c));
+    const silentBus = join(dir, 'silent-read.sock');
+    await new Promise<void>((ok) => silent.listen(silentBus, ok));
     const oldConfig = JSON.stringify({ current_profile: 'old', profiles: { old: { base_url: stub.url, live_key: key, default_mode: 'live' } } });
     // Not spawnSync: the stub answering these commands runs in this process.
     const r = await new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
       const child = spawn('dbus-run-session', ['--', 'bash', '-c', script], {
-        env: { PATH: cli.path, HOME: home, JOBFIT_CONFIG_DIR: cfg, JF_COMMAND: cli.command, JF_PREFIX: cli.prefix.join(' '), KEY: key, URL: stub.url, OLD_CONFIG: oldConfig, NO_COLOR: '1' },
+        env: { PATH: cli.path, HOME: home, JOBFIT_CONFIG_DIR: cfg, JF_COMMAND: cli.command, JF_PREFIX: cli.prefix.join(' '), KEY: key, URL: stub.url, OLD_CONFIG: oldConfig, SILENT_BUS: silentBus, NO_COLOR: '1' },
       });
       let stdout = '';
       let stderr = '';
@@ -162,9 +180,26 @@ describe.skipIf(missing.length > 0 && !required)('a real Secret Service: gnome-k
     expect(r.stderr).not.toMatch(/^Warning:/m);
     expect(out, log).toContain('on-disk=no');
     expect(out, log).toContain('teams=0');
-    expect(out).toContain('"key_source": "profile \\"kr\\" in the OS keyring (service jobfit, account kr/live)"');
+    expect(out).toContain(`"key_source": "profile \\"kr\\" in the OS keyring (service jobfit, account kr/live@${cfg})"`);
     expect(out).toContain(`found=${key}`);
     expect(out).toContain(`found-old=${key}`);
+    expect(out, log).toContain('other-login=0');
+    expect(out, log).toContain('other-logout=0');
+    expect(out, log).toContain('after-other=0');
+    expect(out, log).toContain('planted=4');
+    expect(r.stderr).toContain(`Error: The OS keyring (service jobfit, account kr/live@${cfg}) holds another key (sk_live_…0000) than the one login stored for profile "kr" (sk_live_…${key.slice(-4)}), so it is not used.`);
+    expect(r.stderr).not.toContain('sk_live_planted');
+    for (const c of held) c.destroy();
+    silent.close();
+    const entry = `OS keyring (service jobfit, account kr/live@${cfg})`;
+    expect(out, log).toContain('failed=4');
+    expect(r.stderr).toMatch(new RegExp(`^Error: The live key of profile "kr" \\(sk_live_…${key.slice(-4)}\\) is kept in the ${entry.replace(/[()/.]/g, '\\$&')}, which could not be read \\(.*no-bus\\.sock.*\\); the key may still be there\\.$`, 'm'));
+    expect(out, log).toContain('silent=4');
+    expect(r.stderr).toContain(`Error: The live key of profile "kr" (sk_live_…${key.slice(-4)}) is kept in the ${entry}, which did not answer within 3 s; the key may still be there.`);
+    expect(r.stderr).toContain('Hint: unlock the keyring (or answer its prompt) and run the command again; else run `jobfit login --profile kr` again');
+    expect(out, log).toContain('removed=4');
+    expect(r.stderr).toContain(`Error: The live key of profile "kr" (sk_live_…${key.slice(-4)}) is no longer in the OS keyring (service jobfit, account kr/live@${cfg}): the keyring answered that it has no such entry.`);
+    expect(out, log).toContain('login-again=0');
     expect(out, log).toContain('logout=0');
     expect(out, log).toContain('after-logout=1');
     expect(r.stderr).toContain('Removed the live key from the OS keyring.');

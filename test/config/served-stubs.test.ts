@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { isOurStub, noteServedStub } from '../../src/config/served-stubs.js';
 import { STUB_INSTANCE_PATH } from '../../src/core/loopback.js';
-import { startStub } from '../../src/stub/index.js';
+import { startStubServer } from '../../src/stub/index.js';
 import { type ForeignServer, startForeignServer } from '../client/foreign-server.js';
 
 let dir: string;
@@ -28,7 +28,7 @@ afterAll(async () => {
 });
 
 it('a stub this process started is ours (as 127.0.0.1 and as localhost), with faults on too; once closed it is not', async () => {
-  const stub = await startStub({ dataDir: join(dir, 'stub'), port: 0, host: '127.0.0.1', faults: '5xx=1' });
+  const stub = await startStubServer({ dataDir: join(dir, 'stub'), port: 0, host: '127.0.0.1', faults: '5xx=1' });
   try {
     expect(await isOurStub(env(), stub.url)).toBe(true);
     expect(await isOurStub(env(), stub.url.replace('127.0.0.1', 'localhost'))).toBe(true);

@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningStub, startStub } from '../../src/stub/index.js';
+import { type RunningStub, startStubServer } from '../../src/stub/index.js';
 import { until } from '../helpers/until.js';
 import { countInvitations, INVITER, writePeople } from '../bulk/helpers/data.js';
 import { type BuiltCli, buildCli, pathForJobfit, spawnedOnWindows } from './built.js';
@@ -24,7 +24,7 @@ beforeAll(async () => {
   cli = buildCli();
   dir = join(cli.dir, 'ctrl-c');
   mkdirSync(dir);
-  stub = await startStub({ dataDir: join(dir, 'stub'), port: 0, faults: 'latency=20' });
+  stub = await startStubServer({ dataDir: join(dir, 'stub'), port: 0, faults: 'latency=20' });
 }, 120_000);
 afterAll(async () => {
   await stub?.close();

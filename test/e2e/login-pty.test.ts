@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningStub, startStub } from '../../src/stub/index.js';
+import { type RunningStub, startStubServer } from '../../src/stub/index.js';
 import { keys, spawnPty } from '../helpers/pty.js';
 import { type BuiltCli, buildCli, spawnedOnWindows } from './built.js';
 
@@ -20,7 +20,7 @@ let tmp: string;
 beforeAll(async () => {
   cli = buildCli();
   tmp = mkdtempSync(join(tmpdir(), 'jobfit-login-'));
-  stub = await startStub({ dataDir: join(tmp, 'stub'), port: 0 });
+  stub = await startStubServer({ dataDir: join(tmp, 'stub'), port: 0 });
 }, 120_000);
 afterAll(async () => {
   await stub?.close();

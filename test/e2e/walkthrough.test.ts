@@ -141,12 +141,7 @@ describe('README: Quick start and "Then try", on the embedded stub', () => {
   });
 });
 
-// Known failure, left open (issue 40): under Wine 10 with Windows Node 24 (only), the key
-// `login` stores in the Credential Manager is not found by the next command (exit 4, "no
-// longer in the OS keyring"); Node 26 under Wine and every Linux line pass. Skipped there,
-// named in the CI log, until it is understood.
-const wineNode24 = /wine-node-24$/.test(process.env.JOBFIT_E2E_NODE ?? '');
-describe.skipIf(wineNode24)('README: Connecting to the real service (a stub in another process)', () => {
+describe('README: Connecting to the real service (a stub in another process)', () => {
   let url: string;
   let live: string;
   let test: string;
@@ -206,8 +201,9 @@ describe.skipIf(wineNode24)('README: Connecting to the real service (a stub in a
     expect(r.screen).toContain(url);
     expect(r.screen).toMatch(/sk_live_…\w{4}/);
     // The key is where login put it: the OS keyring when one answered (Windows: the
-    // Credential Manager, there under Wine too), else the owner-only config file.
-    expect(r.screen).toMatch(/profile "default" in (.*config\.json|the OS keyring \(service jobfit, account default\/live\))/);
+    // Credential Manager, there under Wine too), its entry named after this config folder
+    // (JOBFIT_CONFIG_DIR), else the owner-only config file.
+    expect(r.screen).toMatch(/profile "default" in (.*config\.json|the OS keyring \(service jobfit, account default\/live@.*config\))/);
     expect(r.screen).not.toContain(live);
     expect(r.screen).not.toContain('embedded local stub');
   });

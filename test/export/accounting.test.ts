@@ -7,13 +7,14 @@
 import { describe, expect, it } from 'vitest';
 import { JobfitError } from '../../src/core/errors.js';
 import { ServiceGoneError } from '../../src/client/errors.js';
-import { IdFeed, bulkFetch } from '../../src/export/bulk-fetch.js';
-import { type FetchPage, listAll, minimumRequests } from '../../src/export/complete-list.js';
-import { listTestTakersComplete, planCells } from '../../src/export/guided-list.js';
+import { bulkFetch } from '../../src/export/bulk-fetch.js';
+import { IdFeed } from '../../src/export/id-feed.js';
+import { type FetchPage, listComplete, minimumRequests } from '../../src/listing/complete-list.js';
+import { listTestTakersComplete, planCells } from '../../src/listing/guided-list.js';
 import { isServiceGone } from '../../src/export/finish.js';
-import { Tally } from '../../src/export/tally.js';
+import { ExportTally } from '../../src/export/tally.js';
 import { generatePeople } from '../../src/stub/people.js';
-import { type FakeItem, fakeList } from './fake-list.js';
+import { type FakeItem, fakeList } from '../listing/fake-list.js';
 
 describe('bulkFetch accounts for every id', () => {
   it('20,000 ids pushed while they are drained: 20,000 outcomes, in order (the 4,097th id used to vanish)', async () => {
@@ -59,7 +60,7 @@ describe('bulkFetch accounts for every id', () => {
 
 describe('Tally', () => {
   it('adds up, or names what is missing', () => {
-    const t = new Tally('test takers');
+    const t = new ExportTally('test takers');
     for (let i = 0; i < 5; i++) t.write();
     t.skip('without results yet');
     t.fail();
@@ -70,13 +71,13 @@ describe('Tally', () => {
   });
 
   it('a write to the output failed: the rows were handed to it, not written, and the line says it is incomplete', () => {
-    const t = new Tally('test takers');
+    const t = new ExportTally('test takers');
     for (let i = 0; i < 5; i++) t.write();
     t.fail();
     expect(t.line({ listed: 6, totalCount: 6, writeFailed: true })).toBe('6 test takers (total_count 6): 5 handed to the output, 1 failed; a write to the output failed, so it is incomplete.');
     expect(t.line({ listed: 9, notDone: 3, elapsedMs: 2000, writeFailed: true })).toBe('9 test takers: 5 handed to the output, 1 failed, 3 not done, in 2.0s (3/s); a write to the output failed, so it is incomplete.');
     // A count that is not of rows keeps its name.
-    const r = new Tally('invitations', 'counted with their scorecard');
+    const r = new ExportTally('invitations', 'counted with their scorecard');
     r.write();
     expect(r.line({ listed: 1, writeFailed: true })).toBe('1 invitations: 1 counted with their scorecard, 0 failed; a write to the output failed, so it is incomplete.');
   });
@@ -90,7 +91,7 @@ describe('give up early when the answers cannot add up', () => {
       requests++;
       return { total_count: 10_000, has_more: true, data: items };
     };
-    const err = await listAll(liar, {}, () => {}).catch((e: unknown) => e);
+    const err = await listComplete(liar, {}, () => {}).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(JobfitError);
     expect((err as Error).message).toMatch(/Gave up on the complete list of items after \d+ requests \(50 of 10000 found\)/);
     expect((err as Error).message).toMatch(/Not completed: \d+ groups?, the narrowest emails matching "[^"]+" \(\d+ of \d+ found\)/);

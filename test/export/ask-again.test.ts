@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NetworkError, RateLimitError, ServerError, ServiceGoneError, NotFoundError } from '../../src/client/errors.js';
-import { askAgain, EXPORT_RETRIES, isTransient } from '../../src/export/ask-again.js';
+import { askAgain, EXPORT_RETRIES, isTransient } from '../../src/listing/ask-again.js';
 
 const init = (status: number) => ({ status, method: 'GET', path: '/test_takers/1/scorecard' });
 const dropped = () => new NetworkError('lost', { url: 'http://x/v2', code: 'UND_ERR_SOCKET', requestSent: true });

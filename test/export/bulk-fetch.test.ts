@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { RateLimitError } from '../../src/client/errors.js';
-import { IdFeed, bulkFetch, parseIdLines, recoveredLimit, sortFailure } from '../../src/export/bulk-fetch.js';
+import { bulkFetch, recoveredLimit, sortFailure } from '../../src/export/bulk-fetch.js';
+import { IdFeed, parseIdLines } from '../../src/export/id-feed.js';
 import { GroupReport, median } from '../../src/export/group-report.js';
-import { hasResults, scorecardColumns, scorecardRow } from '../../src/export/scorecard-rows.js';
+import { hasResults, scorecardColumns, scorecardCsvRow } from '../../src/export/scorecard-rows.js';
 
 describe('bulkFetch', () => {
   it('keeps input order, bounds concurrency, reports failures and skips without stopping', async () => {
@@ -48,6 +49,34 @@ describe('bulkFetch', () => {
     expect(got).toEqual([1, 2, 3, 4, 5]);
   });
 
+  it('a writer that waits (back-pressure) holds the fetches back: at most 1024 outcomes ahead of it, all delivered in order', async () => {
+    let fetched = 0;
+    let delivered = 0;
+    let mostAhead = 0;
+    const order: number[] = [];
+    const r = await bulkFetch(
+      IdFeed.of(Array.from({ length: 5000 }, (_, i) => i + 1)),
+      async (id) => {
+        fetched++;
+        return id;
+      },
+      {
+        concurrency: 16,
+        onResult: async (id) => {
+          mostAhead = Math.max(mostAhead, fetched - delivered);
+          // A full output: the writer waits for it to drain before the next outcome.
+          if (id % 100 === 0) await new Promise((res) => setTimeout(res, 5));
+          delivered++;
+          order.push(id);
+        },
+      },
+    );
+    expect(r.ok).toBe(5000);
+    expect(order).toEqual(Array.from({ length: 5000 }, (_, i) => i + 1));
+    expect(mostAhead).toBeGreaterThan(100);
+    expect(mostAhead).toBeLessThanOrEqual(1024 + 16);
+  });
+
   it('parses id lists and refuses junk with the line number', () => {
     expect(parseIdLines('1\n# c\n\n 22 \r\n3')).toEqual([1, 22, 3]);
     expect(() => parseIdLines('1\nabc')).toThrow(/Line 2/);
@@ -81,7 +110,7 @@ describe('scorecard rows and group report', () => {
     expect(cols[11]).toBe('think');
     expect(cols.at(-1)).toBe('ci-2lm');
     expect(scorecardColumns(card).at(-1)).toBe('si-new');
-    const row = scorecardRow(card);
+    const row = scorecardCsvRow(card);
     expect(row.agree).toBe(7);
     expect(row['agree-comp']).toBe(6);
     expect(row.think).toBeUndefined();

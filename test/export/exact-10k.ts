@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningStub, startStub } from '../../src/stub/index.js';
+import { type RunningStub, startStubServer } from '../../src/stub/index.js';
 import { runCli } from '../helpers/cli.js';
 
 /**
@@ -31,7 +31,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'jobfit-exact-'));
   const seeded = await runCli(['stub', 'seed', '--test-takers', String(N), '--teams', '3', '--data', dir]);
   expect(seeded.code, seeded.stderr).toBe(0);
-  stubRef = await startStub({ dataDir: dir, port: 0, minimalFields });
+  stubRef = await startStubServer({ dataDir: dir, port: 0, minimalFields });
 }, 60_000);
 
 afterAll(async () => {

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningStub, startStub } from '../../src/stub/index.js';
+import { type RunningStub, startStubServer } from '../../src/stub/index.js';
 import { runCli } from '../helpers/cli.js';
 
 const dirs: string[] = [];
@@ -19,7 +19,7 @@ async function seeded(n: number, faults: string): Promise<RunningStub> {
   dirs.push(dir);
   const r = await runCli(['stub', 'seed', '--test-takers', String(n), '--teams', '3', '--data', dir]);
   expect(r.code, r.stderr).toBe(0);
-  const stub = await startStub({ dataDir: dir, port: 0, minimalFields: true, faults });
+  const stub = await startStubServer({ dataDir: dir, port: 0, minimalFields: true, faults });
   stubs.push(stub);
   return stub;
 }

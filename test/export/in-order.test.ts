@@ -1,6 +1,6 @@
-/** InOrder (src/export/in-order.ts): deliveries run one at a time, in order, and stop at the first error. */
+/** InOrder (src/listing/in-order.ts): deliveries run one at a time, in order, and stop at the first error. */
 import { describe, expect, it } from 'vitest';
-import { InOrder } from '../../src/export/in-order.js';
+import { InOrder } from '../../src/listing/in-order.js';
 
 describe('InOrder', () => {
   it('runs deliveries one after another, in the order added, even when earlier ones are slower', async () => {

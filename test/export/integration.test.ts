@@ -5,9 +5,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient } from '../../src/client/index.js';
+import { clientForConnection } from '../../src/client/index.js';
 import type { JobfitClient } from '../../src/client/client.js';
-import { type FetchPage, listAll } from '../../src/export/complete-list.js';
+import { type FetchPage, listComplete } from '../../src/listing/complete-list.js';
 import { CATALOG_SHORT_NAMES, IDENTITY_COLUMNS, SUMMARY_COLUMNS } from '../../src/export/scorecard-rows.js';
 import { type StubEnv, startStubEnv } from '../commands/stub-env.js';
 import { runCli } from '../helpers/cli.js';
@@ -27,7 +27,7 @@ beforeAll(async () => {
     const share = Math.floor(N / use.length) + (i < N % use.length ? 1 : 0);
     await env.stub.store.seedPeople(1, t.id, share, { mix: { pending: 0, accepted: 0.3, partial: 0, complete: 0.7 } });
   }
-  client = await createClient({ baseUrl: env.stub.url, apiKey: env.live, env: {} });
+  client = await clientForConnection({ baseUrl: env.stub.url, apiKey: env.live, env: {} });
   teams = (await client.listTeams()).data as typeof teams;
 }, 120_000);
 
@@ -38,12 +38,12 @@ afterAll(async () => {
 
 const ids = (ndjson: string) => ndjson.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l).id as number);
 
-describe('listAll over HTTP against the stub', () => {
+describe('listComplete over HTTP against the stub', () => {
   it('test takers: exactly total_count distinct ids, all teams and per team', async () => {
     // Our stub's items carry an email (the reference does not promise one: the schema's email is optional).
     const fetchPage = ((q, s) => client.listTestTakers(q, s)) as FetchPage<{ id: number; email: string }>;
     const all = new Set<number>();
-    const r = await listAll(fetchPage, {}, (t) => {
+    const r = await listComplete(fetchPage, {}, (t) => {
       all.add(t.id);
     });
     const unfiltered = await client.listTestTakers({});
@@ -53,7 +53,7 @@ describe('listAll over HTTP against the stub', () => {
     expect(r.requests).toBeLessThanOrEqual(5 * r.minimum);
     for (const t of teams.filter((t) => t.test_takers_count > 0)) {
       const got = new Set<number>();
-      const rt = await listAll(fetchPage, { team_id: t.id }, (x) => {
+      const rt = await listComplete(fetchPage, { team_id: t.id }, (x) => {
         got.add(x.id);
       });
       expect(got.size).toBe(t.test_takers_count);

@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { INCOMPLETE_MARK } from '../../src/export/target.js';
-import { type RunningStub, startStub } from '../../src/stub/index.js';
+import { type RunningStub, startStubServer } from '../../src/stub/index.js';
 import { type BuiltCli, buildCli } from '../e2e/built.js';
 import { humanStderr } from '../helpers/stderr.js';
 
@@ -41,7 +41,7 @@ beforeAll(async () => {
   // About 2,200 invitations: far more than a pipe (64 KiB) holds.
   const seeded = cli.run(['stub', 'seed', '--test-takers', '2000', '--data', join(tmp, 'stub')]);
   expect(seeded.code, seeded.stderr).toBe(0);
-  stub = await startStub({ dataDir: join(tmp, 'stub'), port: 0, host: '127.0.0.1' });
+  stub = await startStubServer({ dataDir: join(tmp, 'stub'), port: 0, host: '127.0.0.1' });
   const origin = new URL(stub.url).origin;
   gate = createServer((req, res) => {
     if (gated.passedBytes >= PASS_BYTES) {

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INCOMPLETE_MARK } from '../../src/export/target.js';
-import { type RunningStub, startStub } from '../../src/stub/index.js';
+import { type RunningStub, startStubServer } from '../../src/stub/index.js';
 import { type BuiltCli, buildCli } from '../e2e/built.js';
 import { fullDisk, runBuilt, runIntoFullFile } from '../helpers/full-disk.js';
 
@@ -33,7 +33,7 @@ beforeAll(async () => {
   // About the probe's 2,209 invitations: many 64 KB writes, with requests between them.
   const seeded = cli.run(['stub', 'seed', '--test-takers', '2000', '--data', join(tmp, 'stub')]);
   expect(seeded.code, seeded.stderr).toBe(0);
-  stub = await startStub({ dataDir: join(tmp, 'stub'), port: 0, host: '127.0.0.1' });
+  stub = await startStubServer({ dataDir: join(tmp, 'stub'), port: 0, host: '127.0.0.1' });
   const origin = new URL(stub.url).origin;
   // Forwards to the stub; every list says it holds one item more than it does.
   liar = createServer((req, res) => {

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningStub, startStub } from '../../src/stub/index.js';
+import { type RunningStub, startStubServer } from '../../src/stub/index.js';
 import { runCli } from '../helpers/cli.js';
 
 const FIXTURE = fileURLToPath(new URL('../../fixtures/fairness/self-id.csv', import.meta.url));
@@ -31,7 +31,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'jobfit-fair-'));
   const seeded = await runCli(['stub', 'seed', '--test-takers', '2000', '--data', join(dir, 'stub')]);
   expect(seeded.code, seeded.stderr).toBe(0);
-  stub = await startStub({ dataDir: join(dir, 'stub'), port: 0 });
+  stub = await startStubServer({ dataDir: join(dir, 'stub'), port: 0 });
 }, 60_000);
 
 afterAll(async () => {

@@ -2,7 +2,8 @@ import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import type { GlobalOptions } from '../../src/core/session.js';
 import { UsageError } from '../../src/core/errors.js';
-import { type ColumnSpec, capNotice, createListWriter, csvRows, type FormatRows, jsonRows, lineBatch, ndjsonRows, printList, printObject, resolveFormat, tableRows } from '../../src/format/output.js';
+import { type ColumnSpec, capNotice, createListWriter, printList, printObject, resolveFormat } from '../../src/format/output.js';
+import { csvRows, type FormatRows, jsonRows, lineBatch, ndjsonRows, tableRows } from '../../src/format/list-rows.js';
 import { type MemoryIOOptions, memoryIO } from '../helpers/io.js';
 import { envelope, invitation, listItem } from './fixtures.js';
 

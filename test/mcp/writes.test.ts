@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStub, type RunningStub } from '../../src/stub/index.js';
+import { startStubServer, type RunningStub } from '../../src/stub/index.js';
 import { DATA_NOTE } from '../../src/mcp/tools.js';
 import { ROOT } from '../e2e/built.js';
 import { DANA } from '../helpers/seeded.js';
@@ -112,7 +112,7 @@ describe('without --allow-writes, or with --read-only', () => {
 describe('live mode: a served stub with its live key', () => {
   let stub: RunningStub;
   beforeAll(async () => {
-    stub = await startStub({ port: 0, dataDir: join(tmp, 'service') });
+    stub = await startStubServer({ port: 0, dataDir: join(tmp, 'service') });
   });
   afterAll(() => stub?.close());
   const live = () => ({ JOBFIT_BASE_URL: stub.url, JOBFIT_API_KEY: stub.keys[0].live_key });

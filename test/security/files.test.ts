@@ -8,7 +8,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeF
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStub } from '../../src/stub/index.js';
+import { startStubServer } from '../../src/stub/index.js';
 import { type BuiltCli, buildCli } from '../e2e/built.js';
 import { runCli } from '../helpers/cli.js';
 
@@ -49,7 +49,7 @@ describe('files with people\'s data', () => {
     mkdirSync(data);
     writeFileSync(join(data, 'stub.db'), '');
     chmodSync(join(data, 'stub.db'), 0o644);
-    const stub = await startStub({ dataDir: data, port: 0 });
+    const stub = await startStubServer({ dataDir: data, port: 0 });
     try {
       const res = await fetch(`${stub.url}/teams`, { headers: { authorization: `Bearer ${stub.keys[0].live_key}` } });
       expect(res.status).toBe(200);

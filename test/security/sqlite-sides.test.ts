@@ -8,22 +8,14 @@
  * created by us, 0600. The ownership cases run as root with `nobody`, as CI
  * does; the link cases run as anyone.
  */
-import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SqliteStore } from '../../src/sync/sqlite.js';
 import { runCli } from '../helpers/cli.js';
+import { NOBODY, asRoot, plantAsOtherUser } from '../helpers/other-user.js';
 
-const ROOT_USER = process.getuid?.() === 0;
-const NOBODY = (() => {
-  const r = spawnSync('id', ['-u', 'nobody'], { encoding: 'utf8' });
-  const g = spawnSync('id', ['-g', 'nobody'], { encoding: 'utf8' });
-  return r.status === 0 ? { uid: Number(r.stdout.trim()), gid: Number(g.stdout.trim()) } : undefined;
-})();
-const asRoot = ROOT_USER && NOBODY ? it : it.skip;
-if (!(ROOT_USER && NOBODY)) console.log('Skipped: the planted-by-another-user cases need root and a user nobody (CI runs them).');
 
 let tmp: string;
 let n = 0;
@@ -46,7 +38,7 @@ function shared(): string {
 function plant(path: string): void {
   writeFileSync(path, '');
   chmodSync(path, 0o666);
-  chownSync(path, NOBODY!.uid, NOBODY!.gid);
+  plantAsOtherUser(path);
 }
 
 const SIDES = ['-wal', '-shm', '-journal'] as const;

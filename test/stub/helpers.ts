@@ -6,7 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type RunningStub, startStub } from '../../src/stub/index.js';
+import { type RunningStub, startStubServer } from '../../src/stub/index.js';
 import { perFile } from '../helpers/per-file.js';
 
 export { DANA, INGRID, MARCO, RUTH, TOMAS } from '../helpers/seeded.js';
@@ -23,7 +23,7 @@ export interface TestStub extends RunningStub {
 
 export async function startTestStub(opts: { faults?: string } = {}): Promise<TestStub> {
   const dataDir = mkdtempSync(join(tmpdir(), 'jobfit-stub-'));
-  const stub = await startStub({ dataDir, port: 0, faults: opts.faults });
+  const stub = await startStubServer({ dataDir, port: 0, faults: opts.faults });
   const [a1, a2] = stub.keys;
   const t: TestStub = {
     ...stub,

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_TIMEOUTS, exchange, header, type RawResponse, type Transport } from '../../src/client/transport.js';
-import { type EmbeddedStub, openEmbeddedStub, type RunningStub, startStub } from '../../src/stub/index.js';
+import { type EmbeddedStub, openEmbeddedStub, type RunningStub, startStubServer } from '../../src/stub/index.js';
 import { DANA } from '../helpers/seeded.js';
 
 let dataDir: string;
@@ -23,7 +23,7 @@ let live: string;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'jobfit-inprocess-'));
-  served = await startStub({ dataDir, port: 0 });
+  served = await startStubServer({ dataDir, port: 0 });
   embedded = await openEmbeddedStub({ dataDir });
   live = served.keys[0].live_key;
 });

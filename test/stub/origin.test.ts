@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type RunningStub, accept, startStub } from '../../src/stub/index.js';
+import { type RunningStub, accept, startStubServer } from '../../src/stub/index.js';
 import { DANA, freshEmail } from './helpers.js';
 
 let dataDir: string;
@@ -17,7 +17,7 @@ afterEach(async () => {
 });
 
 async function start(publishOrigin?: boolean): Promise<RunningStub> {
-  const s = await startStub({ dataDir, port: 0, publishOrigin });
+  const s = await startStubServer({ dataDir, port: 0, publishOrigin });
   running.push(s);
   return s;
 }

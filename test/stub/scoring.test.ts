@@ -13,7 +13,6 @@ import {
 } from '../../src/stub/catalog.js';
 import {
   fitFor,
-  jobFitReportParts,
   oneLetterMatch,
   percentageFromRaw,
   rawScores,
@@ -24,6 +23,7 @@ import {
   starsFromPercentage,
   twoLetterMatch,
 } from '../../src/stub/scoring.js';
+import { jobFitReportParts } from '../../src/stub/job-fit-scoring.js';
 
 const ALL = [6, 7, 8];
 const salesRep = scoreProfileByShortName('sales-rep')!;

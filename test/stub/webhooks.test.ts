@@ -1,6 +1,6 @@
 /**
  * The stub's record of `webhook listen` runs (webhook_listeners,
- * src/stub/webhooks.ts): a listener on a new port each run must not leave a
+ * src/stub/webhooks/listeners.ts): a listener on a new port each run must not leave a
  * row behind for good, and the rows that are still read (a killed listener
  * whose URL is still an endpoint, or with events waiting for it) are kept.
  */
@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { linkStub, openStore } from '../../src/stub/index.js';
-import { getWebhookSettings, listenerAt, recordListener, setWebhookSettings } from '../../src/stub/webhooks.js';
+import { listenerAt, recordListener } from '../../src/stub/webhooks/listeners.js';
+import { getWebhookSettings, setWebhookSettings } from '../../src/stub/webhooks/settings.js';
 
 let dataDir: string;
 beforeEach(() => {

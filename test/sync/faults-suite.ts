@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { type FaultServer, startFaultServer } from './fault-server.js';
-import { startStub } from '../../src/stub/index.js';
+import { startStubServer } from '../../src/stub/index.js';
 import { accept } from '../../src/stub/lifecycle.js';
 import { type ListProxy, startListProxy } from './list-proxy.js';
 import { type Backend, dumpOf, exec, lastRun, query } from './helpers.js';
@@ -262,7 +262,7 @@ export function faultsSuite(backend: Backend): void {
     }, 60_000);
 
     it('our stub with --minimal-fields (test taker list items carry only what the reference states) adds up', async () => {
-      const stub = await startStub({ dataDir: dirs.tmp('jobfit-stub-'), port: 0, host: '127.0.0.1', minimalFields: true });
+      const stub = await startStubServer({ dataDir: dirs.tmp('jobfit-stub-'), port: 0, host: '127.0.0.1', minimalFields: true });
       try {
         const team = stub.store.all<{ id: number }>('SELECT id FROM teams WHERE account_id = 1 ORDER BY id')[0];
         await stub.store.seedPeople(1, team.id, 40, { mix: { pending: 0.2, accepted: 0.2, partial: 0.3, complete: 0.3 } });
@@ -277,14 +277,14 @@ export function faultsSuite(backend: Backend): void {
   });
 
   describe('our stub with --minimal-fields, behind a proxy whose invitation list can drop people (list-proxy.ts)', () => {
-    let stub: Awaited<ReturnType<typeof startStub>>;
+    let stub: Awaited<ReturnType<typeof startStubServer>>;
     let proxy: ListProxy;
     let db: string;
     /** The oldest pending invitations, invited days ago (seeded over 90 days). */
     let pending: number[];
     const syncStub = (...more: string[]) => runCli(['sync', '--db', db, ...more], { env: { JOBFIT_BASE_URL: proxy.url, JOBFIT_API_KEY: stub.keys[0].live_key } });
     beforeAll(async () => {
-      stub = await startStub({ dataDir: dirs.tmp('jobfit-stub-'), port: 0, host: '127.0.0.1', minimalFields: true });
+      stub = await startStubServer({ dataDir: dirs.tmp('jobfit-stub-'), port: 0, host: '127.0.0.1', minimalFields: true });
       proxy = await startListProxy(stub.origin);
       const team = stub.store.all<{ id: number }>('SELECT id FROM teams WHERE account_id = 1 ORDER BY id')[0];
       await stub.store.seedPeople(1, team.id, 40, { mix: { pending: 0.3, accepted: 0.2, partial: 0.2, complete: 0.3 } });

@@ -11,24 +11,16 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { TEST_ID } from '../../src/api/catalog.js';
 import {
-  type Listed,
-  ListedItems,
-  type Stored,
-  type StoredTestTaker,
   SKIP,
   completedOf,
   CLOCK_ALLOWANCE_MS,
   countCheck,
   droppedError,
-  IdSet,
   goneMarks,
   invitationNeedsFetch,
   jobFitReady,
-  listed,
-  loadStored,
   planItem,
   planWork,
-  present,
   resultsToFetch,
   statedTotal,
   storedState,
@@ -38,6 +30,8 @@ import {
   unnamedTakers,
   wholeListCheck,
 } from '../../src/sync/plan.js';
+import { type Listed, IdSet, ListedItems, listed, present } from '../../src/sync/listed.js';
+import { type Stored, type StoredTestTaker, storedFor } from '../../src/sync/stored.js';
 import { listHash } from '../../src/sync/rows.js';
 import type { SyncStore } from '../../src/sync/store.js';
 
@@ -115,30 +109,46 @@ describe('ListedItems: the list items a run holds', () => {
   });
 });
 
-describe('loadStored: what the plan compares, read once', () => {
-  it('keys each table as the plan looks it up', async () => {
+describe('storedFor: what the plan compares, read for a slice of the list by key', () => {
+  it('keys each table as the plan looks it up, and reads only the rows of the slice', async () => {
     const rows: Record<string, unknown[]> = {
-      test_takers: [taker(10), taker(11, { basis: 'k.c', completed_tests: '' })],
+      test_takers: [taker(10, { career_navigation_profile_id: 'cnp-1' }), taker(11, { basis: 'k.c', completed_tests: '', career_navigation_profile_id: "o'neil" }), taker(12)],
       invitations: [
-        { id: 1, list_hash: 'h', basis: 'h.b', gone_at: null, test_taker_id: 10 },
-        { id: 2, list_hash: P, basis: '', gone_at: '2026-01-01T00:00:00Z', test_taker_id: null },
+        { id: 1, list_hash: 'h', basis: 'h.b', gone_at: null },
+        { id: 2, list_hash: P, basis: '', gone_at: '2026-01-01T00:00:00Z' },
+        { id: 3, list_hash: 'x', basis: '', gone_at: null },
       ],
-      scorecards: [{ id: 10, sp: 'sales-rep', basis: 'h.b' }, { id: 11, sp: 'sales-rep', basis: 'old' }],
-      job_fit_reports: [{ id: 10, basis: 'h.b' }],
-      career_navigation_profiles: [{ id: 'cnp-1' }],
+      scorecards: [{ id: 10, sp: 'sales-rep', basis: 'h.b' }, { id: 11, sp: 'sales-rep', basis: 'old' }, { id: 12, sp: 'sales-rep', basis: 'x' }],
+      job_fit_reports: [{ id: 10, basis: 'h.b' }, { id: 12, basis: 'x' }],
+      career_navigation_profiles: [{ id: 'cnp-1' }, { id: "o'neil" }, { id: 'cnp-12' }],
     };
-    const db = { all: async (sql: string) => rows[/FROM (\w+)/.exec(sql)![1]] } as unknown as SyncStore;
-    const s = await loadStored(db);
+    const asked: string[] = [];
+    // A database that answers `WHERE <key> IN (...)` as SQL would: only the rows named.
+    const db = {
+      all: async (sql: string) => {
+        asked.push(sql);
+        const table = /FROM (\w+)/.exec(sql)![1];
+        const list = /IN \((.*)\)$/.exec(sql)![1];
+        const keys = new Set(list.split(',').map((k) => (k.startsWith("'") ? k.slice(1, -1).replaceAll("''", "'") : Number(k))));
+        return rows[table].filter((r) => keys.has((r as { id: never }).id));
+      },
+    } as unknown as SyncStore;
+    const slice: Listed[] = [accepted, { id: 2, listHash: P, takerId: 11, teamId: null }];
+    const s = await storedFor(db, slice);
+    expect(asked.every((q) => / WHERE (id|test_taker_id) IN \(/.test(q))).toBe(true);
     expect([...s.takers.keys()]).toEqual([10, 11]);
-    expect(s.takers.get(11)).toEqual(taker(11, { basis: 'k.c', completed_tests: '' }));
+    expect(s.takers.get(11)).toEqual(taker(11, { basis: 'k.c', completed_tests: '', career_navigation_profile_id: "o'neil" }));
     expect([...s.invitations.values()]).toEqual([
       { id: 1, list_hash: 'h', basis: 'h.b', gone_at: null },
       { id: 2, list_hash: P, basis: '', gone_at: '2026-01-01T00:00:00Z' },
     ]);
     expect([...s.cards]).toEqual([['10/sales-rep', 'h.b'], ['11/sales-rep', 'old']]);
     expect([...s.reports]).toEqual([[10, 'h.b']]);
-    expect([...s.profiles]).toEqual(['cnp-1']);
+    expect([...s.profiles]).toEqual(['cnp-1', "o'neil"]);
     expect(planItem(accepted, { ...s, cards: new Map([...s.cards, ['10/software-engineer', 'h.b']]) }, incremental)).toBe(SKIP.person);
+    asked.length = 0;
+    expect(await storedFor(db, [])).toEqual({ invitations: new Map(), takers: new Map(), cards: new Map(), reports: new Map(), profiles: new Set() });
+    expect(asked).toEqual([]);
   });
 });
 

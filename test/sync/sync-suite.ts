@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobfitClient } from '../../src/client/client.js';
-import { createClient } from '../../src/client/index.js';
+import { clientForConnection } from '../../src/client/index.js';
 import { accept, complete } from '../../src/stub/lifecycle.js';
 import type { StubEnv } from '../commands/stub-env.js';
 import { runCli } from '../helpers/cli.js';
@@ -30,7 +30,7 @@ export function syncSuite(backend: Backend): void {
   beforeAll(async () => {
     await backend.setup();
     env = await seededStub(PEOPLE);
-    client = await createClient({ baseUrl: env.stub.url, apiKey: env.live, env: {} });
+    client = await clientForConnection({ baseUrl: env.stub.url, apiKey: env.live, env: {} });
     db = await backend.target(env, 'results');
   }, 60_000);
 

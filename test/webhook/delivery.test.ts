@@ -2,16 +2,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningStub } from '../../src/stub/index.js';
 import { accept, complete } from '../../src/stub/lifecycle.js';
 import { openStore } from '../../src/stub/index.js';
-import {
-  type DeliveryLoop,
-  flushDeliveries,
-  getWebhookSettings,
-  listEventDeliveries,
-  parseSchedule,
-  setWebhookSettings,
-  startDeliveryLoop,
-} from '../../src/stub/webhooks.js';
-import { api, type Endpoint, endpoint, invite, refusedPort, startStub, tempDir, until, withoutMode } from './helpers.js';
+import { type DeliveryLoop, flushDeliveries, startDeliveryLoop } from '../../src/stub/webhooks/deliver.js';
+import { listEventDeliveries } from '../../src/stub/webhooks/events.js';
+import { parseSchedule } from '../../src/stub/webhooks/policy.js';
+import { getWebhookSettings, setWebhookSettings } from '../../src/stub/webhooks/settings.js';
+import { api, type Endpoint, endpoint, invite, refusedPort, startStubServer, tempDir, until, withoutMode } from './helpers.js';
 import { DANA } from '../helpers/seeded.js';
 
 const TEAM = 11;
@@ -23,7 +18,7 @@ const cleanup: Array<() => Promise<void> | void> = [];
 
 beforeEach(async () => {
   tmp = tempDir();
-  stub = await startStub({ dataDir: tmp.dir, port: 0 });
+  stub = await startStubServer({ dataDir: tmp.dir, port: 0 });
   live = stub.keys[0].live_key;
   test = stub.keys[0].test_key;
 });

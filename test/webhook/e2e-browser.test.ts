@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { skipBecause } from '../helpers/skip.js';
 import { openStore } from '../../src/stub/index.js';
-import { getWebhookSettings } from '../../src/stub/webhooks.js';
+import { getWebhookSettings } from '../../src/stub/webhooks/settings.js';
 import { api, INVITER, tempDir, until, withoutMode } from './helpers.js';
 
 const CHROMIUM = '/usr/bin/chromium';

@@ -12,7 +12,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/stub/index.js';
 import { accept } from '../../src/stub/lifecycle.js';
-import { flushDeliveries, listEventDeliveries, setWebhookSettings } from '../../src/stub/webhooks.js';
+import { flushDeliveries } from '../../src/stub/webhooks/deliver.js';
+import { listEventDeliveries } from '../../src/stub/webhooks/events.js';
+import { setWebhookSettings } from '../../src/stub/webhooks/settings.js';
 import { runCli } from '../helpers/cli.js';
 import { endpoint, listenInProcess, refusedPort, tempDir, until } from './helpers.js';
 

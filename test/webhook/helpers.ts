@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from '../../src/cli/main.js';
-import { type RunningStub, startStub } from '../../src/stub/index.js';
+import { type RunningStub, startStubServer } from '../../src/stub/index.js';
 import { memoryIO } from '../helpers/io.js';
 import { until } from '../helpers/until.js';
 
@@ -109,7 +109,7 @@ export function withoutMode<T extends Record<string, unknown>>(o: T): Omit<T, 'm
   return rest;
 }
 
-export { startStub };
+export { startStubServer };
 
 /** `webhook listen` run in-process with `env` (and `stdin`); stop() is Ctrl-C. */
 export function listenInProcess(env: Record<string, string>, args: string[], stdin?: string) {

@@ -13,9 +13,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { run } from '../../src/cli/main.js';
-import { type RunningStub, startStub } from '../../src/stub/index.js';
+import { type RunningStub, startStubServer } from '../../src/stub/index.js';
 import { accept } from '../../src/stub/lifecycle.js';
-import { flushDeliveries } from '../../src/stub/webhooks.js';
+import { flushDeliveries } from '../../src/stub/webhooks/deliver.js';
 import { runCli } from '../helpers/cli.js';
 import { memoryIO } from '../helpers/io.js';
 import { until } from '../helpers/until.js';
@@ -27,7 +27,7 @@ let env: Record<string, string>;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'jobfit-listen-busy-'));
-  stub = await startStub({ dataDir: join(dir, 'stub'), port: 0, host: '127.0.0.1' });
+  stub = await startStubServer({ dataDir: join(dir, 'stub'), port: 0, host: '127.0.0.1' });
   const team = stub.store.all<{ id: number }>('SELECT id FROM teams WHERE account_id = 1 ORDER BY id')[0];
   await stub.store.seedPeople(1, team.id, 40, { mix: { pending: 0.5, accepted: 0.1, partial: 0.2, complete: 0.2 } });
   env = { JOBFIT_BASE_URL: stub.url, JOBFIT_API_KEY: stub.keys[0].live_key, JOBFIT_CONFIG_DIR: join(dir, 'config') };

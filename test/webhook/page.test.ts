@@ -4,8 +4,10 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningStub } from '../../src/stub/index.js';
-import { flushDeliveries, listEventDeliveries, setWebhookSettings } from '../../src/stub/webhooks.js';
-import { endpoint, type Endpoint, invite, startStub, tempDir } from './helpers.js';
+import { flushDeliveries } from '../../src/stub/webhooks/deliver.js';
+import { listEventDeliveries } from '../../src/stub/webhooks/events.js';
+import { setWebhookSettings } from '../../src/stub/webhooks/settings.js';
+import { endpoint, type Endpoint, invite, startStubServer, tempDir } from './helpers.js';
 
 let tmp: ReturnType<typeof tempDir>;
 let stub: RunningStub;
@@ -13,7 +15,7 @@ let ep: Endpoint;
 
 beforeEach(async () => {
   tmp = tempDir();
-  stub = await startStub({ dataDir: tmp.dir, port: 0 });
+  stub = await startStubServer({ dataDir: tmp.dir, port: 0 });
   ep = await endpoint();
   setWebhookSettings(stub.store, 1, { endpoint: ep.url, enabled: true, teams: [{ id: 11, enabled: true }] });
 });

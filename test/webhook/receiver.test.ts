@@ -260,13 +260,14 @@ describe('receiver rules', () => {
     const at = 1_800_000_000;
     const headers = signDelivery(secret, { id: 'evt_s', timestamp: at, body });
     const check = (secrets: string[], h: Record<string, string>, nowS = at, id = 'evt_s') => verifySigned(secrets, h, Buffer.from(body), id, { toleranceSeconds: 300, nowMs: nowS * 1000 });
-    expect(check([newSigningSecret(), secret], headers)).toEqual({ legacy: false });
-    expect(check([newSigningSecret()], headers).refusal?.kind).toBe('signature');
-    expect(check([secret], headers, at + 301).refusal?.kind).toBe('signature');
-    expect(check([secret], headers, at + 299)).toEqual({ legacy: false });
-    expect(check([secret], headers, at, 'evt_other').refusal).toMatchObject({ status: 401, kind: 'id-header' });
-    const { 'webhook-signature': _s, 'webhook-id': _i, ...legacyOnly } = headers;
-    expect(check([secret], legacyOnly)).toEqual({ legacy: true });
+    expect(check([newSigningSecret(), secret], headers)).toBeUndefined();
+    expect(check([newSigningSecret()], headers)?.kind).toBe('signature');
+    expect(check([secret], headers, at + 301)?.kind).toBe('signature');
+    expect(check([secret], headers, at + 299)).toBeUndefined();
+    expect(check([secret], headers, at, 'evt_other')).toMatchObject({ status: 401, kind: 'id-header' });
+    // Without a webhook-signature header, nothing verifies (the earlier jobfit-signature scheme is gone).
+    const { 'webhook-signature': _s, ...unsigned } = headers;
+    expect(check([secret], { ...unsigned, 'jobfit-signature': `t=${at},v1=${'0'.repeat(64)}` })).toMatchObject({ status: 401, kind: 'signature' });
   });
 
   it('remembers ids for the window, keeps those the app has not taken, and says when it is full', () => {

@@ -14,11 +14,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signDelivery } from '../../src/api/webhook-signature.js';
 import { accept, complete } from '../../src/stub/lifecycle.js';
 import { type RunningStub } from '../../src/stub/index.js';
-import { flushDeliveries, getWebhookSettings, secretNotice, setWebhookSettings } from '../../src/stub/webhooks.js';
+import { flushDeliveries } from '../../src/stub/webhooks/deliver.js';
+import { getWebhookSettings, setWebhookSettings } from '../../src/stub/webhooks/settings.js';
 import { runCli } from '../helpers/cli.js';
 import { memoryIO } from '../helpers/io.js';
 import { run } from '../../src/cli/main.js';
-import { type Endpoint, endpoint, invite, startStub, tempDir, until } from './helpers.js';
+import { type Endpoint, endpoint, invite, startStubServer, tempDir, until } from './helpers.js';
 
 /** Standard Webhooks, from the specification: base64(HMAC-SHA256(base64decode(secret after whsec_), "id.timestamp.body")). */
 function independentSignature(secret: string, id: string, timestamp: string, body: string): string {
@@ -33,7 +34,7 @@ let live: string;
 
 beforeAll(async () => {
   tmp = tempDir();
-  stub = await startStub({ port: 0, dataDir: join(tmp.dir, 'stub') });
+  stub = await startStubServer({ port: 0, dataDir: join(tmp.dir, 'stub') });
   live = stub.keys[0].live_key;
   ep = await endpoint();
 });
@@ -72,41 +73,29 @@ describe('Standard Webhooks', () => {
       // The reference library: throws on any mismatch, returns the parsed body.
       expect(wh.verify(got.body, h)).toEqual(JSON.parse(got.body));
       expect(h['webhook-signature']).toBe(`v1,${independentSignature(secret, h['webhook-id'], h['webhook-timestamp'], got.body)}`);
-      // jobfit-signature rides along for one release.
-      expect(h['jobfit-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+      // Standard Webhooks only: the earlier jobfit-signature scheme is gone.
+      expect(h['jobfit-signature']).toBeUndefined();
     }
     // A changed body is refused by the library too.
     const one = ep.received[0];
     expect(() => wh.verify(one.body.replace('"event"', '"evenT"'), one.headers as Record<string, string>)).toThrow(/No matching signature/);
   });
 
-  it('a secret made before (base64url) is re-spelt in standard base64 with a notice, and both headers keep verifying', async () => {
+  it('a secret made before (base64url) is re-spelt in standard base64, the same key, and deliveries verify under it', async () => {
     // A secret as the earlier release made it: base64url of 24 bytes, with - and _ in it.
     const old = `whsec_${Buffer.from('fb-?>_~~fb-?>_~~fb-?>_~~', 'latin1').toString('base64url')}`;
     expect(old).toMatch(/[-_]/);
     expect(() => new Webhook(old)).toThrow();
-    stub.store.run('UPDATE accounts SET webhook_secret = ?, webhook_secret_legacy = NULL WHERE id = 1', old);
-    const notice = secretNotice(stub.store, 1);
+    stub.store.run('UPDATE accounts SET webhook_secret = ? WHERE id = 1', old);
     const secret = getWebhookSettings(stub.store, 1)!.signing_secret;
     expect(secret).not.toBe(old);
     expect(Buffer.from(secret.slice(6), 'base64').equals(Buffer.from(old.slice(6), 'base64url'))).toBe(true);
-    expect(notice).toContain(`now spelt ${secret}`);
-    expect(notice).toMatch(/old spelling keeps verifying jobfit-signature until that header goes in 0\.2\.0/);
-    // Shown by stub webhooks as well.
-    const shown = await runCli(['stub', 'webhooks', '--data', join(tmp.dir, 'stub'), '-o', 'json']);
-    expect(shown.stderr).toContain('now spelt');
 
     const before = ep.received.length;
     await stubRun();
     await until(() => ep.received.length >= before + 4, 'the deliveries after the re-spelling');
     const wh = new Webhook(secret);
-    for (const got of ep.received.slice(before)) {
-      const h = got.headers as Record<string, string>;
-      expect(wh.verify(got.body, h)).toEqual(JSON.parse(got.body));
-      // An app still on jobfit-signature, keyed with the secret string it was given, keeps working.
-      const t = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(h['jobfit-signature'])!;
-      expect(createHmac('sha256', old).update(`${t[1]}.${got.body}`).digest('hex')).toBe(t[2]);
-    }
+    for (const got of ep.received.slice(before)) expect(wh.verify(got.body, got.headers as Record<string, string>)).toEqual(JSON.parse(got.body));
   });
 });
 
@@ -154,18 +143,16 @@ describe('the 5-minute tolerance, both ways', () => {
       expect(m.stdout()).toBe('');
       expect(await post(signDelivery(secret, { id: 'evt_tol', timestamp: t, body }))).toBe(200);
       await until(() => m.stdout().includes('evt_tol'), 'the verified event');
-      // Until 0.2.0, a delivery signed only the earlier way is taken, with a note.
+      // A delivery signed only the earlier, Stripe-shaped way (gone) is refused like an unsigned one.
       const older = body.replace('evt_tol', 'evt_old');
-      const legacy = signDelivery(secret, { id: 'evt_old', timestamp: t, body: older })['jobfit-signature'];
-      expect(await post({ 'jobfit-signature': legacy })).toBe(401); // the body posted is evt_tol's: it does not match
-      expect(await fetch(url, { method: 'POST', body: older, headers: { 'content-type': 'application/json', 'jobfit-signature': legacy } }).then((r) => r.status)).toBe(200);
-      await until(() => m.stdout().includes('evt_old'), 'the event signed the earlier way');
+      const stale = `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${older}`).digest('hex')}`;
+      expect(await fetch(url, { method: 'POST', body: older, headers: { 'content-type': 'application/json', 'jobfit-signature': stale } }).then((r) => r.status)).toBe(401);
     } finally {
       ac.abort();
       expect(await done).toBe(0);
       dir.remove();
     }
     expect(m.stderr()).toMatch(/Refused a delivery whose signature does not verify \(the signature is valid but was made 360 s ahead of this clock/);
-    expect(m.stderr()).toMatch(/signed only with jobfit-signature, which goes in 0\.2\.0/);
+    expect(m.stdout()).not.toContain('evt_old');
   });
 });

@@ -4,7 +4,7 @@ import { defineCommand } from '../kit/define.js';
 import { checkOutputOptions } from '../kit/output-checks.js';
 
 /** GET /accounts: the one account the key belongs to. */
-export async function run(_opts: Record<string, never>, ctx: Context): Promise<void> {
+async function run(_opts: Record<string, never>, ctx: Context): Promise<void> {
   checkOutputOptions(ctx, {});
   const client = await ctx.client();
   const account = await client.getAccount();

@@ -60,7 +60,7 @@ async function bodyOf(data: string, ctx: Context): Promise<unknown> {
   }
 }
 
-export async function run(opts: ApiOptions, ctx: Context): Promise<void> {
+async function run(opts: ApiOptions, ctx: Context): Promise<void> {
   // The answer is printed as received: -o json (indented, even into a pipe) is
   // the one format; --fields would be silently ignored, so it is refused.
   checkOutputOptions(ctx, { formats: ['json'] });

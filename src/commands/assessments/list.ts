@@ -15,4 +15,3 @@ const command = simpleList({
 });
 
 export default command;
-export const run = command.run;

@@ -25,7 +25,7 @@ const CompletionOptions = z
   });
 export type CompletionOptions = z.output<typeof CompletionOptions>;
 
-export async function run(opts: CompletionOptions, ctx: Context): Promise<void> {
+async function run(opts: CompletionOptions, ctx: Context): Promise<void> {
   if (opts.values !== undefined) {
     const { printValues } = await import('./shared/values.js');
     await printValues(ctx, opts.values);

@@ -8,7 +8,7 @@ export function profileOf(ctx: Context): string | undefined {
   return ctx.globals.profile ?? (ctx.io.env.JOBFIT_PROFILE || undefined);
 }
 
-export async function run(_opts: Record<string, never>, ctx: Context): Promise<void> {
+async function run(_opts: Record<string, never>, ctx: Context): Promise<void> {
   const store = await ctx.config();
   const entries = store.list(profileOf(ctx)).map((e) => ({ profile: e.profile ?? null, key: e.key, value: e.value, ...(e.stored_in ? { stored_in: e.stored_in } : {}) }));
   await printList(ctx, entries, {

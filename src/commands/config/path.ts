@@ -3,7 +3,7 @@ import { configFilePath } from '../../config/paths.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 
-export async function run(_opts: Record<string, never>, ctx: Context): Promise<void> {
+async function run(_opts: Record<string, never>, ctx: Context): Promise<void> {
   ctx.io.stdout.write(`${configFilePath(ctx.io.env)}\n`);
 }
 

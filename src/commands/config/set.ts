@@ -6,7 +6,7 @@ import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { profileOf } from './list.js';
 
-export async function run(opts: { key: string; value: string }, ctx: Context): Promise<void> {
+async function run(opts: { key: string; value: string }, ctx: Context): Promise<void> {
   let value = opts.value;
   const secret = CONFIG_KEYS.find((k) => k.name === opts.key)?.secret;
   if (value === '-') {

@@ -3,7 +3,7 @@ import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { profileOf } from './list.js';
 
-export async function run(opts: { key: string }, ctx: Context): Promise<void> {
+async function run(opts: { key: string }, ctx: Context): Promise<void> {
   const store = await ctx.config();
   const removed = store.unset(opts.key, profileOf(ctx));
   if (removed) ctx.info(`Removed ${opts.key}.`);

@@ -6,7 +6,7 @@ import { defineCommand } from '../kit/define.js';
 import { checkOutputOptions } from '../kit/output-checks.js';
 
 /** GET /healthcheck: needs no key, so it also checks a base URL before `login`. */
-export async function run(_opts: Record<string, never>, ctx: Context): Promise<void> {
+async function run(_opts: Record<string, never>, ctx: Context): Promise<void> {
   const fields = {
     columns: [
       { key: 'status', header: 'STATUS' },

@@ -42,7 +42,7 @@ export const INVITATION_FIELDS = { columns: OBJECT_ROWS, fieldNames: fieldNames(
 const GetOptions = IdOptions.extend({ web: webFlag("the invitation's page: the scorecard once accepted, else the participant's assessment link") });
 type GetOptions = z.output<typeof GetOptions>;
 
-export async function run(opts: GetOptions, ctx: Context): Promise<void> {
+async function run(opts: GetOptions, ctx: Context): Promise<void> {
   checkOutputOptions(ctx, { fields: INVITATION_FIELDS });
   const client = await ctx.client();
   const invitation = await client.getInvitation(opts.id, ctx.io.signal);

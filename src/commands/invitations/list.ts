@@ -2,7 +2,7 @@
 import type { ColumnSpec } from '../../format/output.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
-import { ListOptions, personColumns, runPeopleList } from '../shared/people-list.js';
+import { PeopleListOptions, personColumns, runPeopleList } from '../shared/people-list.js';
 
 /** On a narrow terminal, left out first: the test taker id, the custom id, the creation date, the team; the acceptance last. */
 const LIST_COLUMNS: ColumnSpec[] = [
@@ -12,7 +12,7 @@ const LIST_COLUMNS: ColumnSpec[] = [
   { key: 'test_taker_id', header: 'TEST TAKER', align: 'right', drop: 1 },
 ];
 
-export async function run(opts: ListOptions, ctx: Context): Promise<void> {
+async function run(opts: PeopleListOptions, ctx: Context): Promise<void> {
   await runPeopleList(ctx, opts, 'invitations', LIST_COLUMNS, 'invitations');
 }
 
@@ -20,7 +20,7 @@ export default defineCommand({
   name: 'list',
   aliases: ['ls'],
   summary: 'List invitations, newest first (GET /invitations)',
-  options: ListOptions,
+  options: PeopleListOptions,
   examples: [
     'jobfit invitations list',
     'jobfit invitations list --team 12 --custom-id store-0042',

@@ -62,7 +62,7 @@ export function updateBody(o: Omit<UpdateOptions, 'template' | 'congratsTemplate
   return b;
 }
 
-export async function run(opts: UpdateOptions, ctx: Context): Promise<void> {
+async function run(opts: UpdateOptions, ctx: Context): Promise<void> {
   if (Object.keys(updateBody({ ...opts, template: opts.template === undefined ? undefined : 0, congratsTemplate: opts.congratsTemplate === undefined ? undefined : 0 })).length === 0) {
     throw new UsageError('Nothing to update: give at least one field flag.', 'see `jobfit invitations update --help` for the flags');
   }

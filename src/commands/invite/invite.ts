@@ -3,6 +3,7 @@
  * many from a CSV (`--csv FILE|-`, src/bulk). The single-invite flags are the
  * defaults of every CSV row.
  */
+import type { CreateInvitationParsed } from '../../api/index.js';
 import { ROUTES } from '../../api/routes.js';
 import * as z from 'zod';
 import { UsageError } from '../../core/errors.js';
@@ -135,7 +136,7 @@ async function deadLinks(origin: string | undefined, embedded: boolean): Promise
   }
 }
 
-export async function run(opts: InviteOptions, ctx: Context): Promise<void> {
+async function run(opts: InviteOptions, ctx: Context): Promise<void> {
   if (ctx.globals.output === 'xlsx') {
     throw new UsageError('invite prints a summary, not a list: -o xlsx does not apply.', 'for the results as a workbook: --out results.xlsx');
   }
@@ -162,11 +163,11 @@ async function runSingle(o: InviteOptions, ctx: Context): Promise<void> {
     template: o.template ?? pd.template,
     sendVia: o.sendVia ?? pd.sendVia,
   };
-  const account = await loadAccountData(client as never);
+  const account = await loadAccountData(client);
   const body = await buildSingleBody(opts, account, ctx, () => ctx.prompter());
   if (await singleGate(o, ctx, body, account)) return;
-  const { invitation, recovered } = await client.createInvitationDetailed(body as never).catch(async (err: unknown) => {
-    throw await withConflictNamed(err, client as never, String(body.email ?? ''), ctx.io.signal);
+  const { invitation, recovered } = await client.createInvitationDetailed(body).catch(async (err: unknown) => {
+    throw await withConflictNamed(err, client, body.email, ctx.io.signal);
   });
   if (recovered) ctx.info('The connection was lost after sending; the invitation was found by its email (not sent twice).');
   await printObject(ctx, invitation, {
@@ -185,7 +186,7 @@ async function runSingle(o: InviteOptions, ctx: Context): Promise<void> {
  * Before one invitation is sent: a dry run shows it and stops (true); a live
  * one is shown and confirmed (src/bulk/single-guard.ts).
  */
-async function singleGate(o: InviteOptions, ctx: Context, body: Record<string, unknown>, account: Parameters<typeof singleSummary>[1]): Promise<boolean> {
+async function singleGate(o: InviteOptions, ctx: Context, body: CreateInvitationParsed, account: Parameters<typeof singleSummary>[1]): Promise<boolean> {
   const { isOurStub } = await import('../../config/served-stubs.js');
   const conn = ctx.connection;
   const target = { baseUrl: conn?.baseUrl ?? '', mode: conn?.mode, local: await isOurStub(ctx.io.env, conn?.baseUrl ?? '', Boolean(conn?.embedded)), embedded: conn?.embedded };
@@ -198,7 +199,7 @@ async function singleGate(o: InviteOptions, ctx: Context, body: Record<string, u
 }
 
 /** A single invite's dry run: the request body on stdout for -o json, else the summary; nothing is sent. */
-async function printDryRun(ctx: Context, body: Record<string, unknown>, summary: string[], live: boolean): Promise<void> {
+async function printDryRun(ctx: Context, body: CreateInvitationParsed, summary: string[], live: boolean): Promise<void> {
   const { safeText } = await import('../../format/sanitize.js');
   const fmt = ctx.globals.output;
   if (fmt === 'json' || fmt === 'ndjson') {
@@ -211,7 +212,7 @@ async function printDryRun(ctx: Context, body: Record<string, unknown>, summary:
 }
 
 async function runBulk(o: InviteOptions, ctx: Context): Promise<void> {
-  const [{ prepareRun, runBulkInvite, formatMapping, formatReport, summaryLine, finishBulk }, { createProgress }, v8, { safeText }, { isOurStub }, { checkOutFile }] = await Promise.all([
+  const [{ prepareRun, runBulkInvite, formatMapping, formatReport, bulkSummaryLine, finishBulk }, { createProgress }, v8, { safeText }, { isOurStub }, { checkOutFile }] = await Promise.all([
     import('../../bulk/run.js'),
     import('../../format/progress.js'),
     import('node:v8'),
@@ -262,7 +263,7 @@ async function runBulk(o: InviteOptions, ctx: Context): Promise<void> {
     const conn = ctx.connection;
     summary = await runBulkInvite(bulkOpts, {
       ctx,
-      api: client as never,
+      api: client,
       target: { baseUrl: conn?.baseUrl ?? '', mode: conn?.mode, local: await isOurStub(ctx.io.env, conn?.baseUrl ?? '', Boolean(conn?.embedded)), embedded: conn?.embedded },
       confirm: async (message) => (await ctx.prompter()).confirm(message, { default: false }),
       progress: (total) => createProgress(ctx, { total, label: 'Inviting', noun: 'rows' }),
@@ -289,7 +290,7 @@ async function runBulk(o: InviteOptions, ctx: Context): Promise<void> {
     }
     return;
   }
-  if (!ctx.globals.quiet || summary.interrupted) ctx.io.stderr.write(`${summaryLine(summary)}\nResults: ${safeLine(summary.results ?? '')}\n`);
+  if (!ctx.globals.quiet || summary.interrupted) ctx.io.stderr.write(`${bulkSummaryLine(summary)}\nResults: ${safeLine(summary.results ?? '')}\n`);
   const dead = await deadLinks(summary.linkOrigin, Boolean(conn?.embedded));
   if (dead) ctx.warn(safeText(dead));
   if (fmt === 'json' || fmt === 'ndjson') {

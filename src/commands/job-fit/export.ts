@@ -12,7 +12,7 @@ import * as z from 'zod';
 import { fieldNames } from '../../api/fields.js';
 import { JobFitReport } from '../../api/schemas/job-fit.js';
 import { JobfitError } from '../../core/errors.js';
-import { errorText, throwIfFailed } from '../../export/bulk-fetch.js';
+import { errorText, throwIfFailed } from '../../export/error-sink.js';
 import { runIdExport } from '../../export/id-export.js';
 import { heapForSize } from '../../core/heap.js';
 import { idSource, singleId } from '../../export/ids.js';
@@ -97,7 +97,7 @@ async function runOne(id: number, ctx: Context): Promise<void> {
   return printObject(ctx, report, FIELDS);
 }
 
-export async function run(o: JobFitOptions, ctx: Context): Promise<void> {
+async function run(o: JobFitOptions, ctx: Context): Promise<void> {
   checkOutputOptions(ctx, { fields: FIELDS, out: o.out, formats: JOB_FIT_FORMATS });
   if (o.errors !== undefined) checkOutFile(o.errors, '--errors');
   checkWebOne(o);
@@ -139,9 +139,11 @@ export async function run(o: JobFitOptions, ctx: Context): Promise<void> {
     onSkipped: (id) => notReady.push(id),
     onFailed: (id) => plan.failed.push(id),
     write(report, w) {
-      if (render) rendered.push(report);
-      else if (long) for (const row of jobFitLongRows(report)) w?.write(row);
-      else w?.write(report);
+      if (render) return void rendered.push(report);
+      if (!long) return w?.write(report);
+      let room = true;
+      for (const row of jobFitLongRows(report)) room = w?.write(row) !== false && room;
+      return room;
     },
     beforeFinish(error) {
       // The bar is erased before the first line of a report: nothing is drawn over it, or after it.

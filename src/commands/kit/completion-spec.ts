@@ -5,7 +5,7 @@
  */
 import { Command, type Option } from 'commander';
 import { ROUTE_NAMES, ROUTES } from '../../api/routes.js';
-import { type CommandSpec, type CompletionSpec, FLAG_VALUE_KINDS, type FlagSpec, SHELLS } from '../../format/completion.js';
+import { type CompletionCommand, type CompletionSpec, FLAG_VALUE_KINDS, type FlagSpec, SHELLS } from '../../format/completion.js';
 import { HELP_TOPIC_NAMES } from '../help-topics.js';
 import { globalOptions } from './globals.js';
 
@@ -29,7 +29,7 @@ function flagOf(o: Option): FlagSpec {
   };
 }
 
-export function commandSpecOf(cmd: Command, argChoices: Record<string, string[]> = {}): CommandSpec {
+export function commandSpecOf(cmd: Command, argChoices: Record<string, string[]> = {}): CompletionCommand {
   return {
     name: cmd.name(),
     description: (cmd.summary() || cmd.description() || '').split('\n')[0],

@@ -57,7 +57,7 @@ export function wireCommand(parent: Command, def: CommandDef, deps: WireDeps, he
       if (given[i] !== undefined) raw[keyOf(a)] = given[i];
     });
     const opts = def.options ? parseOptions(def.options, raw, argKeys) : raw;
-    await def.run(opts as never, deps.context(c));
+    await def.run(opts, deps.context(c));
   });
   return cmd;
 }

@@ -19,7 +19,7 @@ import { noPromptReason } from '../../core/prompter.js';
 import { normalizeBaseUrl } from '../../config/keys.js';
 import { storedKey } from '../../config/resolve.js';
 import { maskKey, modeOfKey } from '../../config/mask.js';
-import type { Mode, Profile } from '../../config/types.js';
+import type { KeyMode, Profile } from '../../config/types.js';
 import { readInput } from '../../core/input.js';
 import { baselineWasmOnly } from '../../core/wasm.js';
 
@@ -48,7 +48,7 @@ export interface AccountSummary {
  * JOBFIT_MAX_RETRIES and JOBFIT_BREAKER_SECONDS apply. The caller closes it.
  */
 async function clientFor(ctx: Context, baseUrl: string, apiKey: string | undefined, defaults?: ClientSettings): Promise<JobfitClient> {
-  const { createClient } = await import('../../client/create.js');
+  const { clientForConnection: createClient } = await import('../../client/create.js');
   baselineWasmOnly();
   return createClient({
     baseUrl,
@@ -138,7 +138,7 @@ function validBaseUrl(v: string): true | string {
   }
 }
 
-export async function run(opts: LoginOptions, ctx: Context, verify: VerifyKey = verifyKey, check: CheckBaseUrl = checkBaseUrl): Promise<void> {
+export async function runLogin(opts: LoginOptions, ctx: Context, verify: VerifyKey = verifyKey, check: CheckBaseUrl = checkBaseUrl): Promise<void> {
   const envKey = ctx.io.env.JOBFIT_API_KEY?.trim();
   if (ctx.io.canPrompt && !envKey) await interactive(opts, ctx, verify, check);
   else await unattended(opts, ctx, verify, envKey, check);
@@ -153,14 +153,14 @@ export async function run(opts: LoginOptions, ctx: Context, verify: VerifyKey = 
 async function save(ctx: Context, name: string, patch: Partial<Profile>, insecure: boolean | undefined): Promise<void> {
   const store = await ctx.config();
   const existing = store.getProfile(name) ?? {};
-  const keys: Partial<Record<Mode, string>> = {};
+  const keys: Partial<Record<KeyMode, string>> = {};
   for (const mode of ['live', 'test'] as const) {
     const field = mode === 'live' ? 'live_key' : 'test_key';
     const key = patch[field] ?? existing[field];
     if (key) keys[mode] = key;
   }
   const placed = { ...patch, keyring: { ...(existing.keyring ?? {}) } };
-  const inFile: Mode[] = [];
+  const inFile: KeyMode[] = [];
   let reason: string | undefined;
   if (!insecure) {
     const { writeKeyringKey } = await import('../../config/keyring.js');
@@ -265,8 +265,8 @@ async function interactive(opts: LoginOptions, ctx: Context, verify: VerifyKey, 
     suggested = wrong.suggestion ?? baseUrl;
   }
 
-  const keys: Partial<Record<Mode, string>> = {};
-  const accounts: Partial<Record<Mode, AccountSummary>> = {};
+  const keys: Partial<Record<KeyMode, string>> = {};
+  const accounts: Partial<Record<KeyMode, AccountSummary>> = {};
   for (const mode of ['live', 'test'] as const) {
     const had = storedKey(existing, mode);
     const keep = had ? `, empty keeps ${had.where === 'file' ? maskKey(had.key) : had.masked}` : ', empty to skip';
@@ -295,13 +295,13 @@ async function interactive(opts: LoginOptions, ctx: Context, verify: VerifyKey, 
   if (accounts.live && accounts.test && accounts.live.id !== accounts.test.id) {
     ctx.warn(`the live key belongs to ${describe(accounts.live)} but the test key to ${describe(accounts.test)}.`);
   }
-  let defaultMode: Mode = opts.defaultMode ?? existing.default_mode ?? (liveKey ? 'live' : 'test');
+  let defaultMode: KeyMode = opts.defaultMode ?? existing.default_mode ?? (liveKey ? 'live' : 'test');
   if (!opts.defaultMode && liveKey && testKey) {
     defaultMode = await prompter.select(
       'Mode to use without --live/--test',
       [
-        { name: 'test (fake answers, nothing stored)', value: 'test' as Mode },
-        { name: 'live (real records)', value: 'live' as Mode },
+        { name: 'test (fake answers, nothing stored)', value: 'test' as KeyMode },
+        { name: 'live (real records)', value: 'live' as KeyMode },
       ],
       { default: defaultMode },
     );
@@ -328,5 +328,5 @@ Use the global --profile NAME and --base-url URL to answer those questions up fr
     'printf %s "$JOBFIT_TEST_KEY" | jobfit login --profile ci --base-url https://api.example.com/v2',
     'JOBFIT_API_KEY=sk_test_... jobfit login --base-url https://api.example.com/v2 --default-mode test',
   ],
-  run: (opts, ctx) => run({ ...opts, profile: ctx.globals.profile, baseUrl: ctx.globals.baseUrl }, ctx),
+  run: (opts, ctx) => runLogin({ ...opts, profile: ctx.globals.profile, baseUrl: ctx.globals.baseUrl }, ctx),
 });

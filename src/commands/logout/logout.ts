@@ -2,6 +2,7 @@
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { UsageError } from '../../core/errors.js';
+import { quoteWord } from '../../format/command-line.js';
 
 export interface LogoutOptions {
   profile?: string;
@@ -12,7 +13,7 @@ export interface LogoutOptions {
  * without keys would make every command fail instead of falling back to the
  * embedded stub or another profile.
  */
-export async function run(opts: LogoutOptions, ctx: Context): Promise<void> {
+async function run(opts: LogoutOptions, ctx: Context): Promise<void> {
   const store = await ctx.config();
   const name = opts.profile ?? ctx.io.env.JOBFIT_PROFILE ?? store.currentProfileName();
   if (!name) {
@@ -32,7 +33,7 @@ export async function run(opts: LogoutOptions, ctx: Context): Promise<void> {
       if (gone.ok) ctx.info(`Removed the ${mode} key from the OS keyring.`);
       else {
         ctx.warn(
-          `the ${mode} key could not be removed from the OS keyring (${gone.reason}); remove the entry service ${KEYRING_SERVICE}, account ${keyringAccount(name, mode)} by hand (on Linux: secret-tool clear service ${KEYRING_SERVICE} username ${keyringAccount(name, mode)}).`,
+          `the ${mode} key could not be removed from the OS keyring (${gone.reason}); remove the entry service ${KEYRING_SERVICE}, account ${keyringAccount(ctx.io.env, name, mode)} by hand (on Linux: secret-tool clear service ${KEYRING_SERVICE} username ${quoteWord(keyringAccount(ctx.io.env, name, mode), 'posix')}).`,
         );
       }
     }

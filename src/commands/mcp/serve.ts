@@ -28,7 +28,7 @@ const McpOptions = z.object({
 });
 type McpOptions = z.output<typeof McpOptions>;
 
-export async function run(o: McpOptions, ctx: Context): Promise<void> {
+async function run(o: McpOptions, ctx: Context): Promise<void> {
   if (!o.listTools && ctx.globals.output !== undefined) throw new UsageError('jobfit mcp speaks MCP on stdout: -o applies only with --list-tools.');
   const opts = { ...o, bounds: { maxItems: o.maxItems, maxBytes: o.maxKb * 1024 }, confirmMs: o.confirmSeconds * 1000 };
   if (o.listTools) return (await import('../../mcp/list.js')).printTools(ctx, opts);

@@ -24,7 +24,7 @@ const OBJECT_ROWS: ColumnSpec[] = [
 const GetOptions = z.object({ id: z.string().trim().min(1, 'the profile id must not be empty') });
 type GetOptions = z.output<typeof GetOptions>;
 
-export async function run(opts: GetOptions, ctx: Context): Promise<void> {
+async function run(opts: GetOptions, ctx: Context): Promise<void> {
   const fields = { columns: OBJECT_ROWS, fieldNames: fieldNames(CareerNavigationProfile) };
   checkOutputOptions(ctx, { fields: fields });
   const client = await ctx.client();

@@ -26,7 +26,7 @@ const ListOptions = z.object({
 });
 type ListOptions = z.output<typeof ListOptions>;
 
-export async function run(opts: ListOptions, ctx: Context): Promise<void> {
+async function run(opts: ListOptions, ctx: Context): Promise<void> {
   const names = fieldNames(CareerNavigationProfileListItem);
   checkOutputOptions(ctx, { fields: { columns: LIST_COLUMNS, fieldNames: names }, out: opts.out });
   const client = await ctx.client();

@@ -1,20 +1,22 @@
 /**
  * report --sp SHORT [--team ID] [--group-by team|custom_id] [-o html [--top N|all]]
  *
- * A group report from a complete export: every invitation (listAll), then the
+ * A group report from a complete export: every invitation (listComplete), then the
  * scorecard of every test taker among them (bulkFetch). Definitions are in
  * src/export/group-report.ts and docs/exports.md.
  */
 import * as z from 'zod';
 import type { JobfitClient, ListFilter } from '../../client/client.js';
 import type { Session } from '../../core/session.js';
-import { type BulkResult, IdFeed, bulkFetch, createErrorSink, throwIfFailed, waitingNotice } from '../../export/bulk-fetch.js';
+import { type BulkResult, bulkFetch, waitingNotice } from '../../export/bulk-fetch.js';
+import { createErrorSink, throwIfFailed } from '../../export/error-sink.js';
+import { IdFeed } from '../../export/id-feed.js';
 import { heapForSize } from '../../core/heap.js';
-import { type FetchPage, listAll } from '../../export/complete-list.js';
+import { type FetchPage, listComplete } from '../../listing/complete-list.js';
 import { finishExport, isServiceGone } from '../../export/finish.js';
 import { type GroupStats, GroupReport, groupId, type InvitationLike, REPORT_CSV_COLUMNS, reportCsvRow, takerIdOf } from '../../export/group-report.js';
 import { checkScoreProfile } from '../../export/score-profile.js';
-import { Tally } from '../../export/tally.js';
+import { ExportTally } from '../../export/tally.js';
 import { openTarget } from '../../export/target.js';
 import { colorsFor } from '../../format/color.js';
 import { NUM } from '../../format/number.js';
@@ -95,7 +97,7 @@ interface Gathering {
   accounts: Set<string>;
   feed: IdFeed<number>;
   progress: ReturnType<typeof createProgress>;
-  tally: Tally;
+  tally: ExportTally;
   invitations: number;
   /** --fairness: the join with the self-identification file (src/fairness/). */
   fairness?: FairnessRun;
@@ -114,7 +116,7 @@ function openOutputs(ctx: Context, o: { out?: string; errors?: string }) {
   }
 }
 
-/** Every invitation (listAll) into the report; the test taker of each accepted one goes to the feed as it comes. */
+/** Every invitation (listComplete) into the report; the test taker of each accepted one goes to the feed as it comes. */
 function listInvitations(ctx: Context, client: JobfitClient, team: number | undefined, g: Gathering, spec?: ReturnType<typeof specOf>) {
   const add = (inv: InvitationLike & { account?: { id?: number; display_name?: string } | null }) => {
     g.report.addInvitation(inv);
@@ -125,12 +127,17 @@ function listInvitations(ctx: Context, client: JobfitClient, team: number | unde
     else g.tally.skip('not accepted yet');
   };
   // --status/--since/--until: the invitations outside are counted, not reported (person-status.ts).
-  const test = spec && itemPredicate(client, 'invitations', spec, ctx.io.signal);
-  const gate = test && orderedFilter((inv: Parameters<typeof add>[0]) => test(inv as unknown as Record<string, unknown>), (inv, kept) => (kept ? add(inv) : g.tally.skip(OUTSIDE_FILTER)));
+  // With --fairness, a test taker the filter reads is not asked for again (its completion is kept).
+  const test = spec && itemPredicate(g.fairness?.sharingTestTakers(client) ?? client, 'invitations', spec, ctx.io.signal);
+  const outside = (inv: Parameters<typeof add>[0]) => {
+    g.fairness?.forget(takerIdOf(inv));
+    g.tally.skip(OUTSIDE_FILTER);
+  };
+  const gate = test && orderedFilter((inv: Parameters<typeof add>[0]) => test(inv as unknown as Record<string, unknown>), (inv, kept) => (kept ? add(inv) : outside(inv)));
   const fetchPage = ((q: ListFilter, signal?: AbortSignal) => client.listInvitations(q, signal)) as FetchPage<
     InvitationLike & { email: string; account?: { id?: number; display_name?: string } | null }
   >;
-  const listing = listAll(
+  const listing = listComplete(
     fetchPage,
     { team_id: team },
     (inv) => {
@@ -256,7 +263,7 @@ async function writeReport(
 /** --top as a number of candidates per group. */
 const topOf = (top: string | undefined): number => (top === undefined ? DEFAULT_TOP : top === 'all' ? Number.POSITIVE_INFINITY : Number(top));
 
-export async function run(opts: ReportOptions, ctx: Context): Promise<void> {
+async function run(opts: ReportOptions, ctx: Context): Promise<void> {
   if (opts.top !== undefined && ctx.globals.output !== 'html') throw new UsageError('--top ranks the candidates of an HTML report; add -o html.');
   if (opts.open && (ctx.globals.output !== 'html' || opts.out === undefined)) throw new UsageError('--open opens the page of -o html --out FILE; add them.', 'jobfit report --sp SHORT -o html --out report.html --open');
   // Every option before the first request: -o, --out and --errors (the score profile and --team's name need the service).
@@ -279,7 +286,7 @@ export async function run(opts: ReportOptions, ctx: Context): Promise<void> {
     feed: new IdFeed<number>(),
     progress: createProgress(ctx, { label: 'Scorecards', noun: 'test takers' }),
     // Every invitation ends in the report: not accepted yet, or its test taker's scorecard counted, or failed.
-    tally: new Tally('invitations', 'counted with their scorecard'),
+    tally: new ExportTally('invitations', 'counted with their scorecard'),
     invitations: 0,
   };
   const { result, listed, error } = await fetchScorecards(ctx, client, o, g, sink, listInvitations(ctx, client, o.team, g, specOf({ ...o, by: o.dateBy })));

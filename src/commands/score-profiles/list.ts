@@ -16,4 +16,3 @@ const command = simpleList({
 });
 
 export default command;
-export const run = command.run;

@@ -8,12 +8,12 @@
 import * as z from 'zod';
 import { fieldNames } from '../../api/fields.js';
 import { Scorecard } from '../../api/schemas/scorecard.js';
-import { throwIfFailed } from '../../export/bulk-fetch.js';
+import { throwIfFailed } from '../../export/error-sink.js';
 import { runIdExport } from '../../export/id-export.js';
 import { heapForSize } from '../../core/heap.js';
 import { idSource, singleId } from '../../export/ids.js';
 import { checkScoreProfile } from '../../export/score-profile.js';
-import { hasResults, scorecardColumns, scorecardRow } from '../../export/scorecard-rows.js';
+import { hasResults, scorecardColumns, scorecardCsvRow } from '../../export/scorecard-rows.js';
 import { openTarget } from '../../export/target.js';
 import { type ColumnSpec, createListWriter, printList, printObject, resolveFormat } from '../../format/output.js';
 import type { Context } from '../kit/context.js';
@@ -55,7 +55,7 @@ const TABLE_COLUMNS: ColumnSpec[] = [
   { key: 'riasec_profile', header: 'RIASEC' },
 ];
 
-export async function run(o: ScorecardOptions, ctx: Context): Promise<void> {
+async function run(o: ScorecardOptions, ctx: Context): Promise<void> {
   // --fields: the CSV's columns (CSV, xlsx, the table) and the scorecard object's names (JSON, NDJSON).
   const fields = { columns: TABLE_COLUMNS, fieldNames: [...scorecardColumns(), ...fieldNames(Scorecard)] };
   checkOutputOptions(ctx, { fields, out: o.out });
@@ -73,7 +73,7 @@ export async function run(o: ScorecardOptions, ctx: Context): Promise<void> {
     const format = resolveFormat(ctx);
     if (format === 'json' || format === 'ndjson') return printObject(ctx, card, fields);
     const columns = scorecardColumns();
-    return printList(ctx, [scorecardRow(card)], { ...fields, csvColumns: columns, noun: 'scorecards', capNotice: false });
+    return printList(ctx, [scorecardCsvRow(card)], { ...fields, csvColumns: columns, noun: 'scorecards', capNotice: false });
   }
   heapForSize();
   const format = ctx.globals.output ?? 'json';
@@ -98,7 +98,7 @@ export async function run(o: ScorecardOptions, ctx: Context): Promise<void> {
       return writer;
     },
     skipValue: (card) => (o.all && !hasResults(card) ? NO_RESULTS : undefined),
-    write: (card, w) => w?.write(flat ? scorecardRow(card) : card),
+    write: (card, w) => w?.write(flat ? scorecardCsvRow(card) : card),
     onFailed: (id) => plan.failed.push(id),
   });
   finishRetry(ctx, o, plan, 'scorecard', o.sp, format);

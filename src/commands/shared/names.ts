@@ -8,7 +8,7 @@
 import * as z from 'zod';
 import type { JobfitClient } from '../../client/client.js';
 import { UsageError } from '../../core/errors.js';
-import { askAgain } from '../../export/ask-again.js';
+import { askAgain } from '../../listing/ask-again.js';
 
 /** The option as typed: a name or an id. */
 export const nameOrId = (flag: string) => z.string().trim().min(1, `${flag} needs a name or an id`);
@@ -37,7 +37,7 @@ export async function idOfName(client: JobfitClient, kind: NamedKind, raw: strin
     const hint = near ? ` (did you mean "${templates.find((t) => t.display_name.trim().toLowerCase() === near)!.display_name}"?)` : '';
     throw new UsageError(`No congratulations email template named "${s}" in the account${hint}.`, 'see `jobfit templates` for names and ids');
   }
-  const account = await loadAccountData(client as never);
+  const account = await loadAccountData(client);
   const r = kind === 'team' ? resolveTeam(account, s) : resolveTemplate(account, s);
   if (!r.ok) throw new UsageError(`${r.reason}.`, kind === 'team' ? 'see `jobfit teams` for names and ids' : 'see `jobfit templates` for names and ids');
   return r.value;
@@ -45,7 +45,7 @@ export async function idOfName(client: JobfitClient, kind: NamedKind, raw: strin
 
 /**
  * `--team` at the start of a long export (scorecard, job-fit, report): the
- * team list is read like every other read of the export (export/ask-again.ts),
+ * team list is read like every other read of the export (listing/ask-again.ts),
  * asked again after a transient failure that outlasted the client's retries,
  * so a dropped connection does not end a run of thousands of ids before it
  * starts. A name that matches no team is still refused at once.

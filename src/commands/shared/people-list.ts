@@ -20,7 +20,7 @@ import { maxText } from '../kit/options.js';
 import { itemPredicate } from '../../export/person-status.js';
 import { filterPage, specOf, statusFilterOptions } from './status-filter.js';
 
-export const ListOptions = z.object({
+export const PeopleListOptions = z.object({
   team: flag(nameOrId('--team').optional(), { flag: '--team <id|name>', description: 'only this team (its id or its name)' }),
   customId: flag(maxText('the custom id filter', 50).optional(), { flag: '--custom-id <text>', description: 'custom_id contains this text (case-insensitive, max 50)' }),
   email: flag(maxText('the email filter', 255).optional(), { flag: '--email <text>', description: 'email contains this text (case-insensitive, max 255)' }),
@@ -28,9 +28,9 @@ export const ListOptions = z.object({
   out: outFlag('the list (the page, or with --all every match)'),
   ...statusFilterOptions,
 });
-export type ListOptions = z.output<typeof ListOptions>;
+export type PeopleListOptions = z.output<typeof PeopleListOptions>;
 
-function filterOf(o: Omit<ListOptions, 'team'> & { team?: number }): ListFilter {
+function filterOf(o: Omit<PeopleListOptions, 'team'> & { team?: number }): ListFilter {
   const f: ListFilter = {};
   if (o.team !== undefined) f.team_id = o.team;
   if (o.customId !== undefined) f.custom_id = o.customId;
@@ -62,7 +62,7 @@ export function personColumns(drop: { team: number; customId: number }): ColumnS
 /** `invitations list` / `test-takers list`: one page as the service returns it, or every match with --all. */
 export async function runPeopleList(
   ctx: Context,
-  opts: ListOptions,
+  opts: PeopleListOptions,
   resource: 'invitations' | 'test-takers',
   columns: ColumnSpec[],
   noun: string,

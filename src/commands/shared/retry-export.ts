@@ -4,7 +4,7 @@
  * their own and merged into --out; and, after any export to --out, the note
  * of what failed.
  */
-import { IdFeed } from '../../export/bulk-fetch.js';
+import { IdFeed } from '../../export/id-feed.js';
 import type { IdSource } from '../../export/ids.js';
 import { type FailedNote, mergePart, noteFailures, readFailedNote, retryPartPath, retrySentence } from '../../export/retry-failed.js';
 import type { Session } from '../../core/session.js';

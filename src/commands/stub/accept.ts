@@ -7,7 +7,7 @@ import { data, firstRefusal, flushWebhooks, notPositiveInt, refused, withStore, 
 const AcceptOptions = z.object({ invitationId: z.string(), data }).superRefine(firstRefusal((o) => notPositiveInt(o.invitationId, 'The invitation id')));
 type AcceptOptions = z.output<typeof AcceptOptions>;
 
-export async function run(opts: AcceptOptions, ctx: Context): Promise<void> {
+async function run(opts: AcceptOptions, ctx: Context): Promise<void> {
   const invitationId = Number(opts.invitationId);
   const { accept, LifecycleError } = await import('../../stub/index.js');
   const r = await withStore(ctx, opts, async (store) => {

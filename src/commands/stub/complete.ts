@@ -27,7 +27,7 @@ const CompleteOptions = z
   );
 type CompleteOptions = z.output<typeof CompleteOptions>;
 
-export async function run(opts: CompleteOptions, ctx: Context): Promise<void> {
+async function run(opts: CompleteOptions, ctx: Context): Promise<void> {
   const testTakerId = Number(opts.testTakerId);
   const { complete, LifecycleError } = await import('../../stub/index.js');
   const r = await withStore(ctx, opts, async (store) => {

@@ -42,7 +42,7 @@ function objectId(v: EventView): string {
   return `${String(o.object ?? '')} ${String(o.id ?? '')}`.trim();
 }
 
-export async function run(o: EventsOptions, ctx: Context): Promise<void> {
+async function run(o: EventsOptions, ctx: Context): Promise<void> {
   if (o.resend !== undefined) return resend(o, o.resend.trim(), ctx);
   const { listEventDeliveries } = await import('../../stub/index.js');
   const views = await withStore(ctx, o, (store) => listEventDeliveries(store, { accountId: numberOf(o.account), type: o.type, limit: numberOf(o.limit) ?? 100 }));

@@ -8,7 +8,7 @@ import { data, withStore } from './shared/stub-data.js';
 const KeysOptions = z.object({ data });
 type KeysOptions = z.output<typeof KeysOptions>;
 
-export async function run(opts: KeysOptions, ctx: Context): Promise<void> {
+async function run(opts: KeysOptions, ctx: Context): Promise<void> {
   const { stubKeys } = await import('../../stub/index.js');
   const rows = await withStore(ctx, opts, (store) => stubKeys(store));
   await printList(ctx, rows, {

@@ -35,7 +35,7 @@ const OutboxOptions = z
   );
 type OutboxOptions = z.output<typeof OutboxOptions>;
 
-export async function run(opts: OutboxOptions, ctx: Context): Promise<void> {
+async function run(opts: OutboxOptions, ctx: Context): Promise<void> {
   const since = opts.since === undefined ? undefined : sinceTime(opts.since, ctx.io.now());
   const { listOutbox } = await import('../../stub/index.js');
   const rows = await withStore(ctx, opts, (store) => listOutbox(store, { accountId: numberOf(opts.account), limit: numberOf(opts.limit), since }));

@@ -11,7 +11,7 @@ const ResetOptions = z.object({
 });
 type ResetOptions = z.output<typeof ResetOptions>;
 
-export async function run(opts: ResetOptions, ctx: Context): Promise<void> {
+async function run(opts: ResetOptions, ctx: Context): Promise<void> {
   // On a terminal, a slip of the fingers must not wipe an afternoon's invitations.
   if (!opts.yes && ctx.io.canPrompt) {
     const sure = await (await ctx.prompter()).confirm(

@@ -22,7 +22,7 @@ const SeedOptions = z
   );
 type SeedOptions = z.output<typeof SeedOptions>;
 
-export async function run(opts: SeedOptions, ctx: Context): Promise<void> {
+async function run(opts: SeedOptions, ctx: Context): Promise<void> {
   const count = Number(opts.testTakers);
   const teamsWanted = numberOf(opts.teams);
   const completeFraction = numberOf(opts.complete);

@@ -35,12 +35,12 @@ const ServeOptions = z
   .superRefine(firstRefusal((o) => notPositiveInt(o.port, '--port') ?? (o.faults ? badFaults(o.faults) : undefined)));
 type ServeOptions = z.output<typeof ServeOptions>;
 
-export async function run(opts: ServeOptions, ctx: Context): Promise<void> {
+async function run(opts: ServeOptions, ctx: Context): Promise<void> {
   // Webhooks are delivered (or forwarded) with node's fetch: see core/wasm.ts.
   baselineWasmOnly();
   const port = Number(opts.port);
   const faults = opts.faults ? parseFaults(opts.faults) : undefined;
-  const { startStub, startDeliveryLoop } = await import('../../stub/index.js');
+  const { startStubServer: startStub, startDeliveryLoop } = await import('../../stub/index.js');
   let stub: Awaited<ReturnType<typeof startStub>>;
   const dir = dataDir(ctx, opts);
   try {

@@ -18,7 +18,7 @@ const TriggerOptions = z
   .superRefine(firstRefusal((o) => notEventType(o.event) ?? notPositiveInt(o.testTaker, '--test-taker') ?? notPositiveInt(o.account, '--account')));
 type TriggerOptions = z.output<typeof TriggerOptions>;
 
-export async function run(o: TriggerOptions, ctx: Context): Promise<void> {
+async function run(o: TriggerOptions, ctx: Context): Promise<void> {
   const stub = await import('../../stub/index.js');
   await withStore(ctx, o, async (store) => {
     let ev: ReturnType<typeof stub.trigger>;

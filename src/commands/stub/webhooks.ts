@@ -43,7 +43,7 @@ const WebhooksOptions = z
   );
 type WebhooksOptions = z.output<typeof WebhooksOptions>;
 
-export async function run(o: WebhooksOptions, ctx: Context): Promise<void> {
+async function run(o: WebhooksOptions, ctx: Context): Promise<void> {
   const teamIds = teamsOf(o.team).map(Number);
   const toggle = o.enable ? true : o.disable ? false : undefined;
   const wh = await import('../../stub/index.js');
@@ -72,8 +72,6 @@ export async function run(o: WebhooksOptions, ctx: Context): Promise<void> {
       if (err instanceof wh.WebhookSettingsError) throw new UsageError(err.message);
       throw err;
     }
-    const notice = wh.secretNotice(store, accountId);
-    if (notice) ctx.warn(notice);
     if (after.webhooks_enabled && !after.webhook_endpoint) ctx.warn('webhooks are enabled but the account has no endpoint: nothing is sent (set one with --endpoint URL).');
     if (after.webhooks_enabled && after.teams.every((t) => !t.webhooks_enabled)) {
       ctx.info('No team has delivery switched on yet: enable one with --team ID --enable, or --all-teams --enable.');
@@ -94,9 +92,8 @@ endpoint, and the participant's team has delivery on (new teams: off).
 
 Every delivery is signed with the endpoint's signing_secret the Standard
 Webhooks way (webhook-id, webhook-timestamp, webhook-signature; checked by
-\`jobfit webhook verify\` and any Standard Webhooks library), with the earlier
-jobfit-signature header beside it until 0.2.0. The service's reference does
-not say how it signs.
+\`jobfit webhook verify\` and any Standard Webhooks library). The service's
+reference does not say how it signs.
 ${examples(
     'jobfit stub webhooks',
     'jobfit stub webhooks --endpoint http://127.0.0.1:3000/webhooks --all-teams --enable',

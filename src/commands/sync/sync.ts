@@ -92,7 +92,7 @@ async function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-export async function run(o: SyncOptions, ctx: Context): Promise<void> {
+async function run(o: SyncOptions, ctx: Context): Promise<void> {
   // A sync's live data is small (a few fields per list item, a batch of rows),
   // but it allocates fast, and V8 let the young generation grow to 128 MB on
   // Node 24: 359 MB at 100,000 people. Growing the heap for size keeps it at

@@ -17,4 +17,3 @@ const command = simpleList({
 });
 
 export default command;
-export const run = command.run;

@@ -31,7 +31,7 @@ const OBJECT_ROWS: ColumnSpec[] = [
 const GetOptions = IdOptions.extend({ web: webFlag("the test taker's scorecard page") });
 type GetOptions = z.output<typeof GetOptions>;
 
-export async function run(opts: GetOptions, ctx: Context): Promise<void> {
+async function run(opts: GetOptions, ctx: Context): Promise<void> {
   const fields = { columns: OBJECT_ROWS, fieldNames: fieldNames(TestTaker) };
   checkOutputOptions(ctx, { fields: fields });
   const client = await ctx.client();

@@ -2,7 +2,7 @@
 import { type ColumnSpec } from '../../format/output.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
-import { ListOptions, personColumns, runPeopleList } from '../shared/people-list.js';
+import { PeopleListOptions, personColumns, runPeopleList } from '../shared/people-list.js';
 
 /** On a narrow terminal, left out first: the person id, the invitation id, the custom id, the creation date, the team. */
 const LIST_COLUMNS: ColumnSpec[] = [
@@ -12,7 +12,7 @@ const LIST_COLUMNS: ColumnSpec[] = [
   { key: 'created_at', header: 'CREATED', drop: 4 },
 ];
 
-export async function run(opts: ListOptions, ctx: Context): Promise<void> {
+async function run(opts: PeopleListOptions, ctx: Context): Promise<void> {
   await runPeopleList(ctx, opts, 'test-takers', LIST_COLUMNS, 'test takers');
 }
 
@@ -20,7 +20,7 @@ export default defineCommand({
   name: 'list',
   aliases: ['ls'],
   summary: 'List test takers, newest first (GET /test-takers)',
-  options: ListOptions,
+  options: PeopleListOptions,
   examples: ['jobfit test-takers list', 'jobfit test-takers list --custom-id REQ-7 -o csv', 'jobfit test-takers list --all -o ndjson > test-takers.ndjson'],
   run,
 });

@@ -34,4 +34,3 @@ const command = simpleList({
 });
 
 export default command;
-export const run = command.run;

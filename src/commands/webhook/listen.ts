@@ -59,7 +59,7 @@ const ListenOptions = z.object({
       if (!['http:', 'https:'].includes(new URL(o.forwardTo).protocol)) return bad(`--forward-to must be an http or https URL, got "${o.forwardTo}".`);
     }
     if (o.account !== undefined && !Number.isInteger(Number(o.account))) return bad(`--account must be an account id, got "${o.account}".`);
-    // --print-secret never listens: its --allow-host was never looked at.
+    // --print-secret does not listen: its --allow-host is not read at all.
     const notAHost = o.printSecret ? undefined : hostNames(o.allowHost).find((n) => !HOST_NAME.test(n));
     if (notAHost !== undefined) return bad(`--allow-host takes a host name such as abc.ngrok.app, got "${notAHost}".`);
   });
@@ -91,14 +91,12 @@ const NO_SECRET_HINT =
 async function printSecret(ctx: Context, o: ListenOptions, accountId: number | undefined): Promise<void> {
   const target = await stubTarget(ctx, o);
   if (!target) throw new UsageError('No local stub to read a signing secret from.', NO_SECRET_HINT);
-  const { openStore, accountOfKey, accountIds, signingSecret, secretNotice } = await import('../../stub/index.js');
+  const { openStore, accountOfKey, accountIds, signingSecret } = await import('../../stub/index.js');
   const store = await openStore(target.dataDir);
   try {
     const id = accountId ?? accountOfKey(store, target.apiKey) ?? accountIds(store)[0];
     const secret = id === undefined ? undefined : signingSecret(store, id);
     if (!secret) throw new UsageError(`Account ${String(id)} does not exist in the stub (${target.dataDir}).`, 'see `jobfit stub keys` for the accounts');
-    const notice = secretNotice(store, id!);
-    if (notice) ctx.warn(notice);
     ctx.io.stdout.write(`${secret}\n`);
   } finally {
     store.close();
@@ -131,7 +129,6 @@ async function linkLocalStub(ctx: Context, o: ListenOptions, accountId: number |
   if (link.tookOverFrom) ctx.warn(`the listener at ${link.tookOverFrom} stopped without putting the stub's settings back; this one puts back what it found.`);
   ctx.info(`Local stub (${target.dataDir}): account ${link.accountId} now delivers to this listener${teams}. Restored when you stop.`);
   if (link.requeued > 0) ctx.info(`${link.requeued} event${link.requeued === 1 ? '' : 's'} queued for an earlier listener come${link.requeued === 1 ? 's' : ''} to this one.`);
-  if (link.secretNotice) ctx.warn(link.secretNotice);
   ctx.info(`Deliveries are signed (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature) with the secret ${link.signingSecret}; this listener verifies them.`);
   return { restore: () => link.restore(), restoreNow: () => link.restoreNow(), what: "the stub's webhook settings", secret: link.signingSecret };
 }
@@ -156,7 +153,7 @@ export async function givenSecrets(ctx: Context, fromStdin: boolean | undefined)
   return out;
 }
 
-export async function run(o: ListenOptions, ctx: Context): Promise<void> {
+async function run(o: ListenOptions, ctx: Context): Promise<void> {
   // Webhooks are delivered (or forwarded) with node's fetch: see core/wasm.ts.
   baselineWasmOnly();
   const format = ctx.globals.output;

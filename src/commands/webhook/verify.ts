@@ -1,10 +1,9 @@
 /**
  * `jobfit webhook verify`: checks a received delivery's Standard Webhooks
- * signature (or, until 0.2.0, the earlier jobfit-signature) against its raw
- * body, as an app should (src/api/webhook-signature.ts).
+ * signature against its raw body, as an app should (src/api/webhook-signature.ts).
  */
 import * as z from 'zod';
-import { LEGACY_SIGNATURE_HEADER, LEGACY_SIGNATURE_UNTIL, type SignedHeaders, verifyDelivery } from '../../api/webhook-signature.js';
+import { verifyDelivery } from '../../api/webhook-signature.js';
 import { JobfitError, UsageError } from '../../core/errors.js';
 import { readInputBytes } from '../../core/input.js';
 import type { Context } from '../kit/context.js';
@@ -19,7 +18,7 @@ const VerifyOptions = z
     file: z.string().optional(),
     signature: flag(z.string(), {
       flag: '--signature <header>',
-      description: 'the webhook-signature header (v1,<base64>), or the earlier jobfit-signature (t=…,v1=<hex>)',
+      description: 'the webhook-signature header (v1,<base64>)',
       required: true,
     }),
     id: flag(z.string().optional(), { flag: '--id <webhook-id>', description: 'the webhook-id header (the event id)' }),
@@ -31,8 +30,7 @@ const VerifyOptions = z
   .superRefine((o, zctx) => {
     const bad = (message: string) => zctx.addIssue({ code: 'custom', message });
     if (!/^\d+$/.test(o.tolerance.trim())) return bad(`--tolerance must be a number of seconds, got "${o.tolerance}".`);
-    const legacy = /^\s*t=/.test(o.signature);
-    if (!legacy && (o.id === undefined || o.timestamp === undefined)) return bad('A webhook-signature is checked with its --id and --timestamp (the webhook-id and webhook-timestamp headers).');
+    if ((o.id === undefined || o.timestamp === undefined)) return bad('A webhook-signature is checked with its --id and --timestamp (the webhook-id and webhook-timestamp headers).');
     if (o.timestamp !== undefined && !/^\d{1,12}$/.test(o.timestamp.trim())) return bad(`--timestamp must be unix seconds, got "${o.timestamp}".`);
     if (o.secretStdin && (o.file === undefined || o.file === '-')) return bad('With --secret-stdin the body comes from a FILE, not stdin.');
     if (o.secretStdin && o.secret !== undefined) return bad('Give --secret or --secret-stdin, not both.');
@@ -52,17 +50,14 @@ async function bodyOf(ctx: Context, file: string | undefined): Promise<Buffer> {
   return readInputBytes(ctx.io, file ?? '-');
 }
 
-export async function run(o: VerifyOptions, ctx: Context): Promise<void> {
+async function run(o: VerifyOptions, ctx: Context): Promise<void> {
   const secrets = o.secret !== undefined ? [o.secret.trim()] : await givenSecrets(ctx, o.secretStdin);
   // --secret-stdin and the variable both given: the one read from stdin is the one meant.
   const secret = secrets.at(-1);
   if (!secret) throw new UsageError('No signing secret: set JOBFIT_WEBHOOK_SECRET, pipe it with --secret-stdin, or give --secret whsec_….', 'the local stub\'s is printed by `jobfit webhook listen --print-secret`');
   const body = await bodyOf(ctx, o.file);
-  const legacy = /^\s*t=/.test(o.signature);
-  const headers: SignedHeaders = legacy ? { legacy: o.signature } : { id: o.id, timestamp: o.timestamp, signature: o.signature };
-  const r = verifyDelivery(secret, headers, body, { toleranceSeconds: Number(o.tolerance), nowSeconds: Math.floor(ctx.io.now().getTime() / 1000) });
+  const r = verifyDelivery(secret, { id: o.id, timestamp: o.timestamp, signature: o.signature }, body, { toleranceSeconds: Number(o.tolerance), nowSeconds: Math.floor(ctx.io.now().getTime() / 1000) });
   if (!r.ok) throw new JobfitError(`Not verified: ${r.reason}.`);
-  if (legacy) ctx.warn(`${LEGACY_SIGNATURE_HEADER} goes in ${LEGACY_SIGNATURE_UNTIL}: check webhook-signature instead (Standard Webhooks).`);
   ctx.info(`Verified: signed ${r.ageSeconds >= 0 ? `${ageText(r.ageSeconds)} ago` : `${ageText(-r.ageSeconds)} ahead of this clock`} (at ${new Date((Math.floor(ctx.io.now().getTime() / 1000) - r.ageSeconds) * 1000).toISOString().replace('.000Z', 'Z')}) with this secret, ${NUM.count(body.length, 'byte')}.`);
 }
 
@@ -82,9 +77,7 @@ be the bytes received: parsed and serialised again, it no longer matches.
 The secret comes from JOBFIT_WEBHOOK_SECRET, --secret-stdin, or --secret
 (which ps shows to other users of the machine).
 
-The earlier jobfit-signature ("t=<seconds>,v1=<hex>") is still accepted, and
-sent by the stub, until ${LEGACY_SIGNATURE_UNTIL}. How the real service signs
-deliveries is not in its reference.
+How the real service signs deliveries is not in its reference.
 
 Exit codes: 0 valid, 1 invalid (the reason on stderr), 2 usage.
 ${examples(

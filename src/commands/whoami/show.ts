@@ -22,12 +22,12 @@ const SOURCE_TEXT: Record<string, string> = {
   'embedded-stub': 'embedded stub (no service configured)',
 };
 
-function profileSource(profile: string, c: { keyInKeyring?: boolean; mode?: 'live' | 'test' }, file: string): string {
-  if (c.keyInKeyring) return `profile "${profile}" in the ${keyringEntryText(profile, c.mode ?? 'live')}`;
+function profileSource(env: Record<string, string | undefined>, profile: string, c: { keyInKeyring?: boolean; mode?: 'live' | 'test' }, file: string): string {
+  if (c.keyInKeyring) return `profile "${profile}" in the ${keyringEntryText(env, profile, c.mode ?? 'live')}`;
   return `profile "${profile}" in ${file}`;
 }
 
-export async function run(_opts: Record<string, never>, ctx: Context): Promise<void> {
+async function run(_opts: Record<string, never>, ctx: Context): Promise<void> {
   checkOutputOptions(ctx, {});
   const client = await ctx.client();
   const account = (await client.getAccount()) as { id?: unknown; display_name?: unknown; mode?: unknown };
@@ -37,7 +37,7 @@ export async function run(_opts: Record<string, never>, ctx: Context): Promise<v
     mode: (typeof account.mode === 'string' ? account.mode : c.mode) ?? null,
     base_url: c.baseUrl,
     key: c.maskedKey,
-    key_source: SOURCE_TEXT[c.source] ?? (c.source.startsWith('profile:') ? profileSource(c.source.slice(8), c, configFilePath(ctx.io.env)) : c.source),
+    key_source: SOURCE_TEXT[c.source] ?? (c.source.startsWith('profile:') ? profileSource(ctx.io.env, c.source.slice(8), c, configFilePath(ctx.io.env)) : c.source),
     profile: c.profileName ?? null,
     embedded_stub: c.embedded,
   };

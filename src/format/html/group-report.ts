@@ -16,7 +16,7 @@ import { BIN_LABELS, BLUES, bandOf, fmt, hbarSvg, histogramSvg, metaList, PAGE_T
  * src/export/group-report.ts (format/ may not import export/; this is the
  * part of it the page draws).
  */
-export interface GroupStats {
+export interface GroupStatsView {
   key: string | number | null;
   name: string;
   invited: number;
@@ -37,7 +37,7 @@ export interface RankedCandidate {
 }
 
 export interface GroupPageData {
-  stats: GroupStats;
+  stats: GroupStatsView;
   /** Test takers per 10-point job-fit bin (binOf). */
   bins: readonly number[];
   /** Ranked best first, already cut to the top N. */
@@ -57,7 +57,7 @@ export interface GroupReportPageData {
   team?: number;
   top: number | 'all';
   groups: readonly GroupPageData[];
-  total: { stats: GroupStats; bins: readonly number[] };
+  total: { stats: GroupStatsView; bins: readonly number[] };
 }
 
 const STAR_KEYS = ['5', '4', '3', '2', '1'] as const;
@@ -65,7 +65,7 @@ const STAR_KEYS = ['5', '4', '3', '2', '1'] as const;
 const percent = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? `${v.toFixed(1)}%` : '–');
 const median = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? `${v}%` : '–');
 
-function funnel(s: GroupStats, title: string): Html {
+function funnel(s: GroupStatsView, title: string): Html {
   const rows = [
     { label: 'Invited', value: s.invited, note: `${fmt(s.invited)}`, fill: BLUES[1] },
     { label: 'Started', value: s.accepted, note: `${fmt(s.accepted)} (${pct(s.accepted, s.invited)})`, fill: BLUES[2] },
@@ -76,20 +76,20 @@ function funnel(s: GroupStats, title: string): Html {
   return html`<figure class="card"><figcaption>Funnel</figcaption>${hbarSvg(title, rows, { max })}${table}</figure>`;
 }
 
-function starChart(s: GroupStats, title: string): Html {
+function starChart(s: GroupStatsView, title: string): Html {
   const count = (k: (typeof STAR_KEYS)[number]) => s.stars?.[k];
   const rows = STAR_KEYS.map((k) => ({ label: '★'.repeat(Number(k)), value: count(k), note: `${fmt(count(k))} (${pct(count(k), s.completed)})`, fill: BLUES[Number(k) - 1] }));
   const table = html`<table class="equiv"><thead><tr><th>Stars</th><th class="n">Test takers</th><th class="n">Share</th></tr></thead><tbody>${STAR_KEYS.map((k) => html`<tr><td>${k} of 5</td><td class="n">${fmt(count(k))}</td><td class="n">${pct(count(k), s.completed)}</td></tr>`)}</tbody></table>`;
   return html`<figure class="card"><figcaption>Five-star distribution</figcaption>${hbarSvg(title, rows)}${table}</figure>`;
 }
 
-function histogram(s: GroupStats, bins: readonly number[], title: string): Html {
+function histogram(s: GroupStatsView, bins: readonly number[], title: string): Html {
   const m = s.median_job_fit_percentage;
   const table = html`<table class="equiv"><thead><tr><th>Job fit</th><th class="n">Test takers</th></tr></thead><tbody>${bins.map((n, i) => html`<tr><td>${BIN_LABELS[i]}</td><td class="n">${fmt(n)}</td></tr>`)}</tbody></table><p class="note">Median job fit: <strong>${median(m)}</strong></p>`;
   return html`<figure class="card"><figcaption>Job fit % (median marked)</figcaption>${histogramSvg(title, bins, m)}${table}</figure>`;
 }
 
-function riasec(s: GroupStats): Html {
+function riasec(s: GroupStatsView): Html {
   const codes = s.top_riasec ?? [];
   const items = codes.length
     ? html`<ol>${codes.map((r) => html`<li><strong>${r.code}</strong>: ${fmt(r.count)} test taker${r.count === 1 ? '' : 's'}</li>`)}</ol>`
@@ -111,7 +111,7 @@ function rankedTable(g: GroupPageData, top: number | 'all'): Html {
   return html`<table class="ranked"><caption class="note">${what} candidates by job fit % (names link to the scorecard).</caption><thead><tr><th class="n">#</th><th>Candidate</th><th class="n">Test taker</th><th class="n">Job fit</th><th>Stars</th><th>Band</th><th>RIASEC</th></tr></thead><tbody>${g.ranked.map(rankedRow)}</tbody></table>`;
 }
 
-function groupTitle(s: GroupStats, groupBy: 'team' | 'custom_id'): string {
+function groupTitle(s: GroupStatsView, groupBy: 'team' | 'custom_id'): string {
   const key = s.key !== null && s.name !== String(s.key) ? ` (${groupBy === 'team' ? 'team ' : ''}${s.key})` : '';
   return `${s.name}${key}`;
 }
@@ -124,7 +124,7 @@ function groupSection(g: GroupPageData, d: GroupReportPageData): Html {
 }
 
 function totalsTable(d: GroupReportPageData): Html {
-  const row = (s: GroupStats, label: string, cls?: string) =>
+  const row = (s: GroupStatsView, label: string, cls?: string) =>
     html`<tr class="${cls}"><td>${label}</td><td class="n">${fmt(s.invited)}</td><td class="n">${fmt(s.accepted)}</td><td class="n">${fmt(s.completed)}</td>${STAR_KEYS.map((k) => html`<td class="n">${fmt(s.stars?.[k])}</td>`)}<td class="n">${median(s.median_job_fit_percentage)}</td><td>${(s.top_riasec ?? []).map((r) => r.code).join(', ') || '–'}</td></tr>`;
   const groups = d.groups.length;
   return html`<table class="totals"><thead><tr><th>Group</th><th class="n">Invited</th><th class="n">Started</th><th class="n">Completed</th>${STAR_KEYS.map((k) => html`<th class="n">${k}★</th>`)}<th class="n">Median fit</th><th>Top RIASEC</th></tr></thead><tbody>${d.groups.map((g) => row(g.stats, groupTitle(g.stats, d.groupBy)))}${row(d.total.stats, `All ${groups} group${groups === 1 ? '' : 's'}`, 'total')}</tbody></table>`;

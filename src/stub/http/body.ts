@@ -14,7 +14,7 @@ export const MAX_BODY = 1_048_576;
 const DRAIN_MAX_BYTES = 64 * MAX_BODY;
 const DRAIN_MAX_MS = 10_000;
 
-export const tooLarge = (): Reply => ({ ...error(413, MSG.bodyTooLarge), headers: { connection: 'close' } });
+export const tooLargeReply = (): Reply => ({ ...error(413, MSG.bodyTooLarge), headers: { connection: 'close' } });
 
 /** Requests whose body went over MAX_BODY: answered with 413 while the client may still be sending. */
 const oversized = new WeakSet<IncomingMessage>();
@@ -42,7 +42,7 @@ function readBody(req: IncomingMessage): Promise<string> {
     // A declared length over the limit is refused before reading any of it.
     if (Number(req.headers['content-length']) > MAX_BODY) {
       oversized.add(req);
-      reject(new HttpError(tooLarge()));
+      reject(new HttpError(tooLargeReply()));
       return;
     }
     const chunks: Buffer[] = [];
@@ -55,7 +55,7 @@ function readBody(req: IncomingMessage): Promise<string> {
         req.removeListener('data', onData);
         req.pause();
         chunks.length = 0;
-        reject(new HttpError(tooLarge()));
+        reject(new HttpError(tooLargeReply()));
         return;
       }
       chunks.push(c);
@@ -74,7 +74,7 @@ export async function parseJsonBody(req: IncomingMessage): Promise<Record<string
 
 /** A body already read (the embedded stub's, in-process.ts) as a JSON object: over MAX_BODY a 413, anything else the reference's 400. */
 export function parseJsonText(text: string): Record<string, unknown> {
-  if (Buffer.byteLength(text) > MAX_BODY) throw new HttpError(tooLarge());
+  if (Buffer.byteLength(text) > MAX_BODY) throw new HttpError(tooLargeReply());
   return parseJson(text);
 }
 

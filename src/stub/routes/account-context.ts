@@ -6,7 +6,7 @@
  */
 import { SCORE_PROFILES, type ScoreProfileDef } from '../catalog.js';
 import type * as F from '../fakes.js';
-import { nowIso } from '../store.js';
+import { nowIso } from '../ids.js';
 import { accountRef } from '../views.js';
 import type { Call } from './call.js';
 

@@ -38,7 +38,7 @@ export function list<T>(c: Call, data: T[], total = data.length): Reply {
 }
 
 /** A positive integer path id, or null (an id that cannot exist). */
-export function intId(s: string): number | null {
+export function pathId(s: string): number | null {
   return /^\d{1,15}$/.test(s) ? Number(s) : null;
 }
 

@@ -7,7 +7,7 @@
  * only its own, not the fakes, the catalog or the invitations' checks.
  */
 import { type Reply, json } from '../http/reply.js';
-import { nowIso } from '../store.js';
+import { nowIso } from '../ids.js';
 import type { Handlers } from './call.js';
 
 const healthcheck = (): Reply => json(200, { status: 'ok', timestamp: nowIso(), version: 'v2' });

@@ -7,9 +7,10 @@ import { groupCommitOf } from '../group-commit.js';
 import { type Reply, fail, json } from '../http/reply.js';
 import { recordOutbox } from '../lifecycle.js';
 import { indexPerson } from '../search-index.js';
-import { type Store, newToken, nowIso } from '../store.js';
+import { newToken, nowIso } from '../ids.js';
+import type { Store } from '../store.js';
 import { type InvitationListRow, type InvitationRow, type UserRow, assessmentRef, assessmentUrl, invitationListItem, invitationObject, templateRef } from '../views.js';
-import { type Call, intId, list, ref, teamOfAccount } from './call.js';
+import { type Call, pathId, list, ref, teamOfAccount } from './call.js';
 import { fakeCtx } from './account-context.js';
 import { listFilters, peoplePage } from './list-filters.js';
 
@@ -26,7 +27,7 @@ export function listInvitations(c: Call): Reply {
 }
 
 function findInvitation(c: Call, idText: string): InvitationRow {
-  const id = intId(idText);
+  const id = pathId(idText);
   const row = id === null ? undefined : c.store.get<InvitationRow>('SELECT * FROM invitations WHERE id = ? AND account_id = ?', id, c.auth.accountId);
   if (!row) fail(MSG.invitationNotFound);
   return row;
@@ -34,7 +35,7 @@ function findInvitation(c: Call, idText: string): InvitationRow {
 
 export function getInvitation(c: Call): Reply {
   // Test keys: a fake for any id (reference); an id that is not a number gets a stable made-up one.
-  if (c.auth.mode === 'test') return json(200, F.fakeInvitation(fakeCtx(c), intId(c.params[0]) ?? F.fakeId(c.params[0])));
+  if (c.auth.mode === 'test') return json(200, F.fakeInvitation(fakeCtx(c), pathId(c.params[0]) ?? F.fakeId(c.params[0])));
   return json(200, invitationObject(c.store, findInvitation(c, c.params[0]), 'live', c.origin));
 }
 
@@ -293,7 +294,7 @@ export async function updateInvitation(c: Call): Promise<Reply> {
   if (b.congrats_email_template_id !== undefined && !templateOfAccount(c, b.congrats_email_template_id, 'congrats')) fail(MSG.congratsTemplateNotFound);
 
   if (!existing) {
-    const id = intId(c.params[0]) ?? F.fakeId(c.params[0]);
+    const id = pathId(c.params[0]) ?? F.fakeId(c.params[0]);
     const ctx = fakeCtx(c);
     const fields: Partial<Invitation> = {};
     for (const k of ['first_name', 'last_name', 'email', 'phone', 'custom_id', 'person_id', 'ref_text', 'send_via_email', 'send_via_sms', 'send_congrats_notification'] as const) {

@@ -4,7 +4,7 @@ import { CUSTOM_ID_MAX, charLength, listCap } from '../../api/limits.js';
 import { fail } from '../http/reply.js';
 import { type PeopleTable, matchQuery, searchTable } from '../search-index.js';
 import type { Store } from '../store.js';
-import { type Call, intId, teamOfAccount } from './call.js';
+import { type Call, pathId, teamOfAccount } from './call.js';
 
 export interface Filters {
   teamId?: number;
@@ -25,7 +25,7 @@ export function listFilters(c: Call): Filters {
   // team_id alone does not raise the cap.
   const f: Filters = { ...matching, cap: listCap(matching) };
   if (team !== null) {
-    const id = intId(team.trim());
+    const id = pathId(team.trim());
     if (id === null || !teamOfAccount(c, id)) fail(MSG.teamNotFound);
     f.teamId = id;
   }

@@ -3,7 +3,7 @@ import { MSG } from '../../api/messages.js';
 import * as F from '../fakes.js';
 import { type Reply, fail, json } from '../http/reply.js';
 import { type TestTakerListRow, type TestTakerRow, minimalTestTakerListItem, testTakerListItem, testTakerObject } from '../views.js';
-import { type Call, intId, list, teamOfAccount } from './call.js';
+import { type Call, pathId, list, teamOfAccount } from './call.js';
 import { fakeCtx } from './account-context.js';
 import { listFilters, peoplePage } from './list-filters.js';
 
@@ -21,7 +21,7 @@ export function listTestTakers(c: Call): Reply {
 }
 
 export function findTestTaker(c: Call, idText: string): TestTakerRow {
-  const id = intId(idText);
+  const id = pathId(idText);
   const row = id === null ? undefined : c.store.get<TestTakerRow>('SELECT * FROM test_takers WHERE id = ? AND account_id = ?', id, c.auth.accountId);
   if (!row) fail(MSG.testTakerNotFound);
   return row;
@@ -29,7 +29,7 @@ export function findTestTaker(c: Call, idText: string): TestTakerRow {
 
 /** Test keys: the fake test taker's id, for any id in the path. */
 export function testIdParam(c: Call): number {
-  return intId(c.params[0]) ?? F.fakeId(c.params[0]);
+  return pathId(c.params[0]) ?? F.fakeId(c.params[0]);
 }
 
 export function getTestTaker(c: Call): Reply {

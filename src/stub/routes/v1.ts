@@ -9,7 +9,8 @@ import { TEST_ID } from '../catalog.js';
 import { type Reply, error as err, methodNotAllowed } from '../http/reply.js';
 import { recordOutbox } from '../lifecycle.js';
 import { indexPerson } from '../search-index.js';
-import { type Store, newToken, nowIso } from '../store.js';
+import { newToken, nowIso } from '../ids.js';
+import type { Store } from '../store.js';
 import { type InvitationRow, assessmentUrl } from '../views.js';
 
 const V1_AUTH_FAILED = 'Authentication failed: check the auth and sid query parameters';

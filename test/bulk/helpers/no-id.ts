@@ -1,7 +1,7 @@
 /**
  * The bulk invite "201 without an id" setup (issue 31, findings 3 and 6),
- * shared by test/bulk/round-three.test.ts and
- * test/faults/round-three-gaps.test.ts: a file of participants, the fault
+ * shared by test/bulk/missing-id-and-shortened-resume.test.ts and
+ * test/faults/string-ids-and-churn.test.ts: a file of participants, the fault
  * server's POST /invitations that makes the invitation but answers without
  * its id, a lookup by email that does not find it yet, and the results read
  * back.

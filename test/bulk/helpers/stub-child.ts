@@ -7,10 +7,10 @@
  * Usage: node --import tsx test/bulk/helpers/stub-child.ts DATA_DIR [FAULTS] [CONFIG_DIR]
  */
 import { noteServedStub } from '../../../src/config/served-stubs.js';
-import { startStub } from '../../../src/stub/index.js';
+import { startStubServer } from '../../../src/stub/index.js';
 
 const [dataDir, faults, configDir] = process.argv.slice(2);
-const stub = await startStub({ dataDir, port: 0, host: '127.0.0.1', faults: faults || undefined });
+const stub = await startStubServer({ dataDir, port: 0, host: '127.0.0.1', faults: faults || undefined });
 const unnote = configDir ? noteServedStub({ JOBFIT_CONFIG_DIR: configDir }, stub.origin, dataDir, stub.instance) : () => {};
 process.stdout.write(`${JSON.stringify({ url: stub.url, keys: stub.keys })}\n`);
 const stop = async () => {

@@ -9,7 +9,7 @@ import * as api from '../../../src/commands/api/request.js';
 import * as invitationsList from '../../../src/commands/invitations/list.js';
 import { ApiOptions } from '../../../src/commands/api/request.js';
 import { parseOptions } from '../../../src/commands/kit/parse.js';
-import { ListOptions } from '../../../src/commands/shared/people-list.js';
+import { PeopleListOptions } from '../../../src/commands/shared/people-list.js';
 import { stubForTests } from '../stub-env.js';
 
 const ctxFor = stubForTests(() => {});
@@ -27,7 +27,7 @@ describe('option schemas', () => {
 describe('api', () => {
   it('prints the body as received, one line when piped', async () => {
     const f = ctxFor();
-    await api.run(parseOptions(ApiOptions, { method: 'GET', path: '/teams' }, ['method', 'path']), f.ctx);
+    await api.default.run(parseOptions(ApiOptions, { method: 'GET', path: '/teams' }, ['method', 'path']), f.ctx);
     expect(f.stdout().trim().split('\n')).toHaveLength(1);
     expect(JSON.parse(f.stdout()).object).toBe('list');
     await f.ctx.close();
@@ -35,13 +35,13 @@ describe('api', () => {
 
   it('-o json indents into a pipe; other formats and --fields are refused before any request', async () => {
     const f = ctxFor({ globals: { output: 'json' } });
-    await api.run(parseOptions(ApiOptions, { method: 'GET', path: '/teams' }, ['method', 'path']), f.ctx);
+    await api.default.run(parseOptions(ApiOptions, { method: 'GET', path: '/teams' }, ['method', 'path']), f.ctx);
     expect(f.stdout().split('\n').length).toBeGreaterThan(3);
     expect(JSON.parse(f.stdout()).object).toBe('list');
     await f.ctx.close();
     for (const globals of [{ output: 'csv' as const }, { output: 'table' as const }, { fields: ['id'] }]) {
       const g = ctxFor({ globals });
-      const err = await api.run(parseOptions(ApiOptions, { method: 'GET', path: '/teams' }, ['method', 'path']), g.ctx).catch((e) => e);
+      const err = await api.default.run(parseOptions(ApiOptions, { method: 'GET', path: '/teams' }, ['method', 'path']), g.ctx).catch((e) => e);
       expect(err).toBeInstanceOf(UsageError);
       expect(err.message).toMatch(globals.fields ? /--fields cannot choose/ : /^This command cannot print -o/);
       expect(g.ctx.connection).toBeUndefined();
@@ -52,7 +52,7 @@ describe('api', () => {
 
   it('a 400 prints the body, then fails with the API message', async () => {
     const f = ctxFor();
-    const err = await api.run(parseOptions(ApiOptions, { method: 'GET', path: '/invitations/999999' }, ['method', 'path']), f.ctx).catch((e) => e);
+    const err = await api.default.run(parseOptions(ApiOptions, { method: 'GET', path: '/invitations/999999' }, ['method', 'path']), f.ctx).catch((e) => e);
     expect(err).toBeInstanceOf(BadRequestError);
     expect(err.exitCode).toBe(1);
     expect(err.message).toMatch(/\(400 from GET \/invitations\/999999\)$/);
@@ -62,10 +62,10 @@ describe('api', () => {
 
   it('PUT with --data from stdin', async () => {
     const f = ctxFor({ globals: { output: 'json' } });
-    await invitationsList.run(parseOptions(ListOptions, {}), f.ctx);
+    await invitationsList.default.run(parseOptions(PeopleListOptions, {}), f.ctx);
     const id = JSON.parse(f.stdout()).data[0].id;
     const p = ctxFor({ stdin: '{"person_id":"P-42"}' });
-    await api.run(parseOptions(ApiOptions, { method: 'PUT', path: `/invitations/${id}`, data: '@-' }, ['method', 'path']), p.ctx);
+    await api.default.run(parseOptions(ApiOptions, { method: 'PUT', path: `/invitations/${id}`, data: '@-' }, ['method', 'path']), p.ctx);
     expect(JSON.parse(p.stdout())).toMatchObject({ id, person_id: 'P-42' });
     await f.ctx.close();
     await p.ctx.close();
@@ -73,8 +73,8 @@ describe('api', () => {
 
   it('--data with GET and bad JSON are usage errors', async () => {
     const f = ctxFor();
-    await expect(api.run(parseOptions(ApiOptions, { method: 'GET', path: '/teams', data: '{}' }, ['method', 'path']), f.ctx)).rejects.toThrow('--data cannot be sent with GET.');
-    await expect(api.run(parseOptions(ApiOptions, { method: 'PUT', path: '/invitations/1', data: '{nope' }, ['method', 'path']), f.ctx)).rejects.toBeInstanceOf(UsageError);
+    await expect(api.default.run(parseOptions(ApiOptions, { method: 'GET', path: '/teams', data: '{}' }, ['method', 'path']), f.ctx)).rejects.toThrow('--data cannot be sent with GET.');
+    await expect(api.default.run(parseOptions(ApiOptions, { method: 'PUT', path: '/invitations/1', data: '{nope' }, ['method', 'path']), f.ctx)).rejects.toBeInstanceOf(UsageError);
   });
 
 });

@@ -11,7 +11,7 @@ const ctxFor = stubForTests(() => {});
 describe('reads', () => {
   it('health needs no key', async () => {
     const f = ctxFor({ env: { JOBFIT_API_KEY: '' }, globals: { output: 'json' } });
-    await health.run({}, f.ctx);
+    await health.default.run({}, f.ctx);
     expect(JSON.parse(f.stdout())).toMatchObject({ status: 'ok', version: 'v2' });
     await f.ctx.close();
   });

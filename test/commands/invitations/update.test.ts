@@ -7,7 +7,7 @@ import { UsageError } from '../../../src/core/errors.js';
 import * as invitationsList from '../../../src/commands/invitations/list.js';
 import * as invitationsUpdate from '../../../src/commands/invitations/update.js';
 import { parseOptions } from '../../../src/commands/kit/parse.js';
-import { ListOptions } from '../../../src/commands/shared/people-list.js';
+import { PeopleListOptions } from '../../../src/commands/shared/people-list.js';
 import { stubForTests } from '../stub-env.js';
 
 const ctxFor = stubForTests(() => {});
@@ -15,11 +15,11 @@ const ctxFor = stubForTests(() => {});
 describe('reads', () => {
   it('invitations update changes only the given fields', async () => {
     const f = ctxFor({ globals: { output: 'json' } });
-    await invitationsList.run(parseOptions(ListOptions, {}), f.ctx);
+    await invitationsList.default.run(parseOptions(PeopleListOptions, {}), f.ctx);
     const open = JSON.parse(f.stdout()).data.find((i: { accepted_at: unknown }) => i.accepted_at === null);
     const u = ctxFor({ globals: { output: 'json' } });
     const opts = parseOptions(invitationsUpdate.UpdateOptions, { id: String(open.id), customId: 'REQ-UPDATED', refText: 'Store 12' }, ['id']);
-    await invitationsUpdate.run(opts, u.ctx);
+    await invitationsUpdate.default.run(opts, u.ctx);
     const updated = JSON.parse(u.stdout());
     expect(updated).toMatchObject({ id: open.id, custom_id: 'REQ-UPDATED', ref_text: 'Store 12', email: open.email });
     expect(u.stderr()).toContain(`Updated invitation ${open.id} (custom_id, ref_text).`);
@@ -29,7 +29,7 @@ describe('reads', () => {
 
   it('invitations update with no field flag is a usage error before any request', async () => {
     const f = ctxFor();
-    await expect(invitationsUpdate.run({ id: 1 } as invitationsUpdate.UpdateOptions, f.ctx)).rejects.toBeInstanceOf(UsageError);
+    await expect(invitationsUpdate.default.run({ id: 1 } as invitationsUpdate.UpdateOptions, f.ctx)).rejects.toBeInstanceOf(UsageError);
     expect(f.ctx.connection).toBeUndefined();
   });
 

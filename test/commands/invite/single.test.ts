@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningStub, startStub } from '../../../src/stub/index.js';
+import { type RunningStub, startStubServer } from '../../../src/stub/index.js';
 import { runCli } from '../../helpers/cli.js';
 import { keys, spawnJobfitPty } from '../../helpers/pty.js';
 import { DANA as INVITER } from '../../helpers/seeded.js';
@@ -18,7 +18,7 @@ let env: Record<string, string>;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'jobfit-invite-'));
-  stub = await startStub({ dataDir: join(dir, 'stub'), port: 0, host: '127.0.0.1' });
+  stub = await startStubServer({ dataDir: join(dir, 'stub'), port: 0, host: '127.0.0.1' });
   env = { JOBFIT_BASE_URL: stub.url, JOBFIT_API_KEY: stub.keys[0].live_key };
 });
 afterAll(async () => {

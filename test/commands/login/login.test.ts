@@ -22,31 +22,31 @@ describe('login and logout', () => {
   it('without a terminal: the key from stdin, verified, saved 0600, never shown whole', async () => {
     const configDir = s.tmp();
     const f = fakeContext({ configDir, stdin: `${s.test}\n`, globals: { profile: 'ci' } });
-    await login.run({ profile: 'ci', baseUrl: s.stub.url }, f.ctx);
+    await login.runLogin({ profile: 'ci', baseUrl: s.stub.url }, f.ctx);
     expect(f.stdout()).toBe('');
     expect(f.stderr()).toContain(`belongs to account ${s.stub.keys[0].display_name}`);
     expect(f.stderr()).not.toContain(s.test);
     expect(statSync(join(configDir, 'config.json')).mode & 0o777).toBe(0o600);
     // The saved profile now drives commands.
     const w = fakeContext({ configDir, globals: { output: 'json' } });
-    await whoami.run({}, w.ctx);
+    await whoami.default.run({}, w.ctx);
     expect(JSON.parse(w.stdout())).toMatchObject({ mode: 'test', profile: 'ci', base_url: s.stub.url });
     await w.ctx.close();
-    await logout.run({}, fakeContext({ configDir }).ctx);
+    await logout.default.run({}, fakeContext({ configDir }).ctx);
     const l = fakeContext({ configDir, globals: { output: 'json' } });
-    await configList.run({}, l.ctx);
+    await configList.default.run({}, l.ctx);
     expect(JSON.parse(l.stdout())).toEqual([]);
   });
 
   it('without a terminal: JOBFIT_API_KEY, and a refused key is an auth error (exit 4)', async () => {
     const configDir = s.tmp();
     const bad = fakeContext({ configDir, env: { JOBFIT_API_KEY: 'sk_live_notarealkey000000000' } });
-    const err = await login.run({ baseUrl: s.stub.url }, bad.ctx).catch((e) => e);
+    const err = await login.runLogin({ baseUrl: s.stub.url }, bad.ctx).catch((e) => e);
     expect(err).toBeInstanceOf(AuthError);
     expect(err.exitCode).toBe(4);
     expect(err.message).not.toContain('notarealkey000000000');
     const none = fakeContext({ configDir });
-    await expect(login.run({ baseUrl: s.stub.url }, none.ctx)).rejects.toThrow('No API key given and no terminal to ask on.');
+    await expect(login.runLogin({ baseUrl: s.stub.url }, none.ctx)).rejects.toThrow('No API key given and no terminal to ask on.');
   });
 
   it('on a terminal: asks, verifies both keys, saves the profile', async () => {
@@ -59,12 +59,12 @@ describe('login and logout', () => {
       [/Mode to use/, 'test'],
     ]);
     const f = fakeContext({ configDir, tty: true, prompter });
-    await login.run({}, f.ctx);
+    await login.runLogin({}, f.ctx);
     expect(prompter.asked).toHaveLength(5);
     expect(f.stderr()).toMatch(/✓ live key sk_live_…\w+: account /);
     expect(f.stderr()).not.toContain(s.live);
     const g = fakeContext({ configDir, globals: { profile: 'work' } });
-    await configGet.run({ key: 'default_mode' }, g.ctx);
+    await configGet.default.run({ key: 'default_mode' }, g.ctx);
     expect(g.stdout()).toBe('test\n');
   });
 

@@ -12,7 +12,7 @@ const ctxFor = stubForTests(() => {});
 describe('reads', () => {
   it('profiles get of an unknown id says so in one sentence', async () => {
     const f = ctxFor();
-    const err = await profilesGet.run({ id: 'nope' }, f.ctx).catch((e) => e);
+    const err = await profilesGet.default.run({ id: 'nope' }, f.ctx).catch((e) => e);
     expect(err).toBeInstanceOf(JobfitError);
     expect(err.message).toBe('No career navigation profile with id nope.');
     await f.ctx.close();

@@ -14,7 +14,7 @@ const ctxFor = stubForTests((started) => {
 describe('reads', () => {
   it('teams prints the API list envelope as received when piped', async () => {
     const f = ctxFor();
-    await teams.run({}, f.ctx);
+    await teams.default.run({}, f.ctx);
     const out = JSON.parse(f.stdout());
     expect(out.object).toBe('list');
     expect(out.data.length).toBe(out.total_count);
@@ -26,7 +26,7 @@ describe('reads', () => {
 
   it('teams as a table on a terminal, with the mode line on stderr only', async () => {
     const f = ctxFor({ tty: true, noColor: true });
-    await teams.run({}, f.ctx);
+    await teams.default.run({}, f.ctx);
     expect(f.stdout()).toMatch(/^ID\s+NAME\s+USERS/);
     expect(f.stdout()).not.toContain('[live mode]');
     expect(f.stderr()).toMatch(/^\[live mode\] JOBFIT_API_KEY · http:\/\/127\.0\.0\.1:\d+\/v2 · sk_live_…/);

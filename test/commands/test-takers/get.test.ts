@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseOptions } from '../../../src/commands/kit/parse.js';
-import { ListOptions } from '../../../src/commands/shared/people-list.js';
+import { PeopleListOptions } from '../../../src/commands/shared/people-list.js';
 import * as testTakersGet from '../../../src/commands/test-takers/get.js';
 import * as testTakersList from '../../../src/commands/test-takers/list.js';
 import { stubForTests } from '../stub-env.js';
@@ -14,10 +14,10 @@ const ctxFor = stubForTests(() => {});
 describe('reads', () => {
   it('test-takers get shows assigned assessments', async () => {
     const f = ctxFor({ globals: { output: 'json' } });
-    await testTakersList.run(parseOptions(ListOptions, {}), f.ctx);
+    await testTakersList.default.run(parseOptions(PeopleListOptions, {}), f.ctx);
     const first = JSON.parse(f.stdout()).data[0];
     const g = ctxFor({ globals: { output: 'json' } });
-    await testTakersGet.run({ id: first.id }, g.ctx);
+    await testTakersGet.default.run({ id: first.id }, g.ctx);
     expect(JSON.parse(g.stdout())).toMatchObject({ object: 'test_taker', id: first.id });
     await f.ctx.close();
     await g.ctx.close();

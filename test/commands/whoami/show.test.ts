@@ -14,7 +14,7 @@ const ctxFor = stubForTests((started) => {
 describe('reads', () => {
   it('whoami names the account, mode, masked key and where the key came from', async () => {
     const f = ctxFor({ globals: { output: 'json' } });
-    await whoami.run({}, f.ctx);
+    await whoami.default.run({}, f.ctx);
     const who = JSON.parse(f.stdout());
     expect(who).toMatchObject({ mode: 'live', base_url: s.stub.url, key_source: 'JOBFIT_API_KEY', embedded_stub: false });
     expect(who.account.id).toBe(s.stub.keys[0].account_id);

@@ -17,7 +17,7 @@ export const FALLBACK_LOCAL = `${FALLBACK_DOMAIN}+!#$%&'*/=?^\`{|}~"`;
 export type Side = 'local' | 'domain';
 
 /** The emails whose local part ends with `s` and whose domain starts with `p`: the filter `s@p`. */
-export interface Cell {
+export interface SearchCell {
   /** Local-part suffix, lower case. */
   s: string;
   /** Domain prefix, lower case. */
@@ -26,18 +26,51 @@ export interface Cell {
 
 /** An item the search has seen, as the rules need it. */
 export interface Seen {
-  id: string;
+  readonly id: string;
   /** created_at in ms (NaN when the item has none). */
-  at: number;
+  readonly at: number;
   /** Lower-cased email, or '' when the item has none. */
-  email: string;
-  local: string;
-  domain: string;
+  readonly email: string;
+  readonly local: string;
+  readonly domain: string;
+  /** The character `k` places away from the `@` on `side` (0: next to it), or '' past the end. */
+  near(side: Side, k: number): string;
+}
+
+/**
+ * A Seen that keeps the email once and where it splits: the local part and
+ * the domain are read from it when asked. The search keeps one per person
+ * for the whole listing, so each field is memory that grows with the list
+ * (two strings fewer: about 250 bytes an item down to 180, measured with
+ * 100,000 items; issue 47).
+ */
+class SeenEmail implements Seen {
+  constructor(
+    readonly id: string,
+    readonly at: number,
+    readonly email: string,
+    /** Index of the last `@`, or -1. */
+    private readonly split: number,
+  ) {}
+
+  get local(): string {
+    return this.split < 0 ? this.email : this.email.slice(0, this.split);
+  }
+
+  get domain(): string {
+    return this.split < 0 ? '' : this.email.slice(this.split + 1);
+  }
+
+  near(side: Side, k: number): string {
+    const end = this.split < 0 ? this.email.length : this.split;
+    if (side === 'domain') return this.split < 0 ? '' : (this.email[this.split + 1 + k] ?? '');
+    return end - k - 1 >= 0 ? this.email[end - k - 1] : '';
+  }
 }
 
 /** A cell being refined: its count and the items seen in it so far. */
 export interface Active {
-  cell: Cell;
+  cell: SearchCell;
   pattern: string;
   /** The cell's total_count. */
   total: number;
@@ -55,7 +88,7 @@ export interface Unfinished {
   missing: number;
 }
 
-export const patternOf = (c: Cell): string => `${c.s}@${c.p}`;
+export const patternOf = (c: SearchCell): string => `${c.s}@${c.p}`;
 
 /** The local part and the domain of a lower-cased email (split at its last `@`). */
 export function splitEmail(lc: string): { local: string; domain: string } {
@@ -66,23 +99,22 @@ export function splitEmail(lc: string): { local: string; domain: string } {
 /** What the rules keep of an item: its id, created_at and email (lower-cased, split). */
 export function seenItem(id: string, at: number, email: string | null | undefined): Seen {
   const lc = (email ?? '').toLowerCase();
-  return { id, at, email: lc, ...splitEmail(lc) };
+  return new SeenEmail(id, at, lc, lc.lastIndexOf('@'));
 }
 
 /** The item lies in cell `c`: the filter `s@p` matches its email. */
-export const matches = (it: Seen, c: Cell): boolean => it.email.includes(patternOf(c));
+export const matches = (it: Seen, c: SearchCell): boolean => it.email.includes(patternOf(c));
 
 /** The character that refines an item of cell `c` on `side`, or '' when it ends there. */
-export function nextChar(it: Seen, c: Cell, side: Side): string {
-  if (side === 'domain') return it.domain.length > c.p.length ? it.domain[c.p.length] : '';
-  return it.local.length > c.s.length ? it.local[it.local.length - c.s.length - 1] : '';
+export function nextChar(it: Seen, c: SearchCell, side: Side): string {
+  return it.near(side, side === 'domain' ? c.p.length : c.s.length);
 }
 
 /** Cell `c` narrowed by `ext` on `side` (one character, or a run of them). */
-export const child = (c: Cell, side: Side, ext: string): Cell => (side === 'domain' ? { s: c.s, p: c.p + ext } : { s: ext + c.s, p: c.p });
+export const child = (c: SearchCell, side: Side, ext: string): SearchCell => (side === 'domain' ? { s: c.s, p: c.p + ext } : { s: ext + c.s, p: c.p });
 
 /** How many of `items` continue cell `c` with each character on `side` ('' for those that end there). */
-export function charCounts(items: Seen[], c: Cell, side: Side): Map<string, number> {
+export function charCounts(items: Seen[], c: SearchCell, side: Side): Map<string, number> {
   const counts = new Map<string, number>();
   for (const it of items) bump(counts, nextChar(it, c, side));
   return counts;
@@ -158,7 +190,7 @@ export function smallChildren(counts: Map<string, number>, n: number, total: num
 }
 
 /** The longest run of characters every member shares next to cell `c` on `side` (at most 200). */
-export function sharedExtension(members: Seen[], c: Cell, side: Side): string {
+export function sharedExtension(members: Seen[], c: SearchCell, side: Side): string {
   if (members.length === 0) return '';
   const rest = (it: Seen) => (side === 'domain' ? it.domain.slice(c.p.length) : it.local.slice(0, it.local.length - c.s.length));
   let ext = rest(members[0]);
@@ -183,14 +215,14 @@ export function sharedExtension(members: Seen[], c: Cell, side: Side): string {
  * on `side` (one next character, none ending there) for more than one
  * character, the child that extends it by that whole shared run.
  */
-export function sharedJump(cell: Active, side: Side, counts: Map<string, number>): Cell | undefined {
+export function sharedJump(cell: Active, side: Side, counts: Map<string, number>): SearchCell | undefined {
   if (counts.size !== 1 || counts.has('')) return undefined;
   const ext = sharedExtension(cell.members, cell.cell, side);
   return ext.length > 1 ? child(cell.cell, side, ext) : undefined;
 }
 
 /** A cell to refine, of `total` items counted at `newest`, with the members of `pool` that lie in it. */
-export function openCell(c: Cell, total: number, newest: number, pool: Iterable<Seen>): Active {
+export function openCell(c: SearchCell, total: number, newest: number, pool: Iterable<Seen>): Active {
   const cell: Active = { cell: c, pattern: patternOf(c), total, newest, members: [], counted: 0 };
   for (const it of pool) if (matches(it, c)) join(cell, it);
   return cell;
@@ -228,7 +260,7 @@ export class CharStats {
   }
 
   /** Unseen characters to probe next to `c` on `side`: by position, then by overall frequency, then the alphabet. */
-  probeOrder(c: Cell, side: Side, exclude: Set<string>, seen: ReadonlyMap<string, Seen>): string[] {
+  probeOrder(c: SearchCell, side: Side, exclude: Set<string>, seen: ReadonlyMap<string, Seen>): string[] {
     const out: string[] = [];
     const have = new Set(exclude);
     const add = (ch: string) => {
@@ -244,7 +276,7 @@ export class CharStats {
   }
 
   /** Characters seen at the same distance from the `@` on this side, over every item: the best guess for a probe. */
-  private positionalOrder(c: Cell, side: Side, seen: ReadonlyMap<string, Seen>): string[] {
+  private positionalOrder(c: SearchCell, side: Side, seen: ReadonlyMap<string, Seen>): string[] {
     const k = side === 'domain' ? c.p.length : c.s.length;
     const key = `${side}${k}`;
     const cached = this.positional.get(key);
@@ -252,7 +284,7 @@ export class CharStats {
     if (cached && seen.size < cached.size * 1.1) return cached.order;
     const counts = new Map<string, number>();
     for (const it of seen.values()) {
-      const ch = side === 'domain' ? it.domain[k] : it.local[it.local.length - k - 1];
+      const ch = it.near(side, k);
       if (ch) bump(counts, ch);
     }
     const order = [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([ch]) => ch);

@@ -6,7 +6,7 @@
  * GET /test-takers still matches the test taker's email. Invitation list
  * items do carry `email` and `test_taker_id`, so:
  *
- * 1. the complete list of invitations (listAll, same --team / --custom-id)
+ * 1. the complete list of invitations (listComplete, same --team / --custom-id)
  *    gives every test taker's email;
  * 2. from those emails alone, planCells() chooses patterns `s@p` (local part
  *    ending in s, domain starting with p) that together cover every email,
@@ -23,7 +23,7 @@ import { JobfitError } from '../core/errors.js';
 import { NUM } from '../format/number.js';
 import { LIST_CAP_FILTERED } from '../api/limits.js';
 import { readId } from '../api/ids.js';
-import { type BaseFilter, cleanFilter, createdAt, type FetchPage, itemId, type ListAllOptions, type ListAllResult, type ListQuery, listAll, minimumRequests, newestOf, patient, readAnswer } from './complete-list.js';
+import { type BaseFilter, cleanFilter, createdAt, type FetchPage, itemId, type ListAllOptions, type ListAllResult, type ListPageQuery, listComplete, minimumRequests, newestOf, patient, readAnswer } from './complete-list.js';
 import { InOrder } from './in-order.js';
 
 interface Known {
@@ -101,7 +101,7 @@ export interface TestTakerLike {
   email?: string | null;
 }
 
-export interface InvitationLike {
+export interface InvitationRef {
   id: number | string;
   email?: string | null;
   test_taker_id?: number | string | null;
@@ -160,7 +160,7 @@ class TakerListing<T extends TestTakerLike> {
   }
 
   /** One request for test takers, checked and traced. */
-  async ask(q: ListQuery): Promise<TakerAnswer<T>> {
+  async ask(q: ListPageQuery): Promise<TakerAnswer<T>> {
     const signal = this.opts.signal;
     if (signal?.aborted) throw signal.reason ?? new Error('aborted');
     this.requests++;
@@ -170,7 +170,7 @@ class TakerListing<T extends TestTakerLike> {
     return { data: env.data, total, hasMore };
   }
 
-  /** Hands one item over at once, with its email (when listAll does the ordering). */
+  /** Hands one item over at once, with its email (when listComplete does the ordering). */
   deliver(it: T): void | Promise<void> {
     return this.onItem(it, this.emailOf(it));
   }
@@ -211,7 +211,7 @@ class TakerListing<T extends TestTakerLike> {
  */
 export async function listTestTakersComplete<T extends TestTakerLike>(
   fetchTakers: FetchPage<T>,
-  fetchInvitations: FetchPage<InvitationLike>,
+  fetchInvitations: FetchPage<InvitationRef>,
   base: BaseFilter,
   onItem: (item: T, email: string | undefined) => void | Promise<void>,
   opts: CompleteTakersOptions<T> = {},
@@ -225,7 +225,7 @@ export async function listTestTakersComplete<T extends TestTakerLike>(
   }
 }
 
-async function listTakers<T extends TestTakerLike>(l: TakerListing<T>, fetchInvitations: FetchPage<InvitationLike>): Promise<ListAllResult> {
+async function listTakers<T extends TestTakerLike>(l: TakerListing<T>, fetchInvitations: FetchPage<InvitationRef>): Promise<ListAllResult> {
   const opts = l.opts;
   const first = await l.ask({ ...l.base });
   l.total = first.total;
@@ -255,14 +255,14 @@ async function listDirectly<T extends TestTakerLike>(l: TakerListing<T>, first: 
     if (!l.adds(r)) throw new JobfitError(`The service listed ${NUM.format(r.items)} distinct ${l.noun} but reports ${NUM.format(l.total)}; the list is not complete.`);
     return r;
   }
-  const r = await listAll(l.fetchTakers, l.base, (it) => l.deliver(it), { ...l.opts, noun: l.noun });
+  const r = await listComplete(l.fetchTakers, l.base, (it) => l.deliver(it), { ...l.opts, noun: l.noun });
   return { ...r, requests: r.requests + l.requests };
 }
 
 /** Step 1: the guide (test_taker_id -> email) from the complete list of invitations. */
-async function learnEmails<T extends TestTakerLike>(l: TakerListing<T>, fetchInvitations: FetchPage<InvitationLike>): Promise<void> {
+async function learnEmails<T extends TestTakerLike>(l: TakerListing<T>, fetchInvitations: FetchPage<InvitationRef>): Promise<void> {
   const { signal, concurrency, onRequest } = l.opts;
-  const g = await listAll(
+  const g = await listComplete(
     fetchInvitations,
     l.base,
     (inv) => {
@@ -293,7 +293,7 @@ async function askPlanned<T extends TestTakerLike>(l: TakerListing<T>, cells: st
 /** The invitations and the test takers disagree somewhere: the adaptive search for what is left. */
 async function searchTheRest<T extends TestTakerLike>(l: TakerListing<T>, capped: string[]): Promise<ListAllResult> {
   const { signal, concurrency, onRequest } = l.opts;
-  const r = await listAll(l.fetchTakers, l.base, (it) => l.take([it]), { signal, concurrency, onRequest, noun: l.noun, emailOf: (it) => l.emailOf(it) }).catch((err: unknown) => {
+  const r = await listComplete(l.fetchTakers, l.base, (it) => l.take([it]), { signal, concurrency, onRequest, noun: l.noun, emailOf: (it) => l.emailOf(it) }).catch((err: unknown) => {
     if (err instanceof JobfitError && capped.length > 0) {
       throw new JobfitError(`${err.message} The emails of ${capped.length} group${capped.length === 1 ? '' : 's'} (${capped.slice(0, 3).map((c) => `"${c}"`).join(', ')}) differ between invitations and test takers.`, { hint: err.hint });
     }

@@ -3,7 +3,7 @@
  * substring match on email and custom_id, exact team_id, newest first, at most
  * 50 items unfiltered and 150 with an email or custom_id filter.
  */
-import type { FetchPage, ListQuery } from '../../src/export/complete-list.js';
+import type { FetchPage, ListPageQuery } from '../../src/listing/complete-list.js';
 
 export interface FakeItem {
   id: number;
@@ -12,10 +12,10 @@ export interface FakeItem {
   custom_id: string | null;
 }
 
-export function fakeList(items: FakeItem[]): { fetchPage: FetchPage<FakeItem>; calls: ListQuery[] } {
+export function fakeList(items: FakeItem[]): { fetchPage: FetchPage<FakeItem>; calls: ListPageQuery[] } {
   // Newest first: the higher id was created later.
   const sorted = [...items].sort((a, b) => b.id - a.id);
-  const calls: ListQuery[] = [];
+  const calls: ListPageQuery[] = [];
   const fetchPage: FetchPage<FakeItem> = async (q) => {
     calls.push(q);
     const email = q.email?.toLowerCase();

@@ -6,7 +6,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -14,21 +14,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { safeJson, safeLine, safeText } from '../../src/format/sanitize.js';
 import { createListWriter } from '../../src/format/output.js';
-import { type RunningStub, startStub } from '../../src/stub/index.js';
+import { type RunningStub, startStubServer } from '../../src/stub/index.js';
 import { type BuiltCli, buildCli } from '../e2e/built.js';
 import { runCli } from '../helpers/cli.js';
+import { NOBODY, asRoot, plantAsOtherUser } from '../helpers/other-user.js';
 import { memoryIO } from '../helpers/io.js';
 import { DANA } from '../helpers/seeded.js';
 
-const ROOT_USER = process.getuid?.() === 0;
-/** nobody's uid and gid on this machine. */
-const NOBODY = (() => {
-  const r = spawnSync('id', ['-u', 'nobody'], { encoding: 'utf8' });
-  const g = spawnSync('id', ['-g', 'nobody'], { encoding: 'utf8' });
-  return r.status === 0 ? { uid: Number(r.stdout.trim()), gid: Number(g.stdout.trim()) } : undefined;
-})();
-const asRoot = ROOT_USER && NOBODY ? it : it.skip;
-if (!ROOT_USER) console.warn('round-two: the ownership tests need root (with a second user, nobody); skipped: not running as root');
 
 const ESC = '\x1b';
 const mode = (p: string) => (statSync(p).mode & 0o777).toString(8);
@@ -39,8 +31,8 @@ let env: Record<string, string>;
 let cli: BuiltCli;
 
 beforeAll(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'jobfit-round-two-'));
-  stub = await startStub({ dataDir: join(tmp, 'stub'), port: 0, host: '127.0.0.1' });
+  tmp = mkdtempSync(join(tmpdir(), 'jobfit-planted-'));
+  stub = await startStubServer({ dataDir: join(tmp, 'stub'), port: 0, host: '127.0.0.1' });
   env = { JOBFIT_BASE_URL: stub.url, JOBFIT_API_KEY: stub.keys[0].live_key };
   cli = buildCli();
 }, 120_000);
@@ -120,7 +112,7 @@ describe('2. planted files in a shared folder never receive people\'s data', () 
     for (const p of planted) {
       writeFileSync(p, '');
       chmodSync(p, 0o666);
-      chownSync(p, NOBODY!.uid, NOBODY!.gid);
+      plantAsOtherUser(p);
     }
     const r = await invite(['--csv', input, '--out', out]);
     expect(r.code, r.stderr).toBe(0);
@@ -136,7 +128,7 @@ describe('2. planted files in a shared folder never receive people\'s data', () 
     const out = join(s, 'res.csv');
     const journal = `${out}.journal.ndjson`;
     writeFileSync(journal, '');
-    chownSync(journal, NOBODY!.uid, NOBODY!.gid);
+    plantAsOtherUser(journal);
     const r = await invite(['--csv', input, '--out', out]);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toMatch(/journal .*belongs to another user/);
@@ -149,7 +141,7 @@ describe('2. planted files in a shared folder never receive people\'s data', () 
     const input = csv(s);
     const out = join(s, 'res.csv');
     writeFileSync(out, 'theirs\n');
-    chownSync(out, NOBODY!.uid, NOBODY!.gid);
+    plantAsOtherUser(out);
     const r = await invite(['--csv', input, '--out', out]);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toMatch(/results file .*res\.csv belongs to another user/);
@@ -181,7 +173,7 @@ describe('3. a config file owned by another user is never trusted', () => {
     const file = join(configDir, 'config.json');
     writeFileSync(file, JSON.stringify({ current_profile: 'x', profiles: { x: { base_url: catcherUrl } } }));
     chmodSync(file, 0o600);
-    chownSync(file, NOBODY!.uid, NOBODY!.gid);
+    plantAsOtherUser(file);
     const r = await runCli(['teams', '-o', 'json'], { configDir, env: { JOBFIT_API_KEY: 'sk_test_abcdefabcdefabcdef1234', JOBFIT_MAX_RETRIES: '0' } });
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain(`The config file ${file} belongs to another user (uid ${NOBODY!.uid})`);
@@ -194,7 +186,7 @@ describe('3. a config file owned by another user is never trusted', () => {
     const file = join(configDir, 'config.json');
     const theirs = JSON.stringify({ current_profile: 'x', profiles: { x: { base_url: catcherUrl } } });
     writeFileSync(file, theirs);
-    chownSync(file, NOBODY!.uid, NOBODY!.gid);
+    plantAsOtherUser(file);
     const r = await runCli(['config', 'set', 'test_key', 'sk_test_abcdefabcdefabcdef1234', '--profile', 'x'], { configDir });
     expect(r.code, r.stderr).toBe(2);
     expect(readFileSync(file, 'utf8')).toBe(theirs);
@@ -214,8 +206,8 @@ describe('3. a config file owned by another user is never trusted', () => {
   asRoot("the stub's data of another user is refused", async () => {
     const data = folder();
     writeFileSync(join(data, 'stub.db'), '');
-    chownSync(join(data, 'stub.db'), NOBODY!.uid, NOBODY!.gid);
-    await expect(startStub({ dataDir: data, port: 0 })).rejects.toThrow(/stub's database .*belongs to another user/);
+    plantAsOtherUser(join(data, 'stub.db'));
+    await expect(startStubServer({ dataDir: data, port: 0 })).rejects.toThrow(/stub's database .*belongs to another user/);
   });
 });
 

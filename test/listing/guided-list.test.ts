@@ -1,12 +1,12 @@
 /**
- * The steps of listTestTakersComplete (src/export/guided-list.ts): a first
+ * The steps of listTestTakersComplete (src/listing/guided-list.ts): a first
  * answer that holds everything, items that carry their email (the adaptive
  * search alone), items without one (the invitations guide the patterns), the
  * ids-only shortcut, and invitations that disagree with the test takers.
  */
 import { describe, expect, it } from 'vitest';
-import type { FetchPage } from '../../src/export/complete-list.js';
-import { listTestTakersComplete } from '../../src/export/guided-list.js';
+import type { FetchPage } from '../../src/listing/complete-list.js';
+import { listTestTakersComplete } from '../../src/listing/guided-list.js';
 import { generatePeople } from '../../src/stub/people.js';
 import { type FakeItem, fakeList } from './fake-list.js';
 

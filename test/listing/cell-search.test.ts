@@ -1,5 +1,5 @@
 /**
- * The rules of the partition search (src/export/cell-search.ts), one by one:
+ * The rules of the partition search (src/listing/cell-search.ts), one by one:
  * cells and their members, the completeness rule under churn, the side
  * choice (the cost model), the order of the characters asked for, and the
  * sentences of a search that cannot finish.
@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { JobfitError } from '../../src/core/errors.js';
 import {
-  type Cell,
+  type SearchCell,
   CharStats,
   cellDone,
   charCounts,
@@ -31,22 +31,28 @@ import {
   smallChildren,
   splitCost,
   splitEmail,
-} from '../../src/export/cell-search.js';
+} from '../../src/listing/cell-search.js';
 
 let nextId = 1;
 const item = (email: string, at = 0): Seen => seenItem(String(nextId++), at, email);
-const root: Cell = { s: '', p: '' };
+const root: SearchCell = { s: '', p: '' };
 
 describe('cells and their members', () => {
   it('an email splits at its last @; seenItem lower-cases it', () => {
     expect(splitEmail('a@b@c.org')).toEqual({ local: 'a@b', domain: 'c.org' });
     expect(splitEmail('nobody')).toEqual({ local: 'nobody', domain: '' });
-    expect(seenItem('7', 5, 'Ann.Lee@Example.ORG')).toEqual({ id: '7', at: 5, email: 'ann.lee@example.org', local: 'ann.lee', domain: 'example.org' });
+    const seen = seenItem('7', 5, 'Ann.Lee@Example.ORG');
+    expect({ id: seen.id, at: seen.at, email: seen.email, local: seen.local, domain: seen.domain }).toEqual({ id: '7', at: 5, email: 'ann.lee@example.org', local: 'ann.lee', domain: 'example.org' });
+    // The characters away from the last @, on each side, as the search refines a cell.
+    const odd = seenItem('9', 5, 'a@b@Cd');
+    expect([odd.near('local', 0), odd.near('local', 2), odd.near('local', 3), odd.near('domain', 0), odd.near('domain', 1), odd.near('domain', 2)]).toEqual(['b', 'a', '', 'c', 'd', '']);
+    const none = seenItem('10', 5, 'nobody');
+    expect([none.near('local', 0), none.near('domain', 0), none.local, none.domain]).toEqual(['y', '', 'nobody', '']);
     expect(seenItem('8', 5, null).email).toBe('');
   });
 
   it('a cell s@p holds the emails whose local part ends in s and whose domain starts with p', () => {
-    const c: Cell = { s: 'n', p: 'ex' };
+    const c: SearchCell = { s: 'n', p: 'ex' };
     expect(patternOf(c)).toBe('n@ex');
     expect(matches(item('ann@example.org'), c)).toBe(true);
     expect(matches(item('anna@example.org'), c)).toBe(false);
@@ -54,7 +60,7 @@ describe('cells and their members', () => {
   });
 
   it('children narrow one side; nextChar is the character that picks the child', () => {
-    const c: Cell = { s: 'n', p: 'ex' };
+    const c: SearchCell = { s: 'n', p: 'ex' };
     expect(child(c, 'domain', 'a')).toEqual({ s: 'n', p: 'exa' });
     expect(child(c, 'local', 'an')).toEqual({ s: 'ann', p: 'ex' });
     const it1 = item('ann@example.org');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { JobfitError } from '../../src/core/errors.js';
-import { cleanFilter, itemId, listAll, minimumRequests, readAnswer } from '../../src/export/complete-list.js';
+import { cleanFilter, itemId, listComplete, minimumRequests, readAnswer } from '../../src/listing/complete-list.js';
 import { generatePeople } from '../../src/stub/people.js';
 import { type FakeItem, fakeList } from './fake-list.js';
 
@@ -11,7 +11,7 @@ function items(emails: string[], teams = 3): FakeItem[] {
 async function collect(list: FakeItem[], base: { team_id?: number; custom_id?: string } = {}) {
   const { fetchPage, calls } = fakeList(list);
   const got: FakeItem[] = [];
-  const result = await listAll(fetchPage, base, (it) => {
+  const result = await listComplete(fetchPage, base, (it) => {
     got.push(it);
   });
   return { got, result, calls };
@@ -23,7 +23,7 @@ function expectExactlyOnce(got: FakeItem[], expected: FakeItem[]) {
   expect(ids.sort((a, b) => a - b)).toEqual(expected.map((e) => e.id).sort((a, b) => a - b));
 }
 
-describe('listAll (partition search on an in-memory list with the service rules)', () => {
+describe('listComplete (partition search on an in-memory list with the service rules)', () => {
   it('one request when everything fits in the first answer', async () => {
     const list = items(Array.from({ length: 30 }, (_, i) => `p${i}@x.org`));
     const { got, result } = await collect(list);
@@ -111,7 +111,7 @@ describe('listAll (partition search on an in-memory list with the service rules)
     // The five newest lack an @ and come first in the unfiltered answer; make them the oldest instead.
     for (const it of list.slice(-5)) it.id = -it.id;
     const { fetchPage } = fakeList(list);
-    const err = await listAll(fetchPage, {}, () => {}).catch((e) => e);
+    const err = await listComplete(fetchPage, {}, () => {}).catch((e) => e);
     expect(err).toBeInstanceOf(JobfitError);
     expect(err.exitCode).toBe(1);
     expect(err.message).toMatch(/5 of 305 items could not be reached/);
@@ -121,7 +121,7 @@ describe('listAll (partition search on an in-memory list with the service rules)
     const list = items(Array.from({ length: 500 }, (_, i) => `p${i}@x${i % 9}.org`));
     const { fetchPage } = fakeList(list);
     let n = 0;
-    const err = await listAll(fetchPage, {}, () => {
+    const err = await listComplete(fetchPage, {}, () => {
       n++;
       if (n === 10) throw new Error('disk full');
     }).catch((e) => e);
@@ -129,7 +129,7 @@ describe('listAll (partition search on an in-memory list with the service rules)
   });
 });
 
-describe('the steps of listAll', () => {
+describe('the steps of listComplete', () => {
   it('cleanFilter: an empty team or custom id is no filter', () => {
     expect(cleanFilter({ team_id: '', custom_id: '' })).toEqual({});
     expect(cleanFilter({ team_id: 0, custom_id: 'REQ-1' })).toEqual({ team_id: 0, custom_id: 'REQ-1' });

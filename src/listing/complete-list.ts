@@ -39,7 +39,7 @@ import { readId } from '../api/ids.js';
 import { LIST_CAP_FILTERED } from '../api/limits.js';
 import {
   type Active,
-  type Cell,
+  type SearchCell,
   CharStats,
   cellDone,
   checkComplete,
@@ -74,18 +74,18 @@ export interface BaseFilter {
   custom_id?: string;
 }
 
-export interface ListQuery extends BaseFilter {
+export interface ListPageQuery extends BaseFilter {
   email?: string;
 }
 
-export type FetchPage<T> = (query: ListQuery, signal?: AbortSignal) => Promise<ListEnvelopeLike<T>>;
+export type FetchPage<T> = (query: ListPageQuery, signal?: AbortSignal) => Promise<ListEnvelopeLike<T>>;
 
 export interface ListAllOptions<T> {
   /** Requests in flight at once (default 8). */
   concurrency?: number;
   signal?: AbortSignal;
   /** Called after every request (for a -v trace or a progress line). */
-  onRequest?: (query: ListQuery, answer: { total: number; returned: number; hasMore: boolean }) => void;
+  onRequest?: (query: ListPageQuery, answer: { total: number; returned: number; hasMore: boolean }) => void;
   /** The email the filter matches (default `item.email`). */
   emailOf?: (item: T) => string | null | undefined;
   /** Plural noun for messages ("test takers"). */
@@ -166,7 +166,7 @@ interface Answer {
 
 /**
  * The state of one complete listing: the items seen, the cells being refined,
- * the requests sent. Its methods are the steps of the search; listAll runs it.
+ * the requests sent. Its methods are the steps of the search; listComplete runs it.
  */
 class PartitionSearch<T> {
   readonly seen = new Map<string, Seen>();
@@ -231,7 +231,7 @@ class PartitionSearch<T> {
   async query(email: string | undefined): Promise<Answer> {
     const signal = this.opts.signal;
     if (signal?.aborted) throw signal.reason ?? new Error('aborted');
-    const q: ListQuery = { ...this.base };
+    const q: ListPageQuery = { ...this.base };
     if (email !== undefined) q.email = email;
     const env = await this.slot(() => {
       if (this.requests >= this.budget) {
@@ -250,7 +250,7 @@ class PartitionSearch<T> {
    * Finishes cell `c`, whose total is known and exceeds what one answer held.
    * `tried` lists the sides already exhausted for this cell.
    */
-  async refine(c: Cell, total: number, newest: number, tried: Side[] = [], parent?: Active): Promise<void> {
+  async refine(c: SearchCell, total: number, newest: number, tried: Side[] = [], parent?: Active): Promise<void> {
     const cell = openCell(c, total, newest, parent ? parent.members : this.seen.values());
     this.active.add(cell);
     try {
@@ -333,7 +333,7 @@ class PartitionSearch<T> {
  * found. Throws a JobfitError (exit 1) naming what is missing when the
  * distinct items do not add up to the service's `total_count`.
  */
-export async function listAll<T>(
+export async function listComplete<T>(
   fetchPage: FetchPage<T>,
   base: BaseFilter,
   onItem: (item: T) => void | Promise<void>,
@@ -360,7 +360,7 @@ async function searchAll<T>(search: PartitionSearch<T>): Promise<ListAllResult> 
   if (first.hasMore) {
     // A cut unfiltered answer (50): the `@` pattern matches every email and
     // raises the cap to 150, so small sets finish in one more request.
-    const root: Cell = { s: '', p: '' };
+    const root: SearchCell = { s: '', p: '' };
     if (total <= LIST_CAP_FILTERED && !search.base.custom_id) {
       const r = await search.query('@');
       if (r.hasMore) await search.refine(root, r.total, r.newest);

@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ageText } from '../../src/commands/webhook/verify.js';
-import { readPhone } from '../../src/bulk/validate.js';
+import { readPhone } from '../../src/bulk/cells.js';
 import { templatesOfTeam } from '../../src/bulk/single.js';
 import { NUM } from '../../src/format/number.js';
 import { neutraliseCell } from '../../src/format/csv.js';

@@ -1,0 +1,129 @@
+/**
+ * The invitation list as a sync keeps it for a whole run: per item only what
+ * the plan reads (id, list hash, test taker, team), in flat typed arrays;
+ * and sets of ids as sorted typed arrays. What a 100,000-person list costs
+ * here is what a run's memory grows by (docs/performance.md).
+ */
+import { readId } from '../api/ids.js';
+import { type Json, listHash, optId, refId } from './rows.js';
+
+/** What a sync keeps of an invitation list item: its id, what the list says of it, its test taker and team. */
+export interface Listed {
+  id: number;
+  listHash: string;
+  takerId: number | null;
+  teamId: number | null;
+}
+
+/** An invitation list item (or an invitation object: the same fields) as the plan reads it; an id that is not one throws. */
+export function listed(item: Json): Listed {
+  return { id: readId(item.id), listHash: listHash(item), takerId: optId(item.test_taker_id), teamId: refId(item.team) };
+}
+
+const hex8 = (n: number) => n.toString(16).padStart(8, '0');
+
+/**
+ * The list items of a run as the plan reads them, in flat typed arrays: 32
+ * bytes an item instead of about 90 as objects, which a 100,000-item list
+ * holds for the whole run (docs/performance.md, "Sync"). `at(i)` gives the
+ * item back as a Listed.
+ */
+export class ListedItems implements Iterable<Listed> {
+  length = 0;
+  private ids = new Float64Array(1024);
+  /** NaN: no test taker (no team). */
+  private takers = new Float64Array(1024);
+  private teams = new Float64Array(1024);
+  /** The 16 hex digits of the list hash, as two 32-bit halves. */
+  private hashes = new Uint32Array(2048);
+
+  static of(items: Iterable<Listed>): ListedItems {
+    const out = new ListedItems();
+    for (const item of items) out.push(item);
+    return out;
+  }
+
+  push(item: Listed): void {
+    if (!/^[0-9a-f]{16}$/.test(item.listHash)) throw new Error(`not a list hash: ${item.listHash}`);
+    if (this.length === this.ids.length) this.grow();
+    const i = this.length++;
+    this.ids[i] = item.id;
+    this.takers[i] = item.takerId ?? Number.NaN;
+    this.teams[i] = item.teamId ?? Number.NaN;
+    this.hashes[2 * i] = Number.parseInt(item.listHash.slice(0, 8), 16);
+    this.hashes[2 * i + 1] = Number.parseInt(item.listHash.slice(8), 16);
+  }
+
+  at(i: number): Listed {
+    const takerId = this.takers[i];
+    const teamId = this.teams[i];
+    return {
+      id: this.ids[i],
+      listHash: hex8(this.hashes[2 * i]) + hex8(this.hashes[2 * i + 1]),
+      takerId: Number.isNaN(takerId) ? null : takerId,
+      teamId: Number.isNaN(teamId) ? null : teamId,
+    };
+  }
+
+  /** Items `start` to `end` (not included) as Listed objects: a slice of the list to plan or fetch. */
+  slice(start: number, end: number): Listed[] {
+    const out: Listed[] = [];
+    for (let i = start; i < Math.min(end, this.length); i++) out.push(this.at(i));
+    return out;
+  }
+
+  *[Symbol.iterator](): Iterator<Listed> {
+    for (let i = 0; i < this.length; i++) yield this.at(i);
+  }
+
+  private grow(): void {
+    const twice = <A extends Float64Array | Uint32Array>(a: A, make: (n: number) => A): A => {
+      const b = make(a.length * 2);
+      b.set(a);
+      return b;
+    };
+    this.ids = twice(this.ids, (n) => new Float64Array(n));
+    this.takers = twice(this.takers, (n) => new Float64Array(n));
+    this.teams = twice(this.teams, (n) => new Float64Array(n));
+    this.hashes = twice(this.hashes, (n) => new Uint32Array(n));
+  }
+}
+
+/** Ids, sorted in one typed array: 8 bytes an id where a Set of 100,000s costs ~40 and its rehashes. */
+export class IdSet {
+  /** Distinct ids. */
+  readonly size: number;
+  private readonly sorted: Float64Array;
+
+  constructor(ids: Iterable<number>) {
+    this.sorted = Float64Array.from(ids).sort();
+    let distinct = 0;
+    for (let i = 0; i < this.sorted.length; i++) if (i === 0 || this.sorted[i - 1] !== this.sorted[i]) distinct++;
+    this.size = distinct;
+  }
+
+  has(id: number): boolean {
+    let lo = 0;
+    let hi = this.sorted.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const v = this.sorted[mid];
+      if (v === id) return true;
+      if (v < id) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return false;
+  }
+}
+
+/** What a complete list says is there: every invitation it names, and their test takers (with those accepted since it was read). */
+export function present(items: Iterable<Listed>, accepted: Iterable<number>): { invitations: IdSet; testTakers: IdSet } {
+  const invitations: number[] = [];
+  const testTakers: number[] = [...accepted];
+  for (const item of items) {
+    invitations.push(item.id);
+    if (item.takerId !== null) testTakers.push(item.takerId);
+  }
+  return { invitations: new IdSet(invitations), testTakers: new IdSet(testTakers) };
+}
+

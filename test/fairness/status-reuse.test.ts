@@ -1,0 +1,84 @@
+/**
+ * `report --fairness` with a --status filter that reads test takers of its own
+ * (issue 46, item 6: what the report already fetched in the same run is not
+ * asked for again). A recording server between the CLI and the stub counts
+ * the requests: every test taker is read once, by the filter, and completion
+ * comes out as in the run without the filter.
+ */
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type RunningStub, startStubServer } from '../../src/stub/index.js';
+import { runCli } from '../helpers/cli.js';
+
+let dir: string;
+let stub: RunningStub;
+let proxy: Server;
+let file: string;
+const seen: string[] = [];
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'jobfit-fair-status-'));
+  const seeded = await runCli(['stub', 'seed', '--test-takers', '300', '--data', join(dir, 'stub')]);
+  expect(seeded.code, seeded.stderr).toBe(0);
+  stub = await startStubServer({ dataDir: join(dir, 'stub'), port: 0 });
+  const target = new URL(stub.url);
+  proxy = createServer(async (req: IncomingMessage, res) => {
+    seen.push(`${req.method} ${req.url}`);
+    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k))) as Record<string, string>;
+    const up = await fetch(`${target.origin}${req.url}`, { method: req.method, headers });
+    const text = await up.text();
+    res.writeHead(up.status, { 'content-type': up.headers.get('content-type') ?? 'application/json' });
+    res.end(text);
+  });
+  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+  const listed = JSON.parse((await runCli(['invitations', 'list', '--all', '-o', 'json'], { env: env(stub.url) })).stdout);
+  const emails = ((Array.isArray(listed) ? listed : listed.data) as Array<{ email: string }>).map((i) => i.email);
+  file = join(dir, 'self-id.csv');
+  writeFileSync(file, `email,sex\n${emails.map((e, i) => `${e},${i % 2 ? 'Female' : 'Male'}`).join('\n')}\n`);
+}, 60_000);
+
+afterAll(async () => {
+  await new Promise<void>((r) => (proxy ? proxy.close(() => r()) : r()));
+  await stub?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+function env(url: string) {
+  return { JOBFIT_BASE_URL: url, JOBFIT_API_KEY: stub.keys[0].live_key };
+}
+
+interface Report {
+  people: { with_a_row: number; completed: number };
+  sections: Array<{ groups: Array<{ label: string; completed: number | null }> }>;
+}
+
+async function fairness(extra: string[]): Promise<{ report: Report; takers: string[]; cards: string[] }> {
+  seen.length = 0;
+  const url = `http://127.0.0.1:${(proxy.address() as { port: number }).port}${new URL(stub.url).pathname}`;
+  const r = await runCli(['report', '--sp', 'sales-rep', '--fairness', file, '--by', 'sex', '-o', 'json', ...extra], { env: env(url) });
+  expect(r.code, r.stderr).toBe(0);
+  const path = (x: string) => x.replace(/^GET /, '').replace(/\?.*$/, '');
+  return {
+    report: JSON.parse(r.stdout) as Report,
+    takers: seen.filter((x) => /^GET \S*\/test-takers\/\d+(\?\S*)?$/.test(x)).map(path),
+    cards: seen.filter((x) => /^GET \S*\/test-takers\/\d+\/scorecard/.test(x)).map(path),
+  };
+}
+
+it('a test taker the --status filter read is not asked for again, and completion is the same', async () => {
+  const all = await fairness([]);
+  // pending, started and completed: the filter reads every accepted person's test taker to tell "accepted" (nothing started) apart.
+  const some = await fairness(['--status', 'pending,started,completed']);
+  expect(some.takers.length).toBeGreaterThan(200);
+  // Once each: the filter's read, none from the fairness join.
+  expect(new Set(some.takers).size).toBe(some.takers.length);
+  expect(some.takers.length).toBe(all.cards.length);
+  // The filter left out only people who started nothing: not one of them had completed.
+  expect(some.cards.length).toBeLessThan(all.cards.length);
+  expect(some.report.people.completed).toBe(all.report.people.completed);
+  const byLabel = (r: Report) => Object.fromEntries(r.sections[0].groups.map((g) => [g.label, g.completed]));
+  expect(byLabel(some.report)).toEqual(byLabel(all.report));
+}, 120_000);
