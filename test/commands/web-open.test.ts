@@ -57,8 +57,10 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** The browser runs detached: its file can exist before its line is in it (a shell's `>>` opens, then writes), so wait for a whole line. */
 async function opened(): Promise<string[]> {
-  for (let i = 0; i < 100 && !existsSync(seen); i++) await new Promise((r) => setTimeout(r, 50));
+  const whole = () => existsSync(seen) && readFileSync(seen, 'utf8').endsWith('\n');
+  for (let i = 0; i < 100 && !whole(); i++) await new Promise((r) => setTimeout(r, 50));
   const lines = readFileSync(seen, 'utf8').trim().split('\n');
   rmSync(seen);
   return lines;
