@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type FaultServer, faultEnv, seed, send, startFaultServer } from '../helpers/fault-server.js';
 import { runCli } from '../helpers/cli.js';
 import { humanStderr } from '../helpers/stderr.js';
+import { ndjsonLines } from '../helpers/ndjson.js';
 
 let server: FaultServer | undefined;
 afterEach(async () => {
@@ -14,12 +15,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-const lines = (out: string) =>
-  out
-    .trim()
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
+const lines = ndjsonLines;
 
 describe('finding 3: ids sent as numeric strings', () => {
   it('report counts every accepted invitation and its scorecard', async () => {

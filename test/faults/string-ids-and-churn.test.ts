@@ -23,6 +23,7 @@ import { invItem, inviting, jobFitRoute, lyingList } from './lists.js';
 import { INCOMPLETE_MARK } from '../../src/export/target.js';
 import { runCli } from '../helpers/cli.js';
 import { query } from '../sync/helpers.js';
+import { ndjsonLines } from '../helpers/ndjson.js';
 
 let server: FaultServer | undefined;
 let dir: string;
@@ -35,12 +36,7 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const lines = (out: string) =>
-  out
-    .trim()
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
+const lines = ndjsonLines;
 
 const takerIds = (s: FaultServer) =>
   s.invitations
