@@ -90,6 +90,7 @@ export const integrationFiles = [
   'test/faults/out-full-disk.test.ts',
   'test/faults/pipes-and-disks.test.ts',
   'test/faults/string-ids-and-churn.test.ts',
+  'test/faults/sync-hostile.test.ts',
   'test/first-hour/phones-results-and-wording.test.ts',
   'test/first-hour/profiles.test.ts',
   'test/first-hour/scripts.test.ts',
