@@ -56,7 +56,7 @@ export function otherPerson(s: FaultServer, o: { rate?: number; always?: number;
 }
 
 /** POST /invitations answers 201 with `id` replaced by `id(inv)` (another invitation's id, 0, "pending") for the emails `which` picks; the invitation is created. */
-export function wrongCreatedId(s: FaultServer, which: (email: string) => boolean, id: (created: number) => unknown): void {
+export function wrongCreatedId(s: FaultServer, which: (email: string) => boolean, id: (created: number, email: string) => unknown): void {
   s.faults.unshift((req, res) => {
     if (req.method !== 'POST' || req.path !== '/invitations') return false;
     const b = JSON.parse(req.body || '{}') as { email?: string; first_name?: string; last_name?: string; team_id?: number };
@@ -64,7 +64,7 @@ export function wrongCreatedId(s: FaultServer, which: (email: string) => boolean
     if (!which(email)) return false;
     if (s.invitations.some((i) => i.email.toLowerCase() === email.toLowerCase())) return send(res, 400, { error: `Team already has an invitation with email ${email}` });
     const inv = s.create({ email, first: String(b.first_name ?? ''), last: String(b.last_name ?? ''), team: typeof b.team_id === 'number' ? b.team_id : 1 });
-    return send(res, 201, { mode: 'live', object: 'invitation', id: id(inv.id), first_name: inv.first_name, last_name: inv.last_name, email: inv.email, created_at: inv.created_at, accepted_at: null, test_taker_id: null, custom_id: null, team: { id: inv.team_id, display_name: 'Team' } });
+    return send(res, 201, { mode: 'live', object: 'invitation', id: id(inv.id, email), first_name: inv.first_name, last_name: inv.last_name, email: inv.email, created_at: inv.created_at, accepted_at: null, test_taker_id: null, custom_id: null, team: { id: inv.team_id, display_name: 'Team' } });
   });
 }
 
