@@ -76,6 +76,9 @@ async function syncPeople(ctx: SyncSession, client: Awaited<ReturnType<SyncSessi
 
 export async function startEventSync(ctx: SyncSession, file: string): Promise<EventSync> {
   const target = isPostgresUrl(file) ? file : resolve(file);
+  // Kept on disk until stored, across a busy database and a restart (event-queue.ts). Read first: a queue that cannot be read whole refuses the start, before anything is opened.
+  const queue = eventQueue(isPostgresUrl(file) ? undefined : target);
+  const { invitations, takers } = queue?.load() ?? { invitations: new Set<number>(), takers: new Set<number>() };
   // Opened now: a file that is not ours, or from a newer jobfit, is refused before listening starts.
   const db = await openSyncStore(target);
   const client = await ctx.client({ announce: false }).catch(async (err: unknown) => {
@@ -83,9 +86,6 @@ export async function startEventSync(ctx: SyncSession, file: string): Promise<Ev
     throw err;
   });
   const name = isPostgresUrl(file) ? db.label : file;
-  // Kept on disk until stored, across a busy database and a restart (event-queue.ts).
-  const queue = eventQueue(isPostgresUrl(file) ? undefined : target);
-  const { invitations, takers } = queue?.load() ?? { invitations: new Set<number>(), takers: new Set<number>() };
   let timer: NodeJS.Timeout | undefined;
   let chain: Promise<void> = Promise.resolve();
   let closed = false;
