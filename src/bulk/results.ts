@@ -10,14 +10,14 @@
  * caller is told so that the journal keeps the text as written.
  *
  * The file is written the one way every file for a person is
- * (openOutFileSync, export/out-file.ts, over createPrivateOutput): a random,
+ * (openOutFileSync, core/whole-file.ts, over createPrivateOutput): a random,
  * exclusive, owner-only temporary file beside it, every write whole, its size
  * checked against the bytes produced, synced and renamed over the results
  * path when the run ends, so a run that is refused, killed or stopped by a
  * full disk leaves the previous results file as it was, and a file planted
  * at the path by another user is refused.
  */
-import { openOutFileSync, type OutFileSync } from '../export/out-file.js';
+import { openOutFileSync, type OutFileSync } from '../core/whole-file.js';
 import { neutraliseCell } from '../format/csv.js';
 import type { RowOutcome } from './journal.js';
 

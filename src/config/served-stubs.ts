@@ -13,7 +13,7 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ensurePrivateDir } from '../core/files.js';
-import { writeOutFileSync } from '../export/out-file.js';
+import { writeOutFileSync } from '../core/whole-file.js';
 import { configDir } from './paths.js';
 import { processAlive } from '../core/lock.js';
 import { isLoopbackHost, loopbackAlias, STUB_INSTANCE_PATH, stubInProcess } from '../core/loopback.js';
@@ -41,7 +41,7 @@ export function noteServedStub(env: Env, origin: string, dataDir: string, instan
   try {
     ensurePrivateDir(dirOf(env));
     const note: ServedStub = { origin, url: `${origin}/v2`, dataDir: resolve(dataDir), pid: process.pid, instance };
-    // Whole or not at all (the one writer path, export/out-file.ts): a full disk leaves no cut note behind.
+    // Whole or not at all (the one writer path, core/whole-file.ts): a full disk leaves no cut note behind.
     writeOutFileSync(file, 'the note of a served stub', `${JSON.stringify(note)}\n`);
   } catch {
     // Only a convenience for login and webhook listen: serving goes on without it.

@@ -6,7 +6,7 @@
  * fetches just those ids, writes them to a file of their own, and merges it
  * into FILE (CSV: the rows under the same header; NDJSON: the lines; JSON: the
  * items of the array or of the envelope's `data`), through the one writer
- * path (writeOutFileSync, out-file.ts: a private temporary file, its size
+ * path (writeOutFileSync, core/whole-file.ts: a private temporary file, its size
  * checked, synced, renamed): FILE is never half merged, and a full disk
  * leaves it (and the note) as they were. What fails again stays in the note; a
  * clean retry removes it. xlsx and html are not merged (run the export again).
@@ -15,7 +15,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { JobfitError, UsageError } from '../core/errors.js';
 import { fileErrorCause } from '../core/files.js';
-import { writeOutFileSync } from './out-file.js';
+import { writeOutFileSync } from '../core/whole-file.js';
 import { NUM } from '../format/number.js';
 
 export interface FailedNote {

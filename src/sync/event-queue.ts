@@ -6,7 +6,7 @@
  *
  * One small JSON file beside a SQLite database (`DB.listen-pending.json`),
  * owner-only, replaced whole each time the set changes, through the one
- * writer path (writeOutFileSync, export/out-file.ts: written, its size
+ * writer path (writeOutFileSync, core/whole-file.ts: written, its size
  * checked, synced, renamed): a full disk leaves the earlier queue as it was,
  * never a cut one. A queue that is there but cannot be read, or is not whole
  * (cut, damaged), is never taken for an empty one: the listener refuses to
@@ -16,7 +16,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { JobfitError } from '../core/errors.js';
 import { fileErrorCause } from '../core/files.js';
-import { writeOutFileSync } from '../export/out-file.js';
+import { writeOutFileSync } from '../core/whole-file.js';
 
 export interface Pending {
   invitations: Set<number>;

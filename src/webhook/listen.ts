@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { JobfitError, UsageError } from '../core/errors.js';
 import { ensurePrivateDir, fileErrorCause, openPrivateAppend } from '../core/files.js';
 import { isLoopbackHost } from '../core/loopback.js';
-import { appendWholeSync, writeOutFileSync } from '../export/out-file.js';
+import { appendWholeSync, writeOutFileSync } from '../core/whole-file.js';
 import { jsonText } from '../format/output.js';
 import { safeLine } from '../format/sanitize.js';
 import type { EventSync } from '../sync/events.js';
@@ -204,7 +204,7 @@ async function restoreSender(session: SyncSession, link: SenderLink | undefined)
   }
 }
 
-/** Keeps the events the app did not take, and says where (or why it could not: returned, for the exit). */
+/** Keeps the events the app did not take, and says where; returns why it could not (for the exit). */
 function reportUnforwarded(session: SyncSession, unforwarded: Unforwarded[], o: ListenerOptions, keepFd: number | undefined): unknown {
   if (unforwarded.length === 0) return undefined;
   try {
@@ -213,7 +213,7 @@ function reportUnforwarded(session: SyncSession, unforwarded: Unforwarded[], o: 
       `${plural(unforwarded.length, 'event')} your app did not take (last: ${unforwarded.at(-1)!.last_error}) ${unforwarded.length === 1 ? 'is' : 'are'} in ${where}; \`jobfit stub events --resend ID\` sends one again.`,
     );
   } catch (err) {
-    session.warn(`could not keep the ${plural(unforwarded.length, 'event')} your app did not take: ${fileErrorCause(err)}.`);
+    // Said once, as the listener's last line (throwIfLost: exit 1).
     return err;
   }
   return undefined;

@@ -12,7 +12,7 @@ import { UsageError } from '../../../core/errors.js';
 import { VALUE_KINDS, type ValueKind } from '../../../format/completion.js';
 import { configDir } from '../../../config/paths.js';
 import { ensurePrivateDir } from '../../../core/files.js';
-import { writeOutFileSync } from '../../../export/out-file.js';
+import { writeOutFileSync } from '../../../core/whole-file.js';
 
 const TTL_MS = 5 * 60_000;
 const TIMEOUT_MS = 3000;
