@@ -31,7 +31,8 @@ export function checkAndPlace(output: PrivateOutput, produced: number, written: 
 
 function checkSize(fd: number, produced: number, written: number): void {
   const size = fstatSync(fd).size;
-  if (size !== produced || written !== produced) throw new Error(`it holds ${size} of the ${produced} bytes written to it`);
+  // A write error of its own (a code and a syscall, as node's are): every caller says it as it says a full disk.
+  if (size !== produced || written !== produced) throw Object.assign(new Error(`it holds ${size} of the ${produced} bytes written to it`), { code: 'ESHORTWRITE', syscall: 'write' });
 }
 
 /** The synchronous writer of the same path (a results file, a small state file): what OutFile is, without a stream. */
