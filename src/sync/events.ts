@@ -9,6 +9,7 @@
 import { resolve } from 'node:path';
 import type { SyncSession } from './run.js';
 import { readId } from '../api/ids.js';
+import { fileErrorCause } from '../core/files.js';
 import { errorText } from '../export/error-sink.js';
 import { eventQueue, isBusy } from './event-queue.js';
 import { isPostgresUrl, openSyncStore } from './open.js';
@@ -20,8 +21,12 @@ type Json = Record<string, unknown>;
 export interface EventSync {
   /** Notes the person an event is about; applied shortly after, with whatever else arrived. */
   event(e: unknown): void;
-  /** Applies what is queued, then closes the database. */
-  close(): Promise<void>;
+  /**
+   * Applies what is queued, then closes the database. Resolves with the
+   * sentence of people neither synced nor kept on disk (the queue could not
+   * be written: a full disk), for the listener's exit 1; undefined otherwise.
+   */
+  close(): Promise<string | undefined>;
 }
 
 const DEBOUNCE_MS = 300;
@@ -90,9 +95,12 @@ export async function startEventSync(ctx: SyncSession, file: string): Promise<Ev
   let chain: Promise<void> = Promise.resolve();
   let closed = false;
   let queueSaid = false;
+  /** The last save's error: what is queued now is not on disk. */
+  let unkept: Error | undefined;
 
   const keep = () => {
     const err = queue?.save({ invitations, takers });
+    unkept = err;
     if (err && !queueSaid) {
       queueSaid = true;
       ctx.warn(`could not keep the people of the events not yet synced in ${queue!.path} (${errorText(err)}); a restart would lose them.`);
@@ -161,12 +169,17 @@ export async function startEventSync(ctx: SyncSession, file: string): Promise<Ev
       await chain.catch(() => {});
       // What arrived last is applied before the database closes, unless Ctrl-C cut the requests.
       const queued = invitations.size + takers.size;
-      if (ctx.io.signal.aborted) {
-        if (queued > 0) ctx.info(`${queued} ${queued === 1 ? 'person' : 'people'} from the last events not synced; ${queue ? `kept in ${queue.path}, the next \`webhook listen --sync\` on this database syncs them` : 'the next `jobfit sync` picks them up'}.`);
+      let lost: string | undefined;
+      const people = `${queued} ${queued === 1 ? 'person' : 'people'} from the last events`;
+      if (ctx.io.signal.aborted && queued > 0 && queue && unkept) {
+        lost = `${people} ${queued === 1 ? 'was' : 'were'} not synced and could not be kept in ${queue.path} (${fileErrorCause(unkept)}); \`jobfit sync --db ${file}\` brings them up to date.`;
+      } else if (ctx.io.signal.aborted) {
+        if (queued > 0) ctx.info(`${people} not synced; ${queue ? `kept in ${queue.path}, the next \`webhook listen --sync\` on this database syncs them` : 'the next `jobfit sync` picks them up'}.`);
       } else {
         await apply().catch(() => {});
       }
       await db.close();
+      return lost;
     },
   };
 }

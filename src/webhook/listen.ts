@@ -219,8 +219,9 @@ function reportUnforwarded(session: SyncSession, unforwarded: Unforwarded[], o: 
   return undefined;
 }
 
-/** Exit 1 when an event could not be written where it was asked to go: the log, or the file of events the app did not take. */
-function throwIfLost(o: ListenerOptions, trouble: LogTrouble, unforwarded: number, keepError: unknown): void {
+/** Exit 1 when an event could not be written where it was asked to go: the log, the file of events the app did not take, the queue of people not yet synced. */
+function throwIfLost(o: ListenerOptions, trouble: LogTrouble, unforwarded: number, keepError: unknown, notKept: string | undefined): void {
+  if (notKept !== undefined) throw new JobfitError(notKept);
   if (trouble.lost > 0) {
     throw new JobfitError(`${plural(trouble.lost, 'event')} could not be appended to ${o.logPath}: ${fileErrorCause(trouble.first)}; the log holds the others, each line whole.`);
   }
@@ -290,6 +291,7 @@ export async function listen(session: SyncSession, o: ListenerOptions): Promise<
   process.on('exit', onExit);
   let unforwarded: Unforwarded[] = [];
   let keepError: unknown;
+  let notKept: string | undefined;
   try {
     await linkAndWait(session, o, receiver, sync, (l) => {
       link = l;
@@ -297,7 +299,7 @@ export async function listen(session: SyncSession, o: ListenerOptions): Promise<
   } finally {
     try {
       unforwarded = await receiver.close();
-      await sync?.close();
+      notKept = await sync?.close();
     } finally {
       await restoreSender(session, link);
       process.off('exit', onExit);
@@ -306,5 +308,5 @@ export async function listen(session: SyncSession, o: ListenerOptions): Promise<
     }
   }
   session.info(stoppedSummary(receiver, unforwarded.length, o.forwardTo, link));
-  throwIfLost(o, trouble, unforwarded.length, keepError);
+  throwIfLost(o, trouble, unforwarded.length, keepError, notKept);
 }

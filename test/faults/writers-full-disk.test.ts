@@ -24,6 +24,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signDelivery } from '../../src/api/webhook-signature.js';
 import { run } from '../../src/cli/main.js';
 import type { JobfitError } from '../../src/core/errors.js';
 import { acquireLock } from '../../src/core/lock.js';
@@ -34,7 +35,7 @@ import { mergePart, noteFailures } from '../../src/export/retry-failed.js';
 import { eventQueue } from '../../src/sync/event-queue.js';
 import { keepUnforwarded } from '../../src/webhook/listen.js';
 import type { Unforwarded } from '../../src/webhook/forward-queue.js';
-import { fillUpTo, fullDisk } from '../helpers/full-disk.js';
+import { fillUpTo, fullDisk, newTmpfs, unmountTmpfs } from '../helpers/full-disk.js';
 import { memoryIO } from '../helpers/io.js';
 import { until } from '../helpers/until.js';
 
@@ -42,9 +43,14 @@ let tmp: string;
 beforeAll(() => {
   tmp = mkdtempSync(join(tmpdir(), 'jobfit-writers-full-'));
 });
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const closers: Array<() => void> = [];
+afterAll(() => {
+  for (const c of closers.splice(0)) c();
+  rmSync(tmp, { recursive: true, force: true });
+});
 
 const OLD = 'the earlier file\n';
+const SECRET = `whsec_${Buffer.from('a test secret of 32 bytes, fixed').toString('base64')}`;
 const PAGE = 4096;
 
 /** The error `f` throws (or the promise it returns rejects with). */
@@ -153,6 +159,37 @@ describe('every writer on a full disk', () => {
     expect(readdirSync(full)).toEqual(['.filler']);
   });
 
+  onTmpfs('webhook listen --sync DB stopped while the queue cannot be written: exit 1, one sentence naming the people not kept', async () => {
+    // A sync database does not fit on 64 KiB: a disk of its own, filled once the listener runs.
+    const full = newTmpfs('4m');
+    closers.push(() => unmountTmpfs(full));
+    const db = join(full, 'results.sqlite');
+    const ac = new AbortController();
+    const m = memoryIO({ env: { JOBFIT_CONFIG_DIR: join(tmp, 'config-sync'), JOBFIT_WEBHOOK_SECRET: SECRET }, signal: ac.signal });
+    const done = run(['webhook', 'listen', '--no-stub', '--sync', db], m.io);
+    try {
+      let ended: number | undefined;
+      void done.then((c) => (ended = c));
+      const url = await until(() => {
+        if (ended !== undefined) throw new Error(`the listener ended (${ended}): ${m.stderr()}`);
+        return /Listening for webhook events on (\S+)/.exec(m.stderr())?.[1];
+      }, 'the listening URL', 20_000);
+      await until(() => m.stderr().includes('Press Ctrl-C'), 'the listener');
+      fillUpTo(full, 0);
+      const body = event('evt_sync', '');
+      // The listener takes the event (and tries to keep it) in the turn it answers.
+      expect(await post(url, body, signDelivery(SECRET, { id: 'evt_sync', timestamp: Math.floor(Date.now() / 1000), body }))).toBe(200);
+    } finally {
+      // Before the batch is applied (300 ms later): the person is neither synced nor on disk.
+      ac.abort();
+    }
+    expect(await done, m.stderr()).toBe(1);
+    expect(m.stderr()).toContain('could not keep the people of the events not yet synced');
+    expect(m.stderr()).toContain(`1 person from the last events was not synced and could not be kept in ${db}.listen-pending.json (the disk is full (ENOSPC))`);
+    expect(m.stderr()).not.toContain('kept in ' + `${db}.listen-pending.json, the next`);
+    expect(readdirSync(full).filter((f) => f.includes('jobfit-tmp') || f.endsWith('.json'))).toEqual([]);
+  });
+
   const unforwarded = (n: number): Unforwarded[] =>
     Array.from({ length: n }, (_, i) => ({ id: `evt_${i}`, type: 'invitation.accepted', last_error: 'HTTP 500', headers: {}, body: 'x'.repeat(200) }) as unknown as Unforwarded);
 
@@ -214,7 +251,7 @@ describe('a queue of events not yet synced that cannot be read whole', () => {
     const cut = '{"invitations":[1000001,1000002,10000';
     writeFileSync(queue, cut);
     const ac = new AbortController();
-    const m = memoryIO({ env: { JOBFIT_CONFIG_DIR: join(dir, 'config'), JOBFIT_WEBHOOK_SECRET: 'whsec_YSB0ZXN0IHNlY3JldCBvZiAzMiBieXRlcywgZml4ZWQ=' }, signal: ac.signal });
+    const m = memoryIO({ env: { JOBFIT_CONFIG_DIR: join(dir, 'config'), JOBFIT_WEBHOOK_SECRET: SECRET }, signal: ac.signal });
     // Before the fix the listener started on an empty queue: stopped after a while, it said nothing of the file.
     const stop = setTimeout(() => ac.abort(), 8000);
     const code = await run(['webhook', 'listen', '--no-stub', '--port', '0', '--sync', db], m.io);
@@ -231,9 +268,9 @@ function event(id: string, pad: string): string {
   return JSON.stringify({ id, type: 'invitation.accepted', object: 'event', created_at: '2026-11-22T10:00:00.123Z', api_version: '2.3.0', data: { object: { object: 'invitation', id: 100001, note: pad } } });
 }
 
-function post(url: string, body: string): Promise<number> {
+function post(url: string, body: string, headers: Record<string, string> = {}): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
+    const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), ...headers } }, (res) => {
       res.resume();
       res.on('end', () => resolve(res.statusCode ?? 0));
     });
