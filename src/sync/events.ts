@@ -11,7 +11,7 @@ import type { SyncSession } from './run.js';
 import { readId } from '../api/ids.js';
 import { fileErrorCause } from '../core/files.js';
 import { errorText } from '../export/error-sink.js';
-import { eventQueue, isBusy } from './event-queue.js';
+import { type EventQueue, eventQueue, isBusy } from './event-queue.js';
 import { isPostgresUrl, openSyncStore } from './open.js';
 import { SyncLockedError } from './store.js';
 import { syncOnce } from './run.js';
@@ -77,6 +77,21 @@ async function syncPeople(ctx: SyncSession, client: Awaited<ReturnType<SyncSessi
   ctx.info(
     `sync: ${items.length} ${items.length === 1 ? 'person' : 'people'} brought up to date in ${name} (${r.requests} requests, ${r.inserted} rows inserted, ${r.updated} updated${r.errors ? `, ${r.errors} failed: the next sync retries them` : ''}).`,
   );
+}
+
+/**
+ * What a listener stopped by a signal (before syncing what was queued) says
+ * of those people: kept on disk for the next listener, or (the queue could
+ * not be written) the sentence of the exit 1.
+ */
+function stoppedWithQueued(ctx: SyncSession, queue: EventQueue | undefined, queued: number, unkept: Error | undefined, file: string): string | undefined {
+  if (queued === 0) return undefined;
+  const people = `${queued} ${queued === 1 ? 'person' : 'people'} from the last events`;
+  if (queue && unkept) {
+    return `${people} ${queued === 1 ? 'was' : 'were'} not synced and could not be kept in ${queue.path} (${fileErrorCause(unkept)}); \`jobfit sync --db ${file}\` brings them up to date.`;
+  }
+  ctx.info(`${people} not synced; ${queue ? `kept in ${queue.path}, the next \`webhook listen --sync\` on this database syncs them` : 'the next `jobfit sync` picks them up'}.`);
+  return undefined;
 }
 
 export async function startEventSync(ctx: SyncSession, file: string): Promise<EventSync> {
@@ -168,16 +183,8 @@ export async function startEventSync(ctx: SyncSession, file: string): Promise<Ev
       timer = undefined;
       await chain.catch(() => {});
       // What arrived last is applied before the database closes, unless Ctrl-C cut the requests.
-      const queued = invitations.size + takers.size;
-      let lost: string | undefined;
-      const people = `${queued} ${queued === 1 ? 'person' : 'people'} from the last events`;
-      if (ctx.io.signal.aborted && queued > 0 && queue && unkept) {
-        lost = `${people} ${queued === 1 ? 'was' : 'were'} not synced and could not be kept in ${queue.path} (${fileErrorCause(unkept)}); \`jobfit sync --db ${file}\` brings them up to date.`;
-      } else if (ctx.io.signal.aborted) {
-        if (queued > 0) ctx.info(`${people} not synced; ${queue ? `kept in ${queue.path}, the next \`webhook listen --sync\` on this database syncs them` : 'the next `jobfit sync` picks them up'}.`);
-      } else {
-        await apply().catch(() => {});
-      }
+      const lost = ctx.io.signal.aborted ? stoppedWithQueued(ctx, queue, invitations.size + takers.size, unkept, file) : undefined;
+      if (!ctx.io.signal.aborted) await apply().catch(() => {});
       await db.close();
       return lost;
     },
