@@ -106,7 +106,9 @@ export function writeOutFileSync(path: string, what: string, data: string | Buff
  * Appends `text` whole to a file opened for appending (a log): every byte,
  * or none. A write that fails part-way (a full disk: a short write, then
  * ENOSPC) is cut back to the size the file had, so no line is left half
- * written, and the error thrown: the caller says it.
+ * written, and the error thrown: the caller says it. (On Windows a
+ * descriptor opened for appending has no right to truncate: there the cut
+ * part stays, and the error is still thrown and said.)
  */
 export function appendWholeSync(fd: number, text: string): void {
   const b = Buffer.from(text);
