@@ -83,6 +83,7 @@ export const integrationFiles = [
   'test/export/write-errors.test.ts',
   'test/export/xlsx.test.ts',
   'test/fairness/fairness-html.test.ts',
+  'test/fairness/list-item-completion.test.ts',
   'test/fairness/report-fairness.test.ts',
   'test/fairness/status-reuse.test.ts',
   'test/faults/dry-run-memory.test.ts',
