@@ -230,19 +230,15 @@ class PartitionSearch<T> {
   /** One request: the base filter, narrowed to `email` when given. */
   async query(email: string | undefined): Promise<Answer> {
     const signal = this.opts.signal;
-    if (signal?.aborted) throw signal.reason ?? new Error('aborted');
     const q: ListPageQuery = { ...this.base };
     if (email !== undefined) q.email = email;
+    // Sent in a slot, once there is room (in-order.ts: a reader that stopped holds the search here; else no await is added), never after a stop.
     const send = () => {
-      // Stopped while waiting for a slot or for room: no request after the stop.
       if (signal?.aborted) throw signal.reason ?? new Error('aborted');
-      if (this.requests >= this.budget) {
-        throw gaveUpError({ open: [...this.active].filter((a) => a.counted < a.total), requests: this.requests, found: this.seen.size, total: this.total0, noun: this.noun });
-      }
+      if (this.requests >= this.budget) throw gaveUpError({ open: [...this.active].filter((a) => a.counted < a.total), requests: this.requests, found: this.seen.size, total: this.total0, noun: this.noun });
       this.requests++;
       return this.fetchPage(q, signal);
     };
-    // A reader that stopped holds the search here (in-order.ts, room); otherwise no await is added.
     const env = await this.slot(() => this.delivery.room()?.then(send) ?? send());
     const { total, hasMore } = readAnswer(env, this.noun);
     this.take(env.data);
