@@ -230,16 +230,16 @@ class PartitionSearch<T> {
   /** One request: the base filter, narrowed to `email` when given. */
   async query(email: string | undefined): Promise<Answer> {
     const signal = this.opts.signal;
-    if (signal?.aborted) throw signal.reason ?? new Error('aborted');
     const q: ListPageQuery = { ...this.base };
     if (email !== undefined) q.email = email;
-    const env = await this.slot(() => {
-      if (this.requests >= this.budget) {
-        throw gaveUpError({ open: [...this.active].filter((a) => a.counted < a.total), requests: this.requests, found: this.seen.size, total: this.total0, noun: this.noun });
-      }
+    // Sent in a slot, once there is room (in-order.ts: a reader that stopped holds the search here; else no await is added), never after a stop.
+    const send = () => {
+      if (signal?.aborted) throw signal.reason ?? new Error('aborted');
+      if (this.requests >= this.budget) throw gaveUpError({ open: [...this.active].filter((a) => a.counted < a.total), requests: this.requests, found: this.seen.size, total: this.total0, noun: this.noun });
       this.requests++;
       return this.fetchPage(q, signal);
-    });
+    };
+    const env = await this.slot(() => this.delivery.room()?.then(send) ?? send());
     const { total, hasMore } = readAnswer(env, this.noun);
     this.take(env.data);
     this.opts.onRequest?.(q, { total, returned: env.data.length, hasMore });
