@@ -54,6 +54,7 @@ const KINDS: Array<[string, () => string[]]> = [
   ['scorecard --all -o csv', () => ['scorecard', '--all', '--sp', 'sales-rep', '-o', 'csv']],
   ['scorecard --all -o json', () => ['scorecard', '--all', '--sp', 'sales-rep', '-o', 'json']],
   ['job-fit --all -o csv', () => ['job-fit', '--all', '-o', 'csv']],
+  ['scorecard IDS -o csv', () => ['scorecard', ...someIds(), '--sp', 'sales-rep', '-o', 'csv']],
   ['job-fit IDS -o html', () => ['job-fit', ...someIds(), '-o', 'html']],
   ['report -o html', () => ['report', '--sp', 'sales-rep', '--group-by', 'custom_id', '-o', 'html', '--top', 'all']],
   ['report -o json', () => ['report', '--sp', 'sales-rep', '--group-by', 'custom_id', '-o', 'json']],
