@@ -61,6 +61,13 @@ import {
 } from './cell-search.js';
 import { InOrder } from './in-order.js';
 
+/**
+ * Items found and not yet delivered past which the search waits for its
+ * consumer before the next request: 2,000 items (13 full answers), so the
+ * queue's memory does not grow with the list.
+ */
+const BACKLOG = 2000;
+
 export { minimumRequests } from './cell-search.js';
 
 export interface ListEnvelopeLike<T> {
@@ -234,16 +241,24 @@ class PartitionSearch<T> {
     const q: ListPageQuery = { ...this.base };
     if (email !== undefined) q.email = email;
     const env = await this.slot(() => {
-      if (this.requests >= this.budget) {
-        throw gaveUpError({ open: [...this.active].filter((a) => a.counted < a.total), requests: this.requests, found: this.seen.size, total: this.total0, noun: this.noun });
-      }
-      this.requests++;
-      return this.fetchPage(q, signal);
+      // A consumer slower than the answers: wait for it before asking more
+      // (only then: an await that waits on nothing would reorder the requests).
+      const wait = this.delivery.room(BACKLOG);
+      return wait ? wait.then(() => this.send(q)) : this.send(q);
     });
     const { total, hasMore } = readAnswer(env, this.noun);
     this.take(env.data);
     this.opts.onRequest?.(q, { total, returned: env.data.length, hasMore });
     return { total, hasMore, newest: newestOf(env.data) };
+  }
+
+  /** Sends one request, within the budget. */
+  private send(q: ListPageQuery): Promise<ListEnvelopeLike<T>> {
+      if (this.requests >= this.budget) {
+        throw gaveUpError({ open: [...this.active].filter((a) => a.counted < a.total), requests: this.requests, found: this.seen.size, total: this.total0, noun: this.noun });
+      }
+      this.requests++;
+      return this.fetchPage(q, this.opts.signal);
   }
 
   /**

@@ -11,17 +11,44 @@ export class InOrder {
   private chain: Promise<void> = Promise.resolve();
   private error: unknown;
   private stopped = false;
+  /** Deliveries queued and not yet run: each holds its item. */
+  private pending = 0;
+  /** Resolves a room() wait once the backlog is down to its low mark. */
+  private waiter: { low: number; promise: Promise<void>; resolve: () => void } | undefined;
 
   /** Queues one delivery; it runs after every earlier one, and not at all after one failed or stop(). */
   add(deliver: () => void | Promise<void>): void {
+    this.pending++;
     this.chain = this.chain.then(async () => {
-      if (this.error !== undefined || this.stopped) return;
       try {
-        await deliver();
+        if (this.error === undefined && !this.stopped) await deliver();
       } catch (err) {
         this.error = err;
+      } finally {
+        this.pending--;
+        if (this.waiter && this.pending <= this.waiter.low) {
+          this.waiter.resolve();
+          this.waiter = undefined;
+        }
       }
     });
+  }
+
+  /**
+   * Nothing (at once) while at most `high` deliveries wait; else a promise
+   * that resolves when half of them have run. A search that asks before each
+   * request holds at most `high` items plus the answers in flight, however
+   * slow its consumer (a file on a slow disk, a pipe read by `head`): the
+   * queue no longer grows with the list (issue 47, item 3).
+   */
+  room(high: number): Promise<void> | undefined {
+    if (this.pending <= high || this.error !== undefined || this.stopped) return undefined;
+    if (!this.waiter) {
+      let resolve = () => {};
+      const promise = new Promise<void>((r) => (resolve = r));
+      this.waiter = { low: Math.floor(high / 2), promise, resolve };
+    }
+    return this.waiter.promise;
   }
 
   /** No delivery runs from now on, queued or not (the search failed: nothing it still finds is written). */
