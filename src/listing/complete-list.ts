@@ -59,14 +59,7 @@ import {
   smallChildren,
   type Unfinished,
 } from './cell-search.js';
-import { InOrder } from './in-order.js';
-
-/**
- * Items found and not yet delivered past which the search waits for its
- * consumer before the next request: 2,000 items (13 full answers), so the
- * queue's memory does not grow with the list.
- */
-const BACKLOG = 2000;
+import { BACKLOG, InOrder } from './in-order.js';
 
 export { minimumRequests } from './cell-search.js';
 

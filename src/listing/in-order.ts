@@ -7,6 +7,13 @@
  * failed stops them too (stop()): its requests still in flight must not add
  * rows after the export's `#INCOMPLETE EXPORT` line (issue 43, item 6).
  */
+/**
+ * Items found and not yet delivered past which a search waits for its
+ * consumer before it asks for more: 2,000 items (13 full answers), so the
+ * queue's memory does not grow with the list.
+ */
+export const BACKLOG = 2000;
+
 export class InOrder {
   private chain: Promise<void> = Promise.resolve();
   private error: unknown;
