@@ -10,6 +10,7 @@
  * for what it is.
  */
 import { UsageError } from '../core/errors.js';
+import { quoteWord, shellOf, type PasteShell } from '../format/command-line.js';
 
 const MAGIC: Array<{ bytes: number[]; what: string }> = [
   { bytes: [0x89, 0x50, 0x4e, 0x47], what: 'a PNG image' },
@@ -21,14 +22,25 @@ const MAGIC: Array<{ bytes: number[]; what: string }> = [
   { bytes: [0x1f, 0x8b], what: 'a gzip archive' },
 ];
 
-/** The hint for a file that is not CSV text, by what it is. */
-export function notCsvHint(what: string): string {
+/** The hint for a file that is not CSV text, by what it is, with a tool the user's platform has. */
+export function notCsvHint(what: string, shell: PasteShell = shellOf()): string {
   if (what.startsWith('an Excel workbook')) return 'save it as CSV first: in Excel, File → Save As → "CSV UTF-8 (Comma delimited) (*.csv)"';
-  if (what.startsWith('a gzip')) return 'unpack it first: gunzip -k FILE';
+  if (what.startsWith('a gzip')) return shell === 'windows' ? 'unpack it first (for example with 7-Zip)' : 'unpack it first: gunzip -k FILE';
   if (what.startsWith('UTF-16')) {
-    return `save it as "CSV UTF-8 (Comma delimited)" in Excel, or convert it: iconv -f ${what.includes(' BE ') ? 'utf-16be' : 'utf-16le'} -t utf-8 FILE > OUT.csv`;
+    const from = what.includes(' BE ') ? 'utf-16be' : 'utf-16le';
+    return `save it as "CSV UTF-8 (Comma delimited)" in Excel, or ${converter('FILE', 'OUT.csv', from, shell)}`;
   }
   return 'give a CSV file exported from a spreadsheet, with a header line';
+}
+
+/**
+ * How to convert a file to UTF-8 with what the platform has: iconv on Linux
+ * and macOS; on Windows, Notepad (every Windows has it; it reads the file in
+ * the code page Windows uses and saves it as UTF-8).
+ */
+function converter(file: string, out: string, from: string, shell: PasteShell): string {
+  if (shell === 'windows') return `open ${quoteWord(file, shell)} in Notepad and use File → Save As with Encoding "UTF-8"`;
+  return `convert it: iconv -f ${from} -t utf-8 ${quoteWord(file, shell)} > ${quoteWord(out, shell)}`;
 }
 
 /**
@@ -94,15 +106,10 @@ function countNewlines(s: string): number {
   return n;
 }
 
-/** A path as the user can paste it into a shell command. */
-function shellArg(s: string): string {
-  return /^[A-Za-z0-9_./@:=,+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}
-
-function convertHint(label: string, from: string): string {
+export function convertHint(label: string, from: string, shell: PasteShell = shellOf()): string {
   const file = label === 'Standard input' ? 'FILE' : label;
   const out = file.replace(/(\.[A-Za-z0-9]+)?$/, '.utf8.csv');
-  return `in Excel use File → Save As → "CSV UTF-8 (Comma delimited)", or convert it: iconv -f ${from} -t utf-8 ${shellArg(file)} > ${shellArg(out)}`;
+  return `in Excel use File → Save As → "CSV UTF-8 (Comma delimited)", or ${converter(file, out, from, shell)}`;
 }
 
 /** The first chunk is UTF-8 (a character cut at its end is fine: the next chunk ends it). */

@@ -10,14 +10,14 @@
  * caller is told so that the journal keeps the text as written.
  *
  * The file is written the one way every file for a person is
- * (createPrivateOutput, core/files.ts): a random, exclusive, owner-only
- * temporary file beside it, renamed over the results path when the run ends,
- * so a run that is refused, killed or stopped by a full disk leaves the
- * previous results file as it was, and a file planted at the path by another
- * user is refused.
+ * (openOutFileSync, core/whole-file.ts, over createPrivateOutput): a random,
+ * exclusive, owner-only temporary file beside it, every write whole, its size
+ * checked against the bytes produced, synced and renamed over the results
+ * path when the run ends, so a run that is refused, killed or stopped by a
+ * full disk leaves the previous results file as it was, and a file planted
+ * at the path by another user is refused.
  */
-import { writeSync } from 'node:fs';
-import { createPrivateOutput, type PrivateOutput } from '../core/files.js';
+import { openOutFileSync, type OutFileSync } from '../core/whole-file.js';
 import { neutraliseCell } from '../format/csv.js';
 import type { RowOutcome } from './journal.js';
 
@@ -30,7 +30,7 @@ function quoter(delimiter: string): (cell: string) => string {
 
 export class ResultsWriter {
   /** Where the lines go until close() renames them to `path`. */
-  protected readonly file: PrivateOutput;
+  protected readonly file: OutFileSync;
   private next = 1;
   private pending = new Map<number, string>();
   private out: string[] = [];
@@ -54,7 +54,7 @@ export class ResultsWriter {
     this.quote = quoter(delimiter);
     this.width = header.length;
     // A refusal (a link, a special or another user's file, an unwritable folder) is a UsageError: nothing was sent.
-    this.file = createPrivateOutput(path, `the ${what}`);
+    this.file = openOutFileSync(path, `the ${what}`);
     const taken = new Set(header.map((h) => h.trim().toLowerCase()));
     // Our columns must not hide one of the user's: prefix ours when a name is taken.
     const extra = columns.map((c) => (taken.has(c) ? `jobfit_${c}` : c));
@@ -86,8 +86,7 @@ export class ResultsWriter {
     this.out = [];
     this.outBytes = 0;
     try {
-      let off = 0;
-      while (off < b.length) off += writeSync(this.file.fd, b, off, b.length - off);
+      this.file.write(b);
     } catch (err) {
       this.failed = err as Error;
       throw err;
@@ -159,6 +158,8 @@ export class ResultsWriter {
   /** Writes what is in order, closes, and leaves the lines in the temporary file (`tmp`) for a caller that turns them into another file. */
   protected closeLines(): string {
     this.drain();
+    // Every line whole before another file is made of them.
+    this.file.check();
     return this.file.tmp;
   }
 

@@ -5,17 +5,19 @@
  * the rows are kept exactly as the CSV results file keeps them (in order,
  * through ResultsWriter's window) but as JSON lines in its temporary file
  * (random name beside the target, owner-only); when the run ends, that file
- * becomes the workbook (streamed: memory stays flat), written to a second
- * temporary file the same way and renamed over the target. A run that fails or is refused leaves the previous file as it
- * was, as for CSV.
+ * becomes the workbook (streamed: memory stays flat), written through the
+ * one writer path of every `--out` (openOutFile: its size checked against the
+ * bytes produced, synced, renamed over the target). A run that fails or is
+ * refused leaves the previous file as it was, as for CSV.
  *
  * Cells are never neutralised with a quote (no text cell of a workbook is a
  * formula): the workbook holds the text as read. `row` and `invitation_id`
  * are integers; the assessment URL a link; our other cells text.
  */
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { createPrivateOutput } from '../core/files.js';
+import type { Writable } from 'node:stream';
+import { openOutFile } from '../export/out-file.js';
 import { XlsxBook } from '../format/xlsx.js';
 import { RESULT_COLUMNS, ResultsWriter } from './results.js';
 
@@ -45,12 +47,12 @@ class XlsxResultsWriter extends ResultsWriter {
     }
     try {
       const rows = this.closeLines();
-      const book = createPrivateOutput(this.path, `the ${this.what}`);
+      const book = openOutFile(this.path, `the ${this.what}`);
       try {
-        await writeWorkbook(rows, book.fd, this.sheet, this.ours);
-        book.commit();
+        await writeWorkbook(rows, book.stream, book.failed, this.sheet, this.ours);
+        await book.commit();
       } catch (err) {
-        book.discard();
+        await book.discard();
         throw err;
       }
     } finally {
@@ -59,11 +61,10 @@ class XlsxResultsWriter extends ResultsWriter {
   }
 }
 
-async function writeWorkbook(rowsFile: string, fd: number, sheetName: string, ours: number): Promise<void> {
-  const out = createWriteStream('', { fd, autoClose: false });
+async function writeWorkbook(rowsFile: string, out: Writable, writeError: () => Error | undefined, sheetName: string, ours: number): Promise<void> {
   const failed = new Promise<never>((_, reject) => out.once('error', reject));
   failed.catch(() => {});
-  const book = await XlsxBook.open(out);
+  const book = await XlsxBook.open(out, writeError);
   const lines = createInterface({ input: createReadStream(rowsFile, { encoding: 'utf8' }), crlfDelay: Infinity });
   let sheet: ReturnType<XlsxBook['addSheet']> | undefined;
   let ints: boolean[] = [];
@@ -81,8 +82,8 @@ async function writeWorkbook(rowsFile: string, fd: number, sheetName: string, ou
     if (sheet.rows % 1000 === 0) await new Promise((r) => setImmediate(r));
   }
   (sheet ?? book.addSheet(sheetName, [])).end();
+  // The stream is ended, checked and renamed by the caller (OutFile.commit).
   await Promise.race([book.finish(), failed]);
-  await Promise.race([new Promise<void>((resolve) => out.end(() => resolve())), failed]);
 }
 
 /**

@@ -127,6 +127,9 @@ async function makeClient(s: Steps): Promise<JobfitClient> {
   if (resolution.embedded) {
     target = await startEmbedded(s, resolution, maskKey);
   } else {
+    // The chunks a request loads are compiled before the flag is set: a chunk's code cache is made with the
+    // flags of the start (core/wasm.ts), and one compiled under the flag would be refused, and written, every run.
+    await Promise.all([import('../client/undici-agents.js'), import('../core/loopback.js')]);
     baselineWasmOnly();
     const apiKey = resolution.keyring ? await keyFromKeyring(io.env, resolution.keyring) : resolution.apiKey;
     target = {

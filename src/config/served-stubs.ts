@@ -10,9 +10,10 @@
  * a host name is not enough, since a reverse proxy, an SSH tunnel or
  * `kubectl port-forward` to the real service also listen on loopback.
  */
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../core/files.js';
+import { ensurePrivateDir } from '../core/files.js';
+import { writeOutFileSync } from '../core/whole-file.js';
 import { configDir } from './paths.js';
 import { processAlive } from '../core/lock.js';
 import { isLoopbackHost, loopbackAlias, STUB_INSTANCE_PATH, stubInProcess } from '../core/loopback.js';
@@ -40,7 +41,8 @@ export function noteServedStub(env: Env, origin: string, dataDir: string, instan
   try {
     ensurePrivateDir(dirOf(env));
     const note: ServedStub = { origin, url: `${origin}/v2`, dataDir: resolve(dataDir), pid: process.pid, instance };
-    writeFileSync(file, `${JSON.stringify(note)}\n`, { mode: PRIVATE_FILE_MODE });
+    // Whole or not at all (the one writer path, core/whole-file.ts): a full disk leaves no cut note behind.
+    writeOutFileSync(file, 'the note of a served stub', `${JSON.stringify(note)}\n`);
   } catch {
     // Only a convenience for login and webhook listen: serving goes on without it.
     return () => {};

@@ -7,7 +7,8 @@
  */
 import { closeSync, fstatSync, openSync, readSync, statSync, unlinkSync, writeSync, constants } from 'node:fs';
 import { hostname } from 'node:os';
-import { UsageError } from './errors.js';
+import { JobfitError, UsageError } from './errors.js';
+import { fileErrorCause } from './files.js';
 
 export interface LockOwner {
   pid: number;
@@ -141,11 +142,7 @@ export function tryLock(target: string, opts: { command?: string; nowMs?: number
       continue;
     }
     const me: LockOwner = { pid: process.pid, host: hostname(), started: new Date(opts.nowMs ?? Date.now()).toISOString(), command: opts.command };
-    try {
-      writeSync(fd, JSON.stringify(me));
-    } finally {
-      closeSync(fd);
-    }
+    writeOwner(path, fd, me);
     held.add(path);
     releaseAllOnExit();
     let released = false;
@@ -166,6 +163,28 @@ export function tryLock(target: string, opts: { command?: string; nowMs?: number
     };
   }
   return { owner: readOwner(path) };
+}
+
+/**
+ * Writes the owner into the lock just created, whole: a lock that could not
+ * be written (a full disk) is removed, never left empty to make the next run
+ * wait a minute for it, and the run stops with one sentence (exit 1).
+ */
+function writeOwner(path: string, fd: number, me: LockOwner): void {
+  const b = Buffer.from(JSON.stringify(me));
+  try {
+    let off = 0;
+    while (off < b.length) off += writeSync(fd, b, off, b.length - off);
+  } catch (err) {
+    closeSync(fd);
+    try {
+      unlinkSync(path);
+    } catch {
+      // already gone
+    }
+    throw new JobfitError(`Could not take the lock ${path}: ${fileErrorCause(err)}; nothing was done.`, { cause: err });
+  }
+  closeSync(fd);
 }
 
 /** Takes the lock or throws LockedError (exit 2) naming the running owner. */

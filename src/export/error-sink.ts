@@ -3,8 +3,8 @@
  * until the end, or `--errors FILE` as NDJSON; and the one-line text of an
  * error in them; and the exit 3 of a run where some failed.
  */
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { createPrivateOutput, fileErrorCause } from '../core/files.js';
+import { fileErrorCause } from '../core/files.js';
+import { openOutFile, type OutFile } from './out-file.js';
 import type { Session } from '../core/session.js';
 import { JobfitError, PartialFailureError } from '../core/errors.js';
 import type { BulkResult } from './bulk-fetch.js';
@@ -37,7 +37,6 @@ export interface ErrorSink {
 }
 
 export function createErrorSink(ctx: Session, file?: string, what = 'item'): ErrorSink {
-  let stream: WriteStream | undefined;
   let failures = 0;
   let first = '';
   const STDERR_MAX = 20;
@@ -45,19 +44,13 @@ export function createErrorSink(ctx: Session, file?: string, what = 'item'): Err
   // them apart, and a run that stops because the service is gone says so once
   // instead of once per id.
   const held: string[] = [];
-  // The file is written the one way every file for a person is (core/files.ts:
-  // owner-only, never a link, a special or another user's file; in place at close).
-  const output = file === undefined ? undefined : createPrivateOutput(file, '--errors');
-  let writeError: Error | undefined;
-  if (output) {
-    stream = createWriteStream('', { fd: output.fd, autoClose: false });
-    stream.on('error', (err) => {
-      writeError ??= err;
-    });
-  }
+  // The file is written through the one writer path of every --out (out-file.ts:
+  // owner-only, never a link, a special or another user's file; its size
+  // checked, synced and renamed into place at close).
+  let output: OutFile | undefined = file === undefined ? undefined : openOutFile(file, '--errors');
   const record = (id: unknown, status: 'failed' | 'skipped', text: string, httpStatus?: number) => {
-    if (stream) {
-      stream.write(`${JSON.stringify({ id, status, error: text, ...(httpStatus ? { http_status: httpStatus } : {}) })}\n`);
+    if (output) {
+      output.stream.write(`${JSON.stringify({ id, status, error: text, ...(httpStatus ? { http_status: httpStatus } : {}) })}\n`);
       return;
     }
     if (status === 'skipped') return;
@@ -78,32 +71,17 @@ export function createErrorSink(ctx: Session, file?: string, what = 'item'): Err
       if (opts.stopped && failures > 0) ctx.io.stderr.write(safeText(`${failures} ${what}${failures === 1 ? '' : 's'} failed before the run stopped (the first: ${first.replace(/\.$/, '')}).\n`));
       else for (const line of held) ctx.io.stderr.write(safeText(line));
       held.length = 0;
-      if (!stream || !output) return Promise.resolve();
-      const s = stream;
+      if (!output) return Promise.resolve();
       const out = output;
-      return new Promise<void>((resolve) => {
-        if (s.destroyed) return resolve();
-        s.once('error', () => resolve());
-        s.end(() => resolve());
-      }).then(() => {
-        stream = undefined;
-        // A failed write is never passed off as "the failures are listed in FILE".
-        if (writeError) {
-          out.discard();
-          throw new JobfitError(`Could not write --errors ${file}: ${fileErrorCause(writeError)}; the failures were not saved there.`, { cause: writeError });
-        }
-        try {
-          out.commit();
-        } catch (err) {
-          out.discard();
-          throw new JobfitError(`Could not write --errors ${file}: ${fileErrorCause(err)}; the failures were not saved there.`, { cause: err });
-        }
+      output = undefined;
+      // A failed write is never passed off as "the failures are listed in FILE".
+      return out.commit().catch((err: unknown) => {
+        throw new JobfitError(`Could not write --errors ${file}: ${fileErrorCause(err)}; the failures were not saved there.`, { cause: err });
       });
     },
     discard() {
-      stream?.destroy();
-      stream = undefined;
-      output?.discard();
+      output?.discardUnwritten();
+      output = undefined;
     },
   };
 }

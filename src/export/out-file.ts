@@ -12,10 +12,19 @@
  * then renamed. Anything else removes the temporary file and leaves FILE as
  * it was. The stream counts what it is given, not what a caller believes it
  * gave, so no format and no command can put a cut file in place.
+ *
+ * Every other file jobfit puts in place for a person goes the same way:
+ * openOutFile (a stream: --out, --errors, a bulk results workbook) or its
+ * synchronous side in core/whole-file.ts (openOutFileSync, writeOutFileSync:
+ * the bulk results file, the note of failed ids and a --retry-failed merge,
+ * the webhook listener's files, its queue of events not yet synced), one
+ * check (checkAndPlace) for both. A file only appended to (a log) takes each
+ * append whole or not at all (appendWholeSync).
  */
-import { fstatSync, write } from 'node:fs';
+import { write } from 'node:fs';
 import { Writable } from 'node:stream';
 import { createPrivateOutput, type PrivateOutput } from '../core/files.js';
+import { checkAndPlace } from '../core/whole-file.js';
 
 /** Writes every byte of `buf` at the descriptor's position (a short write is continued, as a regular file may give one before ENOSPC). */
 function writeAll(fd: number, buf: Buffer, done: (err?: Error | null) => void): void {
@@ -99,17 +108,11 @@ export function openOutFile(path: string, what = '--out'): OutFile {
       if (ended) return;
       ended = true;
       await settle(stream);
-      try {
-        if (stream.failure) throw stream.failure;
-        const size = fstatSync(output.fd).size;
-        if (size !== stream.produced || stream.written !== stream.produced) {
-          throw new Error(`it holds ${size} of the ${stream.produced} bytes written to it`);
-        }
-        output.commit();
-      } catch (err) {
+      if (stream.failure) {
         output.discard();
-        throw err;
+        throw stream.failure;
       }
+      checkAndPlace(output, stream.produced, stream.written);
     },
     async discard() {
       if (ended) return;
@@ -126,3 +129,4 @@ export function openOutFile(path: string, what = '--out'): OutFile {
     },
   };
 }
+

@@ -5,13 +5,17 @@
  * score profile, the format, the failed ids; owner-only). `--retry-failed`
  * fetches just those ids, writes them to a file of their own, and merges it
  * into FILE (CSV: the rows under the same header; NDJSON: the lines; JSON: the
- * items of the array or of the envelope's `data`), by temporary file and
- * rename: FILE is never half merged. What fails again stays in the note; a
+ * items of the array or of the envelope's `data`), through the one writer
+ * path (writeOutFileSync, core/whole-file.ts: a private temporary file, its size
+ * checked, synced, renamed): FILE is never half merged, and a full disk
+ * leaves it (and the note) as they were. What fails again stays in the note; a
  * clean retry removes it. xlsx and html are not merged (run the export again).
  */
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
-import { UsageError } from '../core/errors.js';
+import { JobfitError, UsageError } from '../core/errors.js';
+import { fileErrorCause } from '../core/files.js';
+import { writeOutFileSync } from '../core/whole-file.js';
 import { NUM } from '../format/number.js';
 
 export interface FailedNote {
@@ -35,9 +39,17 @@ export function noteFailures(out: string, note: Omit<FailedNote, 'at'>, now: Dat
     rmSync(path, { force: true });
     return;
   }
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify({ ...note, ids: [...note.ids].sort((a, b) => a - b), at: now.toISOString() })}\n`, { mode: 0o600 });
-  renameSync(tmp, path);
+  try {
+    writeOutFileSync(path, 'the note of failed test takers', `${JSON.stringify({ ...note, ids: [...note.ids].sort((a, b) => a - b), at: now.toISOString() })}\n`);
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    // An earlier note names the failures of the file this run replaced: a retry from it would merge the wrong people.
+    rmSync(path, { force: true });
+    throw new JobfitError(
+      `Could not write ${path}, the list of the ${note.ids.length} test takers that failed: ${fileErrorCause(err)}; ${out} was written without them, and --retry-failed cannot fetch them.`,
+      { cause: err, hint: 'make room, then run the export again' },
+    );
+  }
 }
 
 /** The note of the last export to `out`, checked against this run; a usage error says why a retry cannot be made. */
@@ -76,12 +88,18 @@ function mergeText(format: string, old: string, part: string, out: string): stri
 
 /** Merges the retry's own file into `out` (temporary file and rename), then removes it. Returns the rows it added. */
 export function mergePart(out: string, part: string, format: string): void {
-  const tmp = `${out}.merge-${process.pid}.tmp`;
   try {
-    writeFileSync(tmp, mergeText(format, readFileSync(out, 'utf8'), readFileSync(part, 'utf8'), out), { mode: 0o600 });
-    renameSync(tmp, out);
+    const merged = mergeText(format, readFileSync(out, 'utf8'), readFileSync(part, 'utf8'), out);
+    try {
+      writeOutFileSync(out, '--out', merged);
+    } catch (err) {
+      if (err instanceof UsageError) throw err;
+      throw new JobfitError(`Could not merge the retried test takers into ${out}: ${fileErrorCause(err)}; it was left as it was, and ${basename(failedNotePath(out))} still lists them.`, {
+        cause: err,
+        hint: 'make room, then run the same --retry-failed again',
+      });
+    }
   } finally {
-    rmSync(tmp, { force: true });
     rmSync(part, { force: true });
   }
 }

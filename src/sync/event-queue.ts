@@ -5,12 +5,18 @@
  * meanwhile: the next listener on the same database starts with them.
  *
  * One small JSON file beside a SQLite database (`DB.listen-pending.json`),
- * owner-only, replaced whole (written, synced, renamed: createPrivateOutput)
- * each time the set changes. A PostgreSQL database has no folder of its own:
- * its queue lives in memory only, as before.
+ * owner-only, replaced whole each time the set changes, through the one
+ * writer path (writeOutFileSync, core/whole-file.ts: written, its size
+ * checked, synced, renamed): a full disk leaves the earlier queue as it was,
+ * never a cut one. A queue that is there but cannot be read, or is not whole
+ * (cut, damaged), is never taken for an empty one: the listener refuses to
+ * start and leaves it as it is. A PostgreSQL database has no folder of its
+ * own: its queue lives in memory only, as before.
  */
-import { readFileSync, rmSync, writeSync } from 'node:fs';
-import { createPrivateOutput } from '../core/files.js';
+import { readFileSync, rmSync } from 'node:fs';
+import { JobfitError } from '../core/errors.js';
+import { fileErrorCause } from '../core/files.js';
+import { writeOutFileSync } from '../core/whole-file.js';
 
 export interface Pending {
   invitations: Set<number>;
@@ -20,13 +26,23 @@ export interface Pending {
 export interface EventQueue {
   /** Where it is kept. */
   readonly path: string;
-  /** What an earlier listener left (empty when nothing, or when the file is not ours to read). */
+  /** What an earlier listener left (empty when there is no file). Throws when there is one that cannot be read whole: its people must not be lost. */
   load(): Pending;
   /** Keeps exactly `p` (nothing: the file is removed). Never throws: a queue that cannot be written is said once by the caller. */
   save(p: Pending): Error | undefined;
 }
 
-const ids = (v: unknown): number[] => (Array.isArray(v) ? v.filter((x): x is number => Number.isSafeInteger(x) && x > 0) : []);
+const isId = (x: unknown): x is number => Number.isSafeInteger(x) && (x as number) > 0;
+
+/** The ids of a whole queue file; throws with what is wrong with it otherwise. */
+function parseQueue(text: string): Pending {
+  const doc = JSON.parse(text) as { invitations?: unknown; test_takers?: unknown } | null;
+  const { invitations, test_takers: takers } = doc ?? {};
+  if (!Array.isArray(invitations) || !Array.isArray(takers) || !invitations.every(isId) || !takers.every(isId)) {
+    throw new Error('it does not hold two lists of ids');
+  }
+  return { invitations: new Set(invitations), takers: new Set(takers) };
+}
 
 /** The queue of a SQLite database file; undefined for PostgreSQL. */
 export function eventQueue(dbFile: string | undefined): EventQueue | undefined {
@@ -35,31 +51,38 @@ export function eventQueue(dbFile: string | undefined): EventQueue | undefined {
   return {
     path,
     load() {
+      let text: string;
       try {
-        const doc = JSON.parse(readFileSync(path, 'utf8')) as { invitations?: unknown; test_takers?: unknown };
-        return { invitations: new Set(ids(doc.invitations)), takers: new Set(ids(doc.test_takers)) };
-      } catch {
-        return { invitations: new Set(), takers: new Set() };
+        text = readFileSync(path, 'utf8');
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { invitations: new Set(), takers: new Set() };
+        throw unreadable(path, fileErrorCause(err), err);
+      }
+      try {
+        return parseQueue(text);
+      } catch (err) {
+        throw unreadable(path, `it is cut or damaged (${(err as Error).message.replace(/\.$/, '')})`, err);
       }
     },
     save(p) {
       try {
         // Nothing left: no file.
         if (p.invitations.size + p.takers.size === 0) return void rmSync(path, { force: true });
-        const out = createPrivateOutput(path, 'the queue of events not yet synced');
-        try {
-          writeSync(out.fd, `${JSON.stringify({ invitations: [...p.invitations], test_takers: [...p.takers] })}\n`);
-        } catch (err) {
-          out.discard();
-          throw err;
-        }
-        out.commit();
+        writeOutFileSync(path, 'the queue of events not yet synced', `${JSON.stringify({ invitations: [...p.invitations], test_takers: [...p.takers] })}\n`);
         return undefined;
       } catch (err) {
         return err instanceof Error ? err : new Error(String(err));
       }
     },
   };
+}
+
+/** The refusal to start over a queue that cannot be read whole: exit 1, the file left as it is. */
+function unreadable(path: string, why: string, cause: unknown): JobfitError {
+  return new JobfitError(`Cannot read the queue of events not yet synced ${path}: ${why}; it was left as it is, and the listener did not start.`, {
+    cause,
+    hint: 'the people it names are brought up to date by `jobfit sync --db` on the same database; then move the file aside and start the listener again',
+  });
 }
 
 /** A database another process holds (SQLITE_BUSY, "database is locked"), along an error and its causes. */

@@ -9,8 +9,9 @@
 import { resolve } from 'node:path';
 import type { SyncSession } from './run.js';
 import { readId } from '../api/ids.js';
+import { fileErrorCause } from '../core/files.js';
 import { errorText } from '../export/error-sink.js';
-import { eventQueue, isBusy } from './event-queue.js';
+import { type EventQueue, eventQueue, isBusy } from './event-queue.js';
 import { isPostgresUrl, openSyncStore } from './open.js';
 import { SyncLockedError } from './store.js';
 import { syncOnce } from './run.js';
@@ -20,8 +21,12 @@ type Json = Record<string, unknown>;
 export interface EventSync {
   /** Notes the person an event is about; applied shortly after, with whatever else arrived. */
   event(e: unknown): void;
-  /** Applies what is queued, then closes the database. */
-  close(): Promise<void>;
+  /**
+   * Applies what is queued, then closes the database. Resolves with the
+   * sentence of people neither synced nor kept on disk (the queue could not
+   * be written: a full disk), for the listener's exit 1; undefined otherwise.
+   */
+  close(): Promise<string | undefined>;
 }
 
 const DEBOUNCE_MS = 300;
@@ -74,8 +79,26 @@ async function syncPeople(ctx: SyncSession, client: Awaited<ReturnType<SyncSessi
   );
 }
 
+/**
+ * What a listener stopped by a signal (before syncing what was queued) says
+ * of those people: kept on disk for the next listener, or (the queue could
+ * not be written) the sentence of the exit 1.
+ */
+function stoppedWithQueued(ctx: SyncSession, queue: EventQueue | undefined, queued: number, unkept: Error | undefined, file: string): string | undefined {
+  if (queued === 0) return undefined;
+  const people = `${queued} ${queued === 1 ? 'person' : 'people'} from the last events`;
+  if (queue && unkept) {
+    return `${people} ${queued === 1 ? 'was' : 'were'} not synced and could not be kept in ${queue.path} (${fileErrorCause(unkept)}); \`jobfit sync --db ${file}\` brings them up to date.`;
+  }
+  ctx.info(`${people} not synced; ${queue ? `kept in ${queue.path}, the next \`webhook listen --sync\` on this database syncs them` : 'the next `jobfit sync` picks them up'}.`);
+  return undefined;
+}
+
 export async function startEventSync(ctx: SyncSession, file: string): Promise<EventSync> {
   const target = isPostgresUrl(file) ? file : resolve(file);
+  // Kept on disk until stored, across a busy database and a restart (event-queue.ts). Read first: a queue that cannot be read whole refuses the start, before anything is opened.
+  const queue = eventQueue(isPostgresUrl(file) ? undefined : target);
+  const { invitations, takers } = queue?.load() ?? { invitations: new Set<number>(), takers: new Set<number>() };
   // Opened now: a file that is not ours, or from a newer jobfit, is refused before listening starts.
   const db = await openSyncStore(target);
   const client = await ctx.client({ announce: false }).catch(async (err: unknown) => {
@@ -83,16 +106,16 @@ export async function startEventSync(ctx: SyncSession, file: string): Promise<Ev
     throw err;
   });
   const name = isPostgresUrl(file) ? db.label : file;
-  // Kept on disk until stored, across a busy database and a restart (event-queue.ts).
-  const queue = eventQueue(isPostgresUrl(file) ? undefined : target);
-  const { invitations, takers } = queue?.load() ?? { invitations: new Set<number>(), takers: new Set<number>() };
   let timer: NodeJS.Timeout | undefined;
   let chain: Promise<void> = Promise.resolve();
   let closed = false;
   let queueSaid = false;
+  /** The last save's error: what is queued now is not on disk. */
+  let unkept: Error | undefined;
 
   const keep = () => {
     const err = queue?.save({ invitations, takers });
+    unkept = err;
     if (err && !queueSaid) {
       queueSaid = true;
       ctx.warn(`could not keep the people of the events not yet synced in ${queue!.path} (${errorText(err)}); a restart would lose them.`);
@@ -160,13 +183,10 @@ export async function startEventSync(ctx: SyncSession, file: string): Promise<Ev
       timer = undefined;
       await chain.catch(() => {});
       // What arrived last is applied before the database closes, unless Ctrl-C cut the requests.
-      const queued = invitations.size + takers.size;
-      if (ctx.io.signal.aborted) {
-        if (queued > 0) ctx.info(`${queued} ${queued === 1 ? 'person' : 'people'} from the last events not synced; ${queue ? `kept in ${queue.path}, the next \`webhook listen --sync\` on this database syncs them` : 'the next `jobfit sync` picks them up'}.`);
-      } else {
-        await apply().catch(() => {});
-      }
+      const lost = ctx.io.signal.aborted ? stoppedWithQueued(ctx, queue, invitations.size + takers.size, unkept, file) : undefined;
+      if (!ctx.io.signal.aborted) await apply().catch(() => {});
       await db.close();
+      return lost;
     },
   };
 }

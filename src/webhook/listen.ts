@@ -5,11 +5,12 @@
  * Whoever sends the events (the local stub) is pointed at it through `link`,
  * and put back when it stops.
  */
-import { closeSync, writeSync } from 'node:fs';
+import { closeSync } from 'node:fs';
 import { join } from 'node:path';
 import { JobfitError, UsageError } from '../core/errors.js';
-import { createPrivateOutput, ensurePrivateDir, openPrivateAppend } from '../core/files.js';
+import { ensurePrivateDir, fileErrorCause, openPrivateAppend } from '../core/files.js';
 import { isLoopbackHost } from '../core/loopback.js';
+import { appendWholeSync, writeOutFileSync } from '../core/whole-file.js';
 import { jsonText } from '../format/output.js';
 import { safeLine } from '../format/sanitize.js';
 import type { EventSync } from '../sync/events.js';
@@ -102,25 +103,20 @@ export function unforwardedFileName(now: Date, pid: number): string {
 
 /**
  * Writes the events the app did not take, one JSON line each (id, type, the
- * delivery headers and the body as received), to the file named at start or
- * a new one of its own (written the one way, createPrivateOutput); returns the path.
+ * delivery headers and the body as received), to the file named at start
+ * (appended whole or not at all: appendWholeSync) or a new one of its own
+ * (the one writer path: writeOutFileSync); returns the path.
  */
 export function keepUnforwarded(items: Unforwarded[], o: Pick<ListenerOptions, 'unforwardedPath' | 'unforwardedDir'>, fd: number | undefined, now: Date): string {
   const text = items.map((i) => `${JSON.stringify(i)}\n`).join('');
   if (fd !== undefined) {
-    writeSync(fd, text);
+    appendWholeSync(fd, text);
     return o.unforwardedPath!;
   }
   ensurePrivateDir(o.unforwardedDir);
-  const out = createPrivateOutput(join(o.unforwardedDir, unforwardedFileName(now, process.pid)), 'the file of events your app did not take');
-  try {
-    writeSync(out.fd, text);
-  } catch (err) {
-    out.discard();
-    throw err;
-  }
-  out.commit();
-  return out.path;
+  const path = join(o.unforwardedDir, unforwardedFileName(now, process.pid));
+  writeOutFileSync(path, 'the file of events your app did not take', text);
+  return path;
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
@@ -133,16 +129,24 @@ export function forwardLine(r: ForwardResult): string {
   return `  -> ${r.url}  ${r.status} (${r.ms} ms)`;
 }
 
-/** Each new event: to the sync database, the log, and stdout (a line, JSON or NDJSON). */
-function eventPrinter(session: SyncSession, json: 'json' | 'ndjson' | undefined, files: ListenFiles, logPath: string | undefined, sync: EventSync | undefined) {
+/** The events the log could not take (a full disk): said at each, and again when the listener stops (exit 1). */
+export interface LogTrouble {
+  lost: number;
+  first?: unknown;
+}
+
+/** Each new event: to the sync database, the log (each line whole or not at all), and stdout (a line, JSON or NDJSON). */
+function eventPrinter(session: SyncSession, json: 'json' | 'ndjson' | undefined, files: ListenFiles, logPath: string | undefined, sync: EventSync | undefined, trouble: LogTrouble) {
   const { stdout } = session.io;
   return (event: WebhookEvent) => {
     sync?.event(event);
     if (files.logFd !== undefined) {
       try {
-        writeSync(files.logFd, `${JSON.stringify(event)}\n`);
+        appendWholeSync(files.logFd, `${JSON.stringify(event)}\n`);
       } catch (err) {
-        session.warn(`could not append to ${logPath}: ${(err as Error).message}`);
+        trouble.lost++;
+        trouble.first ??= err;
+        session.warn(`could not append event ${safeLine(event.id)} to ${logPath}: ${fileErrorCause(err)}; the log holds every event before it, whole.`);
       }
     }
     if (json === 'ndjson') stdout.write(`${jsonText(event)}\n`);
@@ -200,16 +204,29 @@ async function restoreSender(session: SyncSession, link: SenderLink | undefined)
   }
 }
 
-/** Keeps the events the app did not take, and says where (or why it could not). */
-function reportUnforwarded(session: SyncSession, unforwarded: Unforwarded[], o: ListenerOptions, keepFd: number | undefined): void {
-  if (unforwarded.length === 0) return;
+/** Keeps the events the app did not take, and says where; returns why it could not (for the exit). */
+function reportUnforwarded(session: SyncSession, unforwarded: Unforwarded[], o: ListenerOptions, keepFd: number | undefined): unknown {
+  if (unforwarded.length === 0) return undefined;
   try {
     const where = keepUnforwarded(unforwarded, o, keepFd, session.io.now());
     session.warn(
       `${plural(unforwarded.length, 'event')} your app did not take (last: ${unforwarded.at(-1)!.last_error}) ${unforwarded.length === 1 ? 'is' : 'are'} in ${where}; \`jobfit stub events --resend ID\` sends one again.`,
     );
   } catch (err) {
-    session.warn(`could not keep the ${plural(unforwarded.length, 'event')} your app did not take: ${(err as Error).message}`);
+    // Said once, as the listener's last line (throwIfLost: exit 1).
+    return err;
+  }
+  return undefined;
+}
+
+/** Exit 1 when an event could not be written where it was asked to go: the log, the file of events the app did not take, the queue of people not yet synced. */
+function throwIfLost(o: ListenerOptions, trouble: LogTrouble, unforwarded: number, keepError: unknown, notKept: string | undefined): void {
+  if (notKept !== undefined) throw new JobfitError(notKept);
+  if (trouble.lost > 0) {
+    throw new JobfitError(`${plural(trouble.lost, 'event')} could not be appended to ${o.logPath}: ${fileErrorCause(trouble.first)}; the log holds the others, each line whole.`);
+  }
+  if (keepError !== undefined) {
+    throw new JobfitError(`The ${plural(unforwarded, 'event')} your app did not take could not be kept: ${fileErrorCause(keepError)}; \`jobfit stub events --resend ID\` sends one again.`);
   }
 }
 
@@ -224,7 +241,7 @@ export function stoppedSummary(receiver: Pick<Receiver, 'shown' | 'refused' | 'd
 }
 
 /** Opens the files, the sync database and the receiver; whatever fails, what was opened is closed. */
-async function start(session: SyncSession, o: ListenerOptions, json: 'json' | 'ndjson' | undefined) {
+async function start(session: SyncSession, o: ListenerOptions, json: 'json' | 'ndjson' | undefined, trouble: LogTrouble) {
   const files = openFiles(o);
   let sync: EventSync | undefined;
   try {
@@ -244,7 +261,7 @@ async function start(session: SyncSession, o: ListenerOptions, json: 'json' | 'n
       events: o.events,
       forwardTo: o.forwardTo,
       secrets: o.secrets,
-      onEvent: eventPrinter(session, json, files, o.logPath, sync),
+      onEvent: eventPrinter(session, json, files, o.logPath, sync, trouble),
       onForward: (_e, r) => side(forwardLine(r)),
       onNote: (m) => session.info(m),
     });
@@ -264,7 +281,8 @@ async function start(session: SyncSession, o: ListenerOptions, json: 'json' | 'n
 export async function listen(session: SyncSession, o: ListenerOptions): Promise<void> {
   const format = session.globals.output;
   const json = format === 'json' || format === 'ndjson' ? format : undefined;
-  const { files, sync, receiver } = await start(session, o, json);
+  const trouble: LogTrouble = { lost: 0 };
+  const { files, sync, receiver } = await start(session, o, json, trouble);
   announce(session, receiver, o);
 
   let link: SenderLink | undefined;
@@ -272,6 +290,8 @@ export async function listen(session: SyncSession, o: ListenerOptions): Promise<
   const onExit = () => link?.restoreNow();
   process.on('exit', onExit);
   let unforwarded: Unforwarded[] = [];
+  let keepError: unknown;
+  let notKept: string | undefined;
   try {
     await linkAndWait(session, o, receiver, sync, (l) => {
       link = l;
@@ -279,13 +299,14 @@ export async function listen(session: SyncSession, o: ListenerOptions): Promise<
   } finally {
     try {
       unforwarded = await receiver.close();
-      await sync?.close();
+      notKept = await sync?.close();
     } finally {
       await restoreSender(session, link);
       process.off('exit', onExit);
-      reportUnforwarded(session, unforwarded, o, files.keepFd);
+      keepError = reportUnforwarded(session, unforwarded, o, files.keepFd);
       files.close();
     }
   }
   session.info(stoppedSummary(receiver, unforwarded.length, o.forwardTo, link));
+  throwIfLost(o, trouble, unforwarded.length, keepError, notKept);
 }

@@ -2,12 +2,15 @@
  * The code cache of the CLI's chunks (src/cli/code-cache.ts), on the built
  * binary with a fresh HOME: written once, read after, a damaged file replaced,
  * one others can write not read, a folder others can write not used, stale
- * files dropped, two installs each with a folder of their own, and nothing
- * at all when node's cache is switched off.
+ * files dropped, two installs each with a folder of their own, a command
+ * that makes a request over the network (V8's WebAssembly flag set midway,
+ * src/core/wasm.ts) reads its cache too, and nothing at all when node's
+ * cache is switched off.
  */
 import { chmodSync, chownSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStubServer } from '../../src/stub/index.js';
 import { type BuiltCli, buildCli } from '../e2e/built.js';
 import { skipBecause } from '../helpers/skip.js';
 
@@ -41,6 +44,29 @@ describe('the code cache of the chunks', () => {
     expect(second.code).toBe(0);
     expect(second.stdout).toBe(first.stdout);
     expect(cached().files).toEqual(after1.files);
+  });
+
+  it('a command over the network reads its cache as well: V8 keys a cache by its flags, and the WebAssembly flag is set midway (core/wasm.ts)', async () => {
+    const stub = await startStubServer({ port: 0, dataDir: join(cli.dir, 'served-stub') });
+    try {
+      const served = { ...env, XDG_CACHE_HOME: join(cli.dir, 'served-cache'), JOBFIT_BASE_URL: stub.url, JOBFIT_API_KEY: stub.keys[0].live_key };
+      const root = join(cli.dir, 'served-cache', 'jobfit', 'code-cache');
+      const files = () => {
+        const [tag] = readdirSync(root);
+        const dir = join(root, tag, readdirSync(join(root, tag))[0]);
+        return new Map(readdirSync(dir).map((f) => [f, statSync(join(dir, f)).mtimeMs]));
+      };
+      const first = await cli.runAsync(['teams', '-o', 'json'], { env: served });
+      expect(first.code, first.stderr).toBe(0);
+      const after1 = files();
+      expect(after1.size).toBeGreaterThan(20);
+      // Before the flag was set back at exit, every such run wrote every file again (~25 ms).
+      const second = await cli.runAsync(['teams', '-o', 'json'], { env: served });
+      expect(second.code, second.stderr).toBe(0);
+      expect(files()).toEqual(after1);
+    } finally {
+      await stub.close();
+    }
   });
 
   it('a damaged file is refused and written again, and the run is the same', () => {

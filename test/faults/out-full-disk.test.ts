@@ -10,13 +10,13 @@
  * written to a roomy folder to know its size. Before the fix, the one-page lists and the
  * HTML pages renamed a cut file (8,192 bytes) into place and exited 0.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { type FaultServer, faultEnv, seed, startFaultServer } from '../helpers/fault-server.js';
 import { runCli } from '../helpers/cli.js';
-import { fullDisk } from '../helpers/full-disk.js';
+import { fillUpTo, fullDisk } from '../helpers/full-disk.js';
 import { jobFitRoute } from './lists.js';
 
 /** Room left on the disk when a run starts: less than the export, in the disk's 4 KiB pages (none for an export under a page). */
@@ -38,13 +38,6 @@ afterAll(async () => {
   await server?.close();
   rmSync(tmp, { recursive: true, force: true });
 });
-
-/** Fills `dir`'s disk up to its last `room` bytes. */
-function fillUpTo(dir: string, room: number): void {
-  const s = statfsSync(dir);
-  const free = s.bavail * s.bsize;
-  if (free > room) writeFileSync(join(dir, '.filler'), Buffer.alloc(free - room));
-}
 
 const someIds = () =>
   server.invitations

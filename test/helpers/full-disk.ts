@@ -11,7 +11,7 @@
  * its reason where cannotMountTmpfs says the machine cannot mount one.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -170,4 +170,11 @@ export async function runIntoFullFile(file: string, run: (fd: number) => Promise
   } finally {
     closeSync(fd);
   }
+}
+
+/** Fills `dir`'s disk up to its last `room` bytes (a file `.filler` in `dir`). */
+export function fillUpTo(dir: string, room: number): void {
+  const s = statfsSync(dir);
+  const free = s.bavail * s.bsize;
+  if (free > room) writeFileSync(join(dir, '.filler'), Buffer.alloc(free - room));
 }

@@ -88,6 +88,7 @@ export const integrationFiles = [
   'test/faults/dry-run-memory.test.ts',
   'test/faults/interrupt-matrix.test.ts',
   'test/faults/out-full-disk.test.ts',
+  'test/faults/writers-full-disk.test.ts',
   'test/faults/pipes-and-disks.test.ts',
   'test/faults/string-ids-and-churn.test.ts',
   'test/first-hour/phones-results-and-wording.test.ts',

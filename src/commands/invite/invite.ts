@@ -3,6 +3,7 @@
  * many from a CSV (`--csv FILE|-`, src/bulk). The single-invite flags are the
  * defaults of every CSV row.
  */
+import { heapForSize } from '../../core/heap.js';
 import type { CreateInvitationParsed } from '../../api/index.js';
 import { ROUTES } from '../../api/routes.js';
 import * as z from 'zod';
@@ -212,10 +213,9 @@ async function printDryRun(ctx: Context, body: CreateInvitationParsed, summary: 
 }
 
 async function runBulk(o: InviteOptions, ctx: Context): Promise<void> {
-  const [{ prepareRun, runBulkInvite, formatMapping, formatReport, bulkSummaryLine, finishBulk }, { createProgress }, v8, { safeText }, { isOurStub }, { checkOutFile }] = await Promise.all([
+  const [{ prepareRun, runBulkInvite, formatMapping, formatReport, bulkSummaryLine, finishBulk }, { createProgress }, { safeText }, { isOurStub }, { checkOutFile }] = await Promise.all([
     import('../../bulk/run.js'),
     import('../../format/progress.js'),
-    import('node:v8'),
     import('../../format/sanitize.js'),
     import('../../config/served-stubs.js'),
     import('../kit/output-checks.js'),
@@ -229,7 +229,7 @@ async function runBulk(o: InviteOptions, ctx: Context): Promise<void> {
   // (docs/performance.md, "Bulk invite"). Only for --dry-run, where memory is
   // the measure: while sending, the flag cost ~15% more CPU per row (measured:
   // 2.85 vs 2.4 s of CPU for 10,000 rows), and the sender is CPU-bound.
-  if (o.dryRun) v8.setFlagsFromString('--optimize-for-size');
+  if (o.dryRun) heapForSize();
   const bulkOpts = {
     csv: o.csv!,
     sheet: o.sheet,

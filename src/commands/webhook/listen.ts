@@ -8,6 +8,7 @@ import { EVENT_TYPES } from '../../api/schemas/events.js';
 import { UsageError } from '../../core/errors.js';
 import { secretKey } from '../../api/webhook-signature.js';
 import { readInput } from '../../core/input.js';
+import { heapForSize } from '../../core/heap.js';
 import type { SenderLink } from '../../webhook/listen.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
@@ -166,7 +167,7 @@ async function run(o: ListenOptions, ctx: Context): Promise<void> {
   // is read, decoded and parsed), and V8 lets the young generation and the
   // buffers left behind grow far past it before collecting. Growing the heap
   // for size keeps the peak down (docs/performance.md, "Webhook listener").
-  (await import('node:v8')).setFlagsFromString('--optimize-for-size');
+  heapForSize();
   const secrets = await givenSecrets(ctx, o.secretStdin);
   const [{ listen }, { configDir }] = await Promise.all([import('../../webhook/listen.js'), import('../../config/paths.js')]);
   await listen(ctx, {

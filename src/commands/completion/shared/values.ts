@@ -5,13 +5,14 @@
  * short timeout, and cached for a few minutes beside the config (owner-only),
  * so TAB stays quick. Any failure prints nothing: the shell then offers nothing.
  */
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Context } from '../../kit/context.js';
 import { UsageError } from '../../../core/errors.js';
 import { VALUE_KINDS, type ValueKind } from '../../../format/completion.js';
 import { configDir } from '../../../config/paths.js';
-import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../../../core/files.js';
+import { ensurePrivateDir } from '../../../core/files.js';
+import { writeOutFileSync } from '../../../core/whole-file.js';
 
 const TTL_MS = 5 * 60_000;
 const TIMEOUT_MS = 3000;
@@ -66,9 +67,8 @@ export async function printValues(ctx: Context, kind: string): Promise<void> {
       cache[key] = { at: now, values };
       try {
         ensurePrivateDir(join(configDir(ctx.io.env), 'cache'));
-        const tmp = `${file}.${process.pid}.tmp`;
-        writeFileSync(tmp, JSON.stringify(cache), { mode: PRIVATE_FILE_MODE });
-        renameSync(tmp, file);
+        // Whole or not at all (the one writer path): a full disk leaves the earlier cache, and no temporary file.
+        writeOutFileSync(file, 'the completion cache', JSON.stringify(cache));
       } catch {
         // A cache is a convenience.
       }
