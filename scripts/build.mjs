@@ -5,7 +5,7 @@
 // separate bundle in dist/lib/ with its type declarations in dist/types/: the
 // CLI's bundle and chunks are built as if it did not exist.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { build, transform } from 'esbuild';
 import { common } from './bundle-options.mjs';
@@ -62,6 +62,12 @@ await build({ ...common, entryPoints: { main: 'src/cli/entry.ts' }, outdir: 'dis
 await chunksToCommonJs(new URL('chunks/', dist));
 entryWithoutChunks(new URL('main.js', dist));
 await build({ ...common, entryPoints: { index: 'src/lib/index.ts' }, outdir: 'dist/lib' });
+
+// The stub's seed beside the bundles' stub: dist/stub/seed.json, where loadSeed finds it
+// (src/stub/seed.ts, seedFile) from dist/, its chunks and the library alike, and the
+// standalone executable's build takes its asset from (scripts/package/sea.mjs).
+mkdirSync(new URL('stub/', dist), { recursive: true });
+copyFileSync(new URL('../src/stub/seed.json', import.meta.url), new URL('stub/seed.json', dist));
 
 // The library's type declarations (dist/types/lib/index.d.ts and what it imports),
 // written again only when a source, a tsconfig or the lockfile is newer than they are.

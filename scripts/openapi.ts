@@ -18,7 +18,7 @@ import { type RunningStub, startStubServer } from '../src/stub/index.js';
 
 export const DOC_URL = new URL('../docs/openapi.json', import.meta.url);
 
-/** Seed users (fixtures/seed.json), by what their defaults are good for. */
+/** Seed users (src/stub/seed.json), by what their defaults are good for. */
 const DANA = 'dana.whitfield@northwind-talent.example'; // every default
 const MARCO = 'marco.bellini@northwind-talent.example'; // Prescreen, no invitation template
 const INGRID = 'ingrid.halvorsen@northwind-talent.example'; // no defaults

@@ -191,7 +191,7 @@ export function buildExecutable({ builder, target, nodeDir, keyringDir, main, bu
     execArgvExtension: 'none',
     assets: {
       ...assets,
-      'fixtures/seed.json': join(ROOT, 'fixtures/seed.json'),
+      'stub/seed.json': join(ROOT, 'dist/stub/seed.json'),
       'root-help.txt': join(ROOT, 'dist/root-help.txt'),
       'keyring.node': keyring,
       'keyring.node.sha256': `${keyring}.sha256`,

@@ -7,6 +7,7 @@
 import type { CreateInvitationBody, InvitationListItem } from '../api/index.js';
 import { MSG } from '../api/messages.js';
 import { readId } from '../api/ids.js';
+import type { CreatedCheck } from '../client/client.js';
 import { ServiceGoneError } from '../client/errors.js';
 import { type BulkApi, findInvitationByEmail } from './account.js';
 import type { RowOutcome } from './journal.js';
@@ -71,6 +72,12 @@ function createdId(raw: unknown): number | undefined {
   }
 }
 
+/** The 201 check in batches (confirm-batch.ts), and what to call once the POST is answered (the row's slot released). */
+export interface RowBatch {
+  check: CreatedCheck;
+  answered: () => void;
+}
+
 /**
  * Sends one row, retrying as decideRowRetry (retry.ts) says. A 400 duplicate
  * is "exists" only when the invitation in the way is this row's own (isOwn),
@@ -78,11 +85,13 @@ function createdId(raw: unknown): number | undefined {
  * the way; a lost POST is resolved by the client (lookup, never a blind
  * resend) and looked up again here before any new send.
  */
-export async function sendRow(api: BulkSender, body: CreateInvitationBody, ask: RowAsk, pace: Pace, signal: AbortSignal, random: () => number = Math.random): Promise<RowOutcome> {
+export async function sendRow(api: BulkSender, body: CreateInvitationBody, ask: RowAsk, pace: Pace, signal: AbortSignal, batch?: RowBatch, random: () => number = Math.random): Promise<RowOutcome> {
   const email = ask.email;
+  // The 201 is answered once its id is to be confirmed: the row's slot is free for the next POST meanwhile.
+  const confirmed: CreatedCheck | undefined = batch && ((id, e, sig) => (batch.answered(), batch.check(id, e, sig)));
   for (let attempt = 0; ; attempt++) {
     try {
-      const r = await api.createInvitationDetailed(body, signal);
+      const r = await api.createInvitationDetailed(body, signal, confirmed);
       pace.ok();
       const id = createdId((r.invitation as { id?: unknown } | null)?.id);
       if (id === undefined) {

@@ -19,6 +19,7 @@ import type { JournalState, JournalWriter, RowOutcome, RowStatus } from './journ
 import type { CsvRecord } from './reader.js';
 import type { ResultsWriter } from './results.js';
 import { Pace } from './retry.js';
+import { CreatedBatch } from './confirm-batch.js';
 import { NOT_SENT, resolveInFlight, type RowAsk, rowBreakerBound, sendRow, UNANSWERED } from './send.js';
 import type { BulkDeps, BulkRunOptions, BulkSummary, ProgressLike } from './types.js';
 import type { RowCheck } from './row-check.js';
@@ -130,8 +131,11 @@ export class SendingPass {
   private readonly breaker: RowBreaker;
   private readonly maxWindow: number;
   private readonly progress: ProgressLike | undefined;
+  /** The 201s' ids confirmed in batches (undefined at a concurrency too high for a batch to pay). */
+  private readonly batch: CreatedBatch | undefined;
 
   constructor(private readonly s: SendingSetup) {
+    this.batch = CreatedBatch.forRun(s.deps.api, s.concurrency);
     this.progress = s.deps.progress?.(s.v.rows);
     this.pace = new Pace(s.concurrency);
     this.slots = limiter(() => this.pace.limit);
@@ -292,7 +296,7 @@ export class SendingPass {
         journal.sending([{ row: rec.row, email: r.email }]);
         journalled = true;
         this.sent++;
-        o = await sendRow(deps.api, r.body, ask, this.pace, this.hard.signal);
+        o = await sendRow(deps.api, r.body, ask, this.pace, this.hard.signal, this.batch && { check: this.batch.check, answered: held });
       } else this.resumed++;
       this.onOutcome(o);
       journal.done(rec.row, r.email, o);

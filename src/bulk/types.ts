@@ -3,6 +3,7 @@
  * seams it uses, and the summary of a run.
  */
 import type { CreateInvitationBody } from '../api/index.js';
+import type { CreatedCheck } from '../client/client.js';
 import type { Session } from '../core/session.js';
 import type { BulkApi } from './account.js';
 import type { MappingReport } from './report.js';
@@ -54,7 +55,7 @@ export interface BulkTarget {
 
 /** The client methods bulk invite uses, beside BulkApi's reads. */
 export interface BulkSender extends BulkApi {
-  createInvitationDetailed(body: CreateInvitationBody, signal?: AbortSignal): Promise<{ invitation: { id: number; assessment_url: string | null }; recovered: boolean }>;
+  createInvitationDetailed(body: CreateInvitationBody, signal?: AbortSignal, confirmed?: CreatedCheck): Promise<{ invitation: { id: number; assessment_url: string | null }; recovered: boolean }>;
 }
 
 export interface ProgressLike {

@@ -57,6 +57,13 @@ export function accountOf<A>(answer: A): A {
   return (first.mode === undefined && a.mode !== undefined ? { mode: a.mode, ...first } : first) as A;
 }
 
+/**
+ * A confirmation of a 201's id before it is read back (bulk invite's batches):
+ * true only when an answer of the service stated this id with this email;
+ * false (or a throw) leaves it to the read-back.
+ */
+export type CreatedCheck = (id: number, email: string, signal?: AbortSignal) => Promise<boolean>;
+
 /** Two emails the same mailbox: equal but for case and the spaces around (a service may fold more; we never do). */
 const sameEmail = (a: unknown, b: string) => typeof a === 'string' && a.trim().toLowerCase() === b.trim().toLowerCase();
 
@@ -241,9 +248,9 @@ export class JobfitClient {
    * after sending, the invitation is looked up by its email; only when it is
    * not there is the POST sent again, once.
    */
-  async createInvitationDetailed(body: CreateInvitationBody, signal?: AbortSignal): Promise<CreateInvitationResult> {
+  async createInvitationDetailed(body: CreateInvitationBody, signal?: AbortSignal, confirmed?: CreatedCheck): Promise<CreateInvitationResult> {
     try {
-      const invitation = await this.confirmCreated(await this.call('createInvitation', { body, signal }), body.email, signal);
+      const invitation = await this.confirmCreated(await this.call('createInvitation', { body, signal }), body.email, signal, confirmed);
       return { invitation, recovered: false, sends: 1 };
     } catch (err) {
       if (!(err instanceof UnknownOutcomeError)) throw err;
@@ -254,7 +261,7 @@ export class JobfitClient {
 
     this.http.trace('  no invitation with that email: sending once more');
     try {
-      const invitation = await this.confirmCreated(await this.call('createInvitation', { body, signal }), body.email, signal);
+      const invitation = await this.confirmCreated(await this.call('createInvitation', { body, signal }), body.email, signal, confirmed);
       return { invitation, recovered: false, sends: 2 };
     } catch (err) {
       if (!(err instanceof UnknownOutcomeError)) throw err;
@@ -278,10 +285,14 @@ export class JobfitClient {
    * is replaced by the one the email finds; when the email finds none yet,
    * the answer comes back with `id` null, for the caller to settle by email
    * later (bulk invite: "unknown", looked up again by --resume, never sent twice).
+   * `confirmed` (bulk invite's batches, src/bulk/confirm-batch.ts) may
+   * confirm the id first, from a list answer stating the same id with the
+   * same email; when it does not, the id is read back as without it.
    */
-  private async confirmCreated(invitation: RouteResponse<'createInvitation'>, email: string, signal?: AbortSignal): Promise<RouteResponse<'createInvitation'>> {
+  private async confirmCreated(invitation: RouteResponse<'createInvitation'>, email: string, signal?: AbortSignal, confirmed?: CreatedCheck): Promise<RouteResponse<'createInvitation'>> {
     const id = idOrUndefined((invitation as { id?: unknown } | null)?.id);
     if (id !== undefined) {
+      if (confirmed && (await confirmed(id, email, signal).catch(() => false))) return invitation;
       const named = await this.getInvitation(id, signal).catch((err: unknown) => {
         // Not found, or an answer for someone else: the email decides below. Anything else (gone, Ctrl-C) ends the call.
         if (err instanceof ApiError || err instanceof ProtocolError) return undefined;

@@ -23,7 +23,7 @@ export function isStandalone(): boolean {
   return seaModule() !== null;
 }
 
-/** An asset's text (the package's file at the same relative path, e.g. `fixtures/seed.json`); undefined when not standalone. */
+/** An asset's text (the package's file at the same relative path, e.g. `stub/seed.json`, dist/stub/seed.json in the package); undefined when not standalone. */
 export function assetText(name: string): string | undefined {
   return seaModule()?.getAsset(name, 'utf8');
 }

@@ -21,6 +21,7 @@ import { type InvitationRef, listTestTakersComplete, type TestTakerLike } from '
 import { ExportTally } from './tally.js';
 import { orderedFilter } from './person-status.js';
 import { openTarget } from './target.js';
+import { type Listing, streamListing } from '../listing/item-stream.js';
 import { type ColumnSpec, createListWriter, type ListWriter } from '../format/output.js';
 import { NUM } from '../format/number.js';
 
@@ -75,13 +76,26 @@ export interface FindOptions {
 
 const OUTSIDE_EMAIL = 'outside the --email filter';
 
+/** Hands one item over; a promise while the reader is behind (the engine waits for it: back-pressure). */
+type Put = (it: Item) => void | Promise<void>;
+
 /**
  * The engine of `--all`: every item of `resource` matching `filter`, each
- * exactly once, handed to `write` as it is found. Throws a JobfitError when
- * the items found cannot add up to the service's count.
+ * exactly once, handed to `write` as it is found (waiting while the promise
+ * `write` returns is pending). Throws a JobfitError when the items found
+ * cannot add up to the service's count.
  */
-export async function findEverything(client: JobfitClient, resource: AllResource, filter: ListFilter, write: (it: Item) => void, o: FindOptions = {}): Promise<ListedCount> {
+export async function findEverything(client: JobfitClient, resource: AllResource, filter: ListFilter, write: Put, o: FindOptions = {}): Promise<ListedCount> {
   return resource === 'profiles' ? allProfiles(client, write, o) : allPeople(client, resource, filter, write, o);
+}
+
+/**
+ * findEverything as a loop: `for await (const it of streamEverything(...))`,
+ * at most a few items held ahead of a reader that stops (listing/item-stream.ts);
+ * `result` has the figures once the loop has ended.
+ */
+export function streamEverything(client: JobfitClient, resource: AllResource, filter: ListFilter, o: FindOptions = {}): Listing<Item, ListedCount> {
+  return streamListing((put, signal) => findEverything(client, resource, filter, put, { ...o, signal }), { signal: o.signal });
 }
 
 export async function listEverything(ctx: Session, client: JobfitClient, o: ListEverythingOptions): Promise<void> {
@@ -97,14 +111,13 @@ export async function listEverything(ctx: Session, client: JobfitClient, o: List
   try {
     writer = await createListWriter(target.ctx, { columns: o.columns, csvColumns: o.csvColumns, fieldNames: o.fieldNames, envelope: { mode: o.mode }, noun: o.noun });
     const w = writer;
-    const gate = o.keep && orderedFilter(o.keep.test, (it: Item, kept) => (kept ? (tally.write(), w.write(it)) : tally.skip(o.keep!.reason)));
-    const write = (it: Item) => {
-      seenSoFar++;
-      if (gate) return gate.push(it);
+    // Back-pressure: a write that finds stdout full waits for it to drain, and the listing waits for the loop.
+    const write = async (it: Item) => {
       tally.write();
-      w.write(it);
+      if (!w.write(it)) await w.drained();
     };
-    found = await findEverything(client, o.resource, o.filter ?? {}, write, {
+    const gate = o.keep && orderedFilter(o.keep.test, (it: Item, kept) => (kept ? write(it) : tally.skip(o.keep!.reason)));
+    const listing = streamEverything(client, o.resource, o.filter ?? {}, {
       signal: ctx.io.signal,
       onRequest: (q, a) => ctx.debug(`  --all: ${JSON.stringify(q)} → ${a.returned} of ${a.total}${a.hasMore ? ' (capped)' : ''}`),
       onOutside: () => {
@@ -113,6 +126,12 @@ export async function listEverything(ctx: Session, client: JobfitClient, o: List
       },
       onNotice: (m) => ctx.info(m),
     });
+    for await (const it of listing) {
+      seenSoFar++;
+      if (gate) await gate.push(it);
+      else await write(it);
+    }
+    found = await listing.result;
     await gate?.drain();
   } catch (err) {
     error = err;
@@ -134,7 +153,7 @@ export async function listEverything(ctx: Session, client: JobfitClient, o: List
   if (found) ctx.debug(`--all: ${NUM.format(found.listed)} ${o.noun} in ${found.requests} request${found.requests === 1 ? '' : 's'}`);
 }
 
-async function allPeople(client: JobfitClient, resource: 'invitations' | 'test-takers', filter: ListFilter, write: (it: Item) => void, o: FindOptions): Promise<ListedCount> {
+async function allPeople(client: JobfitClient, resource: 'invitations' | 'test-takers', filter: ListFilter, write: Put, o: FindOptions): Promise<ListedCount> {
   const { signal, concurrency, onRequest } = o;
   const fetchInvitations = (q: ListFilter, s?: AbortSignal) => client.listInvitations(q, s) as Promise<Envelope>;
   const fetchTakers = (q: ListFilter, s?: AbortSignal) => client.listTestTakers(q, s) as Promise<Envelope>;
@@ -145,7 +164,7 @@ async function allPeople(client: JobfitClient, resource: 'invitations' | 'test-t
     const page = await (resource === 'invitations' ? fetchInvitations : fetchTakers)(filter, signal);
     requests++;
     if (!page.has_more && typeof page.total_count === 'number' && page.data.length === page.total_count) {
-      for (const it of page.data) write(it);
+      for (const it of page.data) await write(it);
       return { listed: page.data.length, totalCount: page.total_count, requests };
     }
   }
@@ -155,8 +174,8 @@ async function allPeople(client: JobfitClient, resource: 'invitations' | 'test-t
   // The engines partition on the email filter themselves, so a user's email filter is applied here.
   const wanted = email?.toLowerCase();
   const keep = (it: Item, known: string | undefined) => {
-    if (wanted && !(known ?? '').toLowerCase().includes(wanted)) o.onOutside?.(it);
-    else write(it);
+    if (wanted && !(known ?? '').toLowerCase().includes(wanted)) return o.onOutside?.(it);
+    return write(it);
   };
   let r: ListAllResult;
   if (resource === 'invitations') {
@@ -184,7 +203,7 @@ async function allPeople(client: JobfitClient, resource: 'invitations' | 'test-t
  * is found through the complete list of test takers: each one's profile id is
  * on the test taker, and the profile is then fetched.
  */
-async function allProfiles(client: JobfitClient, write: (it: Item) => void, o: FindOptions): Promise<ListedCount> {
+async function allProfiles(client: JobfitClient, write: Put, o: FindOptions): Promise<ListedCount> {
   const { signal, concurrency, onRequest } = o;
   const page = (await client.listCareerNavigationProfiles()) as unknown as Envelope;
   let requests = 1;
@@ -195,7 +214,7 @@ async function allProfiles(client: JobfitClient, write: (it: Item) => void, o: F
     for (const it of page.data) {
       if (ids.has(String(it.id))) continue;
       ids.add(String(it.id));
-      write(it);
+      await write(it);
     }
     return { listed: ids.size, totalCount: total, requests };
   }
@@ -259,7 +278,7 @@ async function allProfiles(client: JobfitClient, write: (it: Item) => void, o: F
         profiles.write();
         if (seen.has(String(out.value.id))) return;
         seen.add(String(out.value.id));
-        write(out.value);
+        return write(out.value);
       },
     },
   );

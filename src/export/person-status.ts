@@ -94,13 +94,23 @@ async function acceptedAt(client: Pick<JobfitClient, 'getInvitation'>, resource:
 
 /**
  * Applies an async predicate to items as they come, `concurrency` at a time,
- * and hands each one on in the order it came (kept or dropped). `drain`
- * resolves when every item is handed on, or rejects with the first error.
+ * and hands each one on in the order it came (kept or dropped), waiting for
+ * the promise `onItem` returns. `push` returns a promise while more than
+ * `held` items are waiting to be handed on (back-pressure: the caller waits
+ * for it). `drain` resolves when every item is handed on, or rejects with
+ * the first error.
  */
-export function orderedFilter<T>(test: (it: T) => Promise<boolean>, onItem: (it: T, kept: boolean) => void, concurrency = 8): { push(it: T): void; drain(): Promise<void> } {
+export function orderedFilter<T>(
+  test: (it: T) => Promise<boolean>,
+  onItem: (it: T, kept: boolean) => void | Promise<void>,
+  concurrency = 8,
+  held = 64,
+): { push(it: T): void | Promise<void>; drain(): Promise<void> } {
   let chain: Promise<void> = Promise.resolve();
   let active = 0;
   const waiting: Array<() => void> = [];
+  // The chain as it was after each of the last `held` pushes: the oldest is where the caller waits.
+  const behind: Array<Promise<void>> = [];
   const slot = async () => {
     if (active >= concurrency) await new Promise<void>((r) => waiting.push(r));
     active++;
@@ -114,6 +124,10 @@ export function orderedFilter<T>(test: (it: T) => Promise<boolean>, onItem: (it:
       const verdict = slot().then(() => test(it)).finally(release);
       verdict.catch(() => {});
       chain = chain.then(async () => onItem(it, await verdict));
+      behind.push(chain);
+      if (behind.length <= held) return undefined;
+      // An error is thrown by drain(), not here.
+      return behind.shift()!.catch(() => {});
     },
     drain: () => chain,
   };

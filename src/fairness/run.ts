@@ -33,9 +33,26 @@ export interface PageMeta {
 type Assigned = { assigned_assessments?: Array<{ completed_at?: string | null }> };
 type TakerReader = Pick<JobfitClient, 'getTestTaker' | 'getInvitation'>;
 
+/**
+ * The test taker's assigned assessments when a list item carries them (a
+ * newer server: the reference's list items have none, and the stub gives
+ * none), each with its `completed_at` (a time or null); anything else says
+ * nothing and the test taker is read.
+ */
+function assignedOf(item: object): Array<{ completed_at: string | null }> | undefined {
+  const a = (item as Assigned).assigned_assessments;
+  if (!Array.isArray(a) || a.length === 0) return undefined;
+  const told = a.every((x: unknown) => typeof x === 'object' && x !== null && 'completed_at' in x && (typeof x.completed_at === 'string' || x.completed_at === null));
+  return told ? (a as Array<{ completed_at: string | null }>) : undefined;
+}
+
 export class FairnessRun {
-  /** Test takers the report already read for its --status filter, by id, until their scorecard is asked for (or they are filtered out). */
-  private readonly readByFilter = new Map<number, Assigned>();
+  /**
+   * Test takers whose assigned assessments the run already has, by id, until
+   * their scorecard is asked for (or they are filtered out): read by the
+   * --status filter, or carried by a newer server's invitation list item.
+   */
+  private readonly known = new Map<number, Assigned>();
 
   private constructor(
     readonly settings: FairnessSettings,
@@ -53,6 +70,9 @@ export class FairnessRun {
 
   addInvitation(inv: { id: number | string; email?: string | null; person_id?: string | null; custom_id?: string | null }, taker: number | null): void {
     this.join.addInvitation(inv, taker);
+    // The reference gives a list item no assessments; a newer server may: then its test taker is not read again.
+    const assigned = this.settings.completion && taker !== null ? assignedOf(inv) : undefined;
+    if (assigned && taker !== null) this.known.set(taker, { assigned_assessments: assigned });
   }
 
   addScorecard(id: number, card: { five_star_score?: number | null; job_fit_percentage?: number | null }): void {
@@ -70,7 +90,7 @@ export class FairnessRun {
       getTestTaker: async (id, signal) => {
         const taker = await client.getTestTaker(id, signal);
         const n = Number(id);
-        if (Number.isSafeInteger(n)) this.readByFilter.set(n, { assigned_assessments: (taker as Assigned).assigned_assessments });
+        if (Number.isSafeInteger(n)) this.known.set(n, { assigned_assessments: (taker as Assigned).assigned_assessments });
         return taker;
       },
       getInvitation: (id, signal) => client.getInvitation(id, signal),
@@ -79,19 +99,19 @@ export class FairnessRun {
 
   /** A test taker the --status filter read and left out: its scorecard is not asked for. */
   forget(testTakerId: number | null): void {
-    if (testTakerId !== null) this.readByFilter.delete(testTakerId);
+    if (testTakerId !== null) this.known.delete(testTakerId);
   }
 
   /**
    * The scorecard, and (for completion) the test taker beside it, both in the
    * report's slot of the pool (they go out together): only for a person with
-   * a row whose completion is not known yet, and not when the run has read it
-   * already (--status).
+   * a row whose completion is not known yet, and not when the run has it
+   * already (--status, or a newer server's list item).
    */
   async fetch(client: JobfitClient, id: number, sp: string, signal?: AbortSignal) {
-    const read = this.readByFilter.get(id);
+    const read = this.known.get(id);
     if (read) {
-      this.readByFilter.delete(id);
+      this.known.delete(id);
       this.join.addTestTaker(id, read);
     }
     if (read || !this.settings.completion || !this.join.needsCompletion(id)) return client.getScorecard(id, sp, signal);

@@ -8,7 +8,7 @@
  */
 import type { CareerNavigationProfileListItem, InvitationListItem, TestTakerListItem } from '../api/index.js';
 import type { JobfitClient } from '../client/index.js';
-import { findEverything } from '../export/list-everything.js';
+import { findEverything, streamEverything } from '../export/list-everything.js';
 
 export type ListResource = 'invitations' | 'test-takers' | 'profiles';
 
@@ -44,7 +44,7 @@ const RESOURCES: readonly ListResource[] = ['invitations', 'test-takers', 'profi
 export async function listAll<R extends ListResource>(client: JobfitClient, resource: R, filters: ListFilters = {}, opts: ListOptions = {}): Promise<Array<ResourceItem[R]>> {
   checkArgs('listAll', resource, filters);
   const out: Array<ResourceItem[R]> = [];
-  await findEverything(client, resource, { ...filters }, (it) => out.push(it as unknown as ResourceItem[R]), {
+  await findEverything(client, resource, { ...filters }, (it) => void out.push(it as unknown as ResourceItem[R]), {
     signal: opts.signal,
     concurrency: opts.concurrency,
     onRequest: opts.onRequest,
@@ -62,8 +62,9 @@ function checkArgs(fn: string, resource: ListResource, filters: ListFilters): vo
  * `for await (const t of iterate(client, 'test-takers')) ...`. The same items,
  * each once, and the same count check: when the items cannot add up, the loop
  * throws after the last one. Leaving the loop early (`break`, a throw) stops
- * the search and waits for its requests to end. Items found while the loop
- * body runs are held until it asks for them (at most the whole list).
+ * the search and waits for its requests to end. While the loop body runs,
+ * the search holds only a few items ahead of it and then waits
+ * (src/listing/item-stream.ts), so a slow body does not fill memory.
  */
 export function iterate<R extends ListResource>(client: JobfitClient, resource: R, filters: ListFilters = {}, opts: ListOptions = {}): AsyncGenerator<ResourceItem[R], void, undefined> {
   checkArgs('iterate', resource, filters);
@@ -71,51 +72,6 @@ export function iterate<R extends ListResource>(client: JobfitClient, resource: 
 }
 
 async function* items<R extends ListResource>(client: JobfitClient, resource: R, filters: ListFilters, opts: ListOptions): AsyncGenerator<ResourceItem[R], void, undefined> {
-  const stop = new AbortController();
-  const signal = opts.signal ? AbortSignal.any([opts.signal, stop.signal]) : stop.signal;
-  let queue: Array<ResourceItem[R]> = [];
-  let head = 0;
-  let wake: (() => void) | undefined;
-  let finished = false;
-  let failure: { error: unknown } | undefined;
-  const search = findEverything(client, resource, { ...filters }, (it) => {
-    queue.push(it as unknown as ResourceItem[R]);
-    wake?.();
-  }, { signal, concurrency: opts.concurrency, onRequest: opts.onRequest }).then(
-    () => {
-      finished = true;
-      wake?.();
-    },
-    (error: unknown) => {
-      failure = { error };
-      finished = true;
-      wake?.();
-    },
-  );
-  try {
-    for (;;) {
-      if (head < queue.length) {
-        const it = queue[head++];
-        if (head > 1024 && head * 2 > queue.length) {
-          queue = queue.slice(head);
-          head = 0;
-        }
-        yield it;
-        continue;
-      }
-      if (finished) {
-        if (failure) throw failure.error;
-        return;
-      }
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-      });
-      wake = undefined;
-    }
-  } finally {
-    if (!finished) {
-      stop.abort(new Error('iterate: the loop ended before the list did'));
-      await search;
-    }
-  }
+  const listing = streamEverything(client, resource, { ...filters }, { signal: opts.signal, concurrency: opts.concurrency, onRequest: opts.onRequest });
+  for await (const it of listing) yield it as unknown as ResourceItem[R];
 }

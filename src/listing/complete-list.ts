@@ -59,7 +59,7 @@ import {
   smallChildren,
   type Unfinished,
 } from './cell-search.js';
-import { BACKLOG, InOrder } from './in-order.js';
+import { InOrder } from './in-order.js';
 
 export { minimumRequests } from './cell-search.js';
 
@@ -236,28 +236,20 @@ class PartitionSearch<T> {
   /** One request: the base filter, narrowed to `email` when given. */
   async query(email: string | undefined): Promise<Answer> {
     const signal = this.opts.signal;
-    if (signal?.aborted) throw signal.reason ?? new Error('aborted');
     const q: ListPageQuery = { ...this.base };
     if (email !== undefined) q.email = email;
-    const env = await this.slot(() => {
-      // A consumer slower than the answers: wait for it before asking more
-      // (only then: an await that waits on nothing would reorder the requests).
-      const wait = this.delivery.room(BACKLOG);
-      return wait ? wait.then(() => this.send(q)) : this.send(q);
-    });
+    // Sent in a slot, once there is room (in-order.ts: a reader that stopped holds the search here; else no await is added), never after a stop.
+    const send = () => {
+      if (signal?.aborted) throw signal.reason ?? new Error('aborted');
+      if (this.requests >= this.budget) throw gaveUpError({ open: [...this.active].filter((a) => a.counted < a.total), requests: this.requests, found: this.seen.size, total: this.total0, noun: this.noun });
+      this.requests++;
+      return this.fetchPage(q, signal);
+    };
+    const env = await this.slot(() => this.delivery.room()?.then(send) ?? send());
     const { total, hasMore } = readAnswer(env, this.noun);
     this.take(env.data);
     this.opts.onRequest?.(q, { total, returned: env.data.length, hasMore });
     return { total, hasMore, newest: newestOf(env.data) };
-  }
-
-  /** Sends one request, within the budget. */
-  private send(q: ListPageQuery): Promise<ListEnvelopeLike<T>> {
-      if (this.requests >= this.budget) {
-        throw gaveUpError({ open: [...this.active].filter((a) => a.counted < a.total), requests: this.requests, found: this.seen.size, total: this.total0, noun: this.noun });
-      }
-      this.requests++;
-      return this.fetchPage(q, this.opts.signal);
   }
 
   /**

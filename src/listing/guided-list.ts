@@ -24,7 +24,7 @@ import { NUM } from '../format/number.js';
 import { LIST_CAP_FILTERED } from '../api/limits.js';
 import { readId } from '../api/ids.js';
 import { type BaseFilter, cleanFilter, createdAt, type FetchPage, itemKey, type ListAllOptions, type ListAllResult, type ListPageQuery, listComplete, minimumRequests, newestOf, patient, readAnswer } from './complete-list.js';
-import { BACKLOG, InOrder } from './in-order.js';
+import { InOrder } from './in-order.js';
 
 /** An id as the guide keys it (a number, as readId reads it), or NaN (found nowhere) when it is not one. */
 const numberOf = (v: unknown): number => (typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v.trim()) : Number.NaN);
@@ -167,6 +167,9 @@ class TakerListing<T extends TestTakerLike> {
   async ask(q: ListPageQuery): Promise<TakerAnswer<T>> {
     const signal = this.opts.signal;
     if (signal?.aborted) throw signal.reason ?? new Error('aborted');
+    // A reader that stopped holds the requests here (in-order.ts, room).
+    const wait = this.room();
+    if (wait) await wait;
     this.requests++;
     const env = await this.fetchTakers(q, signal);
     const { total, hasMore } = readAnswer(env, this.noun);
@@ -190,9 +193,9 @@ class TakerListing<T extends TestTakerLike> {
     }
   }
 
-  /** Waits (only when needed) for the consumer to take most of what is queued (InOrder.room). */
+  /** Undefined while the deliveries keep up; else resolves once they do (in-order.ts, room). */
   room(): Promise<void> | undefined {
-    return this.delivery.room(BACKLOG);
+    return this.delivery.room();
   }
 
   /** Nothing more is delivered (the listing failed; requests still in flight add no row). */
@@ -312,7 +315,10 @@ async function askPlanned<T extends TestTakerLike>(l: TakerListing<T>, cells: st
 /** The invitations and the test takers disagree somewhere: the adaptive search for what is left. */
 async function searchTheRest<T extends TestTakerLike>(l: TakerListing<T>, capped: string[]): Promise<ListAllResult> {
   const { signal, concurrency, onRequest } = l.opts;
-  const r = await listComplete(l.fetchTakers, l.base, (it) => l.take([it]), { signal, concurrency, onRequest, noun: l.noun, emailOf: (it) => l.emailOf(it) }).catch((err: unknown) => {
+  const r = await listComplete(l.fetchTakers, l.base, (it) => {
+    l.take([it]);
+    return l.room();
+  }, { signal, concurrency, onRequest, noun: l.noun, emailOf: (it) => l.emailOf(it) }).catch((err: unknown) => {
     if (err instanceof JobfitError && capped.length > 0) {
       throw new JobfitError(`${err.message} The emails of ${capped.length} group${capped.length === 1 ? '' : 's'} (${capped.slice(0, 3).map((c) => `"${c}"`).join(', ')}) differ between invitations and test takers.`, { hint: err.hint });
     }

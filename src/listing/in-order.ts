@@ -6,61 +6,69 @@
  * stops the deliveries after it and is thrown by done(). A search that
  * failed stops them too (stop()): its requests still in flight must not add
  * rows after the export's `#INCOMPLETE EXPORT` line (issue 43, item 6).
+ *
+ * Back-pressure: a consumer that is slow (its delivery returns a promise that
+ * waits, e.g. for stdout to drain) makes deliveries queue up here. The search
+ * asks room() before each request and waits while more than BACKLOG of them
+ * are queued, so a reader that stops holds the search, not the whole list.
  */
-/**
- * Items found and not yet delivered past which a search waits for its
- * consumer before it asks for more: 2,000 items (13 full answers), so the
- * queue's memory does not grow with the list.
- */
-export const BACKLOG = 2000;
+export const BACKLOG = 1024;
 
 export class InOrder {
   private chain: Promise<void> = Promise.resolve();
   private error: unknown;
   private stopped = false;
-  /** Deliveries queued and not yet run: each holds its item. */
-  private pending = 0;
-  /** Resolves a room() wait once the backlog is down to its low mark. */
-  private waiter: { low: number; promise: Promise<void>; resolve: () => void } | undefined;
+  /** Deliveries queued and not yet run to their end. */
+  private queued = 0;
+  private waiters: Array<{ bound: number; wake: () => void }> = [];
+
+  /** Deliveries queued and not yet run to their end (each holds its item). */
+  get pending(): number {
+    return this.queued;
+  }
 
   /** Queues one delivery; it runs after every earlier one, and not at all after one failed or stop(). */
   add(deliver: () => void | Promise<void>): void {
-    this.pending++;
+    this.queued++;
     this.chain = this.chain.then(async () => {
       try {
-        if (this.error === undefined && !this.stopped) await deliver();
+        if (this.error !== undefined || this.stopped) return;
+        await deliver();
       } catch (err) {
         this.error = err;
       } finally {
-        this.pending--;
-        if (this.waiter && this.pending <= this.waiter.low) {
-          this.waiter.resolve();
-          this.waiter = undefined;
-        }
+        this.queued--;
+        this.wake();
       }
     });
   }
 
   /**
-   * Nothing (at once) while at most `high` deliveries wait; else a promise
-   * that resolves when half of them have run. A search that asks before each
-   * request holds at most `high` items plus the answers in flight, however
-   * slow its consumer (a file on a slow disk, a pipe read by `head`): the
-   * queue no longer grows with the list (issue 47, item 3).
+   * Undefined when at most `bound` deliveries are queued (the search goes on
+   * at once, with no await that would reorder its requests); otherwise a
+   * promise that resolves once they are down to `bound`, or the deliveries
+   * stopped or failed.
    */
-  room(high: number): Promise<void> | undefined {
-    if (this.pending <= high || this.error !== undefined || this.stopped) return undefined;
-    if (!this.waiter) {
-      let resolve = () => {};
-      const promise = new Promise<void>((r) => (resolve = r));
-      this.waiter = { low: Math.floor(high / 2), promise, resolve };
+  room(bound = BACKLOG): Promise<void> | undefined {
+    if (this.queued <= bound || this.stopped || this.error !== undefined) return undefined;
+    return new Promise((wake) => this.waiters.push({ bound, wake }));
+  }
+
+  private wake(): void {
+    if (this.waiters.length === 0) return;
+    const open = this.stopped || this.error !== undefined;
+    const still: typeof this.waiters = [];
+    for (const w of this.waiters) {
+      if (open || this.queued <= w.bound) w.wake();
+      else still.push(w);
     }
-    return this.waiter.promise;
+    this.waiters = still;
   }
 
   /** No delivery runs from now on, queued or not (the search failed: nothing it still finds is written). */
   stop(): void {
     this.stopped = true;
+    this.wake();
   }
 
   /** Resolves when every queued delivery has run; rejects with the first error of one. */

@@ -1,5 +1,5 @@
 /**
- * Seed → rows. seed.ts (loadSeed over fixtures/seed.json, planInvitations)
+ * Seed → rows. seed.ts (loadSeed over src/stub/seed.json, planInvitations)
  * decides what exists; this writes it with prepared statements in the caller's
  * transaction. Loaded lazily: serving an already seeded store needs none of it
  * (nor zod, which seed.ts uses to validate the fixture).

@@ -1,4 +1,4 @@
-// The stub's seed: a declarative description in fixtures/seed.json of the
+// The stub's seed: a declarative description in src/stub/seed.json of the
 // accounts, keys, teams, users, templates and enabled score profiles, plus a
 // plan of how many invitations each team gets and in which states. loadSeed()
 // validates it (shape with zod, then cross-references); planInvitations()
@@ -117,22 +117,21 @@ export type InvitationState = keyof z.infer<typeof StateMix>;
 // ----------------------------------------------------------------- location
 
 /**
- * The package root: the nearest directory above this module that holds
- * package.json and fixtures/seed.json. Works from src/stub/, dist/ and
- * dist/chunks/ alike, and from an installed package.
+ * The stub's seed as a file: `stub/seed.json` beside the stub's code, the
+ * nearest above this module: src/stub/seed.json from the sources, and
+ * dist/stub/seed.json (copied there by scripts/build.mjs) from dist/,
+ * dist/chunks/ and dist/lib/ alike, in the repository or an installed
+ * package. The standalone executable reads its asset `stub/seed.json` instead.
  */
-export function packageRoot(from: string = dirname(fileURLToPath(import.meta.url))): string {
+export function seedFile(from: string = dirname(fileURLToPath(import.meta.url))): string {
   let dir = from;
   for (;;) {
-    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'fixtures', 'seed.json'))) return dir;
+    const file = join(dir, 'stub', 'seed.json');
+    if (existsSync(file)) return file;
     const parent = dirname(dir);
-    if (parent === dir) throw new Error('Cannot find the fixtures directory of jobfit (fixtures/seed.json).');
+    if (parent === dir) throw new Error('Cannot find the stub\'s seed of jobfit (stub/seed.json beside its code).');
     dir = parent;
   }
-}
-
-export function fixturesDir(): string {
-  return join(packageRoot(), 'fixtures');
 }
 
 // ------------------------------------------------------------------ loading
@@ -234,10 +233,10 @@ export function parseSeed(data: unknown): Seed {
   return r.data;
 }
 
-/** Loads fixtures/seed.json (an asset of the standalone executable) or the given file, and validates it. */
+/** Loads the stub's seed (seedFile, or the standalone executable's asset `stub/seed.json`) or the given file, and validates it. */
 export function loadSeed(file?: string): Seed {
-  const text = file === undefined ? assetText('fixtures/seed.json') : undefined;
-  return parseSeed(JSON.parse(text ?? readFileSync(file ?? join(fixturesDir(), 'seed.json'), 'utf8')));
+  const text = file === undefined ? assetText('stub/seed.json') : undefined;
+  return parseSeed(JSON.parse(text ?? readFileSync(file ?? seedFile(), 'utf8')));
 }
 
 // ---------------------------------------------------------------- expansion

@@ -11,9 +11,11 @@ import { dirname } from 'node:path';
 import { JobfitError, UsageError } from '../core/errors.js';
 import { type Database, type Statement, openDatabase } from '../core/sqlite.js';
 import { checkSqliteSideFiles, prepareSqliteSideFiles } from '../core/sqlite-files.js';
+import { isBusy } from './event-queue.js';
 import { type Column, MIRROR_TABLES, SCHEMA_VERSION, migration } from './schema.js';
 import {
   type Counts,
+  DatabaseBusyError,
   DatabaseUnwritableError,
   HEARTBEAT_MS,
   type LockHolder,
@@ -59,12 +61,22 @@ const DISK_CAUSE: Record<DiskCondition, string> = {
   'no-permission': 'this user may not write there',
 };
 
+/** SQLite's wait for another process's write lock before it answers "database is locked" (PRAGMA busy_timeout). */
+const BUSY_TIMEOUT_MS = 5000;
+
 /**
- * A write the disk refused, as one sentence naming the database and the
- * cause (DatabaseUnwritableError: the run stops, what was committed is
- * kept); any other error as it was.
+ * A write the disk refused, or another process's write lock held past the
+ * busy wait, as one sentence naming the database and the cause
+ * (DatabaseUnwritableError, DatabaseBusyError: the run stops, what was
+ * committed is kept); any other error as it was.
  */
 function unwritable(err: unknown, path: string): unknown {
+  if (isBusy(err)) {
+    return new DatabaseBusyError(`The sync database ${path} is busy: another process held its write lock for more than ${BUSY_TIMEOUT_MS / 1000} s (database is locked).`, {
+      cause: err,
+      hint: 'a sqlite3 shell or another program with a transaction open on it; end it, then run again',
+    });
+  }
   const c = diskConditionOf(err, dirname(path));
   if (!c) return err;
   const code = (err as { code?: unknown }).code;
@@ -100,7 +112,7 @@ export class SqliteStore implements SyncStore, Writer {
       prepareSqliteSideFiles(path, SIDE_WHAT, SIDE_ELSEWHERE);
       // prepareFile made the file or found it: opening creates nothing.
       db = openDatabase(path);
-      db.exec('PRAGMA busy_timeout = 5000');
+      db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
       // Reading the schema is the first access that proves the file is a database.
       const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).values() as string[];
       if (tables.length > 0 && !tables.includes('sync_meta')) {

@@ -68,6 +68,13 @@ export class DatabaseGoneError extends JobfitError {}
 /** The disk under a SQLite database refused a write (full, read-only, not ours): the run stops as for a database gone; what was committed is kept. */
 export class DatabaseUnwritableError extends DatabaseGoneError {}
 
+/**
+ * Another process held a SQLite database's write lock past the busy wait (an
+ * analyst's sqlite3 shell in a transaction): the run stops as for a disk that
+ * refused, what was committed is kept; a watch tries again at its next round.
+ */
+export class DatabaseBusyError extends DatabaseUnwritableError {}
+
 /** Another live sync holds the database: exit 2, nothing done. */
 export class SyncLockedError extends UsageError {}
 

@@ -5,27 +5,24 @@
  * docs/openapi.json. Every list route (plain, filtered, with the test key) and
  * one of each item route, validated with Ajv against the document.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES, type RouteName } from '../../src/api/routes.js';
-import { type RunningStub, startStubServer } from '../../src/stub/index.js';
+import type { RunningStub } from '../../src/stub/index.js';
+import { type StartedStub, startStub } from '../helpers/stub.js';
 import { type Request, type SeedPicks, cases, pickSeed, send } from '../../scripts/openapi.js';
 import { violation } from './contract.js';
 
 let stub: RunningStub;
-let dataDir: string;
+let started: StartedStub | undefined;
 let picks: SeedPicks;
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'jobfit-minimal-test-'));
-  stub = await startStubServer({ dataDir, port: 0, host: '127.0.0.1', publishOrigin: false, minimalFields: true });
+  started = await startStub({ server: { publishOrigin: false, minimalFields: true } });
+  stub = started.server!;
   picks = await pickSeed(stub);
 });
 afterAll(async () => {
-  await stub?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await started?.stop();
 });
 
 async function expectValid(operationId: RouteName, request: Request): Promise<unknown> {

@@ -5,16 +5,14 @@
  * dialect of OpenAPI 3.1), against the document's schema for its route and
  * status. The committed file must be what `npm run openapi` writes today.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createConfig, lint } from '@redocly/openapi-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '../../src/api/messages.js';
 import { renderOpenApi } from '../../src/api/openapi.js';
 import { ROUTES, type RouteName } from '../../src/api/routes.js';
-import { type RunningStub, startStubServer } from '../../src/stub/index.js';
+import type { RunningStub } from '../../src/stub/index.js';
+import { type StartedStub, startStub } from '../helpers/stub.js';
 import { type Answer, type Case, DOC_URL, type Request, type SeedPicks, cases, pickSeed, runCases, send, toExamples } from '../../scripts/openapi.js';
 import { ajv, committed, doc, operations, responseValidator, schemaAt, violation } from './contract.js';
 import { DANA } from '../helpers/seeded.js';
@@ -25,21 +23,20 @@ function expectValid(operationId: string, request: Request, answer: Answer): voi
 }
 
 let stub: RunningStub;
-let dataDir: string;
+let started: StartedStub | undefined;
 let since: number;
 let results: Array<{ case: Case; answer: Answer }>;
 let picks: SeedPicks;
 
 beforeAll(async () => {
   since = Date.now();
-  dataDir = mkdtempSync(join(tmpdir(), 'jobfit-openapi-test-'));
-  stub = await startStubServer({ dataDir, port: 0, host: '127.0.0.1', publishOrigin: false });
+  started = await startStub({ server: { publishOrigin: false } });
+  stub = started.server!;
   results = await runCases(stub);
   picks = await pickSeed(stub);
 });
 afterAll(async () => {
-  await stub?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await started?.stop();
 });
 
 describe('docs/openapi.json', () => {

@@ -2,18 +2,21 @@
  * What the CSV file tests share: a real stub on a loopback port for the whole
  * file, `jobfit invite` run in-process against it, and the fixtures.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { type RunningStub, startStubServer } from '../../src/stub/index.js';
 import { runCli } from '../helpers/cli.js';
 
-export const FIX = resolve(import.meta.dirname, '../../fixtures/csv');
+export const FIX = resolve(import.meta.dirname, '../fixtures/csv');
+/** The files the help's examples and the README name (fixtures/csv: sample.csv, people.xlsx, uk-candidates.csv). */
+const EXAMPLES = resolve(import.meta.dirname, '../../fixtures/csv');
 import { DANA as INVITER } from '../helpers/seeded.js';
 
 export { INVITER };
-export const fx = (name: string) => join(FIX, name);
+/** A file of the corpus (test/fixtures/csv), or of the examples when the corpus has none by that name. */
+export const fx = (name: string) => (existsSync(join(FIX, name)) ? join(FIX, name) : join(EXAMPLES, name));
 export const readResults = (p: string) => readFileSync(p, 'utf8').replace(/^\uFEFF/, '').trimEnd().split('\n');
 
 /** Starts the stub before the file's tests and removes everything after them. */

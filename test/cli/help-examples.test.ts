@@ -2,7 +2,7 @@
  * Every `$ …` line of every command's --help runs as written (issue 30 item 5):
  * with the built binary on the PATH as `jobfit`, in bash, in a folder that holds
  * the repository's fixtures/, against the embedded stub of a fresh config
- * directory (no configuration: the seed of fixtures/seed.json). Each help page
+ * directory (no configuration: the seed of src/stub/seed.json). Each help page
  * runs top to bottom from a fresh seed, as a reader would follow it, so an id in
  * an example is one the seed has, or one an example before it made.
  */

@@ -1,5 +1,5 @@
 /**
- * A real stub on a loopback port for command tests, and a Context pointed at
+ * A real stub on a loopback port for command tests (test/helpers/stub.ts, startStub), and a Context pointed at
  * it through JOBFIT_BASE_URL + JOBFIT_API_KEY, with in-memory streams.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -8,9 +8,10 @@ import { join } from 'node:path';
 import type { Context } from '../../src/commands/kit/context.js';
 import type { GlobalOptions, Prompter } from '../../src/core/session.js';
 import { createContext } from '../../src/cli/create-context.js';
-import { type RunningStub, startStubServer } from '../../src/stub/index.js';
+import type { RunningStub } from '../../src/stub/index.js';
 import { type MemoryIOOptions, memoryIO } from '../helpers/io.js';
 import { perFile } from '../helpers/per-file.js';
+import { startStub } from '../helpers/stub.js';
 
 export interface StubEnv {
   stub: RunningStub;
@@ -29,16 +30,16 @@ export async function startStubEnv(): Promise<StubEnv> {
     dirs.push(d);
     return d;
   };
-  const stub = await startStubServer({ dataDir: tmp('jobfit-stub-'), port: 0, host: '127.0.0.1' });
-  const account = stub.keys[0];
+  const started = await startStub({ dataDir: tmp('jobfit-stub-') });
+  const account = started.keys[0];
   return {
-    stub,
+    stub: started.server!,
     live: account.live_key,
     test: account.test_key,
-    env: { JOBFIT_BASE_URL: stub.url, JOBFIT_API_KEY: account.live_key },
+    env: started.env,
     tmp,
     async close() {
-      await stub.close();
+      await started.stop();
       for (const d of dirs) rmSync(d, { recursive: true, force: true });
     },
   };

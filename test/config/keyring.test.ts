@@ -11,18 +11,19 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStubServer } from '../../src/stub/index.js';
+import type { RunningStub } from '../../src/stub/index.js';
+import { startStub } from '../helpers/stub.js';
 import { type BuiltCli, buildCli } from '../e2e/built.js';
 
 let cli: BuiltCli;
-let stub: Awaited<ReturnType<typeof startStubServer>>;
+let stub: RunningStub;
 let dir: string;
 let key: string;
 
 beforeAll(async () => {
   cli = buildCli();
   dir = mkdtempSync(join(tmpdir(), 'jobfit-keyring-'));
-  stub = await startStubServer({ dataDir: join(dir, 'stub'), port: 0, host: '127.0.0.1' });
+  stub = (await startStub({ dataDir: join(dir, 'stub') })).server!;
   key = stub.keys[0].live_key;
 }, 120_000);
 afterAll(async () => {

@@ -11,7 +11,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningStub, startStubServer } from '../../src/stub/index.js';
+import type { RunningStub } from '../../src/stub/index.js';
+import { startStub } from '../helpers/stub.js';
 import { runCli } from '../helpers/cli.js';
 
 let dir: string;
@@ -28,7 +29,7 @@ beforeAll(async () => {
   const data = join(dir, 'stub');
   const seeded = await runCli(['stub', 'seed', '--data', data, '--test-takers', '6', '--complete', '1'], { configDir: join(dir, 'c') });
   expect(seeded.code, seeded.stderr).toBe(0);
-  stub = await startStubServer({ dataDir: data, port: 0, host: '127.0.0.1' });
+  stub = (await startStub({ dataDir: data })).server!;
   proxy = createServer(async (req, res) => {
     const m = /^\/v2\/test-takers\/(\d+)\/(scorecard|job-fit-report)/.exec(req.url ?? '');
     if (m) asked.push(Number(m[1]));

@@ -1,7 +1,7 @@
 /**
  * The statistics of `report --fairness` against answers computed
  * independently in exact fractions (test/fairness/known_answers.py, output
- * pinned in fixtures/fairness/known-answers.json): the Uniform Guidelines'
+ * pinned in test/fixtures/fairness/known-answers.json): the Uniform Guidelines'
  * worked examples, an LL144-style sex × race/ethnicity table, Fisher's exact
  * test (R's fisher.test examples among them), and LL144's median with ties.
  * Ratios and p-values must agree to 4 decimals (p-values also to 1e-6 relative).
@@ -23,7 +23,7 @@ interface Row {
   cautions: string[];
   highest: boolean;
 }
-const known = JSON.parse(readFileSync(new URL('../../fixtures/fairness/known-answers.json', import.meta.url), 'utf8')) as {
+const known = JSON.parse(readFileSync(new URL('../fixtures/fairness/known-answers.json', import.meta.url), 'utf8')) as {
   cases: Record<string, Row[]>;
   fisher: Array<{ table: [number, number, number, number]; p: number }>;
   scoring: Record<string, { scores: Record<string, number[]>; median: number; groups: Row[] }>;

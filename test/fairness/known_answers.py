@@ -6,7 +6,7 @@ Fisher's exact test (two-sided, R's rule: the tables no more probable than
 the observed one, with R's relative tolerance 1e-7), expected cells and the
 "one person moves" rule, and LL144's median and scoring rate.
 
-    python3 test/fairness/known_answers.py > fixtures/fairness/known-answers.json
+    python3 test/fairness/known_answers.py > test/fixtures/fairness/known-answers.json
 
 test/fairness/known-answers.test.ts holds src/fairness/ to these to 4 decimals.
 """

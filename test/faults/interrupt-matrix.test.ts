@@ -18,26 +18,20 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BuiltCli, buildCli } from '../e2e/built.js';
-import { INVITER, writePeople } from '../bulk/helpers/data.js';
+import { writePeople } from '../bulk/helpers/data.js';
 import { type StubProcess, startStubProcess } from '../bulk/helpers/stub-process.js';
+import { MATRIX, type MatrixRow, SIGNALS, TRANSPORTS, type Transport } from './interrupt-table.js';
 
 /** Test takers seeded on each stub: enough that every command is still running a second after it starts. */
 const PEOPLE = 12_000;
 /** Rows of the bulk invite. */
 const ROWS = 1500;
-const SIGNALS = [
-  ['SIGINT', 130],
-  ['SIGTERM', 143],
-  ['SIGHUP', 129],
-] as const;
 
 let tmp: string;
 let cli: BuiltCli;
 let served: StubProcess;
 const embeddedConfig = () => join(tmp, 'embedded-config');
 const servedConfig = () => join(tmp, 'served-config');
-
-type Transport = 'embedded' | 'served';
 
 function envOf(t: Transport): Record<string, string> {
   const base = { PATH: process.env.PATH ?? '', HOME: join(tmp, 'home'), NO_COLOR: '1' };
@@ -78,10 +72,20 @@ interface Case {
 
 const tmpIn = (dir: string) => readdirSync(dir).some((f) => f.endsWith('.jobfit-tmp'));
 
+/** The run's files for the table's F, C and R. */
+function filled(row: MatrixRow, dir: string): string[] {
+  const files: Record<string, string> = {
+    F: join(dir, row.kind === 'sync' ? 'results.sqlite' : 'out.file'),
+    C: join(dir, 'people.csv'),
+    R: join(dir, 'results.csv'),
+  };
+  if (row.kind === 'invite') writePeople(files.C, ROWS, `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`);
+  return row.args.map((a) => files[a] ?? a);
+}
+
 /** An export to --out: the temporary file exists while it runs; after the signal nothing is left, and stderr says to run it again. */
-function exportCase(args: string[], rerun: string): Case {
+function exportCase(rerun: string): Omit<Case, 'args'> {
   return {
-    args: (dir) => [...args, '--out', join(dir, 'out.file')],
     started: tmpIn,
     after(dir, stderr) {
       expect(readdirSync(dir), 'no --out file, whole, cut or temporary').toEqual([]);
@@ -92,22 +96,14 @@ function exportCase(args: string[], rerun: string): Case {
   };
 }
 
-function syncCase(extra: string[]): Case {
-  return {
-    args: (dir) => ['sync', '--db', join(dir, 'results.sqlite'), '--sp', 'sales-rep', ...extra],
-    started: (dir) => existsSync(join(dir, 'results.sqlite')),
-    after(_dir, stderr) {
-      expect(stderr).toContain('run the same command again to finish');
-    },
-  };
-}
-
-const inviteCase: Case = {
-  args(dir) {
-    const csv = join(dir, 'people.csv');
-    writePeople(csv, ROWS, `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`);
-    return ['invite', '--csv', csv, '--out', join(dir, 'results.csv'), '--created-by', INVITER, '--concurrency', '1', '--yes'];
+const syncCase: Omit<Case, 'args'> = {
+  started: (dir) => existsSync(join(dir, 'results.sqlite')),
+  after(_dir, stderr) {
+    expect(stderr).toContain('run the same command again to finish');
   },
+};
+
+const inviteCase: Omit<Case, 'args'> = {
   started(dir) {
     const journal = join(dir, 'results.csv.journal.ndjson');
     return existsSync(journal) && (readFileSync(journal, 'utf8').match(/"t":"done"/g) ?? []).length >= 20;
@@ -120,16 +116,10 @@ const inviteCase: Case = {
   },
 };
 
-const CASES: Record<string, Case> = {
-  'invitations list --all': exportCase(['invitations', 'list', '--all', '-o', 'csv'], 'jobfit invitations list --all'),
-  'test-takers list --all': exportCase(['test-takers', 'list', '--all', '-o', 'csv'], 'jobfit test-takers list --all'),
-  'scorecard --all': exportCase(['scorecard', '--all', '--sp', 'sales-rep', '-o', 'csv'], 'jobfit scorecard'),
-  'job-fit --all': exportCase(['job-fit', '--all', '-o', 'csv'], 'jobfit job-fit'),
-  report: exportCase(['report', '--sp', 'sales-rep', '-o', 'json'], 'jobfit report'),
-  sync: syncCase([]),
-  'sync --watch': syncCase(['--watch', '1h']),
-  'invite --csv': inviteCase,
-};
+function caseOf(row: MatrixRow): Case {
+  const judge = row.kind === 'export' ? exportCase(row.rerun!) : row.kind === 'sync' ? syncCase : inviteCase;
+  return { ...judge, args: (dir) => filled(row, dir) };
+}
 
 /**
  * A second, on a machine with a CPU to spare. On one whose load is above its
@@ -165,14 +155,15 @@ async function interrupt(t: Transport, c: Case, dir: string, sig: NodeJS.Signals
   return { ...e, stderr, ms: Math.round(performance.now() - at) };
 }
 
-describe.each(['embedded', 'served'] as const)('on the %s stub', (t) => {
-  describe.each(Object.keys(CASES))('%s', (name) => {
+// One test per cell of test/faults/interrupt-table.ts (48: the table of docs/faults.md, checked by interrupt-doc.test.ts).
+describe.each(TRANSPORTS)('on the %s stub', (t) => {
+  describe.each(MATRIX.map((row) => [row.name, row] as const))('%s', (_name, row) => {
     it.each(SIGNALS)('%s: exit %i within a second, no --out left, the rerun or resume line', async (sig, code) => {
       const dir = mkdtempSync(join(tmp, 'run-'));
-      const c = CASES[name];
+      const c = caseOf(row);
       const r = await interrupt(t, c, dir, sig);
       // One line per case for docs/faults.md's matrix.
-      console.log(`interrupt-matrix | ${name} | ${t} | ${sig} | exit ${r.code} | ${r.ms} ms | ${readdirSync(dir).filter((f) => !f.startsWith('people')).join(' ') || '(nothing)'}`);
+      console.log(`interrupt-matrix | ${row.name} | ${t} | ${sig} | exit ${r.code} | ${r.ms} ms | ${readdirSync(dir).filter((f) => !f.startsWith('people')).join(' ') || '(nothing)'}`);
       expect(r.signal, r.stderr).toBeNull();
       expect(r.code, r.stderr).toBe(code);
       expect(r.ms, 'from the signal to the exit').toBeLessThan(withinASecond());

@@ -18,6 +18,39 @@ export function jobFitRoute(s: FaultServer): void {
   });
 }
 
+/**
+ * The test taker item with the assessments the reference lists (the fault
+ * server's own has none): Personality and Career Interests, completed for a
+ * test taker who has results. What a sync reads to know which results to fetch.
+ */
+export function takerItemRoute(s: FaultServer): void {
+  s.faults.push((req, res) => {
+    const m = /^\/test-takers\/([^/]+)$/.exec(req.path);
+    if (!m || req.method !== 'GET') return false;
+    const inv = s.invitations.find((i) => i.test_taker_id !== null && String(i.test_taker_id) === m[1]);
+    if (!inv) return send(res, 400, { error: 'Test taker not found' });
+    const at = inv.completed ? inv.accepted_at : null;
+    const assessments = [
+      { id: 6, display_name: 'Personality Traits', short_name: 'Personality' },
+      { id: 8, display_name: 'Career Interests', short_name: 'Interests' },
+    ].map((a, k) => ({ id: inv.test_taker_id! * 10 + k, completed_at: at, language: at ? 'en' : null, assessment: a }));
+    return send(res, 200, {
+      mode: 'live',
+      object: 'test_taker',
+      id: inv.test_taker_id,
+      person_id: null,
+      custom_id: inv.custom_id,
+      invitation_id: inv.id,
+      phone: null,
+      assigned_assessments: assessments,
+      scorecard_url: null,
+      job_fit_summary_url: null,
+      career_navigation_url: null,
+      career_navigation_profile_id: null,
+    });
+  });
+}
+
 function jobFit(i: Inv) {
   return {
     mode: 'live',

@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningStub, startStubServer } from '../../src/stub/index.js';
+import type { RunningStub } from '../../src/stub/index.js';
+import { startStub } from '../helpers/stub.js';
 import { runCli } from '../helpers/cli.js';
 
 let dir: string;
@@ -20,7 +21,7 @@ beforeAll(async () => {
   // Past the service's 50-item cap: the rest are found through the test takers.
   const seed = await runCli(['stub', 'seed', '--data', data, '--test-takers', '150', '--complete', '1'], { configDir: join(dir, 'c') });
   expect(seed.code, seed.stderr).toBe(0);
-  stub = await startStubServer({ dataDir: data, port: 0, host: '127.0.0.1' });
+  stub = (await startStub({ dataDir: data })).server!;
   env = { JOBFIT_BASE_URL: stub.url, JOBFIT_API_KEY: stub.keys[0].live_key };
 }, 60_000);
 afterAll(async () => {

@@ -1,5 +1,5 @@
 /**
- * The people of the stub's seed that tests act as (fixtures/seed.json): the
+ * The people of the stub's seed that tests act as (src/stub/seed.json): the
  * users who invite, with the defaults each one has. One copy for every test.
  */
 export const DANA = 'dana.whitfield@northwind-talent.example'; // all defaults, notifies on completion (account 1)

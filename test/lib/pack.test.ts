@@ -102,7 +102,7 @@ afterAll(async () => {
 describe('the packed package, imported by name', () => {
   it('holds the library, its declarations and the CLI, and not the sources or tests', () => {
     const pkg = join(dir, 'node_modules/jobfit-cli');
-    for (const f of ['package.json', 'bin/jobfit.js', 'dist/main.js', 'dist/lib/index.js', 'dist/types/lib/index.d.ts', 'fixtures/seed.json', 'docs/library.md']) {
+    for (const f of ['package.json', 'bin/jobfit.js', 'dist/main.js', 'dist/lib/index.js', 'dist/types/lib/index.d.ts', 'dist/stub/seed.json', 'fixtures/csv/sample.csv', 'docs/library.md']) {
       expect(existsSync(join(pkg, f)), f).toBe(true);
     }
     expect(readdirSync(pkg).sort()).toEqual(['README.md', 'bin', 'dist', 'docs', 'fixtures', 'package.json']);

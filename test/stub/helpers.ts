@@ -1,13 +1,12 @@
 /**
- * Starts the stub on a loopback port with a throw-away data directory, and a
- * tiny fetch wrapper for its JSON API.
+ * The stub in this process (test/helpers/stub.ts, startStub), as the stub's
+ * own tests use it: its keys by name, and a tiny fetch wrapper for its JSON API.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type RunningStub, startStubServer } from '../../src/stub/index.js';
+import type { RunningStub } from '../../src/stub/index.js';
 import { perFile } from '../helpers/per-file.js';
+import { startStub } from '../helpers/stub.js';
 
 export { DANA, INGRID, MARCO, RUTH, TOMAS } from '../helpers/seeded.js';
 
@@ -22,12 +21,12 @@ export interface TestStub extends RunningStub {
 }
 
 export async function startTestStub(opts: { faults?: string } = {}): Promise<TestStub> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'jobfit-stub-'));
-  const stub = await startStubServer({ dataDir, port: 0, faults: opts.faults });
+  const started = await startStub({ faults: opts.faults });
+  const stub = started.server!;
   const [a1, a2] = stub.keys;
   const t: TestStub = {
     ...stub,
-    dataDir,
+    dataDir: started.dataDir,
     live: a1.live_key,
     test: a1.test_key,
     live2: a2.live_key,
@@ -51,10 +50,7 @@ export async function startTestStub(opts: { faults?: string } = {}): Promise<Tes
       }
       return { status: r.status, body: parsed, text, headers: r.headers };
     },
-    async stop() {
-      await stub.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
+    stop: () => started.stop(),
   };
   return t;
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { scoreProfileByShortName } from '../../src/stub/catalog.js';
-import { loadSeed, packageRoot, parseSeed, planInvitations, seedProblems } from '../../src/stub/seed.js';
+import { loadSeed, parseSeed, planInvitations, seedFile, seedProblems } from '../../src/stub/seed.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'jobfit-seed-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -49,16 +49,24 @@ describe('seed', () => {
     }
   });
 
-  it('finds the package root from source, dist and dist/chunks', () => {
-    const root = packageRoot();
-    expect(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).name).toBe('jobfit-cli');
-    expect(packageRoot(join(root, 'dist'))).toBe(root);
-    expect(packageRoot(join(root, 'dist', 'chunks'))).toBe(root);
-    expect(() => packageRoot(tmp)).toThrow(/fixtures/);
+  it('finds the seed beside the stub from source, dist, dist/chunks and dist/lib (the build copies it to dist/stub)', () => {
+    const root = join(import.meta.dirname, '../..');
+    expect(seedFile()).toBe(join(root, 'src', 'stub', 'seed.json'));
+    const dist = mkdtempSync(join(tmpdir(), 'jobfit-seed-dist-'));
+    try {
+      mkdirSync(join(dist, 'dist', 'stub'), { recursive: true });
+      mkdirSync(join(dist, 'dist', 'chunks'));
+      mkdirSync(join(dist, 'dist', 'lib'));
+      writeFileSync(join(dist, 'dist', 'stub', 'seed.json'), '{}');
+      for (const from of ['dist', 'dist/chunks', 'dist/lib']) expect(seedFile(join(dist, from))).toBe(join(dist, 'dist', 'stub', 'seed.json'));
+    } finally {
+      rmSync(dist, { recursive: true, force: true });
+    }
+    expect(() => seedFile(tmp)).toThrow(/stub\/seed\.json/);
   });
 
   it('rejects malformed and inconsistent seeds with one sentence', () => {
-    const raw = JSON.parse(readFileSync(join(packageRoot(), 'fixtures', 'seed.json'), 'utf8'));
+    const raw = JSON.parse(readFileSync(seedFile(), 'utf8'));
     const badKey = structuredClone(raw);
     badKey.accounts[0].live_key = 'sk_live_nothex';
     expect(() => parseSeed(badKey)).toThrow(/accounts\.0\.live_key/);

@@ -7,7 +7,6 @@
  * keeps them (DB.listen-pending.json) and tries again; stopped while the
  * database is still busy, the next listener on DB syncs them.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +18,7 @@ import { flushDeliveries } from '../../src/stub/webhooks/deliver.js';
 import { runCli } from '../helpers/cli.js';
 import { memoryIO } from '../helpers/io.js';
 import { until } from '../helpers/until.js';
+import { holdWriteLock } from '../helpers/sqlite-lock.js';
 import { query } from '../sync/helpers.js';
 
 let dir: string;
@@ -37,25 +37,6 @@ afterAll(async () => {
   await stub?.close();
   rmSync(dir, { recursive: true, force: true });
 });
-
-/** Another process holding a write transaction on `db` until release(). */
-async function holdWriteLock(db: string): Promise<{ child: ChildProcess; release(): Promise<void> }> {
-  const script = `const { DatabaseSync } = require('node:sqlite'); const d = new DatabaseSync(process.argv[1]); d.exec('BEGIN IMMEDIATE');
-    process.stdout.write('held\\n'); process.stdin.resume(); process.stdin.on('end', () => { d.exec('ROLLBACK'); d.close(); process.exit(0); });`;
-  const child = spawn(process.execPath, ['-e', script, db], { stdio: ['pipe', 'pipe', 'inherit'] });
-  await new Promise<void>((res, rej) => {
-    child.stdout!.once('data', () => res());
-    child.once('exit', (c) => rej(new Error(`the lock holder exited ${c}`)));
-  });
-  return {
-    child,
-    release: () =>
-      new Promise((res) => {
-        child.once('exit', () => res());
-        child.stdin!.end();
-      }),
-  };
-}
 
 function listener(db: string) {
   const ac = new AbortController();

@@ -13,6 +13,7 @@ import { createErrorSink, throwIfFailed } from '../../export/error-sink.js';
 import { IdFeed } from '../../export/id-feed.js';
 import { heapForSize } from '../../core/heap.js';
 import { type FetchPage, listComplete } from '../../listing/complete-list.js';
+import { streamListing } from '../../listing/item-stream.js';
 import { finishExport, isServiceGone } from '../../export/finish.js';
 import { type GroupStats, GroupReport, groupId, type InvitationLike, REPORT_CSV_COLUMNS, reportCsvRow, takerIdOf } from '../../export/group-report.js';
 import { checkScoreProfile } from '../../export/score-profile.js';
@@ -137,31 +138,34 @@ function listInvitations(ctx: Context, client: JobfitClient, team: number | unde
   const fetchPage = ((q: ListFilter, signal?: AbortSignal) => client.listInvitations(q, signal)) as FetchPage<
     InvitationLike & { email: string; account?: { id?: number; display_name?: string } | null }
   >;
-  const listing = listComplete(
-    fetchPage,
-    { team_id: team },
-    (inv) => {
-      g.invitations++;
-      if (gate) gate.push(inv);
-      else add(inv);
-    },
-    {
-      signal: ctx.io.signal,
-      noun: 'invitations',
-      onRequest: (q, a) => ctx.debug(`  --all: ${JSON.stringify(q)} → ${a.returned} of ${a.total}${a.hasMore ? ' (capped)' : ''}`),
-    },
-  ).then(
-    async (r) => {
-      await gate?.drain();
-      g.feed.close();
-      g.progress.setTotal(g.feed.count);
-      return r;
-    },
-    (err) => {
-      g.feed.close();
-      throw err;
-    },
+  const invitations = streamListing(
+    (put: (inv: Parameters<typeof add>[0]) => void | Promise<void>, signal: AbortSignal) =>
+      listComplete(fetchPage, { team_id: team }, put, {
+        signal,
+        noun: 'invitations',
+        onRequest: (q, a) => ctx.debug(`  --all: ${JSON.stringify(q)} → ${a.returned} of ${a.total}${a.hasMore ? ' (capped)' : ''}`),
+      }),
+    { signal: ctx.io.signal },
   );
+  const listing = (async () => {
+    try {
+      // The way of an invitation: into the report, and its test taker to the scorecards' feed.
+      for await (const inv of invitations) {
+        g.invitations++;
+        if (gate) await gate.push(inv);
+        else add(inv);
+      }
+      await gate?.drain();
+    } catch (err) {
+      // The listing failed: what the filter still holds is not waited for (its error, if any, is this one's echo).
+      gate?.drain().catch(() => {});
+      throw err;
+    } finally {
+      g.feed.close();
+    }
+    g.progress.setTotal(g.feed.count);
+    return invitations.result;
+  })();
   listing.catch(() => {});
   return listing;
 }
@@ -254,7 +258,9 @@ async function writeReport(
   } else {
     const columns: ColumnSpec[] = REPORT_CSV_COLUMNS.map((k) => ({ key: k }));
     const writer = await createListWriter(out, { columns, csvColumns: [...REPORT_CSV_COLUMNS], knownFields: [...REPORT_CSV_COLUMNS], noun: 'groups' });
-    for (const gr of groups) writer.write(format === 'csv' || format === 'xlsx' ? reportCsvRow(o.groupBy, gr) : { group_by: o.groupBy, ...gr });
+    for (const gr of groups) {
+      if (!writer.write(format === 'csv' || format === 'xlsx' ? reportCsvRow(o.groupBy, gr) : { group_by: o.groupBy, ...gr })) await writer.drained();
+    }
     return writer;
   }
   return undefined;

@@ -13,7 +13,7 @@ import { CancelError, PartialFailureError } from '../../core/errors.js';
 import { NUM } from '../../format/number.js';
 import { createProgress, formatDuration } from '../../format/progress.js';
 import { type SyncReport, SyncStopped, syncOnce } from '../../sync/run.js';
-import { DatabaseGoneError, DatabaseUnwritableError } from '../../sync/store.js';
+import { DatabaseBusyError, DatabaseGoneError, DatabaseUnwritableError } from '../../sync/store.js';
 import { checkSyncTarget, isPostgresUrl, openSyncStore } from '../../sync/open.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
@@ -118,8 +118,8 @@ async function run(o: SyncOptions, ctx: Context): Promise<void> {
         if (err.progress.total === 0 && !ctx.io.signal.aborted && o.watch === undefined) throw err.reason;
         const done = `${NUM.format(err.progress.done)} of ${NUM.format(err.progress.total)} people were synced and kept`;
         if (ctx.io.signal.aborted) throw new CancelError(`Interrupted: ${done}; run the same command again to finish.`);
-        // A watch outlives an outage: the next round resumes where this one stopped.
-        if (o.watch !== undefined && err.reason instanceof ServiceGoneError) {
+        // A watch outlives an outage, and another process holding the database a while: the next round resumes where this one stopped.
+        if (o.watch !== undefined && (err.reason instanceof ServiceGoneError || err.reason instanceof DatabaseBusyError)) {
           ctx.warn(`${err.reason.message} ${done}; trying again in ${formatDuration(o.watch * 1000)}.`);
           await sleep(o.watch * 1000, ctx.io.signal);
           if (ctx.io.signal.aborted) throw new CancelError('Stopped watching; the database holds the last sync.');

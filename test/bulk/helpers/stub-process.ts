@@ -1,9 +1,6 @@
-/** Starts test/bulk/helpers/stub-child.ts in a child process and waits for its URL. */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
+/** The stub in a child process (test/helpers/stub.ts, startStub with where: 'process'), in the shape the bulk tests use. */
+import type { ChildProcess } from 'node:child_process';
+import { startStub } from '../../helpers/stub.js';
 
 export interface StubProcess {
   url: string;
@@ -16,39 +13,8 @@ export interface StubProcess {
   stop(): Promise<void>;
 }
 
-const ROOT = resolve(import.meta.dirname, '../../..');
-
 /** configDir: the JOBFIT_CONFIG_DIR of the runs against it, where it notes itself as `stub serve` does (so they know it for our stub). */
 export async function startStubProcess(opts: { faults?: string; dataDir?: string; configDir?: string } = {}): Promise<StubProcess> {
-  const own = opts.dataDir === undefined;
-  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'jobfit-stub-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test/bulk/helpers/stub-child.ts'), dataDir, opts.faults ?? '', opts.configDir ?? ''], {
-    cwd: ROOT,
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const rl = createInterface({ input: child.stdout! });
-  const first = await new Promise<string>((res, rej) => {
-    rl.once('line', res);
-    child.once('exit', (code) => rej(new Error(`stub child exited with ${code}`)));
-  });
-  rl.close();
-  const info = JSON.parse(first) as { url: string; keys: Array<{ live_key: string }> };
-  const kill = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      const done = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await done;
-    }
-  };
-  return {
-    url: info.url,
-    liveKey: info.keys[0].live_key,
-    dataDir,
-    child,
-    kill,
-    async stop() {
-      await kill();
-      if (own) rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
+  const s = await startStub({ where: 'process', ...opts });
+  return { url: s.url, liveKey: s.liveKey, dataDir: s.dataDir, child: s.child!, kill: s.kill, stop: s.stop };
 }

@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningStub, startStubServer } from '../../../src/stub/index.js';
+import type { RunningStub } from '../../../src/stub/index.js';
+import { startStub } from '../../helpers/stub.js';
 import { runCli } from '../../helpers/cli.js';
 import { keys, spawnJobfitPty } from '../../helpers/pty.js';
 import { DANA as INVITER } from '../../helpers/seeded.js';
@@ -18,7 +19,7 @@ let env: Record<string, string>;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'jobfit-invite-'));
-  stub = await startStubServer({ dataDir: join(dir, 'stub'), port: 0, host: '127.0.0.1' });
+  stub = (await startStub({ dataDir: join(dir, 'stub') })).server!;
   env = { JOBFIT_BASE_URL: stub.url, JOBFIT_API_KEY: stub.keys[0].live_key };
 });
 afterAll(async () => {

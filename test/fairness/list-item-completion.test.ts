@@ -1,0 +1,116 @@
+/**
+ * `report --fairness` against a newer server whose invitation list items carry
+ * the test taker's `assigned_assessments` (issue 46, item 6: the reference's
+ * list items have none and the stub gives none; the client uses the field
+ * when present and works without it). A proxy between the CLI and the stub
+ * adds the field to each list item from the stub's own test taker, and
+ * records the requests: completion comes from the list, no test taker is
+ * read, and the report is the one of the run without the field. A field of
+ * another shape says nothing: every test taker is read as before.
+ */
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type RunningStub, startStubServer } from '../../src/stub/index.js';
+import { runCli } from '../helpers/cli.js';
+
+type Mode = 'as-is' | 'with-assigned' | 'other-shape';
+
+let dir: string;
+let stub: RunningStub;
+let proxy: Server;
+let file: string;
+let mode: Mode = 'as-is';
+const seen: string[] = [];
+
+/** The stub's answer to a GET, as JSON. */
+async function upstream(path: string, headers: Record<string, string>): Promise<{ status: number; json: unknown }> {
+  const up = await fetch(`${new URL(stub.url).origin}${path}`, { headers });
+  return { status: up.status, json: await up.json() };
+}
+
+/** Each accepted invitation of a list answer with its test taker's assigned assessments (or, 'other-shape', a field that tells nothing). */
+async function withAssigned(body: { data?: Array<Record<string, unknown>> }, headers: Record<string, string>): Promise<void> {
+  const base = new URL(stub.url).pathname;
+  for (const item of body.data ?? []) {
+    if (typeof item.test_taker_id !== 'number') continue;
+    if (mode === 'other-shape') {
+      item.assigned_assessments = [{ id: 1, done: true }];
+      continue;
+    }
+    const taker = (await upstream(`${base}/test-takers/${item.test_taker_id}`, headers)).json as { assigned_assessments: unknown };
+    item.assigned_assessments = taker.assigned_assessments;
+  }
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'jobfit-fair-listitem-'));
+  const seeded = await runCli(['stub', 'seed', '--test-takers', '300', '--data', join(dir, 'stub')]);
+  expect(seeded.code, seeded.stderr).toBe(0);
+  stub = await startStubServer({ dataDir: join(dir, 'stub'), port: 0 });
+  proxy = createServer(async (req: IncomingMessage, res) => {
+    seen.push(`${req.method} ${req.url}`);
+    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k))) as Record<string, string>;
+    const r = await upstream(req.url ?? '/', headers);
+    if (mode !== 'as-is' && /\/invitations(\?|$)/.test(req.url ?? '') && r.status === 200) await withAssigned(r.json as { data?: Array<Record<string, unknown>> }, headers);
+    res.writeHead(r.status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(r.json));
+  });
+  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+  const listed = JSON.parse((await runCli(['invitations', 'list', '--all', '-o', 'json'], { env: env(stub.url) })).stdout);
+  const emails = ((Array.isArray(listed) ? listed : listed.data) as Array<{ email: string }>).map((i) => i.email);
+  file = join(dir, 'self-id.csv');
+  writeFileSync(file, `email,sex\n${emails.map((e, i) => `${e},${i % 2 ? 'Female' : 'Male'}`).join('\n')}\n`);
+}, 60_000);
+
+afterAll(async () => {
+  await new Promise<void>((r) => (proxy ? proxy.close(() => r()) : r()));
+  await stub?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+function env(url: string) {
+  return { JOBFIT_BASE_URL: url, JOBFIT_API_KEY: stub.keys[0].live_key };
+}
+
+interface Report {
+  people: { with_a_row: number; completed: number };
+  sections: Array<{ groups: Array<{ label: string; completed: number | null }> }>;
+}
+
+async function fairness(m: Mode): Promise<{ report: Report; takers: number; cards: number }> {
+  mode = m;
+  seen.length = 0;
+  const url = `http://127.0.0.1:${(proxy.address() as { port: number }).port}${new URL(stub.url).pathname}`;
+  const r = await runCli(['report', '--sp', 'sales-rep', '--fairness', file, '--by', 'sex', '-o', 'json'], { env: env(url) });
+  expect(r.code, r.stderr).toBe(0);
+  return {
+    report: JSON.parse(r.stdout) as Report,
+    takers: seen.filter((x) => /^GET \S*\/test-takers\/\d+(\?\S*)?$/.test(x)).length,
+    cards: seen.filter((x) => /^GET \S*\/test-takers\/\d+\/scorecard/.test(x)).length,
+  };
+}
+
+const completion = (r: Report) => ({ people: r.people, groups: r.sections.map((s) => s.groups.map((g) => [g.label, g.completed])) });
+
+it('completion from the list items when they carry assigned_assessments: no test taker read, the same report', async () => {
+  const plain = await fairness('as-is');
+  // The reference's list items: one test taker read per person beside the scorecard.
+  expect(plain.takers).toBe(plain.cards);
+  expect(plain.report.people.completed).toBeGreaterThan(0);
+  expect(plain.report.people.completed).toBeLessThan(plain.report.people.with_a_row);
+
+  const newer = await fairness('with-assigned');
+  expect(newer.takers).toBe(0);
+  expect(newer.cards).toBe(plain.cards);
+  expect(completion(newer.report)).toEqual(completion(plain.report));
+}, 120_000);
+
+it('a field of another shape says nothing: every test taker is read, the same report', async () => {
+  const plain = await fairness('as-is');
+  const other = await fairness('other-shape');
+  expect(other.takers).toBe(plain.takers);
+  expect(completion(other.report)).toEqual(completion(plain.report));
+}, 120_000);
