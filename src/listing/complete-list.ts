@@ -154,7 +154,12 @@ export function readAnswer<T>(env: ListEnvelopeLike<T> | undefined, noun: string
 
 /** The id of a list item, as a string (numeric strings and numbers alike, api/ids.ts). */
 export function itemId(item: unknown, noun: string): string {
-  return String(readId(item !== null && typeof item === 'object' ? (item as { id?: unknown }).id : item, `id of an item of the list of ${noun}`));
+  return String(itemKey(item, noun));
+}
+
+/** The id of a list item as a number: the key the search keeps its items under (a number costs less than a string). */
+export function itemKey(item: unknown, noun: string): number {
+  return readId(item !== null && typeof item === 'object' ? (item as { id?: unknown }).id : item, `id of an item of the list of ${noun}`);
 }
 
 /** One answer of the search: its count, whether it was cut, and the created_at that dates the count. */
@@ -169,7 +174,8 @@ interface Answer {
  * the requests sent. Its methods are the steps of the search; listComplete runs it.
  */
 class PartitionSearch<T> {
-  readonly seen = new Map<string, Seen>();
+  /** Keyed by the id as a number (itemKey): no string per person kept for the whole listing. */
+  readonly seen = new Map<number, Seen>();
   readonly unfinished: Unfinished[] = [];
   requests = 0;
   /**
@@ -205,9 +211,9 @@ class PartitionSearch<T> {
   /** Records the new items of an answer, adds them to the open cells they lie in, and queues their delivery. */
   take(items: T[]): void {
     for (const item of items) {
-      const id = itemId(item, this.noun);
+      const id = itemKey(item, this.noun);
       if (this.seen.has(id)) continue;
-      const entry = seenItem(id, createdAt(item), this.emailOf(item));
+      const entry = seenItem(createdAt(item), this.emailOf(item));
       this.seen.set(id, entry);
       if (!(entry.at > this.newest0)) this.oldSeen++;
       this.stats.add(entry);
