@@ -35,7 +35,7 @@ import { setMaxListeners } from 'node:events';
 import { JobfitError } from '../core/errors.js';
 import { askAgain, isGarbled } from './ask-again.js';
 import { limiter } from '../core/pool.js';
-import { readId } from '../api/ids.js';
+import { createdAt, itemKey, newestOf } from './list-item.js';
 import { LIST_CAP_FILTERED } from '../api/limits.js';
 import {
   type Active,
@@ -150,16 +150,6 @@ export function readAnswer<T>(env: ListEnvelopeLike<T> | undefined, noun: string
   const total = typeof env.total_count === 'number' ? env.total_count : Number.NaN;
   if (!Number.isFinite(total)) throw new JobfitError(`The service answered the list of ${noun} without a total_count; a complete list cannot be checked.`);
   return { total, hasMore: env.has_more === true || env.data.length < total };
-}
-
-/** The id of a list item, as a string (numeric strings and numbers alike, api/ids.ts). */
-export function itemId(item: unknown, noun: string): string {
-  return String(itemKey(item, noun));
-}
-
-/** The id of a list item as a number: the key the search keeps its items under (a number costs less than a string). */
-export function itemKey(item: unknown, noun: string): number {
-  return readId(item !== null && typeof item === 'object' ? (item as { id?: unknown }).id : item, `id of an item of the list of ${noun}`);
 }
 
 /** One answer of the search: its count, whether it was cut, and the created_at that dates the count. */
@@ -378,28 +368,4 @@ async function searchAll<T>(search: PartitionSearch<T>): Promise<ListAllResult> 
   // What the first answer counted: items created after it are not in `total`.
   const created = checkComplete({ seen: search.seen.values(), newest0: first.newest, total, unfinished: search.unfinished, noun: search.noun });
   return { items: search.seen.size, requests: search.requests, total, minimum: minimumRequests(total), created };
-}
-
-/** An item's created_at in ms, NaN when it has none. */
-export function createdAt(item: unknown): number {
-  const v = item !== null && typeof item === 'object' ? (item as { created_at?: unknown }).created_at : undefined;
-  return typeof v === 'string' ? Date.parse(v) : Number.NaN;
-}
-
-/**
- * The newest created_at of an answer, which lists newest first: every item
- * of the filter that existed then is at most this old, and an item newer than
- * it was created afterwards. +Infinity (nothing can be told) when an item has
- * no created_at or the answer is not newest first.
- */
-export function newestOf(data: unknown[]): number {
-  let prev = Number.POSITIVE_INFINITY;
-  let max = Number.NEGATIVE_INFINITY;
-  for (const it of data) {
-    const at = createdAt(it);
-    if (!Number.isFinite(at) || at > prev) return Number.POSITIVE_INFINITY;
-    prev = at;
-    if (at > max) max = at;
-  }
-  return data.length === 0 ? Number.POSITIVE_INFINITY : max;
 }

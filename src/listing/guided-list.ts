@@ -23,7 +23,8 @@ import { JobfitError } from '../core/errors.js';
 import { NUM } from '../format/number.js';
 import { LIST_CAP_FILTERED } from '../api/limits.js';
 import { readId } from '../api/ids.js';
-import { type BaseFilter, cleanFilter, createdAt, type FetchPage, itemKey, type ListAllOptions, type ListAllResult, type ListPageQuery, listComplete, minimumRequests, newestOf, patient, readAnswer } from './complete-list.js';
+import { type BaseFilter, cleanFilter, type FetchPage, type ListAllOptions, type ListAllResult, type ListPageQuery, listComplete, minimumRequests, patient, readAnswer } from './complete-list.js';
+import { createdAt, itemKey, newestOf } from './list-item.js';
 import { InOrder } from './in-order.js';
 
 /** An id as the guide keys it (a number, as readId reads it), or NaN (found nowhere) when it is not one. */
