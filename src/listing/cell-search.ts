@@ -26,7 +26,6 @@ export interface SearchCell {
 
 /** An item the search has seen, as the rules need it. */
 export interface Seen {
-  readonly id: string;
   /** created_at in ms (NaN when the item has none). */
   readonly at: number;
   /** Lower-cased email, or '' when the item has none. */
@@ -46,7 +45,6 @@ export interface Seen {
  */
 class SeenEmail implements Seen {
   constructor(
-    readonly id: string,
     readonly at: number,
     readonly email: string,
     /** Index of the last `@`, or -1. */
@@ -97,9 +95,9 @@ export function splitEmail(lc: string): { local: string; domain: string } {
 }
 
 /** What the rules keep of an item: its id, created_at and email (lower-cased, split). */
-export function seenItem(id: string, at: number, email: string | null | undefined): Seen {
+export function seenItem(at: number, email: string | null | undefined): Seen {
   const lc = (email ?? '').toLowerCase();
-  return new SeenEmail(id, at, lc, lc.lastIndexOf('@'));
+  return new SeenEmail(at, lc, lc.lastIndexOf('@'));
 }
 
 /** The item lies in cell `c`: the filter `s@p` matches its email. */
@@ -260,7 +258,7 @@ export class CharStats {
   }
 
   /** Unseen characters to probe next to `c` on `side`: by position, then by overall frequency, then the alphabet. */
-  probeOrder(c: SearchCell, side: Side, exclude: Set<string>, seen: ReadonlyMap<string, Seen>): string[] {
+  probeOrder(c: SearchCell, side: Side, exclude: Set<string>, seen: ReadonlyMap<unknown, Seen>): string[] {
     const out: string[] = [];
     const have = new Set(exclude);
     const add = (ch: string) => {
@@ -276,7 +274,7 @@ export class CharStats {
   }
 
   /** Characters seen at the same distance from the `@` on this side, over every item: the best guess for a probe. */
-  private positionalOrder(c: SearchCell, side: Side, seen: ReadonlyMap<string, Seen>): string[] {
+  private positionalOrder(c: SearchCell, side: Side, seen: ReadonlyMap<unknown, Seen>): string[] {
     const k = side === 'domain' ? c.p.length : c.s.length;
     const key = `${side}${k}`;
     const cached = this.positional.get(key);

@@ -35,7 +35,7 @@ import { setMaxListeners } from 'node:events';
 import { JobfitError } from '../core/errors.js';
 import { askAgain, isGarbled } from './ask-again.js';
 import { limiter } from '../core/pool.js';
-import { readId } from '../api/ids.js';
+import { createdAt, itemKey, newestOf } from './list-item.js';
 import { LIST_CAP_FILTERED } from '../api/limits.js';
 import {
   type Active,
@@ -152,11 +152,6 @@ export function readAnswer<T>(env: ListEnvelopeLike<T> | undefined, noun: string
   return { total, hasMore: env.has_more === true || env.data.length < total };
 }
 
-/** The id of a list item, as a string (numeric strings and numbers alike, api/ids.ts). */
-export function itemId(item: unknown, noun: string): string {
-  return String(readId(item !== null && typeof item === 'object' ? (item as { id?: unknown }).id : item, `id of an item of the list of ${noun}`));
-}
-
 /** One answer of the search: its count, whether it was cut, and the created_at that dates the count. */
 interface Answer {
   total: number;
@@ -169,7 +164,8 @@ interface Answer {
  * the requests sent. Its methods are the steps of the search; listComplete runs it.
  */
 class PartitionSearch<T> {
-  readonly seen = new Map<string, Seen>();
+  /** Keyed by the id as a number (itemKey): no string per person kept for the whole listing. */
+  readonly seen = new Map<number, Seen>();
   readonly unfinished: Unfinished[] = [];
   requests = 0;
   /**
@@ -205,9 +201,9 @@ class PartitionSearch<T> {
   /** Records the new items of an answer, adds them to the open cells they lie in, and queues their delivery. */
   take(items: T[]): void {
     for (const item of items) {
-      const id = itemId(item, this.noun);
+      const id = itemKey(item, this.noun);
       if (this.seen.has(id)) continue;
-      const entry = seenItem(id, createdAt(item), this.emailOf(item));
+      const entry = seenItem(createdAt(item), this.emailOf(item));
       this.seen.set(id, entry);
       if (!(entry.at > this.newest0)) this.oldSeen++;
       this.stats.add(entry);
@@ -372,28 +368,4 @@ async function searchAll<T>(search: PartitionSearch<T>): Promise<ListAllResult> 
   // What the first answer counted: items created after it are not in `total`.
   const created = checkComplete({ seen: search.seen.values(), newest0: first.newest, total, unfinished: search.unfinished, noun: search.noun });
   return { items: search.seen.size, requests: search.requests, total, minimum: minimumRequests(total), created };
-}
-
-/** An item's created_at in ms, NaN when it has none. */
-export function createdAt(item: unknown): number {
-  const v = item !== null && typeof item === 'object' ? (item as { created_at?: unknown }).created_at : undefined;
-  return typeof v === 'string' ? Date.parse(v) : Number.NaN;
-}
-
-/**
- * The newest created_at of an answer, which lists newest first: every item
- * of the filter that existed then is at most this old, and an item newer than
- * it was created afterwards. +Infinity (nothing can be told) when an item has
- * no created_at or the answer is not newest first.
- */
-export function newestOf(data: unknown[]): number {
-  let prev = Number.POSITIVE_INFINITY;
-  let max = Number.NEGATIVE_INFINITY;
-  for (const it of data) {
-    const at = createdAt(it);
-    if (!Number.isFinite(at) || at > prev) return Number.POSITIVE_INFINITY;
-    prev = at;
-    if (at > max) max = at;
-  }
-  return data.length === 0 ? Number.POSITIVE_INFINITY : max;
 }

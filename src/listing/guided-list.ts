@@ -23,8 +23,12 @@ import { JobfitError } from '../core/errors.js';
 import { NUM } from '../format/number.js';
 import { LIST_CAP_FILTERED } from '../api/limits.js';
 import { readId } from '../api/ids.js';
-import { type BaseFilter, cleanFilter, createdAt, type FetchPage, itemId, type ListAllOptions, type ListAllResult, type ListPageQuery, listComplete, minimumRequests, newestOf, patient, readAnswer } from './complete-list.js';
+import { type BaseFilter, cleanFilter, type FetchPage, type ListAllOptions, type ListAllResult, type ListPageQuery, listComplete, minimumRequests, patient, readAnswer } from './complete-list.js';
+import { createdAt, itemKey, newestOf } from './list-item.js';
 import { InOrder } from './in-order.js';
+
+/** An id as the guide keys it (a number, as readId reads it), or NaN (found nowhere) when it is not one. */
+const numberOf = (v: unknown): number => (typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v.trim()) : Number.NaN);
 
 interface Known {
   local: string;
@@ -137,9 +141,10 @@ const hasEmail = (it: TestTakerLike | undefined): boolean => typeof it?.email ==
 class TakerListing<T extends TestTakerLike> {
   readonly noun = 'test takers';
   requests = 0;
-  readonly seen = new Set<string>();
+  /** Ids as numbers (itemKey): no string per person kept for the whole listing. */
+  readonly seen = new Set<number>();
   /** test_taker_id -> email, from the complete list of invitations. */
-  readonly guide = new Map<string, string>();
+  readonly guide = new Map<number, string>();
   /** Items newer than the first answer: delivered, not part of its total_count. */
   created = 0;
   /** created_at of the first answer's newest item (complete-list.ts, newestOf). */
@@ -156,7 +161,7 @@ class TakerListing<T extends TestTakerLike> {
 
   /** The item's own email, or its invitation's. */
   emailOf(it: T): string | undefined {
-    return typeof it.email === 'string' && it.email.includes('@') ? it.email : this.guide.get(String(it.id));
+    return typeof it.email === 'string' && it.email.includes('@') ? it.email : this.guide.get(numberOf(it.id));
   }
 
   /** One request for test takers, checked and traced. */
@@ -181,7 +186,7 @@ class TakerListing<T extends TestTakerLike> {
   /** Queues the delivery of the items not seen before. */
   take(items: T[]): void {
     for (const it of items) {
-      const id = itemId(it, this.noun);
+      const id = itemKey(it, this.noun);
       if (this.seen.has(id)) continue;
       this.seen.add(id);
       if (createdAt(it) > this.newest0) this.created++;
@@ -244,8 +249,18 @@ async function listTakers<T extends TestTakerLike>(l: TakerListing<T>, fetchInvi
   if (!first.hasMore || first.data.every(hasEmail)) return listDirectly(l, first);
   // 1. Every test taker's email, from the complete list of invitations.
   await learnEmails(l, fetchInvitations);
-  if (opts.idsOnly && l.guide.size === l.total && first.data.every((it) => l.guide.has(String(it?.id)))) {
-    l.take([...l.guide.keys()].map((id) => ({ id: Number(id) }) as T));
+  if (opts.idsOnly && l.guide.size === l.total && first.data.every((it) => l.guide.has(numberOf(it?.id)))) {
+    // A page at a time, each after the consumer has taken most of the last: not 100,000 deliveries queued at once.
+    let page: T[] = [];
+    for (const id of l.guide.keys()) {
+      page.push({ id } as T);
+      if (page.length < LIST_CAP_FILTERED) continue;
+      l.take(page);
+      page = [];
+      const wait = l.room();
+      if (wait) await wait;
+    }
+    l.take(page);
     return l.settle();
   }
   l.take(first.data);
@@ -275,7 +290,7 @@ async function learnEmails<T extends TestTakerLike>(l: TakerListing<T>, fetchInv
     l.base,
     (inv) => {
       // Invitations created during the run have no test taker yet: a guide, not a count, so they change nothing here.
-      if (inv.test_taker_id !== null && inv.test_taker_id !== undefined && typeof inv.email === 'string') l.guide.set(String(readId(inv.test_taker_id, `test_taker_id of invitation ${String(inv.id).slice(0, 20)}`)), inv.email);
+      if (inv.test_taker_id !== null && inv.test_taker_id !== undefined && typeof inv.email === 'string') l.guide.set(readId(inv.test_taker_id, `test_taker_id of invitation ${String(inv.id).slice(0, 20)}`), inv.email);
     },
     { signal, concurrency, onRequest, noun: 'invitations' },
   );

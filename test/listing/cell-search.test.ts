@@ -33,22 +33,21 @@ import {
   splitEmail,
 } from '../../src/listing/cell-search.js';
 
-let nextId = 1;
-const item = (email: string, at = 0): Seen => seenItem(String(nextId++), at, email);
+const item = (email: string, at = 0): Seen => seenItem(at, email);
 const root: SearchCell = { s: '', p: '' };
 
 describe('cells and their members', () => {
   it('an email splits at its last @; seenItem lower-cases it', () => {
     expect(splitEmail('a@b@c.org')).toEqual({ local: 'a@b', domain: 'c.org' });
     expect(splitEmail('nobody')).toEqual({ local: 'nobody', domain: '' });
-    const seen = seenItem('7', 5, 'Ann.Lee@Example.ORG');
-    expect({ id: seen.id, at: seen.at, email: seen.email, local: seen.local, domain: seen.domain }).toEqual({ id: '7', at: 5, email: 'ann.lee@example.org', local: 'ann.lee', domain: 'example.org' });
+    const seen = seenItem(5, 'Ann.Lee@Example.ORG');
+    expect({ at: seen.at, email: seen.email, local: seen.local, domain: seen.domain }).toEqual({ at: 5, email: 'ann.lee@example.org', local: 'ann.lee', domain: 'example.org' });
     // The characters away from the last @, on each side, as the search refines a cell.
-    const odd = seenItem('9', 5, 'a@b@Cd');
+    const odd = seenItem(5, 'a@b@Cd');
     expect([odd.near('local', 0), odd.near('local', 2), odd.near('local', 3), odd.near('domain', 0), odd.near('domain', 1), odd.near('domain', 2)]).toEqual(['b', 'a', '', 'c', 'd', '']);
-    const none = seenItem('10', 5, 'nobody');
+    const none = seenItem(5, 'nobody');
     expect([none.near('local', 0), none.near('domain', 0), none.local, none.domain]).toEqual(['y', '', 'nobody', '']);
-    expect(seenItem('8', 5, null).email).toBe('');
+    expect(seenItem(5, null).email).toBe('');
   });
 
   it('a cell s@p holds the emails whose local part ends in s and whose domain starts with p', () => {
@@ -190,10 +189,10 @@ describe('which characters to ask for', () => {
 
   it('CharStats.probeOrder: by position, then overall frequency, then the alphabet; never @ or what was asked', () => {
     const stats = new CharStats();
-    const seen = new Map<string, Seen>();
+    const seen = new Map<number, Seen>();
     for (const e of ['a@zeta.org', 'b@zulu.org', 'c@yak.org']) {
       const it = item(e);
-      seen.set(it.id, it);
+      seen.set(seen.size + 1, it);
       stats.add(it);
     }
     const order = stats.probeOrder(root, 'domain', new Set(['y']), seen);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { JobfitError } from '../../src/core/errors.js';
-import { cleanFilter, itemId, listComplete, minimumRequests, readAnswer } from '../../src/listing/complete-list.js';
+import { cleanFilter, listComplete, minimumRequests, readAnswer } from '../../src/listing/complete-list.js';
+import { itemId } from '../../src/listing/list-item.js';
 import { generatePeople } from '../../src/stub/people.js';
 import { type FakeItem, fakeList } from './fake-list.js';
 
