@@ -137,7 +137,7 @@ export class FairnessRun {
     } else {
       const cols = [...FAIRNESS_CSV_COLUMNS];
       const writer = await createListWriter(out, { columns: cols.map((key) => ({ key })), csvColumns: cols, knownFields: cols, noun: 'groups', flatItems: true });
-      for (const row of fairnessCsvRows(r)) writer.write(row);
+      for (const row of fairnessCsvRows(r)) if (!writer.write(row)) await writer.drained();
       return writer;
     }
     return undefined;
