@@ -9,14 +9,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningStub, startStubServer } from '../../src/stub/index.js';
 import { parseMoment } from '../../src/commands/shared/status-filter.js';
 import { stateOfTestTaker } from '../../src/export/person-status.js';
 import { runCli } from '../helpers/cli.js';
+import { type StartedStub, startStub } from '../helpers/stub.js';
 import { DANA } from '../helpers/seeded.js';
 
 let dir: string;
-let stub: RunningStub;
+let stub: StartedStub;
 let env: Record<string, string>;
 type Item = Record<string, unknown>;
 let everyInvitation: Item[];
@@ -33,8 +33,8 @@ beforeAll(async () => {
   const data = join(dir, 'stub');
   const seed = await runCli(['stub', 'seed', '--data', data, '--test-takers', '80', '--complete', '0.5'], { configDir: join(dir, 'c') });
   expect(seed.code, seed.stderr).toBe(0);
-  stub = await startStubServer({ dataDir: data, port: 0, host: '127.0.0.1' });
-  env = { JOBFIT_BASE_URL: stub.url, JOBFIT_API_KEY: stub.keys[0].live_key };
+  stub = await startStub({ dataDir: data });
+  env = stub.env;
   // Ten pending invitations, and three test takers who started (one of three assessments done).
   const invited = await runCli(['invite', '--csv', 'fixtures/csv/sample.csv', '--created-by', DANA, '--out', join(dir, 'r.csv'), '--yes'], { env });
   expect(invited.code, invited.stderr).toBe(0);
@@ -55,7 +55,7 @@ beforeAll(async () => {
   }
 }, 120_000);
 afterAll(async () => {
-  await stub?.close();
+  await stub?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openerOf, urlOf } from '../../src/commands/shared/open-url.js';
-import { type RunningStub, startStubServer } from '../../src/stub/index.js';
 import { runCli } from '../helpers/cli.js';
+import { type StartedStub, startStub } from '../helpers/stub.js';
 import { DANA } from '../helpers/seeded.js';
 import { skipBecause } from '../helpers/skip.js';
 
@@ -21,7 +21,7 @@ import { skipBecause } from '../helpers/skip.js';
 const skipOnWindows = skipBecause(process.platform === 'win32' && 'the recording browser is a shell script');
 
 let dir: string;
-let stub: RunningStub;
+let stub: StartedStub;
 let env: Record<string, string>;
 let invitationId: number;
 let pendingId: number;
@@ -32,8 +32,8 @@ let seen: string;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'jobfit-web-'));
   const data = join(dir, 'stub');
-  stub = await startStubServer({ dataDir: data, port: 0, host: '127.0.0.1' });
-  env = { JOBFIT_BASE_URL: stub.url, JOBFIT_API_KEY: stub.keys[0].live_key };
+  stub = await startStub({ dataDir: data });
+  env = stub.env;
   const invite = async (email: string) => {
     const r = await runCli(['-o', 'json', 'invite', '--first-name', 'Ana', '--last-name', 'Web', '--email', email, '--created-by', DANA, '--yes'], { env });
     expect(r.code, r.stderr).toBe(0);
@@ -53,7 +53,7 @@ beforeAll(async () => {
   chmodSync(browser, 0o755);
 }, 120_000);
 afterAll(async () => {
-  await stub?.close();
+  await stub?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -153,7 +153,7 @@ describe('stub serve answers the result URLs with a page', () => {
   });
 
   it('an unknown token, or a result not ready: a page that says so (404), never a stack', async () => {
-    const r = await fetch(`${stub.origin}/results/nope/scorecard`);
+    const r = await fetch(`${stub.server!.origin}/results/nope/scorecard`);
     expect(r.status).toBe(404);
     expect(await r.text()).toContain('No results yet');
   });
