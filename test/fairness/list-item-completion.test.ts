@@ -13,13 +13,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type RunningStub, startStubServer } from '../../src/stub/index.js';
 import { runCli } from '../helpers/cli.js';
+import { type StartedStub, startStub } from '../helpers/stub.js';
 
 type Mode = 'as-is' | 'with-assigned' | 'other-shape';
 
 let dir: string;
-let stub: RunningStub;
+let stub: StartedStub;
 let proxy: Server;
 let file: string;
 let mode: Mode = 'as-is';
@@ -49,7 +49,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'jobfit-fair-listitem-'));
   const seeded = await runCli(['stub', 'seed', '--test-takers', '300', '--data', join(dir, 'stub')]);
   expect(seeded.code, seeded.stderr).toBe(0);
-  stub = await startStubServer({ dataDir: join(dir, 'stub'), port: 0 });
+  stub = await startStub({ dataDir: join(dir, 'stub') });
   proxy = createServer(async (req: IncomingMessage, res) => {
     seen.push(`${req.method} ${req.url}`);
     const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k))) as Record<string, string>;
@@ -67,7 +67,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await new Promise<void>((r) => (proxy ? proxy.close(() => r()) : r()));
-  await stub?.close();
+  await stub?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 

@@ -17,25 +17,25 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningStub, startStubServer } from '../../src/stub/index.js';
 import { runCli } from '../helpers/cli.js';
+import { type StartedStub, startStub } from '../helpers/stub.js';
 
 const FIXTURE = fileURLToPath(new URL('../../fixtures/fairness/self-id.csv', import.meta.url));
 const ARGS = ['report', '--sp', 'sales-rep', '--fairness', FIXTURE, '--by', 'sex,race'];
 
 let dir: string;
-let stub: RunningStub;
+let stub: StartedStub;
 const env = (url = stub.url) => ({ JOBFIT_BASE_URL: url, JOBFIT_API_KEY: stub.keys[0].live_key });
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'jobfit-fair-'));
   const seeded = await runCli(['stub', 'seed', '--test-takers', '2000', '--data', join(dir, 'stub')]);
   expect(seeded.code, seeded.stderr).toBe(0);
-  stub = await startStubServer({ dataDir: join(dir, 'stub'), port: 0 });
+  stub = await startStub({ dataDir: join(dir, 'stub') });
 }, 60_000);
 
 afterAll(async () => {
-  await stub?.close();
+  await stub?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -69,7 +69,7 @@ async function independent() {
   const fit = new Map<string, number>();
   for (const c of cards) if (typeof c.job_fit_percentage === 'number') fit.set(c.email.toLowerCase(), Math.max(fit.get(c.email.toLowerCase()) ?? -1, c.job_fit_percentage));
   const done = new Set(
-    stub.store
+    stub.server!.store
       .all<{ email_lc: string }>(
         `SELECT t.email_lc FROM test_takers t WHERE t.account_id = 1 AND EXISTS (SELECT 1 FROM assigned_assessments a WHERE a.test_taker_id = t.id)
            AND NOT EXISTS (SELECT 1 FROM assigned_assessments a WHERE a.test_taker_id = t.id AND a.completed_at IS NULL)`,

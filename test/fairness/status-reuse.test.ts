@@ -10,11 +10,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type RunningStub, startStubServer } from '../../src/stub/index.js';
 import { runCli } from '../helpers/cli.js';
+import { type StartedStub, startStub } from '../helpers/stub.js';
 
 let dir: string;
-let stub: RunningStub;
+let stub: StartedStub;
 let proxy: Server;
 let file: string;
 const seen: string[] = [];
@@ -23,7 +23,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'jobfit-fair-status-'));
   const seeded = await runCli(['stub', 'seed', '--test-takers', '300', '--data', join(dir, 'stub')]);
   expect(seeded.code, seeded.stderr).toBe(0);
-  stub = await startStubServer({ dataDir: join(dir, 'stub'), port: 0 });
+  stub = await startStub({ dataDir: join(dir, 'stub') });
   const target = new URL(stub.url);
   proxy = createServer(async (req: IncomingMessage, res) => {
     seen.push(`${req.method} ${req.url}`);
@@ -42,7 +42,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await new Promise<void>((r) => (proxy ? proxy.close(() => r()) : r()));
-  await stub?.close();
+  await stub?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
