@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningStub, startStubServer } from '../../src/stub/index.js';
+import { type StartedStub, startStub } from '../helpers/stub.js';
 import { runCli } from '../helpers/cli.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -28,7 +28,7 @@ const N = 10_000;
 const MB2 = 2 * 1024 * 1024;
 
 let dir: string;
-let stub: RunningStub;
+let stub: StartedStub;
 let browser: BrowserContext | undefined;
 const env = () => ({ JOBFIT_BASE_URL: stub.url, JOBFIT_API_KEY: stub.keys[0].live_key });
 
@@ -36,7 +36,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'jobfit-html-'));
   const seeded = await runCli(['stub', 'seed', '--test-takers', String(N), '--teams', '3', '--data', join(dir, 'stub')]);
   expect(seeded.code, seeded.stderr).toBe(0);
-  stub = await startStubServer({ dataDir: join(dir, 'stub'), port: 0 });
+  stub = await startStub({ dataDir: join(dir, 'stub') });
   if (hasChromium) {
     browser = await chromium.launchPersistentContext(join(dir, 'profile'), {
       executablePath: CHROMIUM,
@@ -51,7 +51,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await stub?.close();
+  await stub?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -99,7 +99,7 @@ describe('report -o html at 10,000 test takers over 3 teams', () => {
     const html = readFileSync(file(), 'utf8');
     expect(html).not.toMatch(/<script|<link|<img|<iframe|@import|url\(/i);
     // The only links are the scorecards, each to the service (stub) that sent it.
-    for (const m of html.matchAll(/href="([^"]+)"/g)) expect(m[1].startsWith(stub.origin)).toBe(true);
+    for (const m of html.matchAll(/href="([^"]+)"/g)) expect(m[1].startsWith(stub.server!.origin)).toBe(true);
     // Leaves no temporary file beside it.
     expect(readdirSync(dir).filter((f) => (f.includes('.partial') || f.endsWith('.jobfit-tmp')))).toEqual([]);
   }, 120_000);
@@ -153,7 +153,7 @@ describe('report -o html at 10,000 test takers over 3 teams', () => {
 
 describe('job-fit -o html', () => {
   it.skipIf(!hasChromium)('a section per candidate with its charts, in Chromium', async () => {
-    const ids = stub.store
+    const ids = stub.server!.store
       .all<{ id: number }>(
         `SELECT t.id FROM test_takers t WHERE t.account_id = 1
          AND EXISTS (SELECT 1 FROM assigned_assessments a WHERE a.test_taker_id = t.id AND a.test_id = 6 AND a.completed_at IS NOT NULL)

@@ -9,26 +9,26 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningStub, startStubServer } from '../../src/stub/index.js';
 import { type BuiltCli, buildCli } from '../e2e/built.js';
+import { type StartedStub, startStub } from '../helpers/stub.js';
 import { runCli } from '../helpers/cli.js';
 import { spawnPty, stripAnsi } from '../helpers/pty.js';
 
 let dir: string;
-let stub: RunningStub;
+let stub: StartedStub;
 let cli: BuiltCli;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'jobfit-pty-report-'));
   const seeded = await runCli(['stub', 'seed', '--test-takers', '3000', '--teams', '3', '--data', join(dir, 'stub')]);
   expect(seeded.code, seeded.stderr).toBe(0);
-  stub = await startStubServer({ dataDir: join(dir, 'stub'), port: 0 });
+  stub = await startStub({ dataDir: join(dir, 'stub') });
   cli = buildCli();
 }, 90_000);
 
 afterAll(async () => {
   cli?.close();
-  await stub?.close();
+  await stub?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -74,7 +74,7 @@ describe('on a pseudo-terminal', () => {
   }, 120_000);
 
   it('job-fit ID ID ID: the same, drawn reports and no frame after them', async () => {
-    const ids = stub.store
+    const ids = stub.server!.store
       .all<{ id: number }>(
         `SELECT t.id FROM test_takers t WHERE t.account_id = 1
          AND EXISTS (SELECT 1 FROM assigned_assessments a WHERE a.test_taker_id = t.id AND a.test_id = 6 AND a.completed_at IS NOT NULL)

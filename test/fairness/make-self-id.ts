@@ -19,7 +19,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startStubServer } from '../../src/stub/index.js';
+import { startStub } from '../helpers/stub.js';
 import { runCli } from '../helpers/cli.js';
 
 const u = (email: string, salt: string): number => createHash('sha256').update(`${salt}:${email}`).digest().readUInt32BE(0) / 2 ** 32;
@@ -63,7 +63,7 @@ async function main() {
   try {
     const seeded = await runCli(['stub', 'seed', '--test-takers', '2000', '--data', join(dir, 'stub')]);
     if (seeded.code !== 0) throw new Error(seeded.stderr);
-    const stub = await startStubServer({ dataDir: join(dir, 'stub'), port: 0 });
+    const stub = await startStub({ dataDir: join(dir, 'stub') });
     const env = { JOBFIT_BASE_URL: stub.url, JOBFIT_API_KEY: stub.keys[0].live_key };
     try {
       const inv = await runCli(['invitations', 'list', '--all', '-o', 'json'], { env });
@@ -94,7 +94,7 @@ async function main() {
       rows.push(rows[10], rows[20]);
       process.stdout.write(`${[...lines, ...rows].join('\r\n')}\r\n`);
     } finally {
-      await stub.close();
+      await stub.stop();
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProgress } from '../../src/format/progress.js';
-import { startStubServer } from '../../src/stub/index.js';
+import { startStub } from '../helpers/stub.js';
 import { runCli } from '../helpers/cli.js';
 import { memoryIO } from '../helpers/io.js';
 import { keys, spawnJobfitPty } from '../helpers/pty.js';
@@ -20,13 +20,13 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('wording and small things', () => {
   it('the participant page says "invited by", not "invited from"', async () => {
-    const stub = await startStubServer({ dataDir: join(dir, 'page'), port: 0, host: '127.0.0.1' });
+    const stub = await startStub({ dataDir: join(dir, 'page') });
     let html: string;
     try {
-      const inv = stub.store.get<{ token: string }>('SELECT token FROM invitations WHERE accepted_at IS NULL AND invited_by_user_id IS NOT NULL ORDER BY id LIMIT 1')!;
-      html = await (await fetch(`${stub.origin}/take/${inv.token}`)).text();
+      const inv = stub.server!.store.get<{ token: string }>('SELECT token FROM invitations WHERE accepted_at IS NULL AND invited_by_user_id IS NOT NULL ORDER BY id LIMIT 1')!;
+      html = await (await fetch(`${stub.server!.origin}/take/${inv.token}`)).text();
     } finally {
-      await stub.close();
+      await stub.stop();
     }
     expect(html).toMatch(/You have been invited by [A-Z]/);
     expect(html).not.toContain('invited from');

@@ -9,9 +9,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStubServer, type RunningStub } from '../../src/stub/index.js';
 import { DATA_NOTE } from '../../src/mcp/tools.js';
 import { ROOT } from '../e2e/built.js';
+import { type StartedStub, startStub } from '../helpers/stub.js';
 import { DANA } from '../helpers/seeded.js';
 import { type Harness, inProcess } from './harness.js';
 
@@ -110,11 +110,11 @@ describe('without --allow-writes, or with --read-only', () => {
 });
 
 describe('live mode: a served stub with its live key', () => {
-  let stub: RunningStub;
+  let stub: StartedStub;
   beforeAll(async () => {
-    stub = await startStubServer({ port: 0, dataDir: join(tmp, 'service') });
+    stub = await startStub({ dataDir: join(tmp, 'service') });
   });
-  afterAll(() => stub?.close());
+  afterAll(() => stub?.stop());
   const live = () => ({ JOBFIT_BASE_URL: stub.url, JOBFIT_API_KEY: stub.keys[0].live_key });
 
   it('invite_csv: the person sees mode, account, base URL and the dry run counts; accepted, the rows are sent', async () => {

@@ -8,8 +8,8 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeF
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStubServer } from '../../src/stub/index.js';
 import { type BuiltCli, buildCli } from '../e2e/built.js';
+import { startStub } from '../helpers/stub.js';
 import { runCli } from '../helpers/cli.js';
 
 const mode = (p: string) => (statSync(p).mode & 0o777).toString(8);
@@ -49,13 +49,13 @@ describe('files with people\'s data', () => {
     mkdirSync(data);
     writeFileSync(join(data, 'stub.db'), '');
     chmodSync(join(data, 'stub.db'), 0o644);
-    const stub = await startStubServer({ dataDir: data, port: 0 });
+    const stub = await startStub({ dataDir: data });
     try {
       const res = await fetch(`${stub.url}/teams`, { headers: { authorization: `Bearer ${stub.keys[0].live_key}` } });
       expect(res.status).toBe(200);
       for (const f of ['stub.db', 'stub.db-wal', 'stub.db-shm']) expect([f, mode(join(data, f))]).toEqual([f, '600']);
     } finally {
-      await stub.close();
+      await stub.stop();
     }
   });
 
