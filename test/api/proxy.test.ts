@@ -11,11 +11,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningStub, startStubServer } from '../../src/stub/index.js';
+import { type StartedStub, startStub } from '../helpers/stub.js';
 import { runCli } from '../helpers/cli.js';
 import { operationOf, violation } from './contract.js';
 
-let stub: RunningStub;
+let stub: StartedStub;
 let proxy: Server;
 let proxyUrl: string;
 let dataDir: string;
@@ -53,14 +53,14 @@ function validatingProxy(upstream: string): Server {
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'jobfit-proxy-test-'));
-  stub = await startStubServer({ dataDir, port: 0, host: '127.0.0.1' });
+  stub = await startStub({ dataDir });
   proxy = validatingProxy(stub.url);
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
   await new Promise((resolve) => proxy?.close(resolve));
-  await stub?.close();
+  await stub?.stop();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 

@@ -10,8 +10,8 @@
 import { chmodSync, chownSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStubServer } from '../../src/stub/index.js';
 import { type BuiltCli, buildCli } from '../e2e/built.js';
+import { startStub } from '../helpers/stub.js';
 import { skipBecause } from '../helpers/skip.js';
 
 let cli: BuiltCli;
@@ -47,7 +47,7 @@ describe('the code cache of the chunks', () => {
   });
 
   it('a command over the network reads its cache as well: V8 keys a cache by its flags, and the WebAssembly flag is set midway (core/wasm.ts)', async () => {
-    const stub = await startStubServer({ port: 0, dataDir: join(cli.dir, 'served-stub') });
+    const stub = await startStub({ dataDir: join(cli.dir, 'served-stub') });
     try {
       const served = { ...env, XDG_CACHE_HOME: join(cli.dir, 'served-cache'), JOBFIT_BASE_URL: stub.url, JOBFIT_API_KEY: stub.keys[0].live_key };
       const root = join(cli.dir, 'served-cache', 'jobfit', 'code-cache');
@@ -65,7 +65,7 @@ describe('the code cache of the chunks', () => {
       expect(second.code, second.stderr).toBe(0);
       expect(files()).toEqual(after1);
     } finally {
-      await stub.close();
+      await stub.stop();
     }
   });
 

@@ -10,24 +10,24 @@ import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningStub, startStubServer } from '../../src/stub/index.js';
+import { type StartedStub, startStub } from '../helpers/stub.js';
 import { until } from '../helpers/until.js';
 import { countInvitations, INVITER, writePeople } from '../bulk/helpers/data.js';
 import { type BuiltCli, buildCli, pathForJobfit, spawnedOnWindows } from './built.js';
 
 const N = 400;
 let cli: BuiltCli;
-let stub: RunningStub;
+let stub: StartedStub;
 let dir: string;
 
 beforeAll(async () => {
   cli = buildCli();
   dir = join(cli.dir, 'ctrl-c');
   mkdirSync(dir);
-  stub = await startStubServer({ dataDir: join(dir, 'stub'), port: 0, faults: 'latency=20' });
+  stub = await startStub({ dataDir: join(dir, 'stub'), faults: 'latency=20' });
 }, 120_000);
 afterAll(async () => {
-  await stub?.close();
+  await stub?.stop();
   cli?.close();
 });
 

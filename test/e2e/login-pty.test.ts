@@ -9,21 +9,21 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningStub, startStubServer } from '../../src/stub/index.js';
+import { type StartedStub, startStub } from '../helpers/stub.js';
 import { keys, spawnPty } from '../helpers/pty.js';
 import { type BuiltCli, buildCli, spawnedOnWindows } from './built.js';
 
 let cli: BuiltCli;
-let stub: RunningStub;
+let stub: StartedStub;
 let tmp: string;
 
 beforeAll(async () => {
   cli = buildCli();
   tmp = mkdtempSync(join(tmpdir(), 'jobfit-login-'));
-  stub = await startStubServer({ dataDir: join(tmp, 'stub'), port: 0 });
+  stub = await startStub({ dataDir: join(tmp, 'stub') });
 }, 120_000);
 afterAll(async () => {
-  await stub?.close();
+  await stub?.stop();
   cli?.close();
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStubServer } from '../../src/stub/index.js';
+import { startStub } from '../helpers/stub.js';
 import { skipBecause } from '../helpers/skip.js';
 import { type BuiltCli, buildCli } from './built.js';
 
@@ -96,7 +96,7 @@ process.on('exit', () => {
     expect(probed(r.stderr)).toEqual({ seen: [], http: 0, undici: 0 });
     // The probe sees them when they happen: the same command against a stub served on a port
     // (undici's client needs node:net, not node:http; the old embedded stub's server loaded node:http).
-    const stub = await startStubServer({ dataDir: join(configDir, 'probe-stub'), port: 0 });
+    const stub = await startStub({ dataDir: join(configDir, 'probe-stub') });
     try {
       const served = await cli.runAsync(['teams'], { env: { ...env, JOBFIT_API_KEY: stub.keys[0].live_key, JOBFIT_BASE_URL: stub.url, NODE_OPTIONS: `--require ${probe}` } });
       expect(served.code, served.stderr).toBe(0);
@@ -104,7 +104,7 @@ process.on('exit', () => {
       expect(p?.seen).toContain('connect');
       expect(p?.undici).toBeGreaterThan(0);
     } finally {
-      await stub.close();
+      await stub.stop();
     }
   });
 
@@ -167,7 +167,7 @@ process.on('exit', () => {
   });
 
   it('a key the service refuses: exit 4, the key never printed whole', async () => {
-    const stub = await startStubServer({ dataDir: join(configDir, 'other-stub'), port: 0 });
+    const stub = await startStub({ dataDir: join(configDir, 'other-stub') });
     try {
       // The stub runs in this process, so the binary is spawned without blocking it.
       const r = await cli.runAsync(['teams'], { env: { ...env, JOBFIT_API_KEY: 'sk_live_nobodynobodynobody', JOBFIT_BASE_URL: stub.url } });
@@ -177,7 +177,7 @@ process.on('exit', () => {
       expect(r.stderr).toMatch(/^Hint: check the key in JOBFIT_API_KEY/m);
       expect(r.stderr).not.toContain('nobodynobodynobody');
     } finally {
-      await stub.close();
+      await stub.stop();
     }
   });
 

@@ -20,15 +20,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { INCOMPLETE_MARK } from '../../src/export/target.js';
-import { type RunningStub, startStubServer } from '../../src/stub/index.js';
 import { type BuiltCli, buildCli } from '../e2e/built.js';
+import { type StartedStub, startStub } from '../helpers/stub.js';
 import { humanStderr } from '../helpers/stderr.js';
 
 /** Body bytes the gate passes on before it holds every request: three pipes' worth of rows. */
 const PASS_BYTES = 200_000;
 
 let tmp: string;
-let stub: RunningStub;
+let stub: StartedStub;
 let cli: BuiltCli;
 let gate: Server;
 let gateUrl: string;
@@ -41,7 +41,7 @@ beforeAll(async () => {
   // About 2,200 invitations: far more than a pipe (64 KiB) holds.
   const seeded = cli.run(['stub', 'seed', '--test-takers', '2000', '--data', join(tmp, 'stub')]);
   expect(seeded.code, seeded.stderr).toBe(0);
-  stub = await startStubServer({ dataDir: join(tmp, 'stub'), port: 0, host: '127.0.0.1' });
+  stub = await startStub({ dataDir: join(tmp, 'stub') });
   const origin = new URL(stub.url).origin;
   gate = createServer((req, res) => {
     if (gated.passedBytes >= PASS_BYTES) {
@@ -68,7 +68,7 @@ afterEach(() => {
 afterAll(async () => {
   gate?.closeAllConnections();
   await new Promise<void>((r) => gate?.close(() => r()));
-  await stub?.close();
+  await stub?.stop();
   cli?.close();
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });

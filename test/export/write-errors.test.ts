@@ -17,12 +17,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INCOMPLETE_MARK } from '../../src/export/target.js';
-import { type RunningStub, startStubServer } from '../../src/stub/index.js';
 import { type BuiltCli, buildCli } from '../e2e/built.js';
+import { type StartedStub, startStub } from '../helpers/stub.js';
 import { fullDisk, runBuilt, runIntoFullFile } from '../helpers/full-disk.js';
 
 let tmp: string;
-let stub: RunningStub;
+let stub: StartedStub;
 let liar: Server;
 let liarUrl: string;
 let cli: BuiltCli;
@@ -33,7 +33,7 @@ beforeAll(async () => {
   // About the probe's 2,209 invitations: many 64 KB writes, with requests between them.
   const seeded = cli.run(['stub', 'seed', '--test-takers', '2000', '--data', join(tmp, 'stub')]);
   expect(seeded.code, seeded.stderr).toBe(0);
-  stub = await startStubServer({ dataDir: join(tmp, 'stub'), port: 0, host: '127.0.0.1' });
+  stub = await startStub({ dataDir: join(tmp, 'stub') });
   const origin = new URL(stub.url).origin;
   // Forwards to the stub; every list says it holds one item more than it does.
   liar = createServer((req, res) => {
@@ -58,7 +58,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await new Promise<void>((r) => liar?.close(() => r()));
-  await stub?.close();
+  await stub?.stop();
   cli?.close();
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
