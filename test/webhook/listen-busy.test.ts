@@ -12,9 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { run } from '../../src/cli/main.js';
-import { type RunningStub, startStubServer } from '../../src/stub/index.js';
 import { accept } from '../../src/stub/lifecycle.js';
 import { flushDeliveries } from '../../src/stub/webhooks/deliver.js';
+import { type StartedStub, startStub } from '../helpers/stub.js';
 import { runCli } from '../helpers/cli.js';
 import { memoryIO } from '../helpers/io.js';
 import { until } from '../helpers/until.js';
@@ -22,19 +22,19 @@ import { holdWriteLock } from '../helpers/sqlite-lock.js';
 import { query } from '../sync/helpers.js';
 
 let dir: string;
-let stub: RunningStub;
+let stub: StartedStub;
 let env: Record<string, string>;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'jobfit-listen-busy-'));
-  stub = await startStubServer({ dataDir: join(dir, 'stub'), port: 0, host: '127.0.0.1' });
-  const team = stub.store.all<{ id: number }>('SELECT id FROM teams WHERE account_id = 1 ORDER BY id')[0];
-  await stub.store.seedPeople(1, team.id, 40, { mix: { pending: 0.5, accepted: 0.1, partial: 0.2, complete: 0.2 } });
+  stub = await startStub({ dataDir: join(dir, 'stub') });
+  const team = stub.server!.store.all<{ id: number }>('SELECT id FROM teams WHERE account_id = 1 ORDER BY id')[0];
+  await stub.server!.store.seedPeople(1, team.id, 40, { mix: { pending: 0.5, accepted: 0.1, partial: 0.2, complete: 0.2 } });
   env = { JOBFIT_BASE_URL: stub.url, JOBFIT_API_KEY: stub.keys[0].live_key, JOBFIT_CONFIG_DIR: join(dir, 'config') };
 }, 30_000);
 
 afterAll(async () => {
-  await stub?.close();
+  await stub?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -52,13 +52,13 @@ const acceptedIn = async (db: string, ids: number[]) =>
 it('keeps the people of the events it answered while another process holds the database, and a restarted listener syncs them', async () => {
   const db = join(dir, 'results.sqlite');
   expect((await runCli(['sync', '--db', db, '--sp', 'sales-rep'], { env })).code).toBe(0);
-  const pending = stub.store.all<{ id: number }>('SELECT id FROM invitations WHERE account_id = 1 AND accepted_at IS NULL ORDER BY id LIMIT 4').map((p) => p.id);
+  const pending = stub.server!.store.all<{ id: number }>('SELECT id FROM invitations WHERE account_id = 1 AND accepted_at IS NULL ORDER BY id LIMIT 4').map((p) => p.id);
 
   const first = listener(db);
   await until(() => first.m.stderr().includes('Press Ctrl-C'), 'the listener', 20_000);
   const lock = await holdWriteLock(db);
   try {
-    for (const id of pending) accept(stub.store, id);
+    for (const id of pending) accept(stub.server!.store, id);
     await flushDeliveries();
     const queueFile = `${db}.listen-pending.json`;
     await until(() => existsSync(queueFile), 'the people kept on disk', 10_000);
