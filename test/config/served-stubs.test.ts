@@ -28,6 +28,7 @@ afterAll(async () => {
 });
 
 it('a stub this process started is ours (as 127.0.0.1 and as localhost), with faults on too; once closed it is not', async () => {
+  // A test of startStubServer itself (its instance note), so not through test/helpers/stub.ts.
   const stub = await startStubServer({ dataDir: join(dir, 'stub'), port: 0, host: '127.0.0.1', faults: '5xx=1' });
   try {
     expect(await isOurStub(env(), stub.url)).toBe(true);

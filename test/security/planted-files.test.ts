@@ -207,6 +207,7 @@ describe('3. a config file owned by another user is never trusted', () => {
     const data = folder();
     writeFileSync(join(data, 'stub.db'), '');
     plantAsOtherUser(join(data, 'stub.db'));
+    // A test of startStubServer itself (its refusal), so not through test/helpers/stub.ts.
     await expect(startStubServer({ dataDir: data, port: 0 })).rejects.toThrow(/stub's database .*belongs to another user/);
   });
 });

@@ -23,6 +23,7 @@ let live: string;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'jobfit-inprocess-'));
+  // A test of startStubServer itself (served vs embedded), so not through test/helpers/stub.ts.
   served = await startStubServer({ dataDir, port: 0 });
   embedded = await openEmbeddedStub({ dataDir });
   live = served.keys[0].live_key;

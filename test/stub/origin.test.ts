@@ -17,6 +17,7 @@ afterEach(async () => {
 });
 
 async function start(publishOrigin?: boolean): Promise<RunningStub> {
+  // A test of startStubServer itself (publishOrigin), so not through test/helpers/stub.ts.
   const s = await startStubServer({ dataDir, port: 0, publishOrigin });
   running.push(s);
   return s;
