@@ -14,30 +14,31 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { safeJson, safeLine, safeText } from '../../src/format/sanitize.js';
 import { createListWriter } from '../../src/format/output.js';
-import { type RunningStub, startStubServer } from '../../src/stub/index.js';
+import { startStubServer } from '../../src/stub/index.js';
 import { type BuiltCli, buildCli } from '../e2e/built.js';
 import { runCli } from '../helpers/cli.js';
 import { NOBODY, asRoot, plantAsOtherUser } from '../helpers/other-user.js';
 import { memoryIO } from '../helpers/io.js';
 import { DANA } from '../helpers/seeded.js';
+import { type StartedStub, startStub } from '../helpers/stub.js';
 
 
 const ESC = '\x1b';
 const mode = (p: string) => (statSync(p).mode & 0o777).toString(8);
 
 let tmp: string;
-let stub: RunningStub;
+let stub: StartedStub;
 let env: Record<string, string>;
 let cli: BuiltCli;
 
 beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'jobfit-planted-'));
-  stub = await startStubServer({ dataDir: join(tmp, 'stub'), port: 0, host: '127.0.0.1' });
+  stub = await startStub({ dataDir: join(tmp, 'stub') });
   env = { JOBFIT_BASE_URL: stub.url, JOBFIT_API_KEY: stub.keys[0].live_key };
   cli = buildCli();
 }, 120_000);
 afterAll(async () => {
-  await stub?.close();
+  await stub?.stop();
   cli?.close();
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
