@@ -8,7 +8,7 @@ import { Breaker, breakerFromEnv } from '../../src/client/breaker.js';
 import { ServiceGoneError } from '../../src/client/errors.js';
 import { HttpClient } from '../../src/client/http.js';
 import { refusedPort } from '../helpers/refused-port.js';
-import { json, KEY, startForeignServer } from './foreign-server.js';
+import { send as json, FOREIGN_KEY as KEY, startFaultServer } from '../helpers/fault-server.js';
 
 describe('Breaker (pure)', () => {
   it('opens only when failures fill the window and number a few', () => {
@@ -47,7 +47,7 @@ describe('Breaker (pure)', () => {
 
 describe('HttpClient with the breaker', () => {
   it('a service answering 503 to everything: 16 requests in flight all end within the window, one sentence', async () => {
-    const server = await startForeignServer();
+    const server = await startFaultServer({ world: 'foreign' });
     let hits = 0;
     const forEver = (_req: unknown, res: Parameters<typeof json>[0]) => {
       hits++;
@@ -82,7 +82,7 @@ describe('HttpClient with the breaker', () => {
   });
 
   it('429s are answers: a busy service never opens the breaker', async () => {
-    const server = await startForeignServer();
+    const server = await startFaultServer({ world: 'foreign' });
     const busy = (_req: unknown, res: Parameters<typeof json>[0]) => json(res, 429, { error: 'Too many requests' }, { 'retry-after': '0' });
     server.queue('GET /v2/teams', ...Array.from({ length: 6 }, () => busy));
     const http = new HttpClient({ baseUrl: server.url, apiKey: KEY, env: {}, retry: { maxRetries: 10, initialDelayMs: 60, maxDelayMs: 60 }, breaker: { windowMs: 100, minFailures: 2 } });

@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { GlobalOptions } from '../../src/core/session.js';
 import { createContext, EMBEDDED_NOTICE, type StartStub } from '../../src/cli/create-context.js';
 import { memoryIO } from '../helpers/io.js';
-import { type ForeignServer, KEY, startForeignServer } from './foreign-server.js';
+import { type ForeignServer, FOREIGN_KEY as KEY, startFaultServer } from '../helpers/fault-server.js';
 
 const G: GlobalOptions = { color: false, quiet: false, verbose: false };
 let dir: string;
@@ -18,7 +18,7 @@ let server: ForeignServer;
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'jobfit-ctx-'));
-  server = await startForeignServer();
+  server = await startFaultServer({ world: 'foreign' });
 });
 afterEach(async () => {
   await server.close();

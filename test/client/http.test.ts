@@ -9,7 +9,7 @@ import { JobfitClient } from '../../src/client/client.js';
 import { ApiError, AuthenticationError, BadRequestError, NetworkError, NotFoundError, RateLimitError, SCORE_PROFILES_HINT, ServerError, UnknownOutcomeError } from '../../src/client/errors.js';
 import { HttpClient, type HttpClientOptions, joinUrl } from '../../src/client/http.js';
 import { AuthError, ExitCode, UsageError } from '../../src/core/errors.js';
-import { createInvitation, type ForeignServer, json, KEY, startForeignServer } from './foreign-server.js';
+import { createInvitation, type ForeignServer, send as json, FOREIGN_KEY as KEY, startFaultServer } from '../helpers/fault-server.js';
 
 const allOutput: string[] = [];
 let server: ForeignServer;
@@ -53,7 +53,7 @@ const c = (extra?: Partial<HttpClientOptions>) => {
 };
 
 beforeEach(async () => {
-  server = await startForeignServer();
+  server = await startFaultServer({ world: 'foreign' });
   trace = [];
   sleeps = [];
 });
@@ -281,7 +281,7 @@ describe('HttpClient against a foreign server', () => {
     expect(err.message).toBe(`Could not reach http://127.0.0.1:${port}/v2 (connection refused).`);
     expect((err as NetworkError).hint).toMatch(/base URL/);
     expect(sleeps).toHaveLength(2);
-    server = await startForeignServer();
+    server = await startFaultServer({ world: 'foreign' });
   });
 
   it('a stalled answer times out', async () => {

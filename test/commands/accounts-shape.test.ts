@@ -11,14 +11,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as accounts from '../../src/commands/accounts/show.js';
 import * as login from '../../src/commands/login/login.js';
 import * as whoami from '../../src/commands/whoami/show.js';
-import { type ForeignServer, KEY, json, startForeignServer } from '../client/foreign-server.js';
+import { type ForeignServer, FOREIGN_KEY as KEY, send as json, startFaultServer } from '../helpers/fault-server.js';
 import { fakeContext } from './stub-env.js';
 
 let server: ForeignServer;
 let dir: string;
 
 beforeAll(async () => {
-  server = await startForeignServer();
+  server = await startFaultServer({ world: 'foreign' });
   dir = mkdtempSync(join(tmpdir(), 'jobfit-accounts-shape-'));
 });
 afterAll(async () => {

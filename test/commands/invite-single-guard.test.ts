@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BuiltCli, buildCli } from '../e2e/built.js';
-import { FOREIGN_INVITER, type ForeignServer, KEY, startForeignServer } from '../client/foreign-server.js';
+import { FOREIGN_INVITER, type ForeignServer, FOREIGN_KEY as KEY, startFaultServer } from '../helpers/fault-server.js';
 import { spawnPty } from '../helpers/pty.js';
 
 let cli: BuiltCli;
@@ -21,7 +21,7 @@ let foreign: ForeignServer;
 beforeAll(async () => {
   cli = buildCli();
   dir = mkdtempSync(join(tmpdir(), 'jobfit-single-guard-'));
-  foreign = await startForeignServer();
+  foreign = await startFaultServer({ world: 'foreign' });
 });
 afterAll(async () => {
   await foreign?.close();

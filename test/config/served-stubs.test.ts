@@ -12,7 +12,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { isOurStub, noteServedStub } from '../../src/config/served-stubs.js';
 import { STUB_INSTANCE_PATH } from '../../src/core/loopback.js';
 import { startStubServer } from '../../src/stub/index.js';
-import { type ForeignServer, startForeignServer } from '../client/foreign-server.js';
+import { type ForeignServer, startFaultServer } from '../helpers/fault-server.js';
 
 let dir: string;
 let foreign: ForeignServer;
@@ -20,7 +20,7 @@ const env = () => ({ JOBFIT_CONFIG_DIR: join(dir, 'config') });
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'jobfit-served-stubs-'));
-  foreign = await startForeignServer();
+  foreign = await startFaultServer({ world: 'foreign' });
 });
 afterAll(async () => {
   await foreign.close();

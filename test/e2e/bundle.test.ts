@@ -6,7 +6,7 @@
  * (scripts/undici-slim.cjs); a request through one must still go through it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ForeignServer, startForeignServer } from '../client/foreign-server.js';
+import { type ForeignServer, startFaultServer } from '../helpers/fault-server.js';
 import { type BuiltCli, buildCli } from './built.js';
 
 let cli: BuiltCli;
@@ -14,7 +14,7 @@ let server: ForeignServer;
 
 beforeAll(async () => {
   cli = buildCli();
-  server = await startForeignServer();
+  server = await startFaultServer({ world: 'foreign' });
 }, 120_000);
 afterAll(async () => {
   cli?.close();

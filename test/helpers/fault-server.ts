@@ -11,66 +11,31 @@
  *
  * `idsAsStrings` sends every id as a numeric string ("50001"), as some
  * servers do. Binds port 0 on the loopback.
+ *
+ * The one fault server of the tests, in three worlds (`world`):
+ * - `lists` (the default, above): exports, reports, bulk invite;
+ * - `sync` (fault-server/sync-world.ts): the people a sync reads, with its
+ *   switches (ids as strings, overstated or missing totals, hidden people);
+ * - `foreign` (fault-server/foreign-world.ts): the client's tests, a server
+ *   that speaks the reference loosely, with queued behaviours and a CONNECT
+ *   proxy;
+ * and, with `upstream` (fault-server/upstream.ts), the lists world's faults
+ * in front of a real server (our stub): what no fault answers is forwarded.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
+import { type ForeignServer, startForeignWorld } from './fault-server/foreign-world.js';
+import { listenLoopback } from './fault-server/listen.js';
+import { type SyncFaultServer, startSyncWorld } from './fault-server/sync-world.js';
+import type { FaultServer, Inv, Req } from './fault-server/lists-types.js';
+import { forward } from './fault-server/upstream.js';
+
+export { type Behaviour, createInvitation, FOREIGN_INVITER, FOREIGN_KEY, type ForeignServer, type Seen } from './fault-server/foreign-world.js';
+export { SYNC_FAULT_KEY, type SyncFaultServer } from './fault-server/sync-world.js';
 
 export const FAULT_KEY = 'sk_live_faultserver0123456789ab';
 
-export interface Inv {
-  id: number;
-  first_name: string;
-  last_name: string;
-  email: string;
-  team_id: number;
-  custom_id: string | null;
-  created_at: string;
-  accepted_at: string | null;
-  test_taker_id: number | null;
-  /** The test taker completed Personality and Career Interests (has a scorecard). */
-  completed: boolean;
-}
-
-export interface Req {
-  method: string;
-  path: string;
-  query: URLSearchParams;
-  body: string;
-  /** Requests of this method and path so far, this one included. */
-  nth: number;
-}
-
-/** A fault answers the request itself (true), or lets the server answer (false/undefined). */
-export type Fault = (req: Req, res: ServerResponse) => boolean | undefined | Promise<boolean | undefined>;
-
-export interface FaultServer {
-  url: string;
-  port: number;
-  invitations: Inv[];
-  idsAsStrings: boolean;
-  /** Test taker list items carry only what the reference promises (id, custom_id, person_id, team, account). */
-  minimal: boolean;
-  /** Called, in order, before the server answers; the first that answers wins. */
-  faults: Fault[];
-  /** Called after each list request was answered (method and path, its query). */
-  afterList?: (req: Req) => void;
-  /** Requests seen, `METHOD /path?query`. */
-  log: string[];
-  /**
-   * A broken proxy (issue 43): when this says yes for a request on a
-   * connection that carried an answer before, that answer is sent again
-   * (status, headers and body) instead of this one's. Never on a new connection.
-   */
-  stale?: (req: Req) => boolean;
-  /** Answers sent again by `stale`. */
-  staleSent: number;
-  /** How the `email` filter compares (default: case-insensitive substring); a folding collation in test/faults/hostile.ts. */
-  emailMatches?: (email: string, filter: string) => boolean;
-  create(o: { email: string; first?: string; last?: string; team?: number; custom_id?: string | null }): Inv;
-  remove(id: number): void;
-  accept(id: number, completed?: boolean): Inv;
-  close(): Promise<void>;
-}
+export type { Fault, FaultServer, Inv, Req } from './fault-server/lists-types.js';
 
 const TEAMS = [
   { id: 1, display_name: 'Team One' },
@@ -98,7 +63,26 @@ export function seed(s: FaultServer, n: number, o: { accepted?: number; email?: 
   }
 }
 
-export async function startFaultServer(o: { idsAsStrings?: boolean; minimal?: boolean } = {}): Promise<FaultServer> {
+export interface FaultOptions {
+  world?: 'lists';
+  idsAsStrings?: boolean;
+  minimal?: boolean;
+  /** An origin (http://127.0.0.1:PORT) that answers what no fault did; the server then checks no key and serves no data of its own. */
+  upstream?: string;
+}
+
+export function startFaultServer(o?: FaultOptions): Promise<FaultServer>;
+/** The sync world: `people` seeded people (see fault-server/sync-world.ts). */
+export function startFaultServer(o: { world: 'sync'; people: number }): Promise<SyncFaultServer>;
+/** The foreign world: a loose server with queued behaviours (see fault-server/foreign-world.ts). */
+export function startFaultServer(o: { world: 'foreign' }): Promise<ForeignServer>;
+export function startFaultServer(o: FaultOptions | { world: 'sync'; people: number } | { world: 'foreign' } = {}): Promise<FaultServer | SyncFaultServer | ForeignServer> {
+  if (o.world === 'sync') return startSyncWorld(o.people);
+  if (o.world === 'foreign') return startForeignWorld();
+  return startListsWorld(o);
+}
+
+async function startListsWorld(o: FaultOptions): Promise<FaultServer> {
   let nextInv = 50001;
   let nextTaker = 90001;
   const counts = new Map<string, number>();
@@ -233,6 +217,7 @@ export async function startFaultServer(o: { idsAsStrings?: boolean; minimal?: bo
 
   async function answer(r: Req, res: ServerResponse): Promise<void> {
     for (const f of s.faults) if (await f(r, res)) return;
+    if (o.upstream) return forward(o.upstream, r, res, s.rewrite);
     const seg = r.path.split('/').filter(Boolean);
     const byTaker = (v: string) => s.invitations.find((i) => i.test_taker_id !== null && String(i.test_taker_id) === v);
     if (r.method === 'GET') {
@@ -328,12 +313,12 @@ export async function startFaultServer(o: { idsAsStrings?: boolean; minimal?: bo
     req.on('end', () => {
       const u = new URL(req.url ?? '/', 'http://x');
       s.log.push(`${req.method} ${u.pathname}${u.search}`);
-      if (u.pathname === '/healthcheck') return void send(res, 200, { status: 'ok', timestamp: new Date().toISOString(), version: 'v2' });
-      if (req.headers.authorization !== `Bearer ${FAULT_KEY}`) return void send(res, 404, { error: 'API key is required' });
+      if (!o.upstream && u.pathname === '/healthcheck') return void send(res, 200, { status: 'ok', timestamp: new Date().toISOString(), version: 'v2' });
+      if (!o.upstream && req.headers.authorization !== `Bearer ${FAULT_KEY}`) return void send(res, 404, { error: 'API key is required' });
       const key = `${req.method} ${u.pathname}`;
       const nth = (counts.get(key) ?? 0) + 1;
       counts.set(key, nth);
-      const r: Req = { method: req.method ?? 'GET', path: u.pathname, query: u.searchParams, body: Buffer.concat(chunks).toString('utf8'), nth };
+      const r: Req = { method: req.method ?? 'GET', path: u.pathname, query: u.searchParams, body: Buffer.concat(chunks).toString('utf8'), nth, url: req.url ?? '/', headers: req.headers };
       const before = lastOn.get(req.socket);
       if (before && s.stale?.(r)) {
         s.staleSent++;
@@ -351,14 +336,10 @@ export async function startFaultServer(o: { idsAsStrings?: boolean; minimal?: bo
       );
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  s.port = (server.address() as AddressInfo).port;
+  const bound = await listenLoopback(server);
+  s.port = bound.port;
   s.url = `http://127.0.0.1:${s.port}`;
-  s.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
+  s.close = bound.close;
   return s;
 }
 

@@ -1,6 +1,6 @@
 /**
  * `jobfit sync` against a server of our own that is not the stub
- * (fault-server.ts), once per backend: ids sent as numeric strings are
+ * (test/helpers/fault-server.ts, its sync world), once per backend: ids sent as numeric strings are
  * stored (issue 31, finding 3); records the service no longer has are
  * marked gone and the summary matches the tables (finding 8); a first sync
  * without --sp says what it will not keep (issue 27); the typed columns and
@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { type FaultServer, startFaultServer } from './fault-server.js';
+import { type SyncFaultServer as FaultServer, startFaultServer } from '../helpers/fault-server.js';
 import { startStubServer } from '../../src/stub/index.js';
 import { accept } from '../../src/stub/lifecycle.js';
 import { type ListProxy, startListProxy } from './list-proxy.js';
@@ -57,7 +57,7 @@ export function faultsSuite(backend: Backend): void {
 
   describe('ids sent as numeric strings (issue 31, finding 3)', () => {
     it('are stored as the same integers as ids sent as numbers', async () => {
-      srv = await startFaultServer(PEOPLE);
+      srv = await startFaultServer({ world: 'sync', people: PEOPLE });
       const asNumbers = await backend.target(dirs, 'numbers');
       const asStrings = await backend.target(dirs, 'strings');
       const a = await sync(asNumbers, '--sp', SP);
@@ -197,7 +197,7 @@ export function faultsSuite(backend: Backend): void {
     });
 
     it('a test-taker list whose total_count is one more than the invitations name: exit 1, everything committed kept; then exit 0', async () => {
-      liar = await startFaultServer(PEOPLE);
+      liar = await startFaultServer({ world: 'sync', people: PEOPLE });
       const truth = liar.truth();
       const db = await backend.target(dirs, 'takers-plus-one');
       liar.faults.overstate['test-takers'] = 1;
@@ -344,7 +344,7 @@ export function faultsSuite(backend: Backend): void {
       };
     };
     beforeAll(async () => {
-      racy = await startFaultServer(200);
+      racy = await startFaultServer({ world: 'sync', people: 200 });
     });
     afterAll(async () => {
       await racy?.close();

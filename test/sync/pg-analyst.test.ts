@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { startFaultServer } from './fault-server.js';
+import { startFaultServer } from '../helpers/fault-server.js';
 import { query } from './helpers.js';
 import { type PgServer, postgresBin, startPgServer } from './pg-server.js';
 
@@ -50,7 +50,7 @@ run('PostgreSQL and SQLite side by side', () => {
   });
 
   it('the example queries of docs/sync.md give the same answers on both', async () => {
-    const srv = await startFaultServer(60);
+    const srv = await startFaultServer({ world: 'sync', people: 60 });
     try {
       const lite = join(dir, 'queries.sqlite');
       const pgdb = await server.newDatabase();
@@ -81,7 +81,7 @@ run('PostgreSQL and SQLite side by side', () => {
   }, 120_000);
 
   it('PostgreSQL restarting mid-sync: "PostgreSQL went away", the people kept counted right, and a rerun finishes', async () => {
-    const srv = await startFaultServer(1500);
+    const srv = await startFaultServer({ world: 'sync', people: 1500 });
     try {
       const db = await server.newDatabase();
       const running = runCli(['sync', '--db', db, '--sp', 'sales-rep', '--concurrency', '4'], { env: srv.env });

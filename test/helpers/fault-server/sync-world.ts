@@ -1,5 +1,6 @@
 /**
- * A server of the API for the sync tests that is not our stub: written from
+ * The sync world of test/helpers/fault-server.ts (`startFaultServer({ world:
+ * 'sync', people })`): a server of the API for the sync tests that is not our stub: written from
  * /work/shared/api-v2.md alone, only the routes a sync reads, with switches
  * for the faults the sync must survive:
  *
@@ -36,11 +37,11 @@
  * career navigation profile).
  */
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenLoopback } from './listen.js';
 
-export const FAULT_KEY = 'sk_live_syncfaults_0123456789ab';
+export const SYNC_FAULT_KEY = 'sk_live_syncfaults_0123456789ab';
 
-export interface FaultServer {
+export interface SyncFaultServer {
   url: string;
   /** JOBFIT_BASE_URL and JOBFIT_API_KEY for runCli. */
   env: Record<string, string>;
@@ -89,8 +90,8 @@ const ACCOUNT = { id: 900, display_name: 'Fault Co' };
 const USER = { id: 31, first_name: 'Ida', last_name: 'Inviter', email: 'ida@faultco.example' };
 const CREATED = Date.parse('2026-11-02T09:00:00Z');
 
-export async function startFaultServer(people: number): Promise<FaultServer> {
-  const faults: FaultServer['faults'] = { stringIds: false, overstate: {}, uncounted: [], hidden: [], omit: [], noDate: false };
+export async function startSyncWorld(people: number): Promise<SyncFaultServer> {
+  const faults: SyncFaultServer['faults'] = { stringIds: false, overstate: {}, uncounted: [], hidden: [], omit: [], noDate: false };
   let acceptances = 0;
   // The next person invite() makes: after the seeded ones, never an id the server had.
   let invited = people;
@@ -257,7 +258,7 @@ export async function startFaultServer(people: number): Promise<FaultServer> {
   function handle(req: IncomingMessage, res: ServerResponse) {
     const u = new URL(req.url ?? '/', 'http://x');
     if (u.pathname === '/healthcheck') return send(res, 200, { status: 'ok', timestamp: new Date().toISOString(), version: 'v2' });
-    if (req.headers.authorization !== `Bearer ${FAULT_KEY}`) return send(res, 404, { error: 'API key is required' });
+    if (req.headers.authorization !== `Bearer ${SYNC_FAULT_KEY}`) return send(res, 404, { error: 'API key is required' });
     if (req.method !== 'GET') return send(res, 400, { error: 'not supported by this server' });
     const parts = u.pathname.split('/').filter(Boolean);
     const num = (s: string | undefined) => (s && /^\d+$/.test(s) ? Number(s) : NaN);
@@ -306,11 +307,11 @@ export async function startFaultServer(people: number): Promise<FaultServer> {
   }
 
   const http = createServer(handle);
-  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
-  const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
-  const server: FaultServer = {
+  const bound = await listenLoopback(http);
+  const url = `http://127.0.0.1:${bound.port}`;
+  const server: SyncFaultServer = {
     url,
-    env: { JOBFIT_BASE_URL: url, JOBFIT_API_KEY: FAULT_KEY, JOBFIT_MAX_RETRIES: '0' },
+    env: { JOBFIT_BASE_URL: url, JOBFIT_API_KEY: SYNC_FAULT_KEY, JOBFIT_MAX_RETRIES: '0' },
     faults,
     remove(invitationId) {
       const p = persons.get(invitationId);
@@ -334,10 +335,7 @@ export async function startFaultServer(people: number): Promise<FaultServer> {
       const all = [...persons.values()];
       return { invitations: all.map((p) => p.invitation).sort(), testTakers: all.flatMap((p) => (p.taker === null ? [] : [p.taker])).sort() };
     },
-    async close() {
-      http.closeAllConnections();
-      await new Promise<void>((r) => http.close(() => r()));
-    },
+    close: bound.close,
   };
   return server;
 }

@@ -1,12 +1,15 @@
 /**
- * A tiny server that is not our stub: it speaks the reference loosely (extra
+ * The foreign world of test/helpers/fault-server.ts (`startFaultServer({
+ * world: 'foreign' })`): a tiny server that is not our stub: it speaks the reference loosely (extra
  * fields, nulls), rate-limits, fails and drops connections on demand. Each
  * test queues behaviours; unqueued requests get the default handler.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
+import { listenLoopback } from './listen.js';
 
-export type Behaviour = (req: IncomingMessage, res: ServerResponse, body: string) => void | Promise<void>;
+/** What a behaviour returns is ignored (`send` returns true). */
+export type Behaviour = (req: IncomingMessage, res: ServerResponse, body: string) => unknown;
 
 export interface Seen {
   method: string;
@@ -27,11 +30,11 @@ export interface ForeignServer {
   close(): Promise<void>;
 }
 
-export const KEY = 'sk_live_foreignforeign1234a1b2';
+export const FOREIGN_KEY = 'sk_live_foreignforeign1234a1b2';
 /** The one user of its account (the inviter of a bulk invite). */
 export const FOREIGN_INVITER = 'rea.cruiter@acme.example';
 
-export function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(body));
 }
@@ -79,7 +82,7 @@ export function createInvitation(s: ForeignServer, body: string): Record<string,
   return inv;
 }
 
-export async function startForeignServer(): Promise<ForeignServer> {
+export async function startForeignWorld(): Promise<ForeignServer> {
   const queues = new Map<string, Behaviour[]>();
   const state = {} as ForeignServer;
   state.seen = [];
@@ -91,7 +94,7 @@ export async function startForeignServer(): Promise<ForeignServer> {
 
   const fallback: Behaviour = (req, res, body) => {
     const u = new URL(req.url ?? '/', 'http://x');
-    if (req.headers.authorization !== `Bearer ${KEY}`) return json(res, 404, { error: 'API key is required' });
+    if (req.headers.authorization !== `Bearer ${FOREIGN_KEY}`) return json(res, 404, { error: 'API key is required' });
     if (req.method === 'GET' && u.pathname === '/v2/teams') {
       return json(res, 200, {
         mode: 'live',
@@ -161,14 +164,9 @@ export async function startForeignServer(): Promise<ForeignServer> {
     upstream.on('error', () => clientSocket.destroy());
     clientSocket.on('error', () => upstream.destroy());
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  state.port = port;
-  state.url = `http://127.0.0.1:${port}/v2`;
-  state.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
+  const bound = await listenLoopback(server);
+  state.port = bound.port;
+  state.url = `http://127.0.0.1:${bound.port}/v2`;
+  state.close = bound.close;
   return state;
 }
