@@ -10,42 +10,28 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BuiltCli, buildCli } from '../e2e/built.js';
-import { FOREIGN_INVITER, type ForeignServer, KEY, startForeignServer } from '../client/foreign-server.js';
+import { FOREIGN_INVITER, FOREIGN_KEY as KEY, type FaultServer, type ForeignServer, startFaultServer } from '../helpers/fault-server.js';
 import { INVITER } from './helpers/data.js';
 
 let cli: BuiltCli;
 let dir: string;
 let foreign: ForeignServer;
-let proxy: Server;
-let proxyPort: number;
+let proxy: FaultServer;
 let served: ChildProcess | undefined;
 
-/** A plain reverse proxy on localhost, as a validating proxy or a tunnel to the service would be. */
-function startProxy(port: number): Promise<Server> {
-  const server = createServer((req, res) => {
-    const up = request({ host: '127.0.0.1', port, method: req.method, path: req.url, headers: req.headers }, (r) => {
-      res.writeHead(r.statusCode ?? 502, r.headers);
-      r.pipe(res);
-    });
-    up.on('error', () => res.destroy());
-    req.pipe(up);
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
+/** A plain reverse proxy on localhost, as a validating proxy or a tunnel to the service would be: the fault server with no fault. */
+const startProxy = (port: number): Promise<FaultServer> => startFaultServer({ upstream: `http://127.0.0.1:${port}` });
 
 beforeAll(async () => {
   cli = buildCli();
   dir = mkdtempSync(join(tmpdir(), 'jobfit-live-guard-'));
-  foreign = await startForeignServer();
+  foreign = await startFaultServer({ world: 'foreign' });
   proxy = await startProxy(foreign.port);
-  proxyPort = (proxy.address() as AddressInfo).port;
 });
 
 afterAll(async () => {
@@ -54,10 +40,7 @@ afterAll(async () => {
     served.kill('SIGTERM');
     await gone;
   }
-  await new Promise<void>((r) => {
-    proxy.closeAllConnections();
-    proxy.close(() => r());
-  });
+  await proxy.close();
   await foreign.close();
   cli.close();
   rmSync(dir, { recursive: true, force: true });
@@ -77,7 +60,7 @@ describe('a live key against a server on loopback that is not our stub', () => {
   const configDir = () => join(dir, 'config-foreign');
   const targets = [
     ['directly', () => foreign.url],
-    ['through a localhost reverse proxy', () => `http://127.0.0.1:${proxyPort}/v2`],
+    ['through a localhost reverse proxy', () => `${proxy.url}/v2`],
     ['reached as localhost', () => `http://localhost:${foreign.port}/v2`],
   ] as const;
 
@@ -155,15 +138,12 @@ describe('against `jobfit stub serve`', () => {
     const front = await startProxy(port);
     try {
       const csv = people('served-proxied', 2, INVITER);
-      const viaProxy = `http://127.0.0.1:${(front.address() as AddressInfo).port}/v2`;
+      const viaProxy = `${front.url}/v2`;
       const r = await cli.runAsync(['invite', '--csv', csv], { env: { JOBFIT_BASE_URL: viaProxy, JOBFIT_API_KEY: liveKey, JOBFIT_CONFIG_DIR: configDir() } });
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).not.toMatch(/local stub/i);
     } finally {
-      await new Promise<void>((r) => {
-        front.closeAllConnections();
-        front.close(() => r());
-      });
+      await front.close();
     }
   });
 });

@@ -2,22 +2,22 @@
  * Issue 44, item 6: `scorecard` and `job-fit` with `--retry-failed`. An export
  * with --out that ended with some test takers failed leaves their ids beside
  * FILE; --retry-failed fetches just those and merges them into the same file,
- * as bulk invite's --retry-failed does. The failures come from a proxy in
- * front of the stub that breaks chosen test takers until it is told to heal.
+ * as bulk invite's --retry-failed does. The failures come from the fault
+ * server in front of the stub (`upstream`), breaking chosen test takers until
+ * it is told to heal.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningStub } from '../../src/stub/index.js';
+import { type FaultServer, send, startFaultServer } from '../helpers/fault-server.js';
 import { startStub } from '../helpers/stub.js';
 import { runCli } from '../helpers/cli.js';
 
 let dir: string;
 let stub: RunningStub;
-let proxy: Server;
+let proxy: FaultServer;
 let env: Record<string, string>;
 let ids: number[];
 /** Test takers whose result requests the proxy answers with an error. */
@@ -30,26 +30,20 @@ beforeAll(async () => {
   const seeded = await runCli(['stub', 'seed', '--data', data, '--test-takers', '6', '--complete', '1'], { configDir: join(dir, 'c') });
   expect(seeded.code, seeded.stderr).toBe(0);
   stub = (await startStub({ dataDir: data })).server!;
-  proxy = createServer(async (req, res) => {
-    const m = /^\/v2\/test-takers\/(\d+)\/(scorecard|job-fit-report)/.exec(req.url ?? '');
+  proxy = await startFaultServer({ upstream: stub.origin });
+  proxy.faults.push((req, res) => {
+    const m = /^\/v2\/test-takers\/(\d+)\/(scorecard|job-fit-report)/.exec(req.url);
     if (m) asked.push(Number(m[1]));
-    if (m && broken.has(Number(m[1]))) {
-      // 400 with a message of no known meaning: a failure, not "not ready" (job-fit) and not retried.
-      res.writeHead(m[2] === 'scorecard' ? 400 : 500, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: 'boom' }));
-      return;
-    }
-    const r = await fetch(`${stub.origin}${req.url}`, { headers: { authorization: req.headers.authorization ?? '' } });
-    res.writeHead(r.status, { 'content-type': r.headers.get('content-type') ?? 'application/json' });
-    res.end(Buffer.from(await r.arrayBuffer()));
+    // 400 with a message of no known meaning: a failure, not "not ready" (job-fit) and not retried.
+    if (m && broken.has(Number(m[1]))) return send(res, m[2] === 'scorecard' ? 400 : 500, { error: 'boom' });
+    return false;
   });
-  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
-  env = { JOBFIT_BASE_URL: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/v2`, JOBFIT_API_KEY: stub.keys[0].live_key, JOBFIT_MAX_RETRIES: '0' };
+  env = { JOBFIT_BASE_URL: `${proxy.url}/v2`, JOBFIT_API_KEY: stub.keys[0].live_key, JOBFIT_MAX_RETRIES: '0' };
   const list = await runCli(['test-takers', 'list', '--all', '-o', 'json'], { env });
   ids = (JSON.parse(list.stdout).data as Array<{ id: number }>).map((t) => t.id).sort((a, b) => a - b);
 }, 60_000);
 afterAll(async () => {
-  await new Promise<void>((r) => proxy?.close(() => r()));
+  await proxy?.close();
   await stub?.close();
   rmSync(dir, { recursive: true, force: true });
 });

@@ -7,20 +7,20 @@
  *
  * The pipe is a real one (a FIFO is the kernel's pipe, as a shell's `|` makes;
  * node's own stdio pipes are socket pairs), the built binary writes into it,
- * and this file reads it slowly, a few KB at a time. A server of our own in
- * front of the stub answers the first ~200 KB of list pages, then holds every
- * request: the run is certainly still going when SIGINT arrives, whatever the
- * machine's speed.
+ * and this file reads it slowly, a few KB at a time. The fault server in
+ * front of the stub (`upstream`) answers the first ~200 KB of list pages, then
+ * holds every request: the run is certainly still going when SIGINT arrives,
+ * whatever the machine's speed.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { closeSync, constants, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { INCOMPLETE_MARK } from '../../src/export/target.js';
 import { type BuiltCli, buildCli } from '../e2e/built.js';
+import { type FaultServer, startFaultServer } from '../helpers/fault-server.js';
 import { type StartedStub, startStub } from '../helpers/stub.js';
 import { humanStderr } from '../helpers/stderr.js';
 
@@ -30,7 +30,7 @@ const PASS_BYTES = 200_000;
 let tmp: string;
 let stub: StartedStub;
 let cli: BuiltCli;
-let gate: Server;
+let gate: FaultServer;
 let gateUrl: string;
 /** The gate's state for the current run. */
 const gated = { passedBytes: 0, answered: 0, held: [] as ServerResponse[] };
@@ -43,21 +43,18 @@ beforeAll(async () => {
   expect(seeded.code, seeded.stderr).toBe(0);
   stub = await startStub({ dataDir: join(tmp, 'stub') });
   const origin = new URL(stub.url).origin;
-  gate = createServer((req, res) => {
-    if (gated.passedBytes >= PASS_BYTES) {
-      gated.held.push(res);
-      return;
-    }
-    void (async () => {
-      const r = await fetch(`${origin}${req.url}`, { method: req.method, headers: { authorization: req.headers.authorization ?? '' } });
-      const text = await r.text();
-      gated.passedBytes += text.length;
-      gated.answered++;
-      res.writeHead(r.status, { 'content-type': r.headers.get('content-type') ?? 'application/json' }).end(text);
-    })();
+  gate = await startFaultServer({ upstream: origin });
+  gate.faults.push((_req, res) => {
+    if (gated.passedBytes < PASS_BYTES) return false;
+    gated.held.push(res);
+    return true;
   });
-  await new Promise<void>((r) => gate.listen(0, '127.0.0.1', r));
-  gateUrl = `http://127.0.0.1:${(gate.address() as AddressInfo).port}/v2`;
+  gate.rewrite = (_req, _status, text) => {
+    gated.passedBytes += text.length;
+    gated.answered++;
+    return text;
+  };
+  gateUrl = `${gate.url}/v2`;
 }, 120_000);
 
 afterEach(() => {
@@ -66,8 +63,7 @@ afterEach(() => {
 });
 
 afterAll(async () => {
-  gate?.closeAllConnections();
-  await new Promise<void>((r) => gate?.close(() => r()));
+  await gate?.close();
   await stub?.stop();
   cli?.close();
   if (tmp) rmSync(tmp, { recursive: true, force: true });

@@ -3,27 +3,26 @@
  *
  * 1. An export that stops while writing into a pipe ends with exit 1 and the
  *    `#INCOMPLETE EXPORT` line (it exited 13: drained() waited for a 'drain'
- *    that had already fired). The fault: a server of our own in front of the
- *    stub that says one more than it has (`total_count` + 1).
+ *    that had already fired). The fault: the fault server in front of the
+ *    stub (`upstream`), saying one more than it has (`total_count` + 1).
  * 2. A full disk (a 64 KiB tmpfs, mounted as root) gives exit 1 with one
  *    sentence naming the file and the cause, for `> FILE`, `--out FILE` (the
  *    old file kept, nothing left behind) and `--errors FILE`.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INCOMPLETE_MARK } from '../../src/export/target.js';
 import { type BuiltCli, buildCli } from '../e2e/built.js';
+import { type FaultServer, startFaultServer } from '../helpers/fault-server.js';
 import { type StartedStub, startStub } from '../helpers/stub.js';
 import { fullDisk, runBuilt, runIntoFullFile } from '../helpers/full-disk.js';
 
 let tmp: string;
 let stub: StartedStub;
-let liar: Server;
+let liar: FaultServer;
 let liarUrl: string;
 let cli: BuiltCli;
 
@@ -36,28 +35,24 @@ beforeAll(async () => {
   stub = await startStub({ dataDir: join(tmp, 'stub') });
   const origin = new URL(stub.url).origin;
   // Forwards to the stub; every list says it holds one item more than it does.
-  liar = createServer((req, res) => {
-    void (async () => {
-      const r = await fetch(`${origin}${req.url}`, { method: req.method, headers: { authorization: req.headers.authorization ?? '' } });
-      let text = await r.text();
-      try {
-        const body = JSON.parse(text) as { object?: string; total_count?: number };
-        if (body.object === 'list' && typeof body.total_count === 'number') {
-          body.total_count += 1;
-          text = JSON.stringify(body);
-        }
-      } catch {
-        // not JSON: passed on as it is
+  liar = await startFaultServer({ upstream: origin });
+  liar.rewrite = (_req, _status, text) => {
+    try {
+      const body = JSON.parse(text) as { object?: string; total_count?: number };
+      if (body.object === 'list' && typeof body.total_count === 'number') {
+        body.total_count += 1;
+        return JSON.stringify(body);
       }
-      res.writeHead(r.status, { 'content-type': r.headers.get('content-type') ?? 'application/json' }).end(text);
-    })();
-  });
-  await new Promise<void>((r) => liar.listen(0, '127.0.0.1', r));
-  liarUrl = `http://127.0.0.1:${(liar.address() as AddressInfo).port}/v2`;
+    } catch {
+      // not JSON: passed on as it is
+    }
+    return text;
+  };
+  liarUrl = `${liar.url}/v2`;
 }, 120_000);
 
 afterAll(async () => {
-  await new Promise<void>((r) => liar?.close(() => r()));
+  await liar?.close();
   await stub?.stop();
   cli?.close();
   if (tmp) rmSync(tmp, { recursive: true, force: true });

@@ -69,6 +69,8 @@ export interface FaultOptions {
   minimal?: boolean;
   /** An origin (http://127.0.0.1:PORT) that answers what no fault did; the server then checks no key and serves no data of its own. */
   upstream?: string;
+  /** Lets a request with any key (or none) through to the faults, as a server of the test's own would. */
+  anyKey?: boolean;
 }
 
 export function startFaultServer(o?: FaultOptions): Promise<FaultServer>;
@@ -125,6 +127,7 @@ async function startListsWorld(o: FaultOptions): Promise<FaultServer> {
       inv.completed = completed;
       return inv;
     },
+    dropConnections: () => {},
     close: async () => {},
   };
   const id = (n: number) => (s.idsAsStrings ? String(n) : n);
@@ -314,7 +317,7 @@ async function startListsWorld(o: FaultOptions): Promise<FaultServer> {
       const u = new URL(req.url ?? '/', 'http://x');
       s.log.push(`${req.method} ${u.pathname}${u.search}`);
       if (!o.upstream && u.pathname === '/healthcheck') return void send(res, 200, { status: 'ok', timestamp: new Date().toISOString(), version: 'v2' });
-      if (!o.upstream && req.headers.authorization !== `Bearer ${FAULT_KEY}`) return void send(res, 404, { error: 'API key is required' });
+      if (!o.upstream && !o.anyKey && req.headers.authorization !== `Bearer ${FAULT_KEY}`) return void send(res, 404, { error: 'API key is required' });
       const key = `${req.method} ${u.pathname}`;
       const nth = (counts.get(key) ?? 0) + 1;
       counts.set(key, nth);
@@ -339,6 +342,7 @@ async function startListsWorld(o: FaultOptions): Promise<FaultServer> {
   const bound = await listenLoopback(server);
   s.port = bound.port;
   s.url = `http://127.0.0.1:${s.port}`;
+  s.dropConnections = () => server.closeAllConnections();
   s.close = bound.close;
   return s;
 }

@@ -9,13 +9,12 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { type Server, createServer, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StubEnv } from '../commands/stub-env.js';
 import { ROOT } from '../e2e/built.js';
 import { runCli } from '../helpers/cli.js';
+import { type FaultServer, send, startFaultServer } from '../helpers/fault-server.js';
 import { type Backend, count, dumpOf, exec, lastRun, query, seededStub } from './helpers.js';
 
 export function safetySuite(backend: Backend): void {
@@ -180,36 +179,29 @@ export function safetySuite(backend: Backend): void {
   });
 
   describe('items that fail', () => {
-    let proxy: Server;
+    let proxy: FaultServer;
     let failing = true;
     /** After this many requests every answer is a 503 (the service is gone). */
     let goneAfter = Number.POSITIVE_INFINITY;
     let seen = 0;
     beforeAll(async () => {
-      // The real stub behind a proxy that refuses every job-fit report while `failing`.
+      // The real stub behind the fault server, refusing every job-fit report while `failing`.
       const target = new URL(env.stub.url);
-      proxy = createServer((req, res) => {
+      proxy = await startFaultServer({ upstream: target.origin });
+      proxy.faults.push((req, res) => {
         if (++seen > goneAfter) {
           res.writeHead(503, { 'content-type': 'text/plain' }).end('down');
-          return;
+          return true;
         }
-        if (failing && /\/job-fit-report$/.test(req.url ?? '')) {
-          res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'Report temporarily unavailable' }));
-          return;
-        }
-        const up = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (r) => {
-          res.writeHead(r.statusCode ?? 502, r.headers);
-          r.pipe(res);
-        });
-        req.pipe(up);
+        if (failing && /\/job-fit-report$/.test(req.url)) return send(res, 400, { error: 'Report temporarily unavailable' });
+        return false;
       });
-      await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
     });
-    afterAll(() => new Promise<void>((r) => proxy.close(() => r())));
+    afterAll(() => proxy.close());
 
     it('exit 3 with the count; the next run fetches them', async () => {
       const db = await backend.target(env, 'partial');
-      const base = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}${new URL(env.stub.url).pathname}`;
+      const base = `${proxy.url}${new URL(env.stub.url).pathname}`;
       const errorsFile = `${env.tmp()}/errors.ndjson`;
       const res = await runCli(['sync', '--db', db, '--sp', 'sales-rep', '--errors', errorsFile], { env: { ...env.env, JOBFIT_BASE_URL: base } });
       expect(res.code).toBe(3);
@@ -230,7 +222,7 @@ export function safetySuite(backend: Backend): void {
 
     it('the service gone mid-sync: stops at once with what was kept and how to resume, exit 1; the rerun finishes', async () => {
       const db = await backend.target(env, 'gone');
-      const base = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}${new URL(env.stub.url).pathname}`;
+      const base = `${proxy.url}${new URL(env.stub.url).pathname}`;
       failing = false;
       seen = 0;
       goneAfter = 80;

@@ -59,5 +59,7 @@ export interface FaultServer {
   create(o: { email: string; first?: string; last?: string; team?: number; custom_id?: string | null }): Inv;
   remove(id: number): void;
   accept(id: number, completed?: boolean): Inv;
+  /** Drops every open connection (kept-alive ones too); the server goes on listening. */
+  dropConnections(): void;
   close(): Promise<void>;
 }
