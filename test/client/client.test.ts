@@ -1,16 +1,16 @@
 /**
  * A route that does not answer JSON: the test declares one the way the route
- * table does (a PDF download), serves it from a server of its own on a
- * loopback port, and the client sends the route's accept type and returns the
- * bytes as received, not text; its errors are still the API's JSON.
+ * table does (a PDF download), serves it from the fault server (a fault that
+ * answers every request), and the client sends the route's accept type and
+ * returns the bytes as received, not text; its errors are still the API's JSON.
  */
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteDef } from '../../src/api/routes.js';
 import { JobfitClient } from '../../src/client/client.js';
 import { BadRequestError, ProtocolError } from '../../src/client/errors.js';
 import { HttpClient } from '../../src/client/http.js';
+import { type FaultServer, send, startFaultServer } from '../helpers/fault-server.js';
 
 const KEY = 'sk_live_binaryroute1234a1b2c3d4';
 
@@ -31,28 +31,27 @@ const JOB_FIT_PDF = {
 const PDF = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.from([0x00, 0xff, 0xfe, 0x80, 0x0a]), Buffer.from('%%EOF\n')]);
 
 const seen: Array<{ url: string; headers: IncomingHttpHeaders }> = [];
-let server: Server;
+let server: FaultServer;
 let baseUrl: string;
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    seen.push({ url: req.url ?? '', headers: req.headers });
+  server = await startFaultServer({ anyKey: true });
+  server.faults.push((req, res) => {
+    seen.push({ url: req.url, headers: req.headers });
     if (req.url === '/v2/test-takers/7/job-fit-report.pdf') {
       res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': PDF.length });
       res.end(PDF);
-    } else if (req.url === '/v2/test-takers/8/job-fit-report.pdf') {
-      res.writeHead(400, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: 'Job fit report not ready' }));
-    } else {
-      res.writeHead(200, { 'content-type': 'text/html' });
-      res.end('<html><title>Login</title></html>');
+      return true;
     }
+    if (req.url === '/v2/test-takers/8/job-fit-report.pdf') return send(res, 400, { error: 'Job fit report not ready' });
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end('<html><title>Login</title></html>');
+    return true;
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v2`;
+  baseUrl = `${server.url}/v2`;
 });
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await server.close();
 });
 
 async function withClient<T>(fn: (c: JobfitClient) => Promise<T>): Promise<T> {

@@ -3,8 +3,6 @@
  * checks a key before saving it) honouring them like every other command.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +10,7 @@ import { settingsFromEnv } from '../../src/client/create.js';
 import { createContext } from '../../src/cli/create-context.js';
 import * as login from '../../src/commands/login/login.js';
 import { JobfitError, UsageError } from '../../src/core/errors.js';
+import { type FaultServer, send, startFaultServer } from '../helpers/fault-server.js';
 import { memoryIO } from '../helpers/io.js';
 
 describe('settingsFromEnv', () => {
@@ -32,24 +31,21 @@ describe('settingsFromEnv', () => {
 });
 
 describe('login honours JOBFIT_TIMEOUT', () => {
-  let server: Server;
+  let server: FaultServer;
   let base: string;
   const dirs: string[] = [];
   beforeAll(async () => {
     // Answers the healthcheck (when asked to) and never anything else.
-    server = createServer((req, res) => {
-      if (req.url === '/v2/healthcheck') {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ status: 'ok', version: 'v2' }));
-      }
+    server = await startFaultServer({ anyKey: true });
+    server.faults.push((req, res) => {
+      if (req.url === '/v2/healthcheck') return send(res, 200, { status: 'ok', version: 'v2' });
       // Anything else: the request is read and never answered.
+      return true;
     });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    base = server.url;
   });
   afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((r) => server.close(r));
+    await server.close();
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
 

@@ -6,17 +6,17 @@
  * through the in-process CLI and must end with one sentence and the right exit
  * code, never a stack trace and never a hang, and never show the key whole.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type RunResult } from '../helpers/cli.js';
+import { type FaultServer, type Req, startFaultServer } from '../helpers/fault-server.js';
 import { humanStderr } from '../helpers/stderr.js';
 
 const LIVE = 'sk_live_hostilehostile0000cafe';
 const TEST = 'sk_test_hostilehostile0000beef';
 
-type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => unknown;
+type Handler = (req: Req, res: ServerResponse, body: string) => unknown;
 
 interface Hostile {
   port: number;
@@ -26,7 +26,8 @@ interface Hostile {
   /** Rewrites the default's JSON before it is sent. */
   mutate?: (path: string, body: Record<string, unknown>) => unknown;
   seen: Array<{ method: string; url: string; authorization?: string; acceptEncoding?: string }>;
-  sockets: Set<import('node:net').Socket>;
+  /** The fault server it runs on (every request goes to its one fault). */
+  server: FaultServer;
 }
 
 const now = '2026-01-02T03:04:05.000Z';
@@ -84,51 +85,39 @@ function reference(method: string, path: string, mode: string): { status: number
 }
 
 async function startHostile(): Promise<Hostile> {
-  const h = { seen: [], sockets: new Set() } as unknown as Hostile;
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => {
-      body += c;
-    });
-    req.on('end', async () => {
-      h.seen.push({ method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization, acceptEncoding: req.headers['accept-encoding'] });
-      try {
-        if (h.handle) return await h.handle(req, res, body);
-        const path = new URL(req.url ?? '/', 'http://x').pathname;
-        const auth = req.headers.authorization ?? '';
-        const mode = auth.includes('sk_test') ? 'test' : 'live';
-        if (path !== '/v2/healthcheck' && auth !== `Bearer ${LIVE}` && auth !== `Bearer ${TEST}`) {
-          res.writeHead(404, { 'content-type': 'application/json' });
-          return res.end(JSON.stringify({ error: 'API key is required' }));
-        }
-        const ref = reference(req.method ?? '', path, mode);
-        if (!ref) {
-          res.writeHead(404, { 'content-type': 'text/html' });
-          return res.end('<html><head><title>404 Not Found</title></head><body><h1>Not Found</h1></body></html>');
-        }
-        const out = h.mutate ? h.mutate(path, ref.body as Record<string, unknown>) : ref.body;
-        res.writeHead(ref.status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(out));
-      } catch {
-        res.destroy();
+  const h = { seen: [] } as unknown as Hostile;
+  h.server = await startFaultServer({ anyKey: true });
+  h.server.faults.push(async (req, res) => {
+    h.seen.push({ method: req.method, url: req.url, authorization: req.headers.authorization, acceptEncoding: req.headers['accept-encoding'] });
+    try {
+      if (h.handle) {
+        await h.handle(req, res, req.body);
+        return true;
       }
-    });
+      const auth = req.headers.authorization ?? '';
+      const mode = auth.includes('sk_test') ? 'test' : 'live';
+      if (req.path !== '/v2/healthcheck' && auth !== `Bearer ${LIVE}` && auth !== `Bearer ${TEST}`) {
+        res.writeHead(404, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: 'API key is required' }));
+        return true;
+      }
+      const ref = reference(req.method, req.path, mode);
+      if (!ref) {
+        res.writeHead(404, { 'content-type': 'text/html' });
+        res.end('<html><head><title>404 Not Found</title></head><body><h1>Not Found</h1></body></html>');
+        return true;
+      }
+      const out = h.mutate ? h.mutate(req.path, ref.body as Record<string, unknown>) : ref.body;
+      res.writeHead(ref.status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(out));
+    } catch {
+      res.destroy();
+    }
+    return true;
   });
-  server.on('connection', (s) => {
-    h.sockets.add(s);
-    s.on('close', () => h.sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  h.port = (server.address() as AddressInfo).port;
-  h.url = `http://127.0.0.1:${h.port}/v2`;
-  closers.push(
-    () =>
-      new Promise<void>((resolve) => {
-        for (const s of h.sockets) s.destroy();
-        server.close(() => resolve());
-      }),
-  );
+  h.port = h.server.port;
+  h.url = `${h.server.url}/v2`;
+  closers.push(() => h.server.close());
   return h;
 }
 
@@ -143,7 +132,7 @@ afterEach(() => {
   srv.handle = undefined;
   srv.mutate = undefined;
   srv.seen.length = 0;
-  for (const s of srv.sockets) s.destroy();
+  srv.server.dropConnections();
 });
 afterAll(async () => {
   for (const c of closers.splice(0)) await c();
@@ -661,7 +650,7 @@ describe('slow, broken and huge answers', () => {
   it('the connection is closed before any answer, and a GET is retried', async () => {
     let n = 0;
     srv.handle = (req, res) => {
-      if (n++ === 0) return req.socket.destroy();
+      if (n++ === 0) return res.socket?.destroy();
       const ref = reference('GET', new URL(req.url ?? '/', 'http://x').pathname, 'live');
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(ref?.body));

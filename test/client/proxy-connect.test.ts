@@ -26,6 +26,7 @@ let tmp: string;
 
 beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'jobfit-proxy-connect-'));
+  // Not the fault server: it works on raw sockets, below any HTTP answer the fault server could give.
   // Takes every connection and closes it at its first bytes: a CONNECT, or a TLS hello.
   server = createServer((s: Socket) => {
     connections++;
@@ -64,6 +65,7 @@ describe('an HTTPS proxy that closes every CONNECT', () => {
   }, 60_000);
 
   it('a proxy that answers the CONNECT with 403 is one sentence and exit 1 (it was taken for Ctrl-C: "Interrupted.", 130)', async () => {
+    // Not the fault server: the raw answer to a CONNECT, before any HTTP exchange it could serve.
     const refusing = createServer((s: Socket) => {
       s.on('error', () => undefined);
       s.once('data', () => s.end('HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n'));
