@@ -1,8 +1,9 @@
 /**
  * The foreign world of test/helpers/fault-server.ts (`startFaultServer({
- * world: 'foreign' })`): a tiny server that is not our stub: it speaks the reference loosely (extra
- * fields, nulls), rate-limits, fails and drops connections on demand. Each
- * test queues behaviours; unqueued requests get the default handler.
+ * world: 'foreign' })`): a tiny server that is not our stub: it speaks the
+ * reference loosely (extra fields, nulls), rate-limits, fails and drops
+ * connections on demand. Each test queues behaviours; unqueued requests get
+ * the default handler.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';

@@ -1,8 +1,8 @@
 /**
  * The sync world of test/helpers/fault-server.ts (`startFaultServer({ world:
- * 'sync', people })`): a server of the API for the sync tests that is not our stub: written from
- * /work/shared/api-v2.md alone, only the routes a sync reads, with switches
- * for the faults the sync must survive:
+ * 'sync', people })`): a server of the API for the sync tests that is not our
+ * stub: written from /work/shared/api-v2.md alone, only the routes a sync
+ * reads, with switches for the faults the sync must survive:
  *
  * - `stringIds`: every id (invitation, test taker, team, user, assessment,
  *   profile references) is sent as a numeric string ("50001"), as some
