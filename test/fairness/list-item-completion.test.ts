@@ -2,25 +2,25 @@
  * `report --fairness` against a newer server whose invitation list items carry
  * the test taker's `assigned_assessments` (issue 46, item 6: the reference's
  * list items have none and the stub gives none; the client uses the field
- * when present and works without it). A proxy between the CLI and the stub
- * adds the field to each list item from the stub's own test taker, and
- * records the requests: completion comes from the list, no test taker is
- * read, and the report is the one of the run without the field. A field of
+ * when present and works without it). The fault server between the CLI and
+ * the stub (`upstream`) adds the field to each list item from the stub's own
+ * test taker, and records the requests: completion comes from the list, no
+ * test taker is read, and the report is the one of the run without the field. A field of
  * another shape says nothing: every test taker is read as before.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { type FaultServer, startFaultServer } from '../helpers/fault-server.js';
 import { type StartedStub, startStub } from '../helpers/stub.js';
 
 type Mode = 'as-is' | 'with-assigned' | 'other-shape';
 
 let dir: string;
 let stub: StartedStub;
-let proxy: Server;
+let proxy: FaultServer | undefined;
 let file: string;
 let mode: Mode = 'as-is';
 const seen: string[] = [];
@@ -50,15 +50,18 @@ beforeAll(async () => {
   const seeded = await runCli(['stub', 'seed', '--test-takers', '300', '--data', join(dir, 'stub')]);
   expect(seeded.code, seeded.stderr).toBe(0);
   stub = await startStub({ dataDir: join(dir, 'stub') });
-  proxy = createServer(async (req: IncomingMessage, res) => {
+  proxy = await startFaultServer({ upstream: new URL(stub.url).origin });
+  proxy.faults.push((req) => {
     seen.push(`${req.method} ${req.url}`);
-    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k))) as Record<string, string>;
-    const r = await upstream(req.url ?? '/', headers);
-    if (mode !== 'as-is' && /\/invitations(\?|$)/.test(req.url ?? '') && r.status === 200) await withAssigned(r.json as { data?: Array<Record<string, unknown>> }, headers);
-    res.writeHead(r.status, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(r.json));
+    return false;
   });
-  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+  proxy.rewrite = async (req, status, text) => {
+    if (mode === 'as-is' || !/\/invitations(\?|$)/.test(req.url) || status !== 200) return text;
+    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k))) as Record<string, string>;
+    const json = JSON.parse(text) as { data?: Array<Record<string, unknown>> };
+    await withAssigned(json, headers);
+    return JSON.stringify(json);
+  };
   const listed = JSON.parse((await runCli(['invitations', 'list', '--all', '-o', 'json'], { env: env(stub.url) })).stdout);
   const emails = ((Array.isArray(listed) ? listed : listed.data) as Array<{ email: string }>).map((i) => i.email);
   file = join(dir, 'self-id.csv');
@@ -66,7 +69,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await new Promise<void>((r) => (proxy ? proxy.close(() => r()) : r()));
+  await proxy?.close();
   await stub?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
@@ -83,7 +86,7 @@ interface Report {
 async function fairness(m: Mode): Promise<{ report: Report; takers: number; cards: number }> {
   mode = m;
   seen.length = 0;
-  const url = `http://127.0.0.1:${(proxy.address() as { port: number }).port}${new URL(stub.url).pathname}`;
+  const url = `${proxy!.url}${new URL(stub.url).pathname}`;
   const r = await runCli(['report', '--sp', 'sales-rep', '--fairness', file, '--by', 'sex', '-o', 'json'], { env: env(url) });
   expect(r.code, r.stderr).toBe(0);
   return {

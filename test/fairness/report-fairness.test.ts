@@ -10,7 +10,6 @@
  * - privacy: hidden groups, --exclude-under, the file named by its hash only;
  * - CSV and xlsx; usage errors in one sentence, exit 2, naming rows, never values.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { type FaultServer, startFaultServer } from '../helpers/fault-server.js';
 import { type StartedStub, startStub } from '../helpers/stub.js';
 
 const FIXTURE = fileURLToPath(new URL('../../fixtures/fairness/self-id.csv', import.meta.url));
@@ -167,30 +167,21 @@ describe('report --fairness on the seeded stub with fixtures/fairness/self-id.cs
 });
 
 describe('the demographics file never leaves the machine', () => {
-  let proxy: Server;
+  let proxy: FaultServer;
   const seen: string[] = [];
 
   beforeAll(async () => {
-    const target = new URL(stub.url);
-    proxy = createServer(async (req: IncomingMessage, res) => {
-      const chunks: Buffer[] = [];
-      for await (const c of req) chunks.push(c as Buffer);
-      const body = Buffer.concat(chunks).toString('utf8');
-      seen.push(`${req.method} ${req.url}\n${JSON.stringify(req.headers)}\n${body}`);
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k))) as Record<string, string>;
-      const up = await fetch(`${target.origin}${req.url}`, { method: req.method, headers, body: body || undefined });
-      const text = await up.text();
-      res.writeHead(up.status, { 'content-type': up.headers.get('content-type') ?? 'application/json' });
-      res.end(text);
+    proxy = await startFaultServer({ upstream: new URL(stub.url).origin });
+    proxy.faults.push((req) => {
+      seen.push(`${req.method} ${req.url}\n${JSON.stringify(req.headers)}\n${req.body}`);
+      return false;
     });
-    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
   });
 
-  afterAll(() => new Promise<void>((r) => proxy.close(() => r())));
+  afterAll(() => proxy.close());
 
   it('a recording server sees every request of the run: none carries a value of the file', async () => {
-    const port = (proxy.address() as { port: number }).port;
-    const url = `http://127.0.0.1:${port}${new URL(stub.url).pathname}`;
+    const url = `${proxy.url}${new URL(stub.url).pathname}`;
     const r = await runCli([...ARGS, '-o', 'json'], { env: env(url) });
     expect(r.code, r.stderr).toBe(0);
     expect(seen.length).toBeGreaterThan(2000);

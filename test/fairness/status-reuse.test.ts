@@ -1,21 +1,21 @@
 /**
  * `report --fairness` with a --status filter that reads test takers of its own
  * (issue 46, item 6: what the report already fetched in the same run is not
- * asked for again). A recording server between the CLI and the stub counts
- * the requests: every test taker is read once, by the filter, and completion
- * comes out as in the run without the filter.
+ * asked for again). The fault server between the CLI and the stub (`upstream`,
+ * a fault that records) counts the requests: every test taker is read once,
+ * by the filter, and completion comes out as in the run without the filter.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { type FaultServer, startFaultServer } from '../helpers/fault-server.js';
 import { type StartedStub, startStub } from '../helpers/stub.js';
 
 let dir: string;
 let stub: StartedStub;
-let proxy: Server;
+let proxy: FaultServer | undefined;
 let file: string;
 const seen: string[] = [];
 
@@ -24,16 +24,11 @@ beforeAll(async () => {
   const seeded = await runCli(['stub', 'seed', '--test-takers', '300', '--data', join(dir, 'stub')]);
   expect(seeded.code, seeded.stderr).toBe(0);
   stub = await startStub({ dataDir: join(dir, 'stub') });
-  const target = new URL(stub.url);
-  proxy = createServer(async (req: IncomingMessage, res) => {
+  proxy = await startFaultServer({ upstream: new URL(stub.url).origin });
+  proxy.faults.push((req) => {
     seen.push(`${req.method} ${req.url}`);
-    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k))) as Record<string, string>;
-    const up = await fetch(`${target.origin}${req.url}`, { method: req.method, headers });
-    const text = await up.text();
-    res.writeHead(up.status, { 'content-type': up.headers.get('content-type') ?? 'application/json' });
-    res.end(text);
+    return false;
   });
-  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
   const listed = JSON.parse((await runCli(['invitations', 'list', '--all', '-o', 'json'], { env: env(stub.url) })).stdout);
   const emails = ((Array.isArray(listed) ? listed : listed.data) as Array<{ email: string }>).map((i) => i.email);
   file = join(dir, 'self-id.csv');
@@ -41,7 +36,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await new Promise<void>((r) => (proxy ? proxy.close(() => r()) : r()));
+  await proxy?.close();
   await stub?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
@@ -57,7 +52,7 @@ interface Report {
 
 async function fairness(extra: string[]): Promise<{ report: Report; takers: string[]; cards: string[] }> {
   seen.length = 0;
-  const url = `http://127.0.0.1:${(proxy.address() as { port: number }).port}${new URL(stub.url).pathname}`;
+  const url = `${proxy!.url}${new URL(stub.url).pathname}`;
   const r = await runCli(['report', '--sp', 'sales-rep', '--fairness', file, '--by', 'sex', '-o', 'json', ...extra], { env: env(url) });
   expect(r.code, r.stderr).toBe(0);
   const path = (x: string) => x.replace(/^GET /, '').replace(/\?.*$/, '');
