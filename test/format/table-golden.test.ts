@@ -6,11 +6,10 @@
  * stderr with how to get them. The data come from a server with fixed answers
  * (long names, emails and team names, as a real account has) and a fixed clock.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fitColumns } from '../../src/format/table-fit.js';
 import { runCli } from '../helpers/cli.js';
+import { type FaultServer, send, startFaultServer } from '../helpers/fault-server.js';
 
 const KEY = 'sk_test_goldengoldengolden1a2b';
 const NOW = new Date('2026-11-27T12:00:00Z');
@@ -58,19 +57,17 @@ const lists: Record<string, unknown[]> = {
   '/v2/score-profiles': [{ object: 'score_profile', id: 41, display_name: 'Sales Representative (retail, field and inside sales)', short_name: 'sales-rep', riasec_profile: 'ECS' }],
 };
 
-let server: Server;
+let server: FaultServer;
 let env: Record<string, string>;
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
-    const data = lists[path];
-    res.writeHead(data ? 200 : 404, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(data ? { mode: 'test', object: 'list', total_count: data.length, has_more: false, data } : { error: 'not here' }));
+  server = await startFaultServer({ anyKey: true });
+  server.faults.push((req, res) => {
+    const data = lists[req.path];
+    return send(res, data ? 200 : 404, data ? { mode: 'test', object: 'list', total_count: data.length, has_more: false, data } : { error: 'not here' });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  env = { JOBFIT_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v2`, JOBFIT_API_KEY: KEY };
+  env = { JOBFIT_BASE_URL: `${server.url}/v2`, JOBFIT_API_KEY: KEY };
 });
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+afterAll(() => server.close());
 
 const COMMANDS = [['invitations', 'list'], ['test-takers', 'list'], ['profiles', 'list'], ['teams'], ['users'], ['templates'], ['assessments'], ['score-profiles']];
 

@@ -3,8 +3,7 @@
  * emails, team names and error messages, and the checks that none of it
  * drove the terminal.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { send, startFaultServer } from '../helpers/fault-server.js';
 
 /** Each piece drives a terminal in its own way when printed raw. */
 export const PLANTED = {
@@ -69,20 +68,10 @@ export async function startHostileService(): Promise<HostileService> {
     ],
     '/v2/invitations/999': [400, { error: HOSTILE.error }],
   };
-  const server: Server = createServer((req, res) => {
-    const path = (req.url ?? '').split('?')[0];
-    const [status, body] = routes[path] ?? [404, { error: `Not found${PLANTED.title}` }];
-    res.writeHead(status, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(body));
+  const server = await startFaultServer({ anyKey: true });
+  server.faults.push((req, res) => {
+    const [status, body] = routes[req.path] ?? [404, { error: `Not found${PLANTED.title}` }];
+    return send(res, status, body);
   });
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    url: `http://127.0.0.1:${port}/v2`,
-    close: () =>
-      new Promise<void>((ok) => {
-        server.close(() => ok());
-        server.closeAllConnections();
-      }),
-  };
+  return { url: `${server.url}/v2`, close: () => server.close() };
 }

@@ -6,36 +6,32 @@
  * serve` says what it really bound and warns beyond loopback; loopback means
  * localhost, 127/8 and ::1 only.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertSafeTransport } from '../../src/client/http.js';
 import { isLoopbackHost } from '../../src/core/loopback.js';
 import { hideUrlPasswords } from '../../src/config/mask.js';
 import { runCli } from '../helpers/cli.js';
+import { type FaultServer, send, startFaultServer } from '../helpers/fault-server.js';
 
 const TEST_KEY = 'sk_test_networknetwork0000beef';
 
-let server: Server;
+let server: FaultServer;
 let port: number;
 const seen: string[] = [];
 beforeAll(async () => {
-  server = createServer((req, res) => {
+  server = await startFaultServer({ anyKey: true });
+  server.faults.push((req, res) => {
     seen.push(`${req.method} ${req.url} ${req.headers.authorization ?? ''}`);
-    if (req.url?.startsWith('/v2/moved')) {
+    if (req.url.startsWith('/v2/moved')) {
       res.writeHead(302, { location: 'https://elsewhere.example/v2/teams' }).end();
-      return;
+      return true;
     }
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ mode: 'test', object: 'account', id: 1, display_name: 'Acme' }));
+    return send(res, 200, { mode: 'test', object: 'account', id: 1, display_name: 'Acme' });
   });
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  port = (server.address() as AddressInfo).port;
+  port = server.port;
 });
 afterAll(async () => {
-  await new Promise<void>((ok) => {
-    server.close(() => ok());
-    server.closeAllConnections();
-  });
+  await server.close();
 });
 
 describe('where the key goes, and what is printed about it', () => {
