@@ -6,60 +6,51 @@
  * (docs/api.md), done here with Ajv so that CI needs no 90 MB proxy.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { type Server, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FaultServer, startFaultServer } from '../helpers/fault-server.js';
 import { type StartedStub, startStub } from '../helpers/stub.js';
 import { runCli } from '../helpers/cli.js';
 import { operationOf, violation } from './contract.js';
 
 let stub: StartedStub;
-let proxy: Server;
+let proxy: FaultServer | undefined;
 let proxyUrl: string;
 let dataDir: string;
 const violations: string[] = [];
 let requests = 0;
 
-/** Forwards to the stub, checks the answer against the document, passes it on unchanged. */
-function validatingProxy(upstream: string): Server {
-  return createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', async () => {
-      requests++;
-      const url = new URL(req.url ?? '/', 'http://proxy');
-      const what = `${req.method} ${url.pathname}${url.search}`;
-      try {
-        const headers: Record<string, string> = {};
-        for (const h of ['authorization', 'content-type', 'accept']) if (typeof req.headers[h] === 'string') headers[h] = req.headers[h];
-        const body = chunks.length ? Buffer.concat(chunks) : undefined;
-        const answer = await fetch(upstream + url.pathname + url.search, { method: req.method, headers, body });
-        const text = await answer.text();
-        const contentType = answer.headers.get('content-type') ?? '';
-        const operationId = operationOf(req.method ?? 'GET', url.pathname);
-        const problem = operationId ? violation(operationId, answer.status, contentType, text) : 'no operation of the document matches';
-        if (problem) violations.push(`${what} → ${answer.status}: ${problem}`);
-        res.writeHead(answer.status, { 'content-type': contentType });
-        res.end(text);
-      } catch (err) {
-        violations.push(`${what}: ${String(err)}`);
-        res.writeHead(502).end();
-      }
-    });
+/** The fault server in front of the stub: counts the requests, checks each answer against the document, passes it on unchanged. */
+async function validatingProxy(upstream: string): Promise<FaultServer> {
+  const server = await startFaultServer({ upstream });
+  server.faults.push(() => {
+    requests++;
+    return false;
   });
+  server.rewrite = (req, status, text, headers) => {
+    const what = `${req.method} ${req.url}`;
+    try {
+      const contentType = headers['content-type'] ?? '';
+      const operationId = operationOf(req.method, req.path);
+      const problem = operationId ? violation(operationId, status, contentType, text) : 'no operation of the document matches';
+      if (problem) violations.push(`${what} → ${status}: ${problem}`);
+    } catch (err) {
+      violations.push(`${what}: ${String(err)}`);
+    }
+    return text;
+  };
+  return server;
 }
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'jobfit-proxy-test-'));
   stub = await startStub({ dataDir });
-  proxy = validatingProxy(stub.url);
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  proxy = await validatingProxy(stub.url);
+  proxyUrl = proxy.url;
 });
 afterAll(async () => {
-  await new Promise((resolve) => proxy?.close(resolve));
+  await proxy?.close();
   await stub?.stop();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });

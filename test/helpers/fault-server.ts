@@ -67,7 +67,7 @@ export interface FaultOptions {
   world?: 'lists';
   idsAsStrings?: boolean;
   minimal?: boolean;
-  /** An origin (http://127.0.0.1:PORT) that answers what no fault did; the server then checks no key and serves no data of its own. */
+  /** An origin (http://127.0.0.1:PORT, or with a path that prefixes each request's) that answers what no fault did; the server then checks no key and serves no data of its own. */
   upstream?: string;
   /** Lets a request with any key (or none) through to the faults, as a server of the test's own would. */
   anyKey?: boolean;

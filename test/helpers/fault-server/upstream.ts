@@ -1,6 +1,6 @@
 /**
  * The fault server in front of a real server (`startFaultServer({ upstream })`,
- * our stub, say): a request no fault answered is forwarded as it came (method,
+ * our stub, say; an upstream with a path, `…/v2`, prefixes every request's): a request no fault answered is forwarded as it came (method,
  * path and query, headers but the hop's own, body), and its answer comes back
  * as it is (status, headers, the upstream's Date too), or, with `rewrite`, with
  * its body as that says (a list that lies about its total, drops people).
@@ -16,8 +16,8 @@ export interface Forwarded {
   body: string;
 }
 
-/** The body to send instead of the upstream's (status and body as the upstream answered). */
-export type Rewrite<R> = (req: R, status: number, body: string) => string | Promise<string>;
+/** The body to send instead of the upstream's (status, body and headers as the upstream answered). */
+export type Rewrite<R> = (req: R, status: number, body: string, headers: IncomingHttpHeaders) => string | Promise<string>;
 
 const HOP = new Set(['host', 'connection', 'keep-alive', 'accept-encoding', 'content-length', 'transfer-encoding']);
 
@@ -25,7 +25,9 @@ export function forward<R extends Forwarded>(origin: string, r: R, res: ServerRe
   const to = new URL(origin);
   const headers = Object.fromEntries(Object.entries(r.headers).filter(([k]) => !HOP.has(k)));
   return new Promise<void>((resolve, reject) => {
-    const up = request({ host: to.hostname, port: to.port, method: r.method, path: r.url, headers }, (answer) => {
+    // An origin with a path (http://127.0.0.1:PORT/v2) prefixes the request's.
+    const path = to.pathname.replace(/\/$/, '') + r.url;
+    const up = request({ host: to.hostname, port: to.port, method: r.method, path, headers }, (answer) => {
       const status = answer.statusCode ?? 502;
       // The upstream's Date, or none if it sent none.
       res.sendDate = false;
@@ -38,7 +40,7 @@ export function forward<R extends Forwarded>(origin: string, r: R, res: ServerRe
       const chunks: Buffer[] = [];
       answer.on('data', (c: Buffer) => chunks.push(c));
       answer.on('end', () => {
-        Promise.resolve(rewrite(r, status, Buffer.concat(chunks).toString('utf8'))).then((body) => {
+        Promise.resolve(rewrite(r, status, Buffer.concat(chunks).toString('utf8'), answer.headers)).then((body) => {
           const { 'content-length': _length, 'transfer-encoding': _chunked, ...kept } = answer.headers;
           res.writeHead(status, kept);
           res.end(body);
