@@ -7,8 +7,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +15,7 @@ import { createListWriter } from '../../src/format/output.js';
 import { startStubServer } from '../../src/stub/index.js';
 import { type BuiltCli, buildCli } from '../e2e/built.js';
 import { runCli } from '../helpers/cli.js';
+import { type FaultServer, send, startFaultServer } from '../helpers/fault-server.js';
 import { NOBODY, asRoot, plantAsOtherUser } from '../helpers/other-user.js';
 import { memoryIO } from '../helpers/io.js';
 import { DANA } from '../helpers/seeded.js';
@@ -155,19 +154,19 @@ describe('2. planted files in a shared folder never receive people\'s data', () 
 });
 
 describe('3. a config file owned by another user is never trusted', () => {
-  let catcher: Server;
+  let catcher: FaultServer;
   let caught: string[];
   let catcherUrl: string;
   beforeAll(async () => {
     caught = [];
-    catcher = createServer((req, res) => {
+    catcher = await startFaultServer({ anyKey: true });
+    catcher.faults.push((req, res) => {
       caught.push(`${req.method} ${req.url} ${req.headers.authorization ?? ''}`);
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      return send(res, 200, {});
     });
-    await new Promise<void>((r) => catcher.listen(0, '127.0.0.1', r));
-    catcherUrl = `http://127.0.0.1:${(catcher.address() as AddressInfo).port}/v2`;
+    catcherUrl = `${catcher.url}/v2`;
   });
-  afterAll(() => new Promise<void>((r) => catcher.close(() => r())));
+  afterAll(() => catcher.close());
 
   asRoot('their base_url never receives JOBFIT_API_KEY: refused with the path and the fix before any request', async () => {
     const configDir = folder();
@@ -237,18 +236,17 @@ describe('5. one sanitiser for every line for a person', () => {
     // A server of our own: one page, then an error whose text drives the terminal.
     let calls = 0;
     const evil = `bad${ESC}]52;c;SGk=\x07${ESC}[2J\u202e\u2028done`;
-    const srv = createServer((req, res) => {
+    const srv = await startFaultServer({ anyKey: true });
+    srv.faults.push((_req, res) => {
       calls++;
       if (calls === 1) {
         const data = Array.from({ length: 50 }, (_, i) => ({ object: 'test_taker', id: 1000 - i, first_name: 'A', last_name: 'B', email: `a${i}@example.com`, custom_id: null, person_id: null, created_at: '2026-01-01T00:00:00Z', team: { id: 1, display_name: 'T' }, account: { id: 1, display_name: 'A' } }));
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ mode: 'test', object: 'list', total_count: 500, has_more: true, data }));
-        return;
+        return send(res, 200, { mode: 'test', object: 'list', total_count: 500, has_more: true, data });
       }
-      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: evil }));
+      return send(res, 400, { error: evil });
     });
-    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
     try {
-      const url = `http://127.0.0.1:${(srv.address() as AddressInfo).port}/v2`;
+      const url = `${srv.url}/v2`;
       const r = await runCli(['test-takers', 'list', '--all', '-o', 'ndjson'], { env: { JOBFIT_BASE_URL: url, JOBFIT_API_KEY: 'sk_test_abcdefabcdefabcdef1234', JOBFIT_MAX_RETRIES: '0' } });
       expect(r.code, r.stderr).toBe(1);
       const last = r.stdout.trimEnd().split('\n').at(-1) ?? '';
@@ -256,7 +254,7 @@ describe('5. one sanitiser for every line for a person', () => {
       expect(last).toContain('bad\\x1b]52');
       expect(r.stdout).not.toMatch(/[\x1b\x07\u202e\u2028]/);
     } finally {
-      await new Promise<void>((r) => srv.close(() => r()));
+      await srv.close();
     }
   });
 
