@@ -23,6 +23,7 @@ let env: Record<string, string>;
 const dir = mkdtempSync(join(tmpdir(), 'jobfit-checks-'));
 
 beforeAll(async () => {
+  // Not the fault server: it counts raw TCP connections and answers none, below HTTP.
   server = createServer((socket) => {
     connections++;
     socket.destroy();

@@ -26,6 +26,7 @@ let portB: number;
 const atB: string[] = [];
 const atA: string[] = [];
 
+/** Not the fault server: these are HTTPS origins with a certificate of the test's own (the fault server speaks plain HTTP). */
 async function serve(handler: Parameters<typeof createServer>[1]): Promise<[Server, number]> {
   const s = createServer({ key: readFileSync(join(dir, 'key.pem')), cert }, handler);
   await new Promise<void>((ok) => s.listen(0, '127.0.0.1', ok));
