@@ -8,13 +8,14 @@
  * test taker is read, and the report is the one of the run without the field. A field of
  * another shape says nothing: every test taker is read as before.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { type FaultServer, startFaultServer } from '../helpers/fault-server.js';
 import { type StartedStub, startStub } from '../helpers/stub.js';
+import { selfIdFileFor } from './self-id-for.js';
 
 type Mode = 'as-is' | 'with-assigned' | 'other-shape';
 
@@ -62,10 +63,7 @@ beforeAll(async () => {
     await withAssigned(json, headers);
     return JSON.stringify(json);
   };
-  const listed = JSON.parse((await runCli(['invitations', 'list', '--all', '-o', 'json'], { env: env(stub.url) })).stdout);
-  const emails = ((Array.isArray(listed) ? listed : listed.data) as Array<{ email: string }>).map((i) => i.email);
-  file = join(dir, 'self-id.csv');
-  writeFileSync(file, `email,sex\n${emails.map((e, i) => `${e},${i % 2 ? 'Female' : 'Male'}`).join('\n')}\n`);
+  file = await selfIdFileFor(env(stub.url), dir);
 }, 60_000);
 
 afterAll(async () => {

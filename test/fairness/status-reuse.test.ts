@@ -5,13 +5,14 @@
  * a fault that records) counts the requests: every test taker is read once,
  * by the filter, and completion comes out as in the run without the filter.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { type FaultServer, startFaultServer } from '../helpers/fault-server.js';
 import { type StartedStub, startStub } from '../helpers/stub.js';
+import { selfIdFileFor } from './self-id-for.js';
 
 let dir: string;
 let stub: StartedStub;
@@ -29,10 +30,7 @@ beforeAll(async () => {
     seen.push(`${req.method} ${req.url}`);
     return false;
   });
-  const listed = JSON.parse((await runCli(['invitations', 'list', '--all', '-o', 'json'], { env: env(stub.url) })).stdout);
-  const emails = ((Array.isArray(listed) ? listed : listed.data) as Array<{ email: string }>).map((i) => i.email);
-  file = join(dir, 'self-id.csv');
-  writeFileSync(file, `email,sex\n${emails.map((e, i) => `${e},${i % 2 ? 'Female' : 'Male'}`).join('\n')}\n`);
+  file = await selfIdFileFor(env(stub.url), dir);
 }, 60_000);
 
 afterAll(async () => {
