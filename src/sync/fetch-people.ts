@@ -34,6 +34,8 @@ export async function changeFeed(s: RunState): Promise<ListedItems> {
       concurrency: Math.min(8, s.o.concurrency),
       onRequest: (q, a) => s.ctx.debug(`  list: ${JSON.stringify(q)} → ${a.returned} of ${a.total}${a.hasMore ? ' (capped)' : ''}`),
     });
+    // People looked at in id order, not the search's (listed.ts, sortById).
+    items.sortById();
   }
   return items;
 }

@@ -72,6 +72,28 @@ export class ListedItems implements Iterable<Listed> {
     return out;
   }
 
+  /**
+   * The items in the order of their ids (equal ids keep their order). A
+   * complete list comes in the order the search found it, which is no order:
+   * people fetched and written in id order read the stub's pages and write
+   * the database's B-trees at one end instead of all over them, so a batch's
+   * commit touches about as many pages at 100,000 people as at 10,000 (issue 47).
+   */
+  sortById(): void {
+    const n = this.length;
+    const ids = this.ids;
+    const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => ids[a] - ids[b] || a - b);
+    const pick = <A extends Float64Array | Uint32Array>(a: A, make: (n: number) => A, width = 1): A => {
+      const b = make(a.length);
+      for (let i = 0; i < n; i++) for (let k = 0; k < width; k++) b[width * i + k] = a[width * order[i] + k];
+      return b;
+    };
+    this.ids = pick(this.ids, (m) => new Float64Array(m));
+    this.takers = pick(this.takers, (m) => new Float64Array(m));
+    this.teams = pick(this.teams, (m) => new Float64Array(m));
+    this.hashes = pick(this.hashes, (m) => new Uint32Array(m), 2);
+  }
+
   *[Symbol.iterator](): Iterator<Listed> {
     for (let i = 0; i < this.length; i++) yield this.at(i);
   }
