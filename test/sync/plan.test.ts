@@ -102,6 +102,22 @@ describe('ListedItems: the list items a run holds', () => {
     expect(items.at(1)).toEqual(given[1]);
   });
 
+  it('sortById puts the items in id order, each with its own fields, equal ids in the order given, past its first capacity', () => {
+    const given: Listed[] = Array.from({ length: 2100 }, (_, i) => ({
+      id: 3_000_000_000 + ((i * 7919) % 2000),
+      listHash: listHash({ id: i }),
+      takerId: i % 3 === 0 ? null : 4_000_000_000 + i,
+      teamId: i % 5 === 0 ? null : i % 7,
+    }));
+    const items = ListedItems.of(given);
+    items.sortById();
+    const expected = given.map((g, i) => ({ g, i })).sort((a, b) => a.g.id - b.g.id || a.i - b.i).map((x) => x.g);
+    expect(items.length).toBe(2100);
+    expect([...items]).toEqual(expected);
+    items.push(given[0]);
+    expect(items.at(2100)).toEqual(given[0]);
+  });
+
   it('keeps hashes with leading zeros, and refuses what is not a list hash', () => {
     const items = ListedItems.of([{ id: 1, listHash: '00000000000000ff', takerId: null, teamId: null }]);
     expect(items.at(0).listHash).toBe('00000000000000ff');
