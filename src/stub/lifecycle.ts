@@ -9,7 +9,7 @@
  * same transaction, and tried at once after the commit (webhooks.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { TEST_ID } from './catalog.js';
+import { TEST_ID } from './catalog-content.js';
 import { indexPerson } from './search-index.js';
 import { newProfileId, nowIso } from './ids.js';
 import { type Store, originOf } from './store.js';

@@ -24,7 +24,7 @@ import type {
   TestTakerListItem,
   UserRef,
 } from '../api/schemas.js';
-import { ASSESSMENTS, CAREER_INTEREST_TYPES, JOB_FAMILIES, SCORE_PROFILES, TEST_ID } from './catalog.js';
+import { ASSESSMENTS, CAREER_INTEREST_TYPES, JOB_FAMILIES, SCORE_PROFILES, TEST_ID } from './catalog-content.js';
 import { oneLetterMatch, riasecOf, twoLetterMatch } from './scoring.js';
 import type { Store } from './store.js';
 
