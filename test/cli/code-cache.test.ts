@@ -60,6 +60,18 @@ describe('the code cache of the chunks', () => {
     expect(cached().files).toEqual(after1.files);
   });
 
+  it('an embedded teams runs few chunks: what every command needs is one, the core (scripts/core-chunk.mjs)', () => {
+    // The stub is seeded (the test before); a cache folder of its own holds one file per chunk this run compiled.
+    const own = { ...env, XDG_CACHE_HOME: join(cli.dir, 'count-cache') };
+    const r = cli.run(['teams', '-o', 'json'], { env: own });
+    expect(r.code, r.stderr).toBe(0);
+    const root = join(cli.dir, 'count-cache', 'jobfit', 'code-cache');
+    const [tag] = readdirSync(root);
+    const ran = readdirSync(join(root, tag, readdirSync(join(root, tag))[0]));
+    // cli/main, the core, esbuild's helpers, the command, its schema, the stub's route: 71 before the core was one.
+    expect(ran.length, ran.join(', ')).toBeLessThanOrEqual(8);
+  });
+
   it('a command over the network reads its cache as well: V8 keys a cache by its flags, and the WebAssembly flag is set midway (core/wasm.ts)', async () => {
     const stub = await startStub({ dataDir: join(cli.dir, 'served-stub') });
     try {
