@@ -2,7 +2,7 @@
 // the set of entry points that reach each module, and every import() is an
 // entry point: with 100 of them (each command, each cold feature), what every
 // command needs came out as ~60 chunks of a few KB, reached by slightly
-// different sets of entries (the csv writer reaches format/fields.ts but not
+// different sets of entries (the csv writer reaches format/field-paths.ts but not
 // commands/kit/define.ts), and an embedded `teams` loaded 71 files, ~175 µs
 // each (docs/performance.md, "Start-up (issue 41)").
 //
