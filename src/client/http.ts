@@ -104,9 +104,12 @@ export class HttpClient {
     if (this.traceFn) this.traceFn(redactKey(line, this.apiKey));
   }
 
+  /** The key as it may be shown (its mode and last characters); worked out once, as every answer's mode check names it. */
   get maskedKey(): string {
-    return maskKey(this.apiKey);
+    this.masked ??= maskKey(this.apiKey);
+    return this.masked;
   }
+  private masked?: string;
 
   private getDispatcher(): Promise<Transport> {
     this.building ??= import('./undici-agents.js').then((m) => (this.dispatcher = m.makeDispatcher(this.baseUrl, this.env, this.timeouts)));

@@ -176,8 +176,11 @@ export function resultUrls(store: Store, origin: string, token: string, testTake
   if (testTakerId === null) {
     return { scorecard_url: null, job_fit_summary_url: null, career_options_spotlight_url: null, career_navigation_url: null, career_navigation_profile_id: null };
   }
-  const done = completedTests(store, testTakerId);
-  const profile = profileOfTaker(store, testTakerId);
+  return urlsOf(origin, token, completedTests(store, testTakerId), profileOfTaker(store, testTakerId));
+}
+
+/** The result links of a test taker with these tests completed and this career navigation profile (or none). */
+function urlsOf(origin: string, token: string, done: number[], profile: { id: string } | undefined): ResultUrls {
   const interests = done.includes(TEST_ID.interests);
   const jobFit = interests && done.includes(TEST_ID.personality);
   return {
@@ -277,13 +280,21 @@ export function testTakerListItem(row: TestTakerListRow): TestTakerListItem {
   };
 }
 
-export function testTakerObject(store: Store, tt: TestTakerRow, mode: Mode, origin: string): TestTaker {
-  const inv = store.get<{ token: string }>('SELECT token FROM invitations WHERE id = ?', tt.invitation_id);
-  const urls = resultUrls(store, origin, inv?.token ?? '', tt.id);
+/** What a test taker's answer needs besides its row and its assessments: its invitation's token and its career navigation profile, if any. */
+export interface TestTakerLinks {
+  token: string;
+  profile: { id: string } | undefined;
+}
+
+/** The test taker's answer; `links` when the caller read them with the row (routes/test-takers.ts), else read here. */
+export function testTakerObject(store: Store, tt: TestTakerRow, mode: Mode, origin: string, links?: TestTakerLinks): TestTaker {
+  const { token, profile } = links ?? { token: store.get<{ token: string }>('SELECT token FROM invitations WHERE id = ?', tt.invitation_id)?.token ?? '', profile: profileOfTaker(store, tt.id) };
   const assigned = store.all<AssignedRow>(
     'SELECT id, test_id, completed_at, language FROM assigned_assessments WHERE test_taker_id = ? ORDER BY position',
     tt.id,
   );
+  // The completed tests (completedTests) are the assigned ones with a completion time, in the same order.
+  const urls = urlsOf(origin, token, assigned.filter((a) => a.completed_at !== null).map((a) => a.test_id), profile);
   return {
     mode,
     object: 'test_taker',

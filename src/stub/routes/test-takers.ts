@@ -32,7 +32,24 @@ export function testIdParam(c: Call): number {
   return pathId(c.params[0]) ?? F.fakeId(c.params[0]);
 }
 
+/** A test taker's row with its invitation's token and its career navigation profile (at most one: test_taker_id is unique). */
+type TestTakerAnswerRow = TestTakerRow & { invitation_token: string | null; profile_id: string; has_profile: number };
+const TEST_TAKER_ANSWER_SQL = `SELECT t.*, i.token AS invitation_token, p.id AS profile_id, p.test_taker_id IS NOT NULL AS has_profile
+  FROM test_takers t
+  LEFT JOIN invitations i ON i.id = t.invitation_id
+  LEFT JOIN career_navigation_profiles p ON p.test_taker_id = t.id
+  WHERE t.id = ? AND t.account_id = ?`;
+
+/**
+ * The test taker and what its answer links to, read in one statement where
+ * testTakerObject alone makes three: a report's completion reads one per
+ * person (docs/performance.md, "Fairness report").
+ */
 export function getTestTaker(c: Call): Reply {
   if (c.auth.mode === 'test') return json(200, F.fakeTestTaker(fakeCtx(c), testIdParam(c)));
-  return json(200, testTakerObject(c.store, findTestTaker(c, c.params[0]), 'live', c.origin));
+  const id = pathId(c.params[0]);
+  const row = id === null ? undefined : c.store.get<TestTakerAnswerRow>(TEST_TAKER_ANSWER_SQL, id, c.auth.accountId);
+  if (!row) fail(MSG.testTakerNotFound);
+  const links = { token: row.invitation_token ?? '', profile: row.has_profile ? { id: row.profile_id } : undefined };
+  return json(200, testTakerObject(c.store, row, 'live', c.origin, links));
 }
