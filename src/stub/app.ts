@@ -33,6 +33,7 @@ export interface AppOptions {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function safeDecode(s: string): string {
+  if (!s.includes('%')) return s;
   try {
     return decodeURIComponent(s);
   } catch {
@@ -164,7 +165,7 @@ async function route(app: App, req: Incoming, method: string, path: string, sear
   // Live GETs are answered from a cache of serialised bodies while the
   // database is unchanged (by this or any other process): lists and results
   // are read far more often than they change.
-  const cacheable = method === 'GET' && auth.mode === 'live';
+  const cacheable = method === "GET" && auth.mode === "live" && !process.env.NOCACHE;
   let cacheKey = '';
   if (cacheable) {
     cacheKey = `${auth.accountId} ${path}?${search}`;
@@ -172,7 +173,7 @@ async function route(app: App, req: Incoming, method: string, path: string, sear
     if (hit) return hit;
   }
   const handler = (await handlerOf(name)) as (c: Call) => Reply | Promise<Reply>;
-  const reply = await handleRoute(app, handler, { params: m.params, method, search, auth, origin: originAt(app, version) }, req);
+  const reply = await handleRoute(app, handler, { params: m.params, method, search, auth, origin: originAt(app, version), version }, req);
   if (cacheable && 'json' in reply) {
     const body = Buffer.from(JSON.stringify(reply.json));
     caches.remember(cacheKey, version, reply.status, body);
@@ -185,7 +186,7 @@ async function route(app: App, req: Incoming, method: string, path: string, sear
 async function handleRoute(
   app: App,
   handler: (c: Call) => Reply | Promise<Reply>,
-  call: { params: string[]; method: string; search: string; auth: Auth; origin: string },
+  call: { params: string[]; method: string; search: string; auth: Auth; origin: string; version: string },
   req: Incoming,
 ): Promise<Reply> {
   try {
@@ -198,6 +199,8 @@ async function handleRoute(
       auth: call.auth,
       body: req.body,
       refs: app.caches.refs,
+      // Reads are shared only by a live key's GETs: a write reads what it changes itself.
+      takerReads: call.method === 'GET' && call.auth.mode === 'live' ? (id) => app.caches.takers.of(call.version, call.auth.accountId, id) : undefined,
       minimal: app.opts.minimalFields,
     });
   } catch (err) {

@@ -153,6 +153,16 @@ export function scoreSeed(accountId: number, testTakerId: number): string {
   return `${accountId}:${testTakerId}`;
 }
 
+/** A test taker's assigned assessments, in their order. */
+export function assignedAssessments(store: Store, testTakerId: number): AssignedRow[] {
+  return store.all<AssignedRow>('SELECT id, test_id, completed_at, language FROM assigned_assessments WHERE test_taker_id = ? ORDER BY position', testTakerId);
+}
+
+/** The tests of these assigned assessments that are complete, in the same order (what completedTests reads). */
+export function completedOf(assigned: AssignedRow[]): number[] {
+  return assigned.filter((a) => a.completed_at !== null).map((a) => a.test_id);
+}
+
 export function completedTests(store: Store, testTakerId: number): number[] {
   return store
     .all<{ test_id: number }>('SELECT test_id FROM assigned_assessments WHERE test_taker_id = ? AND completed_at IS NOT NULL ORDER BY position', testTakerId)
@@ -180,7 +190,7 @@ export function resultUrls(store: Store, origin: string, token: string, testTake
 }
 
 /** The result links of a test taker with these tests completed and this career navigation profile (or none). */
-function urlsOf(origin: string, token: string, done: number[], profile: { id: string } | undefined): ResultUrls {
+export function urlsOf(origin: string, token: string, done: number[], profile: { id: string } | undefined): ResultUrls {
   const interests = done.includes(TEST_ID.interests);
   const jobFit = interests && done.includes(TEST_ID.personality);
   return {
@@ -286,15 +296,15 @@ export interface TestTakerLinks {
   profile: { id: string } | undefined;
 }
 
-/** The test taker's answer; `links` when the caller read them with the row (routes/test-takers.ts), else read here. */
-export function testTakerObject(store: Store, tt: TestTakerRow, mode: Mode, origin: string, links?: TestTakerLinks): TestTaker {
+/**
+ * The test taker's answer; `links` when the caller read them with the row
+ * (routes/test-takers.ts), else read here; `assigned` when the caller has
+ * them (taker-reads.ts), else read here.
+ */
+export function testTakerObject(store: Store, tt: TestTakerRow, mode: Mode, origin: string, links?: TestTakerLinks, assigned = assignedAssessments(store, tt.id)): TestTaker {
   const { token, profile } = links ?? { token: store.get<{ token: string }>('SELECT token FROM invitations WHERE id = ?', tt.invitation_id)?.token ?? '', profile: profileOfTaker(store, tt.id) };
-  const assigned = store.all<AssignedRow>(
-    'SELECT id, test_id, completed_at, language FROM assigned_assessments WHERE test_taker_id = ? ORDER BY position',
-    tt.id,
-  );
   // The completed tests (completedTests) are the assigned ones with a completion time, in the same order.
-  const urls = urlsOf(origin, token, assigned.filter((a) => a.completed_at !== null).map((a) => a.test_id), profile);
+  const urls = urlsOf(origin, token, completedOf(assigned), profile);
   return {
     mode,
     object: 'test_taker',

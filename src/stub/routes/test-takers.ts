@@ -2,7 +2,8 @@
 import { MSG } from '../../api/messages.js';
 import * as F from '../fakes.js';
 import { type Reply, fail, json } from '../http/reply.js';
-import { type TestTakerListRow, type TestTakerRow, minimalTestTakerListItem, testTakerListItem, testTakerObject } from '../views.js';
+import type { TakerReads } from '../taker-reads.js';
+import { type TestTakerListRow, type TestTakerRow, assignedAssessments, minimalTestTakerListItem, testTakerListItem, testTakerObject } from '../views.js';
 import { type Call, pathId, list, teamOfAccount } from './call.js';
 import { fakeCtx } from './account-context.js';
 import { listFilters, peoplePage } from './list-filters.js';
@@ -20,11 +21,14 @@ export function listTestTakers(c: Call): Reply {
   });
 }
 
-export function findTestTaker(c: Call, idText: string): TestTakerRow {
+/** The test taker of the path's id in the caller's account (and what was read of it: taker-reads.ts), or a 404. */
+export function findTestTaker(c: Call, idText: string): { row: TestTakerRow; reads: TakerReads } {
   const id = pathId(idText);
-  const row = id === null ? undefined : c.store.get<TestTakerRow>('SELECT * FROM test_takers WHERE id = ? AND account_id = ?', id, c.auth.accountId);
-  if (!row) fail(MSG.testTakerNotFound);
-  return row;
+  if (id === null) fail(MSG.testTakerNotFound);
+  const reads = c.takerReads?.(id) ?? {};
+  reads.row ??= c.store.get<TestTakerRow>('SELECT * FROM test_takers WHERE id = ? AND account_id = ?', id, c.auth.accountId) ?? null;
+  if (!reads.row) fail(MSG.testTakerNotFound);
+  return { row: reads.row, reads };
 }
 
 /** Test keys: the fake test taker's id, for any id in the path. */
@@ -48,8 +52,17 @@ const TEST_TAKER_ANSWER_SQL = `SELECT t.*, i.token AS invitation_token, p.id AS 
 export function getTestTaker(c: Call): Reply {
   if (c.auth.mode === 'test') return json(200, F.fakeTestTaker(fakeCtx(c), testIdParam(c)));
   const id = pathId(c.params[0]);
-  const row = id === null ? undefined : c.store.get<TestTakerAnswerRow>(TEST_TAKER_ANSWER_SQL, id, c.auth.accountId);
-  if (!row) fail(MSG.testTakerNotFound);
-  const links = { token: row.invitation_token ?? '', profile: row.has_profile ? { id: row.profile_id } : undefined };
-  return json(200, testTakerObject(c.store, row, 'live', c.origin, links));
+  if (id === null) fail(MSG.testTakerNotFound);
+  const reads = c.takerReads?.(id) ?? {};
+  // Its scorecard, asked for beside it, read all of it already (routes/results.ts): nothing to read again.
+  const { row, invitation, assigned, profile } = reads;
+  if (row && invitation !== undefined && assigned && profile !== undefined) {
+    return json(200, testTakerObject(c.store, row, 'live', c.origin, { token: invitation?.token ?? '', profile: profile ?? undefined }, assigned));
+  }
+  if (row === null) fail(MSG.testTakerNotFound);
+  const answer = c.store.get<TestTakerAnswerRow>(TEST_TAKER_ANSWER_SQL, id, c.auth.accountId);
+  if (!answer) fail(MSG.testTakerNotFound);
+  const links = { token: answer.invitation_token ?? '', profile: answer.has_profile ? { id: answer.profile_id } : undefined };
+  reads.assigned ??= assignedAssessments(c.store, id);
+  return json(200, testTakerObject(c.store, answer, 'live', c.origin, links, reads.assigned));
 }
