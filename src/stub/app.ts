@@ -165,7 +165,7 @@ async function route(app: App, req: Incoming, method: string, path: string, sear
   // Live GETs are answered from a cache of serialised bodies while the
   // database is unchanged (by this or any other process): lists and results
   // are read far more often than they change.
-  const cacheable = method === "GET" && auth.mode === "live" && !process.env.NOCACHE;
+  const cacheable = method === 'GET' && auth.mode === 'live';
   let cacheKey = '';
   if (cacheable) {
     cacheKey = `${auth.accountId} ${path}?${search}`;
