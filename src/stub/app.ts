@@ -172,7 +172,8 @@ async function route(app: App, req: Incoming, method: string, path: string, sear
     const hit = caches.body(cacheKey, version);
     if (hit) return hit;
   }
-  const handler = (await handlerOf(name)) as (c: Call) => Reply | Promise<Reply>;
+  const loaded = handlerOf(name);
+  const handler = (loaded instanceof Promise ? await loaded : loaded) as (c: Call) => Reply | Promise<Reply>;
   const reply = await handleRoute(app, handler, { params: m.params, method, search, auth, origin: originAt(app, version), version }, req);
   if (cacheable && 'json' in reply) {
     const body = Buffer.from(JSON.stringify(reply.json));
