@@ -153,6 +153,16 @@ export function scoreSeed(accountId: number, testTakerId: number): string {
   return `${accountId}:${testTakerId}`;
 }
 
+/** A test taker's assigned assessments, in their order. */
+export function assignedAssessments(store: Store, testTakerId: number): AssignedRow[] {
+  return store.all<AssignedRow>('SELECT id, test_id, completed_at, language FROM assigned_assessments WHERE test_taker_id = ? ORDER BY position', testTakerId);
+}
+
+/** The tests of these assigned assessments that are complete, in the same order (what completedTests reads). */
+export function completedOf(assigned: AssignedRow[]): number[] {
+  return assigned.filter((a) => a.completed_at !== null).map((a) => a.test_id);
+}
+
 export function completedTests(store: Store, testTakerId: number): number[] {
   return store
     .all<{ test_id: number }>('SELECT test_id FROM assigned_assessments WHERE test_taker_id = ? AND completed_at IS NOT NULL ORDER BY position', testTakerId)
@@ -176,8 +186,11 @@ export function resultUrls(store: Store, origin: string, token: string, testTake
   if (testTakerId === null) {
     return { scorecard_url: null, job_fit_summary_url: null, career_options_spotlight_url: null, career_navigation_url: null, career_navigation_profile_id: null };
   }
-  const done = completedTests(store, testTakerId);
-  const profile = profileOfTaker(store, testTakerId);
+  return urlsOf(origin, token, completedTests(store, testTakerId), profileOfTaker(store, testTakerId));
+}
+
+/** The result links of a test taker with these tests completed and this career navigation profile (or none). */
+export function urlsOf(origin: string, token: string, done: number[], profile: { id: string } | undefined): ResultUrls {
   const interests = done.includes(TEST_ID.interests);
   const jobFit = interests && done.includes(TEST_ID.personality);
   return {
@@ -277,13 +290,21 @@ export function testTakerListItem(row: TestTakerListRow): TestTakerListItem {
   };
 }
 
-export function testTakerObject(store: Store, tt: TestTakerRow, mode: Mode, origin: string): TestTaker {
-  const inv = store.get<{ token: string }>('SELECT token FROM invitations WHERE id = ?', tt.invitation_id);
-  const urls = resultUrls(store, origin, inv?.token ?? '', tt.id);
-  const assigned = store.all<AssignedRow>(
-    'SELECT id, test_id, completed_at, language FROM assigned_assessments WHERE test_taker_id = ? ORDER BY position',
-    tt.id,
-  );
+/** What a test taker's answer needs besides its row and its assessments: its invitation's token and its career navigation profile, if any. */
+export interface TestTakerLinks {
+  token: string;
+  profile: { id: string } | undefined;
+}
+
+/**
+ * The test taker's answer; `links` when the caller read them with the row
+ * (routes/test-takers.ts), else read here; `assigned` when the caller has
+ * them (taker-reads.ts), else read here.
+ */
+export function testTakerObject(store: Store, tt: TestTakerRow, mode: Mode, origin: string, links?: TestTakerLinks, assigned = assignedAssessments(store, tt.id)): TestTaker {
+  const { token, profile } = links ?? { token: store.get<{ token: string }>('SELECT token FROM invitations WHERE id = ?', tt.invitation_id)?.token ?? '', profile: profileOfTaker(store, tt.id) };
+  // The completed tests (completedTests) are the assigned ones with a completion time, in the same order.
+  const urls = urlsOf(origin, token, completedOf(assigned), profile);
   return {
     mode,
     object: 'test_taker',
