@@ -15,7 +15,8 @@ import type {
 import { TEST_ID } from './catalog-content.js';
 import { hashString } from './random.js';
 import type { ResultSubject } from './results.js';
-import { type ResultUrls, assessmentRef, assessmentUrl, careerNavigationUrl, profileContent } from './views.js';
+import { profileContent } from './profile-views.js';
+import { type ResultUrls, assessmentRef, assessmentUrl, careerNavigationUrl } from './views.js';
 
 export interface FakeContext {
   origin: string;

@@ -4,7 +4,7 @@ import * as F from '../fakes.js';
 import { type Reply, fail, json } from '../http/reply.js';
 import { type ResultSubject, jobFitReportObject, scorecardObject } from '../results.js';
 import type { TakerReads } from '../taker-reads.js';
-import { type InvitationRow, type TestTakerRow, accountRef, assessmentUrl, assignedAssessments, completedOf, profileOfTaker, scoreSeed, teamRef, urlsOf } from '../views.js';
+import { type InvitationRow, type TestTakerRow, accountRef, assessmentUrl, assignedAssessments, completedTestIds, profileOfTaker, scoreSeed, teamRef, urlsOf } from '../views.js';
 import { type Call } from './call.js';
 import type { Store } from '../store.js';
 import { enabledProfiles, fakeCtx } from './account-context.js';
@@ -22,7 +22,7 @@ export function subjectFor(store: Store, origin: string, tt: TestTakerRow, reads
   const inv = (reads.invitation ??= c.store.get<InvitationRow>('SELECT * FROM invitations WHERE id = ?', tt.invitation_id) ?? null)!;
   const assigned = (reads.assigned ??= assignedAssessments(store, tt.id));
   const profile = (reads.profile ??= profileOfTaker(store, tt.id) ?? null);
-  const completed = completedOf(assigned);
+  const completed = completedTestIds(assigned);
   const urls = urlsOf(c.origin, inv.token, completed, profile ?? undefined);
   return {
     test_taker_id: tt.id,
