@@ -9,6 +9,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync,
 import { createRequire } from 'node:module';
 import { build, transform } from 'esbuild';
 import { common } from './bundle-options.mjs';
+import { checkCoreChunk, coreChunk } from './core-chunk.mjs';
 
 const dist = new URL('../dist/', import.meta.url);
 // dist/types is kept when no source changed since it was written (declarations take tsc seconds); the rest is rebuilt.
@@ -58,7 +59,11 @@ function entryWithoutChunks(file) {
   writeFileSync(file, code);
 }
 
-await build({ ...common, entryPoints: { main: 'src/cli/entry.ts' }, outdir: 'dist' });
+// Twice: the first build's module graph tells the second which modules are the core, one chunk (scripts/core-chunk.mjs).
+const cli = { ...common, entryPoints: { main: 'src/cli/entry.ts' }, outdir: 'dist', metafile: true };
+const graph = await build({ ...cli, write: false });
+const { plugin, core } = coreChunk(graph.metafile, { root: process.cwd(), entry: 'src/cli/entry.ts' });
+checkCoreChunk((await build({ ...cli, plugins: [...common.plugins, plugin] })).metafile, core);
 await chunksToCommonJs(new URL('chunks/', dist));
 entryWithoutChunks(new URL('main.js', dist));
 await build({ ...common, entryPoints: { index: 'src/lib/index.ts' }, outdir: 'dist/lib' });

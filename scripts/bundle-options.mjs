@@ -23,7 +23,7 @@ export const EXTERNAL = ['better-sqlite3', 'exceljs', 'unzipper'];
  * same on every line we support), and every operation on the stand-in goes to
  * the module itself. The external packages are required at once.
  *
- * Kept (issue 41, measured A/B in CPU time: docs/performance.md): without it an
+ * Kept (issue 41, measured A/B in CPU time: docs/performance-history.md, "Start-up, item 5: earlier measurements"): without it an
  * embedded `teams` spends 14 % more. What it relies on that is not a
  * documented API: esbuild's CommonJS interop (__toESM, __copyProps) takes a
  * module's names from Object.getOwnPropertyNames and reads each value only

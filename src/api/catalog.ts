@@ -1,7 +1,7 @@
 /**
  * The parts of the service's catalog that the reference fixes: assessment test
  * ids and the dimension catalog (short names, in catalog order). The stub
- * decorates these with names, descriptions and scoring (src/stub/catalog.ts,
+ * decorates these with names, descriptions and scoring (src/stub/catalog-content.ts,
  * checked against this file by a test); the CLI's wide scorecard CSV uses the
  * order. Written once, here.
  */

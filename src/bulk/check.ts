@@ -10,7 +10,7 @@ import { resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import type { AccountData } from './account.js';
 import { type ColumnMapping, mapHeader, parseMaps } from './columns.js';
-import { checkWritablePath } from './files.js';
+import { checkWritablePath } from './output-files.js';
 import type { InputHead } from './head.js';
 import { type InputOptions, readInputBatches } from './input.js';
 import type { JournalState } from './journal.js';

@@ -7,7 +7,7 @@ import { ExitCode, InterruptError, JobfitError, PartialFailureError, SilentError
 import { NUM } from '../format/number.js';
 import { commandLine, shellOf } from '../format/command-line.js';
 import { safeLine } from '../format/sanitize.js';
-import { fileErrorCause } from './files.js';
+import { fileErrorCause } from './output-files.js';
 import { type BulkDeps, type BulkRunOptions, type BulkSummary, DEFAULT_CONCURRENCY } from './types.js';
 
 /**

@@ -33,7 +33,7 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { UsageError } from '../core/errors.js';
 import { checkDestination, openPrivateAppend } from '../core/files.js';
-import { fileErrorCause } from './files.js';
+import { fileErrorCause } from './output-files.js';
 
 export type RowStatus = 'created' | 'exists' | 'invalid' | 'failed' | 'not_sent' | 'unknown';
 

@@ -3,7 +3,7 @@ import { assessmentRule, MSG } from '../api/index.js';
 import type { CountryCode } from 'libphonenumber-js/max';
 import { UsageError } from '../core/errors.js';
 import { type AccountData, resolveAssessments, resolveTeam, resolveTemplate } from './account.js';
-import type { NameOrder } from './names.js';
+import type { NameOrder } from './split-name.js';
 import { parseSendVia, phoneCountry } from './cells.js';
 
 /** Defaults for every row: flags first, then the profile's invite defaults. */

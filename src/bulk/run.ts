@@ -28,7 +28,7 @@ import { safeText } from '../format/sanitize.js';
 import { loadAccountData } from './account.js';
 import { checkResumable, validatePass, type Validated, writeErrorsFile } from './check.js';
 import { parseMaps } from './columns.js';
-import { checkWritablePath, fileErrorCause, isFileError, theInputItself } from './files.js';
+import { checkWritablePath, fileErrorCause, isFileError, theInputItself } from './output-files.js';
 import { type InputHead, readHead } from './head.js';
 import { checkInputKind } from './input.js';
 import { resumeCommand, writeFailure } from './finish.js';

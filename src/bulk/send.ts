@@ -11,7 +11,7 @@ import type { CreatedCheck } from '../client/client.js';
 import { ServiceGoneError } from '../client/errors.js';
 import { type BulkApi, findInvitationByEmail } from './account.js';
 import type { RowOutcome } from './journal.js';
-import { classifyRowError, decideRowRetry, type Pace } from './retry.js';
+import { classifyRowError, decideRowRetry, type Pace } from './row-retry.js';
 import type { BulkSender } from './types.js';
 
 /** Waits, or less when the run is stopped (`signal`). */

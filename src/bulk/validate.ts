@@ -7,7 +7,7 @@
 import { CreateInvitationBody } from '../api/index.js';
 import { type AccountData, type Resolved, resolveAssessments, resolveTeam, resolveTemplate } from './account.js';
 import type { ColumnMapping, Field } from './columns.js';
-import { splitFullName } from './names.js';
+import { splitFullName } from './split-name.js';
 import { ANONYMOUS, emailsOf, readPhone } from './cells.js';
 import type { RowDefaults } from './row-defaults.js';
 import type { RowCheck, RowError } from './row-check.js';

@@ -120,7 +120,10 @@ function cacheChunkCode(chunksDir: string, cacheDir: string): void {
     });
     if (cachedData === undefined || script.cachedDataRejected) made.push({ file, script });
     const wrapper = script.runInThisContext() as (exports: unknown, require: unknown, module: unknown, filename: string, dirname: string) => unknown;
-    requireOfChunks ??= chunkRequire(Module, chunksDir, createRequire(filename));
+    // One require for every chunk: they share a folder, so each resolves alike (createRequire builds a module each
+    // call). Node's own, with its search: a require of our own that skipped it (Module._cache, new Module, load)
+    // saved nothing measurable once the core became one chunk, six files for an embedded `teams` (docs/performance.md).
+    requireOfChunks ??= createRequire(filename);
     return wrapper.call(this.exports, this.exports, requireOfChunks, this, filename, path.dirname(filename));
   };
 
@@ -155,49 +158,6 @@ function cacheChunkCode(chunksDir: string, cacheDir: string): void {
       // Another user's folder, or one in use: left.
     }
   });
-}
-
-/**
- * One require for every chunk: they share a folder, so each resolves alike
- * (createRequire builds a module each call). A chunk's require of another
- * (`./chunk-X.js`, a file of this build) skips node's search: no stat and
- * no realpath per chunk, ~60 on an offline command. Anything else (a
- * built-in, a package) goes to node's require.
- *
- * Kept (issue 41, measured A/B in CPU time: docs/performance.md): with
- * createRequire's require instead, an embedded `teams` spends 13 % more. It
- * relies on node's CommonJS internals, not a documented API: Module._cache,
- * Module._nodeModulePaths, `new Module(id)` and module.load(file), as does
- * the Module.prototype._compile hook above. Should node change them, the
- * built CLI fails at its first chunk: test/cli/code-cache.test.ts and every
- * e2e test (test/e2e) run the built bundle. The standalone executable uses
- * none of this (one script, with the SEA's own code cache).
- */
-function chunkRequire(Module: typeof import('node:module').Module, chunksDir: string, base: NodeJS.Require): NodeJS.Require {
-  const M = Module as unknown as {
-    _cache: Record<string, { exports: unknown } | undefined>;
-    _nodeModulePaths(dir: string): string[];
-    new (id: string): { filename: string; paths: string[]; exports: unknown; load(file: string): void };
-  };
-  const paths = M._nodeModulePaths(chunksDir);
-  const own = ((request: string) => {
-    if (!request.startsWith('./') || request.includes('/', 2)) return base(request);
-    const file = chunksDir + request.slice(2);
-    const cached = M._cache[file];
-    if (cached) return cached.exports;
-    const m = new M(file);
-    m.filename = file;
-    m.paths = paths;
-    M._cache[file] = m;
-    try {
-      m.load(file);
-    } catch (err) {
-      delete M._cache[file];
-      throw err;
-    }
-    return m.exports;
-  }) as NodeJS.Require;
-  return Object.assign(own, { resolve: base.resolve, cache: base.cache, main: base.main, extensions: base.extensions });
 }
 
 /** Beside an install's folder: the folders of installs not written for UNUSED_INSTALL_MS, and files of the one-folder layout before installs had their own. */

@@ -18,6 +18,14 @@ import { Command } from 'commander';
 import { wireEntry } from '../commands/kit/wire.js';
 import { COMMANDS } from '../commands/table.js';
 import { baselineWasmOnly } from '../core/wasm.js';
+// The connection's modules, in the core chunk every command loads (scripts/core-chunk.mjs).
+import { hideUrlPasswords, maskKey, modeOfKey } from '../config/mask.js';
+import { stubDataDir } from '../config/paths.js';
+import { readConfigView } from '../config/read.js';
+import { resolveConnection } from '../config/resolve.js';
+import { isLoopbackHost } from '../core/loopback.js';
+import { clientForConnection as createClient } from '../client/create.js';
+import { openEmbeddedStub } from '../stub/embedded.js';
 
 export const EMBEDDED_NOTICE =
   'Using the embedded local stub (no service configured; run `jobfit login` to use the real service).';
@@ -48,7 +56,7 @@ export interface ContextDeps {
  * holding another key than the one login stored (written by another login).
  */
 async function keyFromKeyring(env: Record<string, string | undefined>, ref: { profile: string; mode: 'live' | 'test'; masked: string }): Promise<string> {
-  const [{ readKeyringKey, keyringEntryText, KEYRING_TIMEOUT_MS }, { maskKey }] = await Promise.all([import('../config/keyring.js'), import('../config/mask.js')]);
+  const { readKeyringKey, keyringEntryText, KEYRING_TIMEOUT_MS } = await import('../config/keyring.js');
   const got = await readKeyringKey(env, ref.profile, ref.mode);
   const what = `The ${ref.mode} key of profile "${ref.profile}" (${ref.masked})`;
   const entry = keyringEntryText(env, ref.profile, ref.mode);
@@ -87,9 +95,8 @@ interface Steps {
 }
 
 /** The embedded stub, opened for this command in this process; its first account's key in the mode asked for. */
-async function startEmbedded(s: Steps, resolution: { mode?: 'live' | 'test'; profileName?: string }, maskKey: (k: string | undefined) => string): Promise<Target> {
-  const { stubDataDir } = await import('../config/paths.js');
-  const startStub: StartStub = s.deps.startStub ?? (await import('../stub/embedded.js')).openEmbeddedStub;
+async function startEmbedded(s: Steps, resolution: { mode?: 'live' | 'test'; profileName?: string }): Promise<Target> {
+  const startStub: StartStub = s.deps.startStub ?? openEmbeddedStub;
   // Its URLs use the origin of a `stub serve` on the same data (else :4010), so the links it hands out can be opened there.
   const stub = await startStub({ dataDir: stubDataDir(s.io.env) });
   s.closers.push(() => stub.close());
@@ -108,8 +115,7 @@ async function startEmbedded(s: Steps, resolution: { mode?: 'live' | 'test'; pro
 }
 
 /** A live key is refused over plain http (HttpClient); a test key is let through, as test servers often lack TLS, but not without a word. */
-async function warnPlainHttp(io: IOStreams, baseUrl: string, apiKey: string | undefined): Promise<void> {
-  const [{ modeOfKey }, { isLoopbackHost }] = await Promise.all([import('../config/mask.js'), import('../core/loopback.js')]);
+function warnPlainHttp(io: IOStreams, baseUrl: string, apiKey: string | undefined): void {
   if (!apiKey || modeOfKey(apiKey) !== 'test' || !URL.canParse(baseUrl)) return;
   const u = new URL(baseUrl);
   if (u.protocol === 'http:' && !isLoopbackHost(u.hostname)) {
@@ -119,17 +125,16 @@ async function warnPlainHttp(io: IOStreams, baseUrl: string, apiKey: string | un
 
 /** Resolves the connection (the embedded stub when nothing is configured) and builds the one client of the command. */
 async function makeClient(s: Steps): Promise<JobfitClient> {
-  const [{ maskKey, hideUrlPasswords }, { clientForConnection: createClient }] = await Promise.all([import('../config/mask.js'), import('../client/create.js')]);
   const { io, globals } = s;
   // A config another user owns or others can write is refused here (read.ts), before any key is sent.
   const resolution = await s.resolve();
   let target: Target;
   if (resolution.embedded) {
-    target = await startEmbedded(s, resolution, maskKey);
+    target = await startEmbedded(s, resolution);
   } else {
     // The chunks a request loads are compiled before the flag is set: a chunk's code cache is made with the
     // flags of the start (core/wasm.ts), and one compiled under the flag would be refused, and written, every run.
-    await Promise.all([import('../client/undici-agents.js'), import('../core/loopback.js')]);
+    await import('../client/undici-agents.js');
     baselineWasmOnly();
     const apiKey = resolution.keyring ? await keyFromKeyring(io.env, resolution.keyring) : resolution.apiKey;
     target = {
@@ -148,7 +153,7 @@ async function makeClient(s: Steps): Promise<JobfitClient> {
     };
   }
   s.resolved(target.connection);
-  await warnPlainHttp(io, target.baseUrl, target.apiKey);
+  warnPlainHttp(io, target.baseUrl, target.apiKey);
   // JOBFIT_TIMEOUT, JOBFIT_MAX_RETRIES and JOBFIT_BREAKER_SECONDS are read by the factory, for every client alike.
   const client = createClient({
     baseUrl: target.baseUrl,
@@ -166,7 +171,6 @@ async function makeClient(s: Steps): Promise<JobfitClient> {
 
 /** Which service, key and profile flags, environment and config name; nothing is connected to. */
 async function resolveFromConfig(io: IOStreams, globals: GlobalOptions): Promise<Resolution> {
-  const [{ readConfigView }, { resolveConnection }] = await Promise.all([import('../config/read.js'), import('../config/resolve.js')]);
   return resolveConnection({ globals, env: io.env, config: readConfigView(io.env) });
 }
 

@@ -104,9 +104,12 @@ export class HttpClient {
     if (this.traceFn) this.traceFn(redactKey(line, this.apiKey));
   }
 
+  /** The key as it may be shown (its mode and last characters); worked out once, as every answer's mode check names it. */
   get maskedKey(): string {
-    return maskKey(this.apiKey);
+    this.masked ??= maskKey(this.apiKey);
+    return this.masked;
   }
+  private masked?: string;
 
   private getDispatcher(): Promise<Transport> {
     this.building ??= import('./undici-agents.js').then((m) => (this.dispatcher = m.makeDispatcher(this.baseUrl, this.env, this.timeouts)));
@@ -178,8 +181,10 @@ export class HttpClient {
   private async attempt(out: Outgoing, tries: Tries): Promise<Attempt> {
     const { method, url, signal } = out;
     const suffix = retrySuffix(tries);
-    this.trace(`→ ${method} ${url.pathname}${url.search}${suffix}`);
-    if (suffix === '' && tries.redirects === 0 && out.auth) this.trace(`  Authorization: Bearer ${this.maskedKey}`);
+    // The trace's lines are only made when there is a trace (-v): a run of thousands of requests made them for nothing.
+    const tracing = this.traceFn !== undefined;
+    if (tracing) this.trace(`→ ${method} ${url.pathname}${url.search}${suffix}`);
+    if (tracing && suffix === '' && tries.redirects === 0 && out.auth) this.trace(`  Authorization: Bearer ${this.maskedKey}`);
     if (this.breaker.isOpen) throw this.gone();
     const started = this.now();
     const got: Attempt = { headers: {}, raw: Buffer.alloc(0), ms: 0 };
@@ -188,8 +193,7 @@ export class HttpClient {
       got.headers = res.headers;
       got.raw = res.body;
       got.status = res.status;
-      const date = Date.parse(header(res.headers, 'date') ?? '');
-      if (Number.isFinite(date) && date > (this.latestDate ?? Number.NEGATIVE_INFINITY)) this.latestDate = date;
+      this.noteDate(header(res.headers, 'date'));
     } catch (err) {
       if (isAbort(err, signal)) throw interrupted(signal, err);
       got.code = errorCode(err) ?? 'UNKNOWN';
@@ -201,9 +205,18 @@ export class HttpClient {
     got.ms = this.now() - started;
     if (got.status !== undefined && got.status < 500) this.breaker.success();
     else this.breaker.failure(got.status !== undefined ? `HTTP ${got.status}` : describeNetworkError(got.code, this.timeouts));
-    this.trace(got.status !== undefined ? `← ${got.status} ${got.ms}ms${suffix}` : `← ${got.code} after ${got.ms}ms${suffix}`);
+    if (tracing) this.trace(got.status !== undefined ? `← ${got.status} ${got.ms}ms${suffix}` : `← ${got.code} after ${got.ms}ms${suffix}`);
     return got;
   }
+
+  /** The service's clock from an answer's Date header (serviceTime); the answers of one second share their header, parsed once. */
+  private noteDate(text: string | undefined): void {
+    if (text === this.lastDateText) return;
+    this.lastDateText = text;
+    const date = Date.parse(text ?? '');
+    if (Number.isFinite(date) && date > (this.latestDate ?? Number.NEGATIVE_INFINITY)) this.latestDate = date;
+  }
+  private lastDateText?: string;
 
   /** One exchange: on the kept-alive connections, or (`fresh`) on a connection opened for it alone and closed after. */
   private async exchangeOnce(out: Outgoing) {

@@ -5,6 +5,7 @@
  * command runs (or its own --help is asked for).
  */
 import type { NounDef } from './kit/define.js';
+import { keysHelp } from '../config/keys.js';
 
 export const COMMANDS: readonly NounDef[] = [
   { name: 'login', summary: 'Connect a profile to the service: base URL and live/test keys, verified', command: () => import('./login/login.js') },
@@ -13,7 +14,7 @@ export const COMMANDS: readonly NounDef[] = [
     name: 'config',
     summary: 'Show and change settings: config list|get|set|unset|path',
     description: 'Show and change settings (per profile: --profile NAME, else the current one)',
-    helpAfter: async () => (await import('../config/keys.js')).keysHelp(),
+    helpAfter: async () => keysHelp(),
     examples: ['jobfit config list', 'jobfit config set base_url https://api.example.com/v2 --profile work', 'jobfit config get base_url --profile work'],
     verbs: [() => import('./config/list.js'), () => import('./config/get.js'), () => import('./config/set.js'), () => import('./config/unset.js'), () => import('./config/path.js')],
   },

@@ -1,7 +1,7 @@
 /**
  * packages.ts in the standalone executable (scripts/package.mjs swaps it in):
  * each package bundled in, evaluated at its first use. better-sqlite3 is not
- * there: the executable's Node has node:sqlite (src/core/sqlite.ts).
+ * there: the executable's Node has node:sqlite (src/core/sqlite-engines.ts).
  */
 /* eslint-disable @typescript-eslint/no-require-imports -- the bundler resolves these requires and wraps each package to load at the call */
 import type { RuntimePackage } from './packages.js';

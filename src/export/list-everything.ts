@@ -36,7 +36,7 @@ export interface ListEverythingOptions {
   out?: string;
   /** A fixed CSV header, for items that do not all carry every field. */
   csvColumns?: string[];
-  /** What --fields may name (the item's schema: src/api/fields.ts); checked before the first request. */
+  /** What --fields may name (the item's schema: src/api/field-names.ts); checked before the first request. */
   fieldNames?: readonly string[];
   /** The key's mode, for the JSON envelope. */
   mode?: 'live' | 'test';

@@ -17,7 +17,7 @@
  */
 import { stringify } from 'csv-stringify/sync';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
-import { type Cell, flattenRecord, project, unionKeys } from './fields.js';
+import { type Cell, flattenRecord, project, unionKeys } from './field-paths.js';
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 

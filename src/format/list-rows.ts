@@ -2,8 +2,8 @@
  * The rows of each text format of a streamed list (list-writer.ts): JSON,
  * NDJSON, CSV and table, and the batch their lines leave in.
  */
-import type { Cell } from './fields.js';
-import { keysOutside, unionKeys } from './fields.js';
+import type { Cell } from './field-paths.js';
+import { keysOutside, unionKeys } from './field-paths.js';
 import { type ListWriterOptions, type OutputCtx, jsonText, loadCsv, loadTable, tableColumns, tableOptions } from './output-kit.js';
 import { safeLine } from './sanitize.js';
 

@@ -5,7 +5,7 @@
  */
 import type { OutputFormat } from '../core/session.js';
 import { untilDrained } from './drain.js';
-import { project } from './fields.js';
+import { project } from './field-paths.js';
 import { csvRows, jsonRows, lineBatch, ndjsonRows, tableRows } from './list-rows.js';
 import { type ListWriterOptions, type OutputCtx, checkFields, checkFieldsOn, fieldsOf, loadCsv, loadTable, loadXlsx, resolveFormat, sheetTitle } from './output-kit.js';
 

@@ -6,7 +6,7 @@
 import type { OutputFormat, Session } from '../core/session.js';
 import { UsageError } from '../core/errors.js';
 import { colorsFor } from './color.js';
-import { isPlainObject, validateFields } from './fields.js';
+import { isPlainObject, validateFields } from './field-paths.js';
 import type { ColumnSpec, TableOptions } from './table.js';
 import { droppedNote } from './table-fit.js';
 import { safeJson } from './sanitize.js';
@@ -90,7 +90,7 @@ export interface FieldsOptions {
   knownFields?: readonly string[];
   /**
    * The command's fixed list of --fields names, from the schema of its output
-   * (`fieldNames`, src/api/fields.ts): checked against it alone, whatever the
+   * (`fieldNames`, src/api/field-names.ts): checked against it alone, whatever the
    * service returned (an empty list included).
    */
   fieldNames?: readonly string[];

@@ -23,7 +23,7 @@
  */
 import type { OutputFormat } from '../core/session.js';
 import { colorsFor } from './color.js';
-import { CONSTANT_FIELDS, flattenRecord, getPath, isPlainObject, project } from './fields.js';
+import { CONSTANT_FIELDS, flattenRecord, getPath, isPlainObject, project } from './field-paths.js';
 import type { ColumnSpec } from './table.js';
 import { NUM } from './number.js';
 import {

@@ -5,7 +5,7 @@
  */
 import Table from 'cli-table3';
 import type { Colors } from './color.js';
-import { getPath, isPlainObject } from './fields.js';
+import { getPath, isPlainObject } from './field-paths.js';
 import { safeLine, safeText } from './sanitize.js';
 import { fitColumns } from './table-fit.js';
 

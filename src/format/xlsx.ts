@@ -22,7 +22,7 @@
  */
 import { PassThrough } from 'node:stream';
 import { cellsFor, csvRecord, looksLikeFormula } from './csv.js';
-import { type Cell, keysOutside, unionKeys } from './fields.js';
+import { type Cell, keysOutside, unionKeys } from './field-paths.js';
 import { untilDrained } from './drain.js';
 import { safeLine } from './sanitize.js';
 

@@ -6,7 +6,7 @@
  * client.
  */
 import * as z from 'zod';
-import { fieldNames } from '../api/fields.js';
+import { fieldNames } from '../api/field-names.js';
 import type { ToolSpec } from './catalog.js';
 
 const made = new WeakMap<z.ZodType, z.ZodType>();

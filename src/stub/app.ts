@@ -17,7 +17,7 @@ import { StubCaches } from './http/cache.js';
 import { HttpError, type Reply, error, methodNotAllowed, writeReply } from './http/reply.js';
 import { matchRoute } from '../api/route-match.js';
 import type { Call } from './routes/call.js';
-import { HANDLERS } from './routes/index.js';
+import { handlerOf } from './routes/index.js';
 import type { Store } from './store.js';
 
 export interface AppOptions {
@@ -33,6 +33,7 @@ export interface AppOptions {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function safeDecode(s: string): string {
+  if (!s.includes('%')) return s;
   try {
     return decodeURIComponent(s);
   } catch {
@@ -53,10 +54,24 @@ interface App {
   caches: StubCaches;
   /** Messages of unexpected errors already logged (once each). */
   loggedFaults: Set<string>;
+  /** opts.origin() at a database version (originAt). */
+  origin: { version: string; value: string };
 }
 
 function appOf(opts: AppOptions): App {
-  return { opts, store: opts.store, caches: new StubCaches(opts.store, groupCommitOf(opts.store)), loggedFaults: new Set() };
+  return { opts, store: opts.store, caches: new StubCaches(opts.store, groupCommitOf(opts.store)), loggedFaults: new Set(), origin: { version: '', value: '' } };
+}
+
+/**
+ * The origin of the URLs in an answer at the database's `version`: asked of
+ * opts.origin() once per version, not per request. It is a constant (a
+ * publishing `stub serve`) or the stored origin of the last one (the
+ * embedded stub: store.ts originOf, a read of the meta table), which moves
+ * only with the database, so the version says when to ask again.
+ */
+function originAt(app: App, version: string): string {
+  if (app.origin.version !== version) app.origin = { version, value: app.opts.origin() };
+  return app.origin.value;
 }
 
 export function createApp(opts: AppOptions): (req: IncomingMessage, res: ServerResponse) => void {
@@ -143,7 +158,7 @@ async function route(app: App, req: Incoming, method: string, path: string, sear
   const name = m.path.methods[method as 'GET'];
   if (name === undefined) return methodNotAllowed(m.path.allowed);
   // The healthcheck: no key, nothing cached.
-  if (!ROUTES[name].auth) return ((await HANDLERS[name]()) as () => Reply)();
+  if (!ROUTES[name].auth) return ((await handlerOf(name)) as () => Reply)();
   const version = caches.version();
   const auth = caches.auth(req.headers.authorization);
   if ('status' in auth) return auth;
@@ -157,8 +172,9 @@ async function route(app: App, req: Incoming, method: string, path: string, sear
     const hit = caches.body(cacheKey, version);
     if (hit) return hit;
   }
-  const handler = (await HANDLERS[name]()) as (c: Call) => Reply | Promise<Reply>;
-  const reply = await handleRoute(app, handler, { params: m.params, method, search, auth }, req);
+  const loaded = handlerOf(name);
+  const handler = (loaded instanceof Promise ? await loaded : loaded) as (c: Call) => Reply | Promise<Reply>;
+  const reply = await handleRoute(app, handler, { params: m.params, method, search, auth, origin: originAt(app, version), version }, req);
   if (cacheable && 'json' in reply) {
     const body = Buffer.from(JSON.stringify(reply.json));
     caches.remember(cacheKey, version, reply.status, body);
@@ -171,19 +187,21 @@ async function route(app: App, req: Incoming, method: string, path: string, sear
 async function handleRoute(
   app: App,
   handler: (c: Call) => Reply | Promise<Reply>,
-  call: { params: string[]; method: string; search: string; auth: Auth },
+  call: { params: string[]; method: string; search: string; auth: Auth; origin: string; version: string },
   req: Incoming,
 ): Promise<Reply> {
   try {
     return await handler({
       store: app.store,
-      origin: app.opts.origin(),
+      origin: call.origin,
       method: call.method,
       params: call.params,
       query: new URLSearchParams(call.search),
       auth: call.auth,
       body: req.body,
       refs: app.caches.refs,
+      // Reads are shared only by a live key's GETs: a write reads what it changes itself.
+      takerReads: call.method === 'GET' && call.auth.mode === 'live' ? (id) => app.caches.takers.of(call.version, call.auth.accountId, id) : undefined,
       minimal: app.opts.minimalFields,
     });
   } catch (err) {

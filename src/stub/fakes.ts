@@ -12,10 +12,11 @@ import type {
   TestTaker,
   TestTakerListItem,
 } from '../api/schemas.js';
-import { TEST_ID } from './catalog.js';
+import { TEST_ID } from './catalog-content.js';
 import { hashString } from './random.js';
 import type { ResultSubject } from './results.js';
-import { type ResultUrls, assessmentRef, assessmentUrl, careerNavigationUrl, profileContent } from './views.js';
+import { profileContent } from './profile-views.js';
+import { type ResultUrls, assessmentRef, assessmentUrl, careerNavigationUrl } from './views.js';
 
 export interface FakeContext {
   origin: string;

@@ -3,7 +3,7 @@
  * the RIASEC profile, the interest and trait ranges, the top 15 job families.
  * Pure functions of the seed and the completed assessments.
  */
-import { CAREER_INTEREST_TYPES, DIMENSIONS, JOB_FAMILIES, PERSONALITY_TRAITS } from './catalog.js';
+import { CAREER_INTEREST_TYPES, DIMENSIONS, JOB_FAMILIES, PERSONALITY_TRAITS } from './catalog-content.js';
 import type { JobFitReport } from '../api/schemas.js';
 import { type RawScores, fitOf, rankedInterests, rawScores, riasecFromScores } from './scoring.js';
 

@@ -9,10 +9,11 @@
  * same transaction, and tried at once after the commit (webhooks.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { TEST_ID } from './catalog.js';
+import { TEST_ID } from './catalog-content.js';
 import { indexPerson } from './search-index.js';
 import { newProfileId, nowIso } from './ids.js';
 import { type Store, originOf } from './store.js';
+import { profileObject } from './profile-views.js';
 import { kickDeliveries } from './webhooks/deliver.js';
 import { enqueueDelivery } from './webhooks/queue.js';
 import {
@@ -23,7 +24,6 @@ import {
   assessmentRef,
   invitationObject,
   invitationTests,
-  profileObject,
   testTakerObject,
   withoutMode,
 } from './views.js';

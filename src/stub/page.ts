@@ -12,7 +12,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Questionnaire, missingAnswers, questionnaireOf } from './page/questions.js';
-import type { Store } from './store.js';
+import { type Store, originOf } from './store.js';
 import type { InvitationRow } from './views.js';
 
 const LANGUAGES: Array<{ id: string; label: string }> = [
@@ -112,7 +112,6 @@ interface PageState {
 
 async function loadState(store: Store, token: string): Promise<PageState | undefined> {
   const { assessmentRef, invitationTests, careerNavigationUrl } = await import('./views.js');
-  const { originOf } = await import('./store.js');
   const inv = store.get<InvitationRow>('SELECT * FROM invitations WHERE token = ?', token);
   if (!inv) return undefined;
   const team = store.get<{ display_name: string }>('SELECT display_name FROM teams WHERE id = ?', inv.team_id);

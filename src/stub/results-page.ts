@@ -11,7 +11,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JobFitReport, Scorecard } from '../api/schemas.js';
-import { SCORE_PROFILES } from './catalog.js';
+import { SCORE_PROFILES } from './catalog-content.js';
 import { escapeHtml as h, layout, sendHtml } from './page.js';
 import { jobFitReportObject, scorecardObject } from './results.js';
 import { subjectFor } from './routes/results.js';

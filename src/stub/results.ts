@@ -3,7 +3,7 @@
  * person and the links from the store (live) or from a fake (test key).
  */
 import type { AccountRef, JobFitReport, Mode, Scorecard, TeamRef } from '../api/schemas.js';
-import type { ScoreProfileDef } from './catalog.js';
+import type { ScoreProfileDef } from './catalog-content.js';
 import { jobFitReportParts } from './job-fit-scoring.js';
 import { scorecardParts } from './scoring.js';
 

@@ -3,7 +3,7 @@
  * database made by an earlier version is brought up to this schema once, as
  * the store opens (PRAGMA user_version counts the steps done).
  */
-import type { Database } from '../core/sqlite.js';
+import type { Database } from '../core/sqlite-engines.js';
 
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);

@@ -35,7 +35,7 @@ import {
   TEST_ID,
   TRAIT_KEYS,
   dimensionsOf,
-} from './catalog.js';
+} from './catalog-content.js';
 import type { DimensionScore, FacetScore, Scores } from '../api/schemas.js';
 import { hashString, mulberry32 } from './random.js';
 

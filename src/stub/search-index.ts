@@ -19,7 +19,7 @@
  * (test/stub/search-index.test.ts compares them on random data).
  */
 import { charLength } from '../api/limits.js';
-import type { Database } from '../core/sqlite.js';
+import type { Database } from '../core/sqlite-engines.js';
 import type { Store } from './store.js';
 
 export type PeopleTable = 'invitations' | 'test_takers';

@@ -4,7 +4,7 @@
  * transaction. Loaded lazily: serving an already seeded store needs none of it
  * (nor zod, which seed.ts uses to validate the fixture).
  */
-import { TEST_ID, scoreProfileByShortName } from './catalog.js';
+import { TEST_ID, scoreProfileByShortName } from './catalog-content.js';
 import { type InvitationState, type PlannedInvitation, type Seed, type SeedAccount, loadSeed, planEach } from './seed.js';
 import { indexFrom } from './search-index.js';
 import { newProfileId, newToken } from './ids.js';

@@ -9,7 +9,7 @@ import { assetText } from '../core/standalone.js';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod';
-import { ASSESSMENTS, TEST_ID, scoreProfileByShortName } from './catalog.js';
+import { ASSESSMENTS, TEST_ID, scoreProfileByShortName } from './catalog-content.js';
 import { type GeneratedPerson, personAt } from './people.js';
 import { hashString, mulberry32 } from './random.js';
 

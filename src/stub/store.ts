@@ -14,7 +14,7 @@ import { UsageError } from '../core/errors.js';
 import { ensurePrivateDir, ensurePrivateFile } from '../core/files.js';
 import { trustProblem } from '../core/trust.js';
 import { type DiskCondition, conditionText, diskConditionOf } from '../core/disk.js';
-import { type Database, type RunResult, type Statement, openDatabase } from '../core/sqlite.js';
+import { type Database, type RunResult, type Statement, openDatabase } from '../core/sqlite-engines.js';
 import { checkSqliteSideFiles, prepareSqliteSideFiles } from '../core/sqlite-files.js';
 import { dropSearchIndex, ensureSearchIndex } from './search-index.js';
 import { SCHEMA, TABLES, migrateSchema } from './schema.js';

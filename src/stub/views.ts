@@ -13,8 +13,6 @@
 import type {
   AccountRef,
   AssessmentRef,
-  CareerNavigationProfile,
-  CareerNavigationProfileListItem,
   EmailTemplateRef,
   Invitation,
   InvitationListItem,
@@ -24,8 +22,7 @@ import type {
   TestTakerListItem,
   UserRef,
 } from '../api/schemas.js';
-import { ASSESSMENTS, CAREER_INTEREST_TYPES, JOB_FAMILIES, SCORE_PROFILES, TEST_ID } from './catalog.js';
-import { oneLetterMatch, riasecOf, twoLetterMatch } from './scoring.js';
+import { ASSESSMENTS, SCORE_PROFILES, TEST_ID } from './catalog-content.js';
 import type { Store } from './store.js';
 
 export interface InvitationRow {
@@ -153,6 +150,16 @@ export function scoreSeed(accountId: number, testTakerId: number): string {
   return `${accountId}:${testTakerId}`;
 }
 
+/** A test taker's assigned assessments, in their order. */
+export function assignedAssessments(store: Store, testTakerId: number): AssignedRow[] {
+  return store.all<AssignedRow>('SELECT id, test_id, completed_at, language FROM assigned_assessments WHERE test_taker_id = ? ORDER BY position', testTakerId);
+}
+
+/** The tests of these assigned assessments that are complete, in the same order (what completedTests reads). */
+export function completedTestIds(assigned: AssignedRow[]): number[] {
+  return assigned.filter((a) => a.completed_at !== null).map((a) => a.test_id);
+}
+
 export function completedTests(store: Store, testTakerId: number): number[] {
   return store
     .all<{ test_id: number }>('SELECT test_id FROM assigned_assessments WHERE test_taker_id = ? AND completed_at IS NOT NULL ORDER BY position', testTakerId)
@@ -176,8 +183,11 @@ export function resultUrls(store: Store, origin: string, token: string, testTake
   if (testTakerId === null) {
     return { scorecard_url: null, job_fit_summary_url: null, career_options_spotlight_url: null, career_navigation_url: null, career_navigation_profile_id: null };
   }
-  const done = completedTests(store, testTakerId);
-  const profile = profileOfTaker(store, testTakerId);
+  return urlsOf(origin, token, completedTests(store, testTakerId), profileOfTaker(store, testTakerId));
+}
+
+/** The result links of a test taker with these tests completed and this career navigation profile (or none). */
+export function urlsOf(origin: string, token: string, done: number[], profile: { id: string } | undefined): ResultUrls {
   const interests = done.includes(TEST_ID.interests);
   const jobFit = interests && done.includes(TEST_ID.personality);
   return {
@@ -277,13 +287,21 @@ export function testTakerListItem(row: TestTakerListRow): TestTakerListItem {
   };
 }
 
-export function testTakerObject(store: Store, tt: TestTakerRow, mode: Mode, origin: string): TestTaker {
-  const inv = store.get<{ token: string }>('SELECT token FROM invitations WHERE id = ?', tt.invitation_id);
-  const urls = resultUrls(store, origin, inv?.token ?? '', tt.id);
-  const assigned = store.all<AssignedRow>(
-    'SELECT id, test_id, completed_at, language FROM assigned_assessments WHERE test_taker_id = ? ORDER BY position',
-    tt.id,
-  );
+/** What a test taker's answer needs besides its row and its assessments: its invitation's token and its career navigation profile, if any. */
+export interface TestTakerLinks {
+  token: string;
+  profile: { id: string } | undefined;
+}
+
+/**
+ * The test taker's answer; `links` when the caller read them with the row
+ * (routes/test-takers.ts), else read here; `assigned` when the caller has
+ * them (taker-reads.ts), else read here.
+ */
+export function testTakerObject(store: Store, tt: TestTakerRow, mode: Mode, origin: string, links?: TestTakerLinks, assigned = assignedAssessments(store, tt.id)): TestTaker {
+  const { token, profile } = links ?? { token: store.get<{ token: string }>('SELECT token FROM invitations WHERE id = ?', tt.invitation_id)?.token ?? '', profile: profileOfTaker(store, tt.id) };
+  // The completed tests (completedTests) are the assigned ones with a completion time, in the same order.
+  const urls = urlsOf(origin, token, completedTestIds(assigned), profile);
   return {
     mode,
     object: 'test_taker',
@@ -305,63 +323,6 @@ export function testTakerObject(store: Store, tt: TestTakerRow, mode: Mode, orig
   };
 }
 
-/**
- * What the career exploration site would have: the test taker's strongest
- * interests and the job family that best matches their code. Derived, like
- * scores, from the deterministic scoring.
- */
-export function profileContent(accountId: number, testTakerId: number): Pick<CareerNavigationProfile, 'exercises' | 'plan_job_1'> {
-  const code = riasecOf(scoreSeed(accountId, testTakerId), [TEST_ID.interests]) ?? 'RIA';
-  const names = [...code].map((l) => CAREER_INTEREST_TYPES.find((t) => t.letter === l)?.name ?? l);
-  let best = JOB_FAMILIES[0];
-  let bestScore = -1;
-  for (const jf of JOB_FAMILIES) {
-    const s = oneLetterMatch(code, jf.riasec) * 10 + twoLetterMatch(code, jf.riasec);
-    if (s > bestScore) {
-      best = jf;
-      bestScore = s;
-    }
-  }
-  const jobName = best.job_family_name.replace(/ \(Zone \d\)$/, '');
-  return {
-    exercises: { strengthsCareerInterests: names.join(', '), targetJobName: jobName },
-    plan_job_1: { jobName, onetCode: onetCodeOf(best.job_family_number, best.job_family_job_zone) },
-  };
-}
-
-/** A made-up code in the O*NET-SOC layout (NN-NNNN.NN), stable per job family. */
-function onetCodeOf(familyNumber: string, zone: number): string {
-  const n = familyNumber.replace(/\D/g, '').padStart(4, '0');
-  return `${11 + (Number(n) % 43)}-${n}.0${zone}`;
-}
-
-export function profileObject(store: Store, p: ProfileRow, mode: Mode, origin: string): CareerNavigationProfile {
-  const tt = store.get<{ person_id: string | null }>('SELECT person_id FROM test_takers WHERE id = ?', p.test_taker_id);
-  return {
-    mode,
-    object: 'career_navigation_profile',
-    id: p.id,
-    person_id: tt?.person_id ?? null,
-    test_taker_id: p.test_taker_id,
-    career_navigation_url: careerNavigationUrl(origin, p.id),
-    ...profileContent(p.account_id, p.test_taker_id),
-  };
-}
-
-export type ProfileListRow = ProfileRow & { custom_id: string | null; person_id: string | null };
-
-export function profileListItem(p: ProfileListRow, origin: string): CareerNavigationProfileListItem {
-  return {
-    object: 'career_navigation_profile_list_item',
-    id: p.id,
-    test_taker_id: p.test_taker_id,
-    custom_id: p.custom_id,
-    person_id: p.person_id,
-    career_navigation_url: careerNavigationUrl(origin, p.id),
-    created_at: p.created_at,
-  };
-}
-
 /** Drops `mode` from an object: event snapshots are not answers to a keyed request. */
 export function withoutMode<T extends { mode?: unknown }>(o: T): Omit<T, 'mode'> {
   const { mode: _mode, ...rest } = o;
@@ -376,8 +337,4 @@ export function withoutMode<T extends { mode?: unknown }>(o: T): Omit<T, 'mode'>
  */
 export function minimalTestTakerListItem(it: Pick<TestTakerListItem, 'id' | 'custom_id' | 'person_id' | 'team' | 'account'>): Record<string, unknown> {
   return { id: it.id, custom_id: it.custom_id, person_id: it.person_id, team: it.team, account: it.account };
-}
-
-export function minimalProfileListItem(it: Pick<CareerNavigationProfileListItem, 'id' | 'custom_id' | 'person_id'>): Record<string, unknown> {
-  return { id: it.id, custom_id: it.custom_id, person_id: it.person_id };
 }

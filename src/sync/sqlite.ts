@@ -9,7 +9,7 @@ import { checkDestination } from '../core/files.js';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { JobfitError, UsageError } from '../core/errors.js';
-import { type Database, type Statement, openDatabase } from '../core/sqlite.js';
+import { type Database, type Statement, openDatabase } from '../core/sqlite-engines.js';
 import { checkSqliteSideFiles, prepareSqliteSideFiles } from '../core/sqlite-files.js';
 import { isBusy } from './event-queue.js';
 import { type Column, MIRROR_TABLES, SCHEMA_VERSION, migration } from './schema.js';

@@ -9,7 +9,7 @@ import { Event } from '../api/schemas/events.js';
 import { type VerifyResult, signedHeaders, verifyDelivery } from '../api/webhook-signature.js';
 import { lingerThenClose } from '../core/linger.js';
 import { hostNameOf, isLoopbackHost } from '../core/loopback.js';
-import { bodyComing } from './body.js';
+import { bodyComing } from '../core/bounded-body.js';
 
 /**
  * A request answered before its body was read in full (refused, too large,

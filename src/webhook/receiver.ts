@@ -24,7 +24,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_TOLERANCE_S } from '../api/webhook-signature.js';
 import type { ForwardResult } from './forward.js';
-import { BodyTooLarge, type Budget, Busy, DEFAULT_MAX_DELIVERY_BYTES, IN_FLIGHT_BODY_BYTES, readBody } from './body.js';
+import { BodyTooLarge, type Budget, Busy } from '../core/bounded-body.js';
+import { DEFAULT_MAX_DELIVERY_BYTES, IN_FLIGHT_BODY_BYTES, readBody } from './body.js';
 import { allowedHostNames, type EventRef, formatBytes, gateRequest, LINGER_MS, parseDelivery, send, ReceiverTally, verifySigned, type WebhookEvent } from './gate.js';
 import { MAX_REMEMBERED_IDS, ReplayWindow } from './replay.js';
 import { FORWARD_QUEUE_EVENTS, FORWARD_RETRY_MS, type ForwardCounts, ForwardQueue, safely, type Unforwarded, unforwardedItem } from './forward-queue.js';

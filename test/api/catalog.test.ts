@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CATALOG_SHORT_NAMES, DIMENSION_CATALOG } from '../../src/api/catalog.js';
-import { ALL_SCORE_SHORT_NAMES, DIMENSIONS } from '../../src/stub/catalog.js';
+import { ALL_SCORE_SHORT_NAMES, DIMENSIONS } from '../../src/stub/catalog-content.js';
 
 describe('the dimension catalog', () => {
   it('is the one in src/api: the stub decorates exactly those dimensions and facets, in the same order', () => {

@@ -6,8 +6,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { type RunningStub, startStubServer } from '../../src/stub/index.js';
+import type { RunningStub } from '../../src/stub/index.js';
 import { runCli } from '../helpers/cli.js';
+import { type StartedStub, startStub } from '../helpers/stub.js';
 
 export const FIX = resolve(import.meta.dirname, '../fixtures/csv');
 /** The files the help's examples and the README name (fixtures/csv: sample.csv, people.xlsx, uk-candidates.csv). */
@@ -22,13 +23,15 @@ export const readResults = (p: string) => readFileSync(p, 'utf8').replace(/^\uFE
 /** Starts the stub before the file's tests and removes everything after them. */
 export function useBulkStub(prefix: string) {
   const h = { dir: '', stub: undefined as unknown as RunningStub, env: {} as Record<string, string> };
+  let started: StartedStub | undefined;
   beforeAll(async () => {
     h.dir = mkdtempSync(join(tmpdir(), prefix));
-    h.stub = await startStubServer({ dataDir: join(h.dir, 'stub'), port: 0, host: '127.0.0.1' });
-    h.env = { JOBFIT_BASE_URL: h.stub.url, JOBFIT_API_KEY: h.stub.keys[0].live_key };
+    started = await startStub({ dataDir: join(h.dir, 'stub') });
+    h.stub = started.server!;
+    h.env = started.env;
   });
   afterAll(async () => {
-    await h.stub.close();
+    await started?.stop();
     rmSync(h.dir, { recursive: true, force: true });
   });
   const invite = (args: string[], extra: { stdin?: string } = {}) => runCli(['invite', ...args], { env: h.env, ...extra });

@@ -7,15 +7,15 @@
  * stub"; with --yes the rows are sent and the run says LIVE. Against `jobfit
  * stub serve` the run says it is the stub and needs no confirmation.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BuiltCli, buildCli } from '../e2e/built.js';
 import { FOREIGN_INVITER, FOREIGN_KEY as KEY, type FaultServer, type ForeignServer, startFaultServer } from '../helpers/fault-server.js';
+import { startStub } from '../helpers/stub.js';
 import { INVITER } from './helpers/data.js';
 
 let cli: BuiltCli;
@@ -106,22 +106,16 @@ describe('against `jobfit stub serve`', () => {
   const configDir = () => join(dir, 'config-served');
 
   beforeAll(async () => {
-    served = spawn(process.execPath, [cli.bin, 'stub', 'serve', '--port', '0', '--data', join(dir, 'stub-data')], {
+    // `jobfit stub serve` (test/helpers/stub.ts, where: 'serve'); the note it leaves beside the config
+    // is what the CLI checks the instance against.
+    const s = await startStub({
+      where: 'serve',
+      dataDir: join(dir, 'stub-data'),
       env: { PATH: process.env.PATH ?? '', HOME: join(cli.dir, 'home'), NO_COLOR: '1', JOBFIT_CONFIG_DIR: configDir() },
-      stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const lines = createInterface({ input: served.stdout! });
-    for await (const line of lines) {
-      const m = /^Stub listening on (\S+)/.exec(line);
-      if (m) url = m[1];
-      const k = /live key: (\S+)/.exec(line);
-      if (k) {
-        liveKey = k[1];
-        break;
-      }
-    }
-    // The note it leaves beside the config is what the CLI checks the instance against.
-    served.stdout!.resume();
+    served = s.child;
+    url = s.url;
+    liveKey = s.liveKey;
   }, 30_000);
 
   it('the run says it is the local stub and needs no confirmation (no terminal, no --yes)', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MSG } from '../../src/api/messages.js';
-import { classifyRowError, decideRowRetry, MAX_ROW_WAIT_MS, Pace, ROW_ATTEMPTS, type RowFailure, type RowRetryDecision } from '../../src/bulk/retry.js';
+import { classifyRowError, decideRowRetry, MAX_ROW_WAIT_MS, Pace, ROW_ATTEMPTS, type RowFailure, type RowRetryDecision } from '../../src/bulk/row-retry.js';
 import {
   AuthenticationError,
   BadRequestError,

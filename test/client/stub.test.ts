@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clientForConnection } from '../../src/client/index.js';
 import { createContext, EMBEDDED_NOTICE } from '../../src/cli/create-context.js';
-import { startStubServer } from '../../src/stub/index.js';
 import { memoryIO } from '../helpers/io.js';
 import { DANA } from '../helpers/seeded.js';
+import { startStub } from '../helpers/stub.js';
 
 let dir: string;
 beforeEach(() => {
@@ -39,11 +39,11 @@ describe('client and the embedded stub', () => {
   });
 
   it('under 429, 5xx and dropped writes, every invitation is created exactly once', async () => {
-    const stub = await startStubServer({ dataDir: join(dir, 'stub'), faults: '429=0.15,5xx=0.15,drop=0.2,seed=11,retry-after=0.01' });
+    const stub = await startStub({ dataDir: join(dir, 'stub'), faults: '429=0.15,5xx=0.15,drop=0.2,seed=11,retry-after=0.01' });
     const trace: string[] = [];
     const client = clientForConnection({
       baseUrl: stub.url,
-      apiKey: stub.keys[0].live_key,
+      apiKey: stub.liveKey,
       trace: (l) => trace.push(l),
       sleep: async () => {},
       retry: { maxRetries: 8 },
@@ -71,7 +71,7 @@ describe('client and the embedded stub', () => {
       for (const line of trace) expect(line).not.toContain(stub.keys[0].live_key);
     } finally {
       await client.close();
-      await stub.close();
+      await stub.stop();
     }
   });
 });

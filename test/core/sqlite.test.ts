@@ -1,5 +1,5 @@
 /**
- * src/core/sqlite.ts: the one interface over node:sqlite and better-sqlite3.
+ * src/core/sqlite-engines.ts: the one interface over node:sqlite and better-sqlite3.
  * The stub's store and `jobfit sync` rely on both engines answering alike
  * (values, parameters, transactions, error code names), so every case runs
  * on both, in this one process (openDatabase's `engine` option). node:sqlite
@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, openDatabase, SqliteError } from '../../src/core/sqlite.js';
+import { type Database, openDatabase, SqliteError } from '../../src/core/sqlite-engines.js';
 import { ROOT } from '../e2e/built.js';
 
 const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
@@ -216,7 +216,7 @@ function dbPath(db: Database): string {
 describe('the engine without the option: chosen once, at the first open', () => {
   /** A child's engine for two opens, JOBFIT_SQLITE set to `first` before the first and `second` before the second. */
   function childEngines(first: string | undefined, second: string | undefined): string {
-    const src = join(ROOT, 'src/core/sqlite.ts');
+    const src = join(ROOT, 'src/core/sqlite-engines.ts');
     const code = `
       const { openDatabase } = await import(${JSON.stringify(src)});
       const set = (v) => { if (v === undefined) delete process.env.JOBFIT_SQLITE; else process.env.JOBFIT_SQLITE = v; };

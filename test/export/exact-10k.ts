@@ -6,13 +6,11 @@
  * database and its summary line must add up. One file per stub
  * (exact-10k-normal.test.ts, exact-10k-minimal.test.ts) keeps each under a minute.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningStub, startStubServer } from '../../src/stub/index.js';
+import type { RunningStub } from '../../src/stub/index.js';
 import { runCli } from '../helpers/cli.js';
+import { type StartedStub, startStub } from '../helpers/stub.js';
 
 /**
  * A bound for one 10,000-item export, not a speed goal (speed is measured in bench/): two suites at
@@ -23,20 +21,17 @@ const TEN_K_MS = 120_000;
 const N = 10_000;
 
 export function exactSuite(minimalFields: boolean): void {
-let dir: string;
+let started: StartedStub | undefined;
 let stubRef: RunningStub;
 let withFiveStars = -1;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'jobfit-exact-'));
-  const seeded = await runCli(['stub', 'seed', '--test-takers', String(N), '--teams', '3', '--data', dir]);
-  expect(seeded.code, seeded.stderr).toBe(0);
-  stubRef = await startStubServer({ dataDir: dir, port: 0, minimalFields });
+  started = await startStub({ seed: { testTakers: N, teams: 3 }, server: { minimalFields } });
+  stubRef = started.server!;
 }, 60_000);
 
 afterAll(async () => {
-  await stubRef?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await started?.stop();
 });
 
 const db = () => stubRef.store;

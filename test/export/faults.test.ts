@@ -4,29 +4,21 @@
  * (--minimal-fields) stub with 429s (one in twenty) and drops;
  * and a smaller set with 250-750 ms of latency per request.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningStub, startStubServer } from '../../src/stub/index.js';
+import type { RunningStub } from '../../src/stub/index.js';
 import { runCli } from '../helpers/cli.js';
+import { type StartedStub, startStub } from '../helpers/stub.js';
 
-const dirs: string[] = [];
-const stubs: RunningStub[] = [];
+const stubs: StartedStub[] = [];
 
 async function seeded(n: number, faults: string): Promise<RunningStub> {
-  const dir = mkdtempSync(join(tmpdir(), 'jobfit-faults-'));
-  dirs.push(dir);
-  const r = await runCli(['stub', 'seed', '--test-takers', String(n), '--teams', '3', '--data', dir]);
-  expect(r.code, r.stderr).toBe(0);
-  const stub = await startStubServer({ dataDir: dir, port: 0, minimalFields: true, faults });
+  const stub = await startStub({ seed: { testTakers: n, teams: 3 }, faults, server: { minimalFields: true } });
   stubs.push(stub);
-  return stub;
+  return stub.server!;
 }
 
 afterAll(async () => {
-  for (const s of stubs) await s.close();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  for (const s of stubs) await s.stop();
 });
 
 const sorted = (xs: Iterable<number | string>) => [...xs].map(Number).sort((a, b) => a - b);

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INCOMPLETE_MARK } from '../../src/export/target.js';
 import { type BuiltCli, buildCli } from '../e2e/built.js';
+import { startStub } from '../helpers/stub.js';
 import { until } from '../helpers/until.js';
 
 let cli: BuiltCli;
@@ -24,24 +25,16 @@ beforeAll(() => {
 
 afterAll(() => cli?.close());
 
-/** `stub serve` in its own process; resolves with its URL and live key once it listens. */
-function serve(): Promise<{ child: ChildProcess; url: string; key: string }> {
-  return new Promise((resolve, reject) => {
-    // A little latency so that 10,000 scorecards take several seconds.
-    const child = spawn(process.execPath, [cli.bin, 'stub', 'serve', '--port', '0', '--data', data, '--faults', 'latency=8,seed=3'], {
-      env: { PATH: process.env.PATH ?? '', HOME: join(cli.dir, 'home'), NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout?.setEncoding('utf8').on('data', (d: string) => {
-      out += d;
-      const url = /listening on (\S+)/.exec(out)?.[1];
-      const key = /live key: (\S+)/.exec(out)?.[1];
-      if (url && key) resolve({ child, url, key });
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => reject(new Error(`stub exited ${code}: ${out}`)));
+/** `stub serve` in its own process (test/helpers/stub.ts, where: 'serve'), with its URL and live key once it listens. */
+async function serve(): Promise<{ child: ChildProcess; url: string; key: string }> {
+  // A little latency so that 10,000 scorecards take several seconds.
+  const s = await startStub({
+    where: 'serve',
+    dataDir: data,
+    faults: 'latency=8,seed=3',
+    env: { PATH: process.env.PATH ?? '', HOME: join(cli.dir, 'home'), NO_COLOR: '1' },
   });
+  return { child: s.child!, url: s.url, key: s.liveKey };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { stringify } from 'csv-stringify/sync';
 import { describe, expect, it } from 'vitest';
 import { csvLine, neutraliseCell } from '../../src/format/csv.js';
-import type { Cell } from '../../src/format/fields.js';
+import type { Cell } from '../../src/format/field-paths.js';
 
 // csvLine joins plain cells itself and leaves every other line to csv-stringify:
 // both must give the same bytes, whatever the cells.

@@ -1,8 +1,9 @@
 /**
  * A server of the API v2 reference of our own for fault tests (not our stub,
  * and not made to lie by it): the routes exports, reports and bulk invite
- * use, written from /work/shared/api-v2.md alone, over a plain in-memory
- * list of invitations (and the test takers of the accepted ones). A test
+ * use, written from /work/shared/api-v2.md alone, over its people
+ * (fault-server/people.ts: the invitations, and the test takers of the
+ * accepted ones; the sync world answers from the same model). A test
  * injects faults with `fault` (answer a request itself, before the server
  * does) and changes the data while a run reads it (`create`, `remove`,
  * `accept`). Lists follow the reference: newest first, 50 items (150 with
@@ -14,8 +15,9 @@
  *
  * The one fault server of the tests, in three worlds (`world`):
  * - `lists` (the default, above): exports, reports, bulk invite;
- * - `sync` (fault-server/sync-world.ts): the people a sync reads, with its
- *   switches (ids as strings, overstated or missing totals, hidden people);
+ * - `sync` (fault-server/sync-world.ts): the same people as a sync reads
+ *   them, with its switches (ids as strings, overstated or missing totals,
+ *   hidden people);
  * - `foreign` (fault-server/foreign-world.ts): the client's tests, a server
  *   that speaks the reference loosely, with queued behaviours and a CONNECT
  *   proxy;
@@ -28,6 +30,7 @@ import { type ForeignServer, startForeignWorld } from './fault-server/foreign-wo
 import { listenLoopback } from './fault-server/listen.js';
 import { type SyncFaultServer, startSyncWorld } from './fault-server/sync-world.js';
 import type { FaultServer, Inv, Req } from './fault-server/lists-types.js';
+import { people as makePeople } from './fault-server/people.js';
 import { forward } from './fault-server/upstream.js';
 
 export { type Behaviour, createInvitation, FOREIGN_INVITER, FOREIGN_KEY, type ForeignServer, type Seen } from './fault-server/foreign-world.js';
@@ -85,48 +88,26 @@ export function startFaultServer(o: FaultOptions | { world: 'sync'; people: numb
 }
 
 async function startListsWorld(o: FaultOptions): Promise<FaultServer> {
-  let nextInv = 50001;
-  let nextTaker = 90001;
+  // The people (fault-server/people.ts): test takers numbered from 90001 in order of acceptance.
+  const people = makePeople({ firstTaker: 90001 });
   const counts = new Map<string, number>();
   const s: FaultServer = {
     url: '',
     port: 0,
-    invitations: [],
+    get invitations() {
+      return people.invitations;
+    },
+    set invitations(v) {
+      people.invitations = v;
+    },
     idsAsStrings: o.idsAsStrings ?? false,
     minimal: o.minimal ?? false,
     faults: [],
     log: [],
     staleSent: 0,
-    create(c) {
-      // Never older than the newest: created_at orders the list.
-      const last = s.invitations.at(-1);
-      const now = Math.max(Date.now(), last ? Date.parse(last.created_at) + 1 : 0);
-      const inv: Inv = {
-        id: nextInv++,
-        first_name: c.first ?? 'First',
-        last_name: c.last ?? 'Last',
-        email: c.email,
-        team_id: c.team ?? 1,
-        custom_id: c.custom_id ?? null,
-        created_at: new Date(now).toISOString(),
-        accepted_at: null,
-        test_taker_id: null,
-        completed: false,
-      };
-      s.invitations.push(inv);
-      return inv;
-    },
-    remove(id) {
-      s.invitations = s.invitations.filter((i) => i.id !== id);
-    },
-    accept(id, completed = false) {
-      const inv = s.invitations.find((i) => i.id === id);
-      if (!inv) throw new Error(`no invitation ${id}`);
-      inv.accepted_at = new Date().toISOString();
-      inv.test_taker_id = nextTaker++;
-      inv.completed = completed;
-      return inv;
-    },
+    create: (c) => people.create(c),
+    remove: (id) => people.remove(id),
+    accept: (id, completed = false) => people.accept(id, completed),
     dropConnections: () => {},
     close: async () => {},
   };
@@ -222,7 +203,7 @@ async function startListsWorld(o: FaultOptions): Promise<FaultServer> {
     for (const f of s.faults) if (await f(r, res)) return;
     if (o.upstream) return forward(o.upstream, r, res, s.rewrite);
     const seg = r.path.split('/').filter(Boolean);
-    const byTaker = (v: string) => s.invitations.find((i) => i.test_taker_id !== null && String(i.test_taker_id) === v);
+    const byTaker = (v: string) => people.byTaker(v);
     if (r.method === 'GET') {
       if (r.path === '/accounts') return void send(res, 200, { mode: 'live', object: 'account', ...account(), webhook_endpoint: null, webhooks_enabled: false });
       if (r.path === '/users')

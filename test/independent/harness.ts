@@ -2,7 +2,7 @@
  * The built CLI against an independent server of the reference
  * (test/independent/server.py, Python, written from the API reference alone,
  * not from our stub): exports must be exact, every person exactly once, and
- * the stderr summary line must add up. The suites are normal.test.ts (10,000
+ * the stderr summary line must add up. The suites are no-faults.test.ts (10,000
  * test takers, no faults) and faults.test.ts.
  */
 import { type ChildProcess, spawn } from 'node:child_process';

@@ -1,6 +1,6 @@
 /**
  * The export checks against the independent server, one `it` per command.
- * Shared by normal.test.ts (10,000 test takers) and faults.test.ts.
+ * Shared by no-faults.test.ts (10,000 test takers) and faults.test.ts.
  */
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '../../src/api/messages.js';
-import { DANA, type TestStub, freshEmail, startStubProcess, startTestStub } from './helpers.js';
+import { DANA, type TestStub, freshEmail, serveStub, startTestStub } from './helpers.js';
 
 const TWO_MB = 2 * 1024 * 1024;
 const bigJson = () => JSON.stringify({ first_name: 'B', last_name: 'B', email: freshEmail('big'), created_by_user_email: DANA, ref_text: 'x'.repeat(TWO_MB) });
@@ -122,7 +122,7 @@ describe('bodies over 1 MiB, the stub in another process', () => {
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'jobfit-stub-413-'));
-    ({ child, origin, key } = await startStubProcess({
+    ({ child, origin, key } = await serveStub({
       data: dataDir,
       env: { ...process.env, JOBFIT_CONFIG_DIR: dataDir, NO_COLOR: '1' },
       onStderr: (d) => (stderr += d),

@@ -18,7 +18,7 @@ import { cannotMountTmpfs, newTmpfs, unmountTmpfs } from '../helpers/full-disk.j
 import { skipBecause } from '../helpers/skip.js';
 import { MSG } from '../../src/api/messages.js';
 import { diskConditionOf } from '../../src/core/disk.js';
-import { DANA, type TestStub, freshEmail, startStubProcess, startTestStub } from './helpers.js';
+import { DANA, type TestStub, freshEmail, serveStub, startTestStub } from './helpers.js';
 
 const invite = (tag: string) => ({ first_name: 'Disk', last_name: tag, email: freshEmail(tag), created_by_user_email: DANA });
 const fullMessage = (dir: string) => MSG.notStored(`the stub's data directory ${dir} is on a full disk`);
@@ -126,7 +126,7 @@ describe.skipIf(skipBecause(skipReason && `the tiny-disk test: ${skipReason}`))(
   beforeAll(async () => {
     mnt = newTmpfs('4m', 'jobfit-tinydisk-');
     data = join(mnt, 'data');
-    ({ child, origin, key } = await startStubProcess({
+    ({ child, origin, key } = await serveStub({
       data,
       env: { ...process.env, JOBFIT_CONFIG_DIR: join(mnt, 'cfg'), NO_COLOR: '1' },
       onStderr: (d) => (stderr += d),

@@ -2,8 +2,7 @@
  * The stub in this process (test/helpers/stub.ts, startStub), as the stub's
  * own tests use it: its keys by name, and a tiny fetch wrapper for its JSON API.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import type { RunningStub } from '../../src/stub/index.js';
 import { perFile } from '../helpers/per-file.js';
 import { startStub } from '../helpers/stub.js';
@@ -64,35 +63,17 @@ export function freshEmail(tag = 'p'): string {
 
 /**
  * `jobfit stub serve --port 0 --data DIR` from source in its own process (a
- * real process boundary), ready once it has printed its URL and live key.
- * `onStderr` receives what it writes on stderr.
+ * real process boundary; test/helpers/stub.ts, startStub with where: 'serve'),
+ * ready once it has printed its URL and keys. `onStderr` receives what it
+ * writes on stderr. The caller stops the child (with the signal it tests).
  */
-export async function startStubProcess(opts: {
+export async function serveStub(opts: {
   data: string;
   env: Record<string, string | undefined>;
   onStderr?: (text: string) => void;
 }): Promise<{ child: ChildProcess; origin: string; key: string }> {
-  const root = join(import.meta.dirname, '..', '..');
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/cli/entry.ts'), 'stub', 'serve', '--port', '0', '--data', opts.data], {
-    cwd: root,
-    env: opts.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => {
-    stderr += d;
-    opts.onStderr?.(d);
-  });
-  let out = '';
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`stub serve exited ${code}: ${stderr}`)));
-    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
-      out += d;
-      const origin = /Stub listening on (\S+)\/v2/.exec(out)?.[1];
-      const key = /live key: (\S+)/.exec(out)?.[1];
-      if (origin && key) resolve({ child, origin, key });
-    });
-  });
+  const s = await startStub({ where: 'serve', dataDir: opts.data, env: opts.env, onStderr: opts.onStderr });
+  return { child: s.child!, origin: new URL(s.url).origin, key: s.liveKey };
 }
 
 /** One stub for the tests of a file: started before them, stopped after, handed to `started`. */

@@ -4,9 +4,12 @@ import { generatePeople, slug } from '../../src/stub/people.js';
 
 describe('generatePeople', () => {
   it('generates 100,000 people quickly with unique emails', () => {
-    const t0 = performance.now();
+    // The CPU time this process spent, not the wall clock: with other suites on the machine the
+    // wall clock measures the load (the unit tier must pass beside another suite, issue 48).
+    const t0 = process.cpuUsage();
     const people = generatePeople(100_000, { seed: 'test' });
-    const ms = performance.now() - t0;
+    const used = process.cpuUsage(t0);
+    const ms = (used.user + used.system) / 1000;
     expect(people).toHaveLength(100_000);
     expect(ms).toBeLessThan(1500); // well under a second on a normal machine; slack for loaded CI
     expect(new Set(people.map((p) => p.email)).size).toBe(100_000);

@@ -7,7 +7,7 @@
  * work on them.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/core/sqlite.js';
+import { openDatabase } from '../../src/core/sqlite-engines.js';
 import { openStore } from '../../src/stub/index.js';
 import { trigger } from '../../src/stub/lifecycle.js';
 import { DB_FILE } from '../../src/stub/store.js';

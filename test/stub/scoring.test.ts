@@ -10,7 +10,7 @@ import {
   SCORE_PROFILES,
   resolveAssessment,
   scoreProfileByShortName,
-} from '../../src/stub/catalog.js';
+} from '../../src/stub/catalog-content.js';
 import {
   fitFor,
   oneLetterMatch,

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { scoreProfileByShortName } from '../../src/stub/catalog.js';
+import { scoreProfileByShortName } from '../../src/stub/catalog-content.js';
 import { loadSeed, parseSeed, planInvitations, seedFile, seedProblems } from '../../src/stub/seed.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'jobfit-seed-'));

@@ -23,7 +23,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { type SyncFaultServer as FaultServer, startFaultServer } from '../helpers/fault-server.js';
-import { startStubServer } from '../../src/stub/index.js';
+import { type StartedStub, startStub } from '../helpers/stub.js';
+import type { RunningStub } from '../../src/stub/index.js';
 import { accept } from '../../src/stub/lifecycle.js';
 import { type ListProxy, startListProxy } from './list-proxy.js';
 import { type Backend, dumpOf, exec, lastRun, query } from './helpers.js';
@@ -262,7 +263,8 @@ export function faultsSuite(backend: Backend): void {
     }, 60_000);
 
     it('our stub with --minimal-fields (test taker list items carry only what the reference states) adds up', async () => {
-      const stub = await startStubServer({ dataDir: dirs.tmp('jobfit-stub-'), port: 0, host: '127.0.0.1', minimalFields: true });
+      const started = await startStub({ dataDir: dirs.tmp('jobfit-stub-'), server: { minimalFields: true } });
+      const stub = started.server!;
       try {
         const team = stub.store.all<{ id: number }>('SELECT id FROM teams WHERE account_id = 1 ORDER BY id')[0];
         await stub.store.seedPeople(1, team.id, 40, { mix: { pending: 0.2, accepted: 0.2, partial: 0.3, complete: 0.3 } });
@@ -271,20 +273,22 @@ export function faultsSuite(backend: Backend): void {
         expect(r.code, r.stderr).toBe(0);
         expect((await lastRun(db)).by.test_taker_list).toBe(1);
       } finally {
-        await stub.close();
+        await started.stop();
       }
     }, 60_000);
   });
 
   describe('our stub with --minimal-fields, behind a proxy whose invitation list can drop people (list-proxy.ts)', () => {
-    let stub: Awaited<ReturnType<typeof startStubServer>>;
+    let started: StartedStub | undefined;
+    let stub: RunningStub;
     let proxy: ListProxy;
     let db: string;
     /** The oldest pending invitations, invited days ago (seeded over 90 days). */
     let pending: number[];
     const syncStub = (...more: string[]) => runCli(['sync', '--db', db, ...more], { env: { JOBFIT_BASE_URL: proxy.url, JOBFIT_API_KEY: stub.keys[0].live_key } });
     beforeAll(async () => {
-      stub = await startStubServer({ dataDir: dirs.tmp('jobfit-stub-'), port: 0, host: '127.0.0.1', minimalFields: true });
+      started = await startStub({ dataDir: dirs.tmp('jobfit-stub-'), server: { minimalFields: true } });
+      stub = started.server!;
       proxy = await startListProxy(stub.origin);
       const team = stub.store.all<{ id: number }>('SELECT id FROM teams WHERE account_id = 1 ORDER BY id')[0];
       await stub.store.seedPeople(1, team.id, 40, { mix: { pending: 0.3, accepted: 0.2, partial: 0.2, complete: 0.3 } });
@@ -297,7 +301,7 @@ export function faultsSuite(backend: Backend): void {
     }, 60_000);
     afterAll(async () => {
       await proxy?.close();
-      await stub?.close();
+      await started?.stop();
     });
 
     it('a person accepting between the two reads is no false alarm: one request', async () => {

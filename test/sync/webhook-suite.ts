@@ -9,11 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { run } from '../../src/cli/main.js';
-import { type RunningStub, startStubServer } from '../../src/stub/index.js';
+import type { RunningStub } from '../../src/stub/index.js';
 import { accept, complete } from '../../src/stub/lifecycle.js';
 import { flushDeliveries } from '../../src/stub/webhooks/deliver.js';
 import { runCli } from '../helpers/cli.js';
 import { memoryIO } from '../helpers/io.js';
+import { startStub } from '../helpers/stub.js';
 import { type Backend, count, dumpOf, lastRun } from './helpers.js';
 
 export function webhookSuite(backend: Backend): void {
@@ -26,7 +27,7 @@ export function webhookSuite(backend: Backend): void {
     await backend.setup();
     dir = mkdtempSync(join(tmpdir(), 'jobfit-sync-hook-'));
     dataDir = join(dir, 'stub');
-    stub = await startStubServer({ dataDir, port: 0, host: '127.0.0.1' });
+    stub = (await startStub({ dataDir })).server!;
     const team = stub.store.all<{ id: number }>('SELECT id FROM teams WHERE account_id = 1 ORDER BY id')[0];
     await stub.store.seedPeople(1, team.id, 150, { mix: { pending: 0.2, accepted: 0.2, partial: 0.2, complete: 0.4 } });
     env = { JOBFIT_BASE_URL: stub.url, JOBFIT_API_KEY: stub.keys[0].live_key, JOBFIT_CONFIG_DIR: join(dir, 'config') };

@@ -6,7 +6,7 @@ import { type DeliveryLoop, flushDeliveries, startDeliveryLoop } from '../../src
 import { listEventDeliveries } from '../../src/stub/webhooks/events.js';
 import { parseSchedule } from '../../src/stub/webhooks/policy.js';
 import { getWebhookSettings, setWebhookSettings } from '../../src/stub/webhooks/settings.js';
-import { api, type Endpoint, endpoint, invite, refusedPort, startStubServer, tempDir, until, withoutMode } from './helpers.js';
+import { api, type Endpoint, endpoint, invite, refusedPort, stubOn, tempDir, until, withoutMode } from './helpers.js';
 import { DANA } from '../helpers/seeded.js';
 
 const TEAM = 11;
@@ -18,7 +18,7 @@ const cleanup: Array<() => Promise<void> | void> = [];
 
 beforeEach(async () => {
   tmp = tempDir();
-  stub = await startStubServer({ dataDir: tmp.dir, port: 0 });
+  stub = await stubOn(tmp.dir);
   live = stub.keys[0].live_key;
   test = stub.keys[0].test_key;
 });

@@ -8,8 +8,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from '../../src/cli/main.js';
-import { type RunningStub, startStubServer } from '../../src/stub/index.js';
+import type { RunningStub } from '../../src/stub/index.js';
 import { memoryIO } from '../helpers/io.js';
+import { startStub } from '../helpers/stub.js';
 import { until } from '../helpers/until.js';
 
 export function tempDir(prefix = 'jobfit-webhook-'): { dir: string; remove(): void } {
@@ -109,7 +110,10 @@ export function withoutMode<T extends Record<string, unknown>>(o: T): Omit<T, 'm
   return rest;
 }
 
-export { startStubServer };
+/** The stub a webhook test works on, in this process (test/helpers/stub.ts, startStub), on `dataDir`; close() stops it. */
+export async function stubOn(dataDir: string): Promise<RunningStub> {
+  return (await startStub({ dataDir })).server!;
+}
 
 /** `webhook listen` run in-process with `env` (and `stdin`); stop() is Ctrl-C. */
 export function listenInProcess(env: Record<string, string>, args: string[], stdin?: string) {

@@ -7,7 +7,7 @@ import type { RunningStub } from '../../src/stub/index.js';
 import { flushDeliveries } from '../../src/stub/webhooks/deliver.js';
 import { listEventDeliveries } from '../../src/stub/webhooks/events.js';
 import { setWebhookSettings } from '../../src/stub/webhooks/settings.js';
-import { endpoint, type Endpoint, invite, startStubServer, tempDir } from './helpers.js';
+import { endpoint, type Endpoint, invite, stubOn, tempDir } from './helpers.js';
 
 let tmp: ReturnType<typeof tempDir>;
 let stub: RunningStub;
@@ -15,7 +15,7 @@ let ep: Endpoint;
 
 beforeEach(async () => {
   tmp = tempDir();
-  stub = await startStubServer({ dataDir: tmp.dir, port: 0 });
+  stub = await stubOn(tmp.dir);
   ep = await endpoint();
   setWebhookSettings(stub.store, 1, { endpoint: ep.url, enabled: true, teams: [{ id: 11, enabled: true }] });
 });

@@ -19,7 +19,7 @@ import { getWebhookSettings, setWebhookSettings } from '../../src/stub/webhooks/
 import { runCli } from '../helpers/cli.js';
 import { memoryIO } from '../helpers/io.js';
 import { run } from '../../src/cli/main.js';
-import { type Endpoint, endpoint, invite, startStubServer, tempDir, until } from './helpers.js';
+import { type Endpoint, endpoint, invite, stubOn, tempDir, until } from './helpers.js';
 
 /** Standard Webhooks, from the specification: base64(HMAC-SHA256(base64decode(secret after whsec_), "id.timestamp.body")). */
 function independentSignature(secret: string, id: string, timestamp: string, body: string): string {
@@ -34,7 +34,7 @@ let live: string;
 
 beforeAll(async () => {
   tmp = tempDir();
-  stub = await startStubServer({ port: 0, dataDir: join(tmp.dir, 'stub') });
+  stub = await stubOn(join(tmp.dir, 'stub'));
   live = stub.keys[0].live_key;
   ep = await endpoint();
 });

@@ -1,5 +1,5 @@
 import type { Context } from '../kit/context.js';
-import { fieldNames } from '../../api/fields.js';
+import { fieldNames } from '../../api/field-names.js';
 import { Healthcheck } from '../../api/schemas/misc.js';
 import { printObject } from '../../format/output.js';
 import { defineCommand } from '../kit/define.js';

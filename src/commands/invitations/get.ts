@@ -1,5 +1,5 @@
 /** invitations get ID: GET /invitations/:id. */
-import { fieldNames } from '../../api/fields.js';
+import { fieldNames } from '../../api/field-names.js';
 import { Invitation } from '../../api/schemas/invitations.js';
 import { type ColumnSpec, printObject } from '../../format/output.js';
 import type { Context } from '../kit/context.js';

@@ -9,7 +9,7 @@ import { checkOutputOptions } from '../kit/output-checks.js';
 import { flag } from '../kit/flags.js';
 import { intId } from '../kit/options.js';
 import { parseAssessments } from './shared/assessments.js';
-import { idOfName, nameOrId } from '../shared/names.js';
+import { idOfName, nameOrId } from '../shared/name-or-id.js';
 import { noteParticipantLinks } from '../shared/participant-links.js';
 import { INVITATION_FIELDS } from './get.js';
 

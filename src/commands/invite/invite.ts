@@ -7,9 +7,11 @@ import { heapForSize } from '../../core/heap.js';
 import type { CreateInvitationParsed } from '../../api/index.js';
 import { ROUTES } from '../../api/routes.js';
 import * as z from 'zod';
-import { UsageError } from '../../core/errors.js';
+import { ExitCode, SilentError, UsageError } from '../../core/errors.js';
 import { isLoopbackHost } from '../../core/loopback.js';
-import { safeJson, safeLine } from '../../format/sanitize.js';
+import { safeJson, safeLine, safeText } from '../../format/sanitize.js';
+import { printObject } from '../../format/output.js';
+import { checkOutFile, checkOutputOptions } from '../kit/output-checks.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { collect, flag } from '../kit/flags.js';
@@ -146,12 +148,7 @@ async function run(opts: InviteOptions, ctx: Context): Promise<void> {
 }
 
 async function runSingle(o: InviteOptions, ctx: Context): Promise<void> {
-  const [{ loadAccountData }, { buildSingleBody }, { printObject }, { checkOutputOptions }] = await Promise.all([
-    import('../../bulk/account.js'),
-    import('../../bulk/single.js'),
-    import('../../format/output.js'),
-    import('../kit/output-checks.js'),
-  ]);
+  const [{ loadAccountData }, { buildSingleBody }] = await Promise.all([import('../../bulk/account.js'), import('../../bulk/single.js')]);
   // -o is checked before the invitation is sent: a refusal afterwards would leave it sent, unprinted.
   checkOutputOptions(ctx, {});
   const client = await ctx.client();
@@ -201,7 +198,6 @@ async function singleGate(o: InviteOptions, ctx: Context, body: CreateInvitation
 
 /** A single invite's dry run: the request body on stdout for -o json, else the summary; nothing is sent. */
 async function printDryRun(ctx: Context, body: CreateInvitationParsed, summary: string[], live: boolean): Promise<void> {
-  const { safeText } = await import('../../format/sanitize.js');
   const fmt = ctx.globals.output;
   if (fmt === 'json' || fmt === 'ndjson') {
     const doc = { dry_run: true, valid: true, live, request: { method: ROUTES.createInvitation.method, path: ROUTES.createInvitation.path, body } };
@@ -213,12 +209,10 @@ async function printDryRun(ctx: Context, body: CreateInvitationParsed, summary: 
 }
 
 async function runBulk(o: InviteOptions, ctx: Context): Promise<void> {
-  const [{ prepareRun, runBulkInvite, formatMapping, formatReport, bulkSummaryLine, finishBulk }, { createProgress }, { safeText }, { isOurStub }, { checkOutFile }] = await Promise.all([
+  const [{ prepareRun, runBulkInvite, formatMapping, formatReport, bulkSummaryLine, finishBulk }, { createProgress }, { isOurStub }] = await Promise.all([
     import('../../bulk/run.js'),
     import('../../format/progress.js'),
-    import('../../format/sanitize.js'),
     import('../../config/served-stubs.js'),
-    import('../kit/output-checks.js'),
   ]);
   // --errors is written only when rows are invalid, after the account is read:
   // its destination is checked now, before any connection, as every --errors is.
@@ -285,7 +279,6 @@ async function runBulk(o: InviteOptions, ctx: Context): Promise<void> {
       ctx.io.stdout.write(safeText(formatMapping(summary.mapping) + formatReport(summary, label)));
     }
     if (summary.invalid > 0) {
-      const { SilentError, ExitCode } = await import('../../core/errors.js');
       throw new SilentError(ExitCode.PARTIAL);
     }
     return;

@@ -9,7 +9,7 @@
  * a failure: those test takers are listed on stderr (and in --errors FILE).
  */
 import * as z from 'zod';
-import { fieldNames } from '../../api/fields.js';
+import { fieldNames } from '../../api/field-names.js';
 import { JobFitReport } from '../../api/schemas/job-fit.js';
 import { JobfitError } from '../../core/errors.js';
 import { errorText, throwIfFailed } from '../../export/error-sink.js';
@@ -26,7 +26,7 @@ import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { checkOutFile, checkOutputOptions } from '../kit/output-checks.js';
 import { checkIdSources, exportFlags } from '../shared/export-options.js';
-import { teamOfExport } from '../shared/names.js';
+import { teamOfExport } from '../shared/name-or-id.js';
 import { specOf } from '../shared/status-filter.js';
 import { checkWebOne, openWeb, webFlag } from '../shared/web.js';
 import { finishRetry, planRetry } from '../shared/retry-export.js';

@@ -9,7 +9,7 @@ import { ROUTES } from '../../api/routes.js';
 import * as z from 'zod';
 import { ApiError } from '../../client/errors.js';
 import type { JobfitClient } from '../../client/client.js';
-import type { ClientSettings } from '../../client/create.js';
+import { type ClientSettings, clientForConnection as createClient } from '../../client/create.js';
 import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { flag } from '../kit/flags.js';
@@ -48,7 +48,6 @@ export interface AccountSummary {
  * JOBFIT_MAX_RETRIES and JOBFIT_BREAKER_SECONDS apply. The caller closes it.
  */
 async function clientFor(ctx: Context, baseUrl: string, apiKey: string | undefined, defaults?: ClientSettings): Promise<JobfitClient> {
-  const { clientForConnection: createClient } = await import('../../client/create.js');
   baselineWasmOnly();
   return createClient({
     baseUrl,

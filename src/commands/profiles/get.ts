@@ -2,7 +2,7 @@
 import * as z from 'zod';
 import { NotFoundError } from '../../client/errors.js';
 import { JobfitError } from '../../core/errors.js';
-import { fieldNames } from '../../api/fields.js';
+import { fieldNames } from '../../api/field-names.js';
 import { CareerNavigationProfile } from '../../api/schemas/profiles.js';
 import { type ColumnSpec, printObject } from '../../format/output.js';
 import type { Context } from '../kit/context.js';

@@ -1,6 +1,6 @@
 /** profiles list: GET /career-navigation-profiles, one page or every profile with --all. */
 import * as z from 'zod';
-import { fieldNames } from '../../api/fields.js';
+import { fieldNames } from '../../api/field-names.js';
 import { CareerNavigationProfileListItem } from '../../api/schemas/profiles.js';
 import type { ColumnSpec } from '../../format/output.js';
 import type { Context } from '../kit/context.js';

@@ -30,7 +30,7 @@ import type { Context } from '../kit/context.js';
 import { defineCommand } from '../kit/define.js';
 import { flag } from '../kit/flags.js';
 import { checkOutFile, checkOutputOptions } from '../kit/output-checks.js';
-import { teamOfExport, nameOrId } from '../shared/names.js';
+import { teamOfExport, nameOrId } from '../shared/name-or-id.js';
 import { reportStatusFilterOptions, specOf } from '../shared/status-filter.js';
 import { itemPredicate, OUTSIDE_FILTER, orderedFilter } from '../../export/person-status.js';
 import { fairnessOptions, fairnessSettings } from './fairness-options.js';

@@ -6,7 +6,7 @@
  * have results are written; the others are counted on stderr.
  */
 import * as z from 'zod';
-import { fieldNames } from '../../api/fields.js';
+import { fieldNames } from '../../api/field-names.js';
 import { Scorecard } from '../../api/schemas/scorecard.js';
 import { throwIfFailed } from '../../export/error-sink.js';
 import { runIdExport } from '../../export/id-export.js';
@@ -21,7 +21,7 @@ import { defineCommand } from '../kit/define.js';
 import { flag } from '../kit/flags.js';
 import { checkOutFile, checkOutputOptions } from '../kit/output-checks.js';
 import { checkIdSources, exportFlags } from '../shared/export-options.js';
-import { teamOfExport } from '../shared/names.js';
+import { teamOfExport } from '../shared/name-or-id.js';
 import { specOf } from '../shared/status-filter.js';
 import { checkWebOne, openWeb, webFlag } from '../shared/web.js';
 import { finishRetry, planRetry } from '../shared/retry-export.js';

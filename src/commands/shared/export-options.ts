@@ -9,7 +9,7 @@ import { UsageError } from '../../core/errors.js';
 import { checkIdSource } from '../../export/ids.js';
 import { flag } from '../kit/flags.js';
 import { maxText } from '../kit/options.js';
-import { nameOrId } from './names.js';
+import { nameOrId } from './name-or-id.js';
 import { statusFilterOptions } from './status-filter.js';
 
 /** The flags in --help order; `all` and `errors` are described by each command. */

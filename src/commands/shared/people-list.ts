@@ -4,7 +4,7 @@
  */
 import * as z from 'zod';
 import type { Context } from '../kit/context.js';
-import { fieldNames } from '../../api/fields.js';
+import { fieldNames } from '../../api/field-names.js';
 import { LIST_CAP, LIST_CAP_FILTERED } from '../../api/limits.js';
 import { InvitationListItem } from '../../api/schemas/invitations.js';
 import { TestTakerListItem } from '../../api/schemas/test-takers.js';
@@ -13,7 +13,7 @@ import type { ColumnSpec } from '../../format/output.js';
 import { listEverything } from '../../export/list-everything.js';
 import { heapForSize } from '../../core/heap.js';
 import { outFlag, printPage } from './list-out.js';
-import { idOfName, nameOrId } from './names.js';
+import { idOfName, nameOrId } from './name-or-id.js';
 import { flag } from '../kit/flags.js';
 import { checkOutputOptions } from '../kit/output-checks.js';
 import { maxText } from '../kit/options.js';

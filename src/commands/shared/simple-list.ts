@@ -5,7 +5,7 @@
  * `--out` are checked before the request.
  */
 import * as z from 'zod';
-import { fieldNames } from '../../api/fields.js';
+import { fieldNames } from '../../api/field-names.js';
 import type { JobfitClient } from '../../client/client.js';
 import type { ColumnSpec } from '../../format/output.js';
 import { type CommandDef, defineCommand } from '../kit/define.js';

@@ -1,5 +1,5 @@
 /** test-takers get ID: GET /test-takers/:id. */
-import { fieldNames } from '../../api/fields.js';
+import { fieldNames } from '../../api/field-names.js';
 import { TestTaker } from '../../api/schemas/test-takers.js';
 import { type ColumnSpec, printObject } from '../../format/output.js';
 import type { Context } from '../kit/context.js';

@@ -16,6 +16,9 @@ import { examples } from '../kit/help.js';
 import { collect, flag } from '../kit/flags.js';
 import type { StubLink } from '../../stub/index.js';
 import { baselineWasmOnly } from '../../core/wasm.js';
+import { configDir, stubDataDir } from '../../config/paths.js';
+import { readConfigView } from '../../config/read.js';
+import { resolveConnection } from '../../config/resolve.js';
 
 /** `--events a,b`: the names given. */
 const eventNames = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean);
@@ -71,11 +74,6 @@ async function stubTarget(ctx: Context, o: ListenOptions): Promise<{ dataDir: st
   if (o.stub === false) return undefined;
   const apiKey = ctx.io.env.JOBFIT_API_KEY?.trim() || undefined;
   if (o.data) return { dataDir: resolvePath(o.data), apiKey };
-  const [{ readConfigView }, { resolveConnection }, { stubDataDir }] = await Promise.all([
-    import('../../config/read.js'),
-    import('../../config/resolve.js'),
-    import('../../config/paths.js'),
-  ]);
   const r = resolveConnection({ globals: ctx.globals, env: ctx.io.env, config: readConfigView(ctx.io.env) });
   if (r.embedded) return { dataDir: stubDataDir(ctx.io.env) };
   // A profile (after `login`) or JOBFIT_BASE_URL pointing at a `stub serve` on this machine: its data.
@@ -169,7 +167,7 @@ async function run(o: ListenOptions, ctx: Context): Promise<void> {
   // for size keeps the peak down (docs/performance.md, "Webhook listener").
   heapForSize();
   const secrets = await givenSecrets(ctx, o.secretStdin);
-  const [{ listen }, { configDir }] = await Promise.all([import('../../webhook/listen.js'), import('../../config/paths.js')]);
+  const { listen } = await import('../../webhook/listen.js');
   await listen(ctx, {
     secrets,
     unforwardedPath: o.unforwarded === undefined ? undefined : resolvePath(o.unforwarded),

@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MSG } from '../../api/messages.js';
+import { BodyTooLarge, readBoundedBody } from '../../core/bounded-body.js';
 import { lingerThenClose } from '../../core/linger.js';
 import { HttpError, type Reply, error, fail, replyParts, writeReply } from './reply.js';
 
@@ -37,33 +38,19 @@ export function respond(req: IncomingMessage, res: ServerResponse, reply: Reply)
   else writeReply(res, reply);
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    // A declared length over the limit is refused before reading any of it.
-    if (Number(req.headers['content-length']) > MAX_BODY) {
-      oversized.add(req);
-      reject(new HttpError(tooLargeReply()));
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY) {
-        // Not destroyed here: the 413 is written first (respond), then the rest is drained.
-        oversized.add(req);
-        req.removeListener('data', onData);
-        req.pause();
-        chunks.length = 0;
-        reject(new HttpError(tooLargeReply()));
-        return;
-      }
-      chunks.push(c);
-    };
-    req.on('data', onData);
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
+/**
+ * The body up to MAX_BODY (core/bounded-body.ts). One declared over it is
+ * refused before a byte is read; one that goes over it is refused at once,
+ * its rest left unread: respond() writes the 413 first, then drains it.
+ */
+async function readBody(req: IncomingMessage): Promise<string> {
+  try {
+    return (await readBoundedBody(req, { limit: MAX_BODY, rest: 'leave' })).toString('utf8');
+  } catch (err) {
+    if (!(err instanceof BodyTooLarge)) throw err;
+    oversized.add(req);
+    throw new HttpError(tooLargeReply());
+  }
 }
 
 /** The request body as a JSON object; anything else ends the request with the reference's 400. */

@@ -17,6 +17,7 @@ import type { GroupCommit } from '../group-commit.js';
 import type { Store } from '../store.js';
 import { type Auth, authenticate } from './auth.js';
 import type { Reply } from './reply.js';
+import { TakerMemo } from '../taker-reads.js';
 
 const CACHE_MAX = 2000;
 /**
@@ -29,6 +30,8 @@ const BODY_BYTES_MAX = 8 << 20;
 export class StubCaches {
   /** Configuration reads (AppOptions → Call.refs); emptied with the key lookups. */
   readonly refs = new Map<string, unknown>();
+  /** The rows read of each test taker at the current version (taker-reads.ts). */
+  readonly takers = new TakerMemo();
   private readonly auths = new Map<string, Auth | Reply>();
   private authsVersion = '';
   private readonly bodies = new Map<string, { version: string; status: number; body: Buffer }>();

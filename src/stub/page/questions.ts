@@ -4,7 +4,7 @@
  * completeness but do not change results; the items are here so the page
  * feels like the real thing to someone clicking through it.
  */
-import { TEST_ID } from '../catalog.js';
+import { TEST_ID } from '../catalog-content.js';
 
 export interface Choice {
   value: string;

@@ -4,7 +4,7 @@
  * from call.ts, as these need the catalog and the views, which a handler
  * such as GET /teams does not load.
  */
-import { SCORE_PROFILES, type ScoreProfileDef } from '../catalog.js';
+import { SCORE_PROFILES, type ScoreProfileDef } from '../catalog-content.js';
 import type * as F from '../fakes.js';
 import { nowIso } from '../ids.js';
 import { accountRef } from '../views.js';

@@ -1,6 +1,6 @@
 /** GET /assessments and GET /score-profiles: the catalog, and the score profiles enabled for the account. */
 import type { Assessment, ScoreProfile } from '../../api/schemas.js';
-import { ASSESSMENTS } from '../catalog.js';
+import { ASSESSMENTS } from '../catalog-content.js';
 import type { Reply } from '../http/reply.js';
 import { type Call, list } from './call.js';
 import { enabledProfiles } from './account-context.js';

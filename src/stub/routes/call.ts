@@ -8,6 +8,7 @@ import type { RouteName, RouteTable } from '../../api/routes.js';
 import type { Auth } from '../http/auth.js';
 import { type Reply, json } from '../http/reply.js';
 import type { Store } from '../store.js';
+import type { TakerReads } from '../taker-reads.js';
 
 export interface Call {
   store: Store;
@@ -20,6 +21,8 @@ export interface Call {
   body: () => Promise<unknown>;
   /** Configuration reads remembered while the configuration is unchanged (http/cache.ts). */
   refs: Map<string, unknown>;
+  /** The rows already read of a test taker of this account at this version (taker-reads.ts); absent: read them. */
+  takerReads?: (id: number) => TakerReads;
   /** Answer the reference's "not shown" list items with only the stated fields (AppOptions.minimalFields). */
   minimal?: boolean;
 }

@@ -6,6 +6,7 @@
  * route's first request: an offline command (one request, in process) loads
  * only its own, not the fakes, the catalog or the invitations' checks.
  */
+import type { RouteName } from '../../api/routes.js';
 import { type Reply, json } from '../http/reply.js';
 import { nowIso } from '../ids.js';
 import type { Handlers } from './call.js';
@@ -31,3 +32,23 @@ export const HANDLERS: Handlers = {
   listAssessments: async () => (await import('./assessments.js')).listAssessments,
   listScoreProfiles: async () => (await import('./assessments.js')).listScoreProfiles,
 };
+
+type Loaded = Awaited<ReturnType<Handlers[RouteName]>>;
+const loaded = new Map<RouteName, Loaded>();
+
+/**
+ * The handler of a route, its module loaded once: in the bundle each
+ * `import()` above is a require() wrapped anew on every call (a copy of the
+ * module's exports), which a run of thousands of requests paid on each one
+ * (docs/performance.md, "Fairness report"). Synchronous once loaded, so a
+ * request of a route already served awaits nothing for it.
+ */
+export function handlerOf(name: RouteName): Loaded | Promise<Loaded> {
+  return (
+    loaded.get(name) ??
+    HANDLERS[name]().then((h: Loaded) => {
+      loaded.set(name, h);
+      return h;
+    })
+  );
+}

@@ -1,7 +1,7 @@
 /** GET, POST /invitations and GET, PUT /invitations/:id: every rule of the reference, in its order (docs/stub.md). */
 import { MSG } from '../../api/messages.js';
 import type { Invitation } from '../../api/schemas.js';
-import { ASSESSMENTS } from '../catalog.js';
+import { ASSESSMENTS } from '../catalog-content.js';
 import * as F from '../fakes.js';
 import { groupCommitOf } from '../group-commit.js';
 import { type Reply, fail, json } from '../http/reply.js';

@@ -2,7 +2,8 @@
 import { LIST_CAP } from '../../api/limits.js';
 import * as F from '../fakes.js';
 import { type Reply, json } from '../http/reply.js';
-import { type ProfileListRow, type ProfileRow, minimalProfileListItem, profileListItem, profileObject } from '../views.js';
+import { type ProfileListRow, minimalProfileListItem, profileListItem, profileObject } from '../profile-views.js';
+import type { ProfileRow } from '../views.js';
 import { type Call, list } from './call.js';
 import { fakeCtx } from './account-context.js';
 

@@ -3,19 +3,27 @@ import { MSG } from '../../api/messages.js';
 import * as F from '../fakes.js';
 import { type Reply, fail, json } from '../http/reply.js';
 import { type ResultSubject, jobFitReportObject, scorecardObject } from '../results.js';
-import { type InvitationRow, type TestTakerRow, accountRef, assessmentUrl, completedTests, resultUrls, scoreSeed, teamRef } from '../views.js';
+import type { TakerReads } from '../taker-reads.js';
+import { type InvitationRow, type TestTakerRow, accountRef, assessmentUrl, assignedAssessments, completedTestIds, profileOfTaker, scoreSeed, teamRef, urlsOf } from '../views.js';
 import { type Call } from './call.js';
 import type { Store } from '../store.js';
 import { enabledProfiles, fakeCtx } from './account-context.js';
 import { findTestTaker, testIdParam } from './test-takers.js';
 
-const subjectOf = (c: Call, tt: TestTakerRow): ResultSubject => subjectFor(c.store, c.origin, tt);
+const subjectOf = (c: Call, { row, reads }: { row: TestTakerRow; reads: TakerReads }): ResultSubject => subjectFor(c.store, c.origin, row, reads);
 
-/** Who a result is about and its links under `origin` (the API routes, and the result pages of stub/results-page.ts). */
-export function subjectFor(store: Store, origin: string, tt: TestTakerRow): ResultSubject {
+/**
+ * Who a result is about and its links under `origin` (the API routes, and the
+ * result pages of stub/results-page.ts); `reads` has what was read of the test
+ * taker at this version and takes what is read here (taker-reads.ts).
+ */
+export function subjectFor(store: Store, origin: string, tt: TestTakerRow, reads: TakerReads = {}): ResultSubject {
   const c = { store, origin };
-  const inv = c.store.get<InvitationRow>('SELECT * FROM invitations WHERE id = ?', tt.invitation_id)!;
-  const urls = resultUrls(c.store, c.origin, inv.token, tt.id);
+  const inv = (reads.invitation ??= c.store.get<InvitationRow>('SELECT * FROM invitations WHERE id = ?', tt.invitation_id) ?? null)!;
+  const assigned = (reads.assigned ??= assignedAssessments(store, tt.id));
+  const profile = (reads.profile ??= profileOfTaker(store, tt.id) ?? null);
+  const completed = completedTestIds(assigned);
+  const urls = urlsOf(c.origin, inv.token, completed, profile ?? undefined);
   return {
     test_taker_id: tt.id,
     invitation_id: tt.invitation_id,
@@ -34,7 +42,7 @@ export function subjectFor(store: Store, origin: string, tt: TestTakerRow): Resu
     team: teamRef(c.store, tt.team_id),
     account: accountRef(c.store, tt.account_id),
     seed: scoreSeed(tt.account_id, tt.id),
-    completed: completedTests(c.store, tt.id),
+    completed,
   };
 }
 

@@ -5,7 +5,7 @@
  */
 import { CUSTOM_ID_MAX, charLength } from '../../api/limits.js';
 import { MSG } from '../../api/messages.js';
-import { TEST_ID } from '../catalog.js';
+import { TEST_ID } from '../catalog-content.js';
 import { type Reply, error as err, methodNotAllowed } from '../http/reply.js';
 import { recordOutbox } from '../lifecycle.js';
 import { indexPerson } from '../search-index.js';

@@ -14,6 +14,10 @@ export interface Inv {
   test_taker_id: number | null;
   /** The test taker completed Personality and Career Interests (has a scorecard). */
   completed: boolean;
+  /** The order of acceptance (people.ts; the test-taker list is newest first by it). */
+  accepted_seq?: number;
+  /** The sync world: Personality done, Career Interests not yet (with `completed` false). */
+  personality_only?: boolean;
 }
 
 export interface Req {

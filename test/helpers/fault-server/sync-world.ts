@@ -31,13 +31,16 @@
  * Test taker list items carry only what the reference states (`id`,
  * `custom_id`, `person_id`, `team`, `account`), as a strict server does.
  *
- * People: invitation 50001 + i; the accepted ones have test taker 70001 + i.
+ * People (people.ts, the lists world's model too): invitation 50001 + i;
+ * the accepted ones have test taker 70001 + i.
  * Every third person is pending, every third has completed Personality only,
  * the rest completed Personality and Career Interests (job-fit report and a
  * career navigation profile).
  */
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
+import type { Inv } from './lists-types.js';
 import { listenLoopback } from './listen.js';
+import { FIRST_INVITATION, people } from './people.js';
 
 export const SYNC_FAULT_KEY = 'sk_live_syncfaults_0123456789ab';
 
@@ -65,19 +68,6 @@ export interface SyncFaultServer {
 type ListName = 'test-takers' | 'teams' | 'users' | 'invitations';
 type Omitted = 'test_taker.invitation_id' | 'invitation.created_at';
 
-interface Person {
-  i: number;
-  invitation: number;
-  taker: number | null;
-  /** Order of acceptance (the test-taker list is newest first by it). */
-  acceptedSeq: number;
-  team: { id: number; display_name: string };
-  email: string;
-  completed: number[];
-  /** When invited, if not CREATED + i minutes (a person invited while the server runs). */
-  createdAt?: string;
-}
-
 const TEAMS = [
   { id: 11, display_name: 'North' },
   { id: 12, display_name: 'South' },
@@ -90,46 +80,49 @@ const ACCOUNT = { id: 900, display_name: 'Fault Co' };
 const USER = { id: 31, first_name: 'Ida', last_name: 'Inviter', email: 'ida@faultco.example' };
 const CREATED = Date.parse('2026-11-02T09:00:00Z');
 
-export async function startSyncWorld(people: number): Promise<SyncFaultServer> {
+export async function startSyncWorld(count: number): Promise<SyncFaultServer> {
   const faults: SyncFaultServer['faults'] = { stringIds: false, overstate: {}, uncounted: [], hidden: [], omit: [], noDate: false };
-  let acceptances = 0;
+  // The people (people.ts), the lists world's model: test taker 70001 + i for invitation 50001 + i.
+  const folk = people({ firstTaker: 70001 });
+  /** Person i: invitation 50001 + i. */
+  const ix = (p: Inv) => p.id - FIRST_INVITATION;
+  const at = (i: number, hours: number) => new Date(CREATED + i * 60_000 + hours * 3_600_000).toISOString();
+  /** A person invited now or seeded (`seeded`: created CREATED + i minutes). */
+  const add = (i: number, seeded: boolean) =>
+    folk.create({ email: `person${i}@faultco.example`, first: 'Person', last: `No${i}`, team: TEAMS[i % 2].id, custom_id: `grp-${i % 4}`, created_at: seeded ? at(i, 0) : new Date().toISOString() });
   // The next person invite() makes: after the seeded ones, never an id the server had.
-  let invited = people;
-  const persons = new Map<number, Person>();
-  for (let i = 0; i < people; i++) {
-    const accepted = i % 3 !== 0;
-    persons.set(50001 + i, {
-      i,
-      invitation: 50001 + i,
-      taker: accepted ? 70001 + i : null,
-      acceptedSeq: accepted ? ++acceptances : 0,
-      team: TEAMS[i % 2],
-      email: `person${i}@faultco.example`,
-      completed: !accepted ? [] : i % 3 === 1 ? [6] : [6, 8],
-    });
+  let invited = count;
+  for (let i = 0; i < count; i++) {
+    const p = add(i, true);
+    if (i % 3 === 0) continue;
+    folk.accept(p.id, i % 3 === 2, { takerId: 70001 + i, at: at(i, 1) });
+    p.personality_only = i % 3 === 1;
   }
-  const takers = new Map([...persons.values()].flatMap((p) => (p.taker === null ? [] : [[p.taker, p] as const])));
-  const profiles = new Map([...persons.values()].flatMap((p) => (p.completed.includes(8) ? [[`cnp_${p.i}` as string, p] as const] : [])));
-  const byTaker = (id: number) => takers.get(id);
+  const completedOf = (p: Inv): number[] => (p.completed ? [6, 8] : p.personality_only ? [6] : []);
+  const byInvitation = (invitationId: number) => folk.invitations.find((p) => p.id === invitationId);
+  const profileOf = (key: string) => {
+    const p = /^cnp_(\d+)$/.test(key) ? byInvitation(FIRST_INVITATION + Number(key.slice(4))) : undefined;
+    return p && completedOf(p).includes(8) ? p : undefined;
+  };
   // Ids as the switch says: numbers, or numeric strings.
   const id = (n: number) => (faults.stringIds ? String(n) : n);
-  const team = (t: Person['team']) => ({ id: id(t.id), display_name: t.display_name });
-  const at = (p: Person, minutes: number) => new Date(CREATED + p.i * 60_000 + minutes * 3_600_000).toISOString();
-  const profileId = (p: Person) => (p.completed.includes(8) ? `cnp_${p.i}` : null);
+  const teamOf = (p: Inv) => TEAMS.find((t) => t.id === p.team_id) ?? TEAMS[0];
+  const team = (t: (typeof TEAMS)[number]) => ({ id: id(t.id), display_name: t.display_name });
+  const profileId = (p: Inv) => (completedOf(p).includes(8) ? `cnp_${ix(p)}` : null);
 
-  const listItem = (p: Person) => ({
+  const listItem = (p: Inv) => ({
     object: 'invitation_list_item',
-    id: id(p.invitation),
-    first_name: 'Person',
-    last_name: `No${p.i}`,
+    id: id(p.id),
+    first_name: p.first_name,
+    last_name: p.last_name,
     email: p.email,
-    created_at: p.createdAt ?? at(p, 0),
-    accepted_at: p.taker === null ? null : at(p, 1),
-    assessment_url: `https://assess.example/a/${p.i}`,
-    test_taker_id: p.taker === null ? null : id(p.taker),
-    custom_id: `grp-${p.i % 4}`,
-    person_id: `P${p.i}`,
-    team: team(p.team),
+    created_at: p.created_at,
+    accepted_at: p.accepted_at,
+    assessment_url: `https://assess.example/a/${ix(p)}`,
+    test_taker_id: p.test_taker_id === null ? null : id(p.test_taker_id),
+    custom_id: p.custom_id,
+    person_id: `P${ix(p)}`,
+    team: team(teamOf(p)),
     account: { id: id(ACCOUNT.id), display_name: ACCOUNT.display_name },
   });
   /** An object without the fields `omit` leaves out of `kind`. */
@@ -137,7 +130,7 @@ export async function startSyncWorld(people: number): Promise<SyncFaultServer> {
     for (const f of faults.omit) if (f.startsWith(`${kind}.`)) delete o[f.slice(kind.length + 1)];
     return o;
   };
-  const invitation = (p: Person): Record<string, unknown> => ({
+  const invitation = (p: Inv): Record<string, unknown> => ({
     ...listItem(p),
     mode: 'live',
     object: 'invitation',
@@ -148,68 +141,68 @@ export async function startSyncWorld(people: number): Promise<SyncFaultServer> {
     invitation_email_template: null,
     ref_text: null,
     congrats_email_template: null,
-    send_congrats_notification: p.i % 2 === 0,
+    send_congrats_notification: ix(p) % 2 === 0,
     target_score_profile: null,
     invitation_assessments: [ASSESSMENT[6], ASSESSMENT[8]].map((a) => ({ ...a, id: id(a.id) })),
-    career_navigation_url: profileId(p) ? `https://career.example/${p.i}` : null,
-    scorecard_url: p.taker === null ? null : `https://results.example/s/${p.i}`,
+    career_navigation_url: profileId(p) ? `https://career.example/${ix(p)}` : null,
+    scorecard_url: p.test_taker_id === null ? null : `https://results.example/s/${ix(p)}`,
     job_fit_summary_url: null,
     career_options_spotlight_url: null,
     career_navigation_profile_id: profileId(p),
   });
-  const testTaker = (p: Person): Record<string, unknown> => ({
+  const testTaker = (p: Inv): Record<string, unknown> => ({
     mode: 'live',
     object: 'test_taker',
-    id: id(p.taker!),
-    person_id: `P${p.i}`,
-    custom_id: `grp-${p.i % 4}`,
-    invitation_id: id(p.invitation),
+    id: id(p.test_taker_id!),
+    person_id: `P${ix(p)}`,
+    custom_id: `grp-${ix(p) % 4}`,
+    invitation_id: id(p.id),
     phone: null,
     assigned_assessments: [6, 8].map((a, k) => ({
-      id: id(p.taker! * 10 + k),
-      completed_at: p.completed.includes(a) ? at(p, 2 + k) : null,
-      language: p.completed.includes(a) ? 'en' : null,
+      id: id(p.test_taker_id! * 10 + k),
+      completed_at: completedOf(p).includes(a) ? at(ix(p), 2 + k) : null,
+      language: completedOf(p).includes(a) ? 'en' : null,
       assessment: { ...ASSESSMENT[a as 6 | 8], id: id(a) },
     })),
-    scorecard_url: `https://results.example/s/${p.i}`,
+    scorecard_url: `https://results.example/s/${ix(p)}`,
     job_fit_summary_url: null,
-    career_navigation_url: profileId(p) ? `https://career.example/${p.i}` : null,
+    career_navigation_url: profileId(p) ? `https://career.example/${ix(p)}` : null,
     career_navigation_profile_id: profileId(p),
   });
   const score = (short: string, value: number) => ({ object: 'score', id: id(value), display_name: short, short_name: short, description: '', is_starred: false, yellow_band: 50, test_taker_score: value });
-  const scorecard = (p: Person, sp: string) => ({
+  const scorecard = (p: Inv, sp: string) => ({
     mode: 'live',
     object: 'scorecard',
-    test_taker_id: id(p.taker!),
-    invitation_id: id(p.invitation),
-    custom_id: `grp-${p.i % 4}`,
-    person_id: `P${p.i}`,
+    test_taker_id: id(p.test_taker_id!),
+    invitation_id: id(p.id),
+    custom_id: `grp-${ix(p) % 4}`,
+    person_id: `P${ix(p)}`,
     career_navigation_profile_id: profileId(p),
     first_name: 'Person',
-    last_name: `No${p.i}`,
+    last_name: `No${ix(p)}`,
     email: p.email,
     phone: null,
-    fitscore_raw: 0.5 + (p.i % 7) / 1000,
-    five_star_score: 1 + (p.i % 5),
-    job_fit_percentage: 40 + (p.i % 50) + 0.5,
-    scorecard_url: `https://results.example/s/${p.i}`,
+    fitscore_raw: 0.5 + (ix(p) % 7) / 1000,
+    five_star_score: 1 + (ix(p) % 5),
+    job_fit_percentage: 40 + (ix(p) % 50) + 0.5,
+    scorecard_url: `https://results.example/s/${ix(p)}`,
     score_profile: { id: id(3), display_name: 'Sales Rep', short_name: sp, riasec_profile: 'ESC' },
     riasec_profile: 'ESC',
     scores: {
       thinking_skills: null,
-      personality_traits: [score('agree', 40 + (p.i % 9))],
-      career_interests: p.completed.includes(8) ? [score('ci-ent', 3)] : null,
+      personality_traits: [score('agree', 40 + (ix(p) % 9))],
+      career_interests: completedOf(p).includes(8) ? [score('ci-ent', 3)] : null,
       skill_survey_reference: null,
       structured_interview: null,
     },
   });
-  const jobFit = (p: Person) => ({
+  const jobFit = (p: Inv) => ({
     mode: 'live',
     object: 'job_fit_report',
-    test_taker_id: id(p.taker!),
-    invitation_id: id(p.invitation),
+    test_taker_id: id(p.test_taker_id!),
+    invitation_id: id(p.id),
     riasec_profile: 'ESC',
-    team: team(p.team),
+    team: team(teamOf(p)),
     top_fit_occupations: Array.from({ length: 15 }, (_, k) => ({
       object: 'job_family_job_fit',
       job_family_number: `JF-${100 + k}`,
@@ -220,13 +213,13 @@ export async function startSyncWorld(people: number): Promise<SyncFaultServer> {
       rank: k + 1,
     })),
   });
-  const profile = (p: Person) => ({
+  const profile = (p: Inv) => ({
     mode: 'live',
     object: 'career_navigation_profile',
     id: profileId(p),
-    person_id: `P${p.i}`,
-    test_taker_id: id(p.taker!),
-    career_navigation_url: `https://career.example/${p.i}`,
+    person_id: `P${ix(p)}`,
+    test_taker_id: id(p.test_taker_id!),
+    career_navigation_url: `https://career.example/${ix(p)}`,
     exercises: { strengthsCareerInterests: 'people', targetJobName: 'Sales' },
     plan_job_1: { jobName: 'Account Manager', onetCode: '41-3091.00' },
   });
@@ -244,16 +237,16 @@ export async function startSyncWorld(people: number): Promise<SyncFaultServer> {
     server.afterList?.(name);
   };
   /** Filters per the reference: team_id exact, custom_id and email partial and case-insensitive; newest first (`newer`); 50 items, 150 filtered. */
-  const listed = (of: Person[], q: URLSearchParams, item: (p: Person) => unknown, newer: (a: Person, b: Person) => number) => {
+  const listed = (of: Inv[], q: URLSearchParams, item: (p: Inv) => unknown, newer: (a: Inv, b: Inv) => number) => {
     const teamId = q.get('team_id');
     const customId = q.get('custom_id')?.toLowerCase();
     const email = q.get('email')?.toLowerCase();
     const matches = of
-      .filter((p) => (teamId === null || String(p.team.id) === teamId) && (!customId || `grp-${p.i % 4}`.includes(customId)) && (!email || p.email.includes(email)))
+      .filter((p) => (teamId === null || String(p.team_id) === teamId) && (!customId || `grp-${ix(p) % 4}`.includes(customId)) && (!email || p.email.includes(email)))
       .sort(newer);
     return { items: matches.slice(0, customId || email ? 150 : 50).map(item), total: matches.length };
   };
-  const takerListItem = (p: Person) => ({ id: id(p.taker!), custom_id: `grp-${p.i % 4}`, person_id: `P${p.i}`, team: team(p.team), account: { id: id(ACCOUNT.id), display_name: ACCOUNT.display_name } });
+  const takerListItem = (p: Inv) => ({ id: id(p.test_taker_id!), custom_id: `grp-${ix(p) % 4}`, person_id: `P${ix(p)}`, team: team(teamOf(p)), account: { id: id(ACCOUNT.id), display_name: ACCOUNT.display_name } });
 
   function handle(req: IncomingMessage, res: ServerResponse) {
     const u = new URL(req.url ?? '/', 'http://x');
@@ -269,8 +262,8 @@ export async function startSyncWorld(people: number): Promise<SyncFaultServer> {
         return sendList(res, 'users', [{ object: 'user', ...USER, id: id(USER.id), default_team: team(TEAMS[0]) }], 1);
       case 'teams': {
         const teams = TEAMS.map((t) => {
-          const of = [...persons.values()].filter((p) => p.team.id === t.id);
-          return { object: 'team_list_item', ...team(t), users_count: 1, invitations_count: of.length, test_takers_count: of.filter((p) => p.taker !== null).length };
+          const of = folk.invitations.filter((p) => p.team_id === t.id);
+          return { object: 'team_list_item', ...team(t), users_count: 1, invitations_count: of.length, test_takers_count: of.filter((p) => p.test_taker_id !== null).length };
         });
         return sendList(res, 'teams', teams, teams.length);
       }
@@ -279,27 +272,27 @@ export async function startSyncWorld(people: number): Promise<SyncFaultServer> {
       case 'invitations': {
         if (parts.length === 1) {
           server.beforeList?.('invitations');
-          const { items, total } = listed([...persons.values()].filter((p) => !faults.hidden.includes(p.invitation)), u.searchParams, listItem, (a, b) => b.i - a.i);
+          const { items, total } = listed(folk.invitations.filter((p) => !faults.hidden.includes(p.id)), u.searchParams, listItem, (a, b) => b.id - a.id);
           return sendList(res, 'invitations', items, total);
         }
-        const p = persons.get(num(parts[1]));
+        const p = byInvitation(num(parts[1]));
         return p ? send(res, 200, without('invitation', invitation(p))) : send(res, 400, { error: 'Invitation not found' });
       }
       case 'test-takers': {
         if (parts.length === 1) {
           server.beforeList?.('test-takers');
-          const { items, total } = listed([...takers.values()], u.searchParams, takerListItem, (a, b) => b.acceptedSeq - a.acceptedSeq);
+          const { items, total } = listed(folk.takers(), u.searchParams, takerListItem, (a, b) => (b.accepted_seq ?? 0) - (a.accepted_seq ?? 0));
           return sendList(res, 'test-takers', items, total);
         }
-        const p = byTaker(num(parts[1]));
+        const p = folk.byTaker(num(parts[1]));
         if (!p) return send(res, 400, { error: 'Test taker not found' });
         if (parts.length === 2) return send(res, 200, without('test_taker', testTaker(p)));
         if (parts[2] === 'scorecard') return u.searchParams.get('sp') === 'sales-rep' ? send(res, 200, scorecard(p, 'sales-rep')) : send(res, 400, { error: 'sp is invalid' });
-        if (parts[2] === 'job-fit-report') return p.completed.length === 2 ? send(res, 200, jobFit(p)) : send(res, 400, { error: 'Job fit report not available' });
+        if (parts[2] === 'job-fit-report') return completedOf(p).length === 2 ? send(res, 200, jobFit(p)) : send(res, 400, { error: 'Job fit report not available' });
         break;
       }
       case 'career-navigation-profiles': {
-        const p = profiles.get(parts[1] ?? '');
+        const p = profileOf(parts[1] ?? '');
         return p ? send(res, 200, profile(p)) : send(res, 404, null);
       }
     }
@@ -314,26 +307,19 @@ export async function startSyncWorld(people: number): Promise<SyncFaultServer> {
     env: { JOBFIT_BASE_URL: url, JOBFIT_API_KEY: SYNC_FAULT_KEY, JOBFIT_MAX_RETRIES: '0' },
     faults,
     remove(invitationId) {
-      const p = persons.get(invitationId);
-      persons.delete(invitationId);
-      if (p?.taker) takers.delete(p.taker);
-      if (p) profiles.delete(`cnp_${p.i}`);
+      folk.remove(invitationId);
     },
     accept(invitationId) {
-      const p = persons.get(invitationId);
-      if (!p || p.taker !== null) throw new Error(`invitation ${invitationId} is not pending`);
-      p.taker = 70001 + p.i;
-      p.acceptedSeq = ++acceptances;
-      takers.set(p.taker, p);
+      const p = byInvitation(invitationId);
+      if (!p || p.test_taker_id !== null) throw new Error(`invitation ${invitationId} is not pending`);
+      folk.accept(invitationId, false, { takerId: 70001 + ix(p), at: at(ix(p), 1) });
     },
     invite() {
-      const i = invited++;
-      persons.set(50001 + i, { i, invitation: 50001 + i, taker: null, acceptedSeq: 0, team: TEAMS[i % 2], email: `person${i}@faultco.example`, completed: [], createdAt: new Date().toISOString() });
-      return 50001 + i;
+      return add(invited++, false).id;
     },
     truth() {
-      const all = [...persons.values()];
-      return { invitations: all.map((p) => p.invitation).sort(), testTakers: all.flatMap((p) => (p.taker === null ? [] : [p.taker])).sort() };
+      const all = folk.invitations;
+      return { invitations: all.map((p) => p.id).sort(), testTakers: all.flatMap((p) => (p.test_taker_id === null ? [] : [p.test_taker_id])).sort() };
     },
     close: bound.close,
   };

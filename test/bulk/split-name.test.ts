@@ -1,10 +1,10 @@
 /**
- * One cell of a whole name → first and last name (src/bulk/names.ts), and
+ * One cell of a whole name → first and last name (src/bulk/split-name.ts), and
  * header cells → fields (src/bulk/columns.ts): pure functions, tested as tables.
  */
 import { describe, expect, it } from 'vitest';
 import { isHeaderRow, mapHeader, parseMaps, recogniseHeader } from '../../src/bulk/columns.js';
-import { splitFullName } from '../../src/bulk/names.js';
+import { splitFullName } from '../../src/bulk/split-name.js';
 import { emailsOf, phonesOf } from '../../src/bulk/cells.js';
 
 describe('splitFullName', () => {

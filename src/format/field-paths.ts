@@ -72,7 +72,7 @@ export function project(value: unknown, paths: string[]): unknown {
 
 /**
  * Checks --fields names. With `fixed` (the command's list, from the schema of
- * its output: src/api/fields.ts) against that list and `extra` only, whatever
+ * its output: src/api/field-names.ts) against that list and `extra` only, whatever
  * the data; `a.*` in it admits every name under `a`. Without it, against what
  * the data offers: a name under a parent that is null in the sample (an
  * `invited_by_user` not yet set) is accepted, since the sample cannot tell.

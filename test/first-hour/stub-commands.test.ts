@@ -1,14 +1,14 @@
 /**
- * Issue 14, "Wording and small things", each as a person or a script meets it.
+ * Issue 14, "Wording and small things": the stub as a person meets it: the
+ * participant page's wording, `stub outbox`'s --limit and --since, and
+ * `stub reset` asking first on a terminal.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProgress } from '../../src/format/progress.js';
 import { startStub } from '../helpers/stub.js';
 import { runCli } from '../helpers/cli.js';
-import { memoryIO } from '../helpers/io.js';
 import { keys, spawnJobfitPty } from '../helpers/pty.js';
 import { DANA } from '../helpers/seeded.js';
 
@@ -18,7 +18,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe('wording and small things', () => {
+describe('the stub as a person meets it', () => {
   it('the participant page says "invited by", not "invited from"', async () => {
     const stub = await startStub({ dataDir: join(dir, 'page') });
     let html: string;
@@ -30,24 +30,6 @@ describe('wording and small things', () => {
     }
     expect(html).toMatch(/You have been invited by [A-Z]/);
     expect(html).not.toContain('invited from');
-  });
-
-  it('the progress line groups every number the same way', () => {
-    const m = memoryIO({ tty: true, columns: 120 });
-    let t = 0;
-    const p = createProgress({ io: m.io, globals: { color: false, quiet: false, verbose: false } }, { total: 3130, noun: 'rows', clock: () => (t += 10) });
-    p.tick({ n: 1592 });
-    p.stop();
-    expect(m.stderr()).toContain('1,592/3,130');
-    expect(m.stderr()).not.toMatch(/\b1592\b/);
-  });
-
-  it('JOBFIT_NO_PROMPT on a terminal is named as the reason, not "no terminal"', async () => {
-    const r = await runCli(['login'], { configDir: join(dir, 'np'), tty: true, env: { JOBFIT_NO_PROMPT: '1' } });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('Error: No API key given and prompts are off: JOBFIT_NO_PROMPT is set.');
-    const piped = await runCli(['login'], { configDir: join(dir, 'np') });
-    expect(piped.stderr).toContain('Error: No API key given and no terminal to ask on.');
   });
 
   it('stub outbox takes --limit and --since', async () => {
@@ -65,13 +47,6 @@ describe('wording and small things', () => {
     expect(after.map((m) => m.id)).toEqual(all.filter((m) => m.created_at >= since).map((m) => m.id));
     expect(JSON.parse((await runCli(['stub', 'outbox', '--since', '0s', '-o', 'json'], { configDir })).stdout)).toEqual([]);
     expect((await runCli(['stub', 'outbox', '--since', 'yesterday'], { configDir })).code).toBe(2);
-  });
-
-  it('jobfit users shows which defaults each user lacks', async () => {
-    const r = await runCli(['users'], { configDir: join(dir, 'users'), tty: true, columns: 250 });
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain('LACKS (INVITE NEEDS)');
-    expect(r.stdout).toMatch(/ingrid\.halvorsen@northwind-talent\.example.*team \(--team\)/);
   });
 
   it('stub reset asks first on a terminal; no is no', async () => {
