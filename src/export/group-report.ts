@@ -54,6 +54,8 @@ export interface ScorecardLike {
 }
 
 interface Acc {
+  /** The key in `groups` (JSON of `key`): the one string every test taker of the group points at. */
+  id: string;
   key: string | number | null;
   name: string;
   invited: number;
@@ -86,7 +88,7 @@ export class GroupReport {
     const k = JSON.stringify(key);
     let g = this.groups.get(k);
     if (!g) {
-      g = { key, name, invited: 0, accepted: 0, stars: [0, 0, 0, 0, 0], fits: [], riasec: new Map() };
+      g = { id: k, key, name, invited: 0, accepted: 0, stars: [0, 0, 0, 0, 0], fits: [], riasec: new Map() };
       this.groups.set(k, g);
     }
     return g;
@@ -98,7 +100,8 @@ export class GroupReport {
     g.invited++;
     if (taker !== null) {
       g.accepted++;
-      this.takerGroup.set(taker, JSON.stringify(g.key));
+      // The group's own key string, not a new one per person: 100,000 test takers kept 100,000 copies (issue 47).
+      this.takerGroup.set(taker, g.id);
     }
   }
 
@@ -147,7 +150,7 @@ export class GroupReport {
 
   /** Every group together, as one more line for the totals. */
   total(): GroupStats {
-    const t: Acc = { key: null, name: 'all', invited: 0, accepted: 0, stars: [0, 0, 0, 0, 0], fits: [], riasec: new Map() };
+    const t: Acc = { id: 'all', key: null, name: 'all', invited: 0, accepted: 0, stars: [0, 0, 0, 0, 0], fits: [], riasec: new Map() };
     for (const g of this.groups.values()) {
       t.invited += g.invited;
       t.accepted += g.accepted;

@@ -28,6 +28,14 @@ export interface AppOptions {
   pages?: (req: IncomingMessage, res: ServerResponse, store: Store) => boolean | Promise<boolean>;
   /** Play a strict server: "not shown" list items carry only the reference's fields (views.ts). */
   minimalFields?: boolean;
+  /**
+   * Keep the serialised bodies of live GETs (http/cache.ts) for the next
+   * client asking the same: on for `stub serve`, whose clients poll; the
+   * embedded stub (in-process.ts) turns it off, as its one client, a
+   * command, reads each item once: the kept bodies (up to 8 MB) were only
+   * memory and work in the command's process.
+   */
+  bodyCache?: boolean;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -164,8 +172,9 @@ async function route(app: App, req: Incoming, method: string, path: string, sear
   if ('status' in auth) return auth;
   // Live GETs are answered from a cache of serialised bodies while the
   // database is unchanged (by this or any other process): lists and results
-  // are read far more often than they change.
-  const cacheable = method === 'GET' && auth.mode === 'live';
+  // are read far more often than they change, by `stub serve`'s clients (the
+  // embedded stub's one client reads each once: AppOptions.bodyCache).
+  const cacheable = method === 'GET' && auth.mode === 'live' && app.opts.bodyCache !== false;
   let cacheKey = '';
   if (cacheable) {
     cacheKey = `${auth.accountId} ${path}?${search}`;

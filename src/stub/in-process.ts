@@ -43,6 +43,20 @@ function headersOf(headers: Dispatcher.DispatchOptions['headers']): Incoming['he
 /** Resolves after node's event loop has gone round once (its timers, I/O and signal handlers ran). */
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/**
+ * How long answers may follow one another before the event loop is let go
+ * round. The answers are synchronous (SQLite) and the client's await chain
+ * otherwise only ever runs microtasks, so a run of thousands of requests would
+ * never let node deliver Ctrl-C, SIGTERM or SIGHUP to their handlers, fire a
+ * timer or write a progress line (issue 43, item 4). A turn before every
+ * answer cost a run of 20,000 requests a tenth of its time; one every few
+ * milliseconds holds the signal's bound as well (docs/performance.md). The
+ * answers' interleaving then depends on time, as over a network, so an `--all`
+ * list's order can change from run to run (docs/exports.md, "Order"); its rows
+ * do not.
+ */
+const TURN_EVERY_MS = 4;
+
 /** Header names and values as the raw bytes undici hands a handler, kept for the ones that recur (a few dozen). */
 const latin1Bytes = new Map<string, Buffer>();
 function latin1(s: string): Buffer {
@@ -77,8 +91,9 @@ function rawHeaders(headers: Record<string, string | number>): Buffer[] {
 
 /** A dispatcher that hands each request to the stub's routes and its answer back to the handler, as undici would. */
 export function inProcessDispatcher(opts: { store: Store; origin: () => string; minimalFields?: boolean }): InProcessDispatcher {
-  const answer = createAnswerer(opts);
+  const answer = createAnswerer({ ...opts, bodyCache: false });
   let closed = false;
+  let turned = performance.now();
   // The handler is the transport's, in undici's first form (onConnect … onComplete), which undici 7 still calls.
   const dispatch = (req: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean => {
     let done = false;
@@ -91,13 +106,11 @@ export function inProcessDispatcher(opts: { store: Store; origin: () => string; 
       // The abort function first, as undici does: the transport's timeouts and Ctrl-C call it.
       handler.onConnect?.((err) => end(err ?? new Error('aborted')));
       if (closed) return end(new Error('The in-process stub was closed.'));
-      // A turn of the event loop before each answer: the answers are synchronous (SQLite) and the
-      // client's await chain otherwise only ever runs microtasks, so a run of thousands of requests
-      // never let node deliver Ctrl-C, SIGTERM or SIGHUP to their handlers (issue 43, item 4).
-      // Before each, not every few (tried: one turn every 4 ms, or every 8 answers, saved about a
-      // tenth of a 20,000-request run, but an `--all` export's rows then came out in an order that
-      // changed from run to run; test/e2e/stdout-pipes.test.ts compares two runs byte for byte).
-      await turn();
+      // The event loop goes round before this answer when the answers have had it for TURN_EVERY_MS.
+      if (performance.now() - turned >= TURN_EVERY_MS) {
+        await turn();
+        turned = performance.now();
+      } else await undefined;
       if (done) return;
       const body = req.body == null ? '' : typeof req.body === 'string' ? req.body : req.body instanceof Uint8Array ? Buffer.from(req.body).toString('utf8') : '';
       const reply = await answer(req.method, req.path, headersOf(req.headers), body);

@@ -6,7 +6,7 @@
  *
  * - a pipe whose write end another process made non-blocking (python3 makes
  *   the pipe, sets O_NONBLOCK, runs jobfit on it and reads slowly): EAGAIN
- *   hands the rest to node's stream; every row arrives, in order, exit 0;
+ *   hands the rest to node's stream; every row arrives whole and once, exit 0;
  * - `| head -1`: the reader goes away (EPIPE), and jobfit's own exit code is
  *   0 with nothing said (test/e2e/walkthrough.test.ts runs `| head -3` at a
  *   terminal, but there the line's code is head's, and 180 rows may all fit
@@ -63,7 +63,7 @@ function collect(cmd: string, args: string[]): Promise<Ended> {
 const noPython = spawnSync('python3', ['-c', 'pass']).status !== 0 && 'python3 (which makes the non-blocking pipe) is missing';
 
 describe('the built jobfit writing its rows into a pipe', () => {
-  it.skipIf(skipBecause(noPython))('a write end made non-blocking, read slowly: every row arrives in order, the count matches the summary, exit 0', async () => {
+  it.skipIf(skipBecause(noPython))('a write end made non-blocking, read slowly: every row arrives whole and once, the count matches the summary, exit 0', async () => {
     // python3: pipe(), O_NONBLOCK on the write end (jobfit's stdout), a reader 1 ms behind every 4 KiB.
     // It prints what it read and exits with jobfit's code.
     const script = `import os, subprocess, sys, time
@@ -95,8 +95,10 @@ sys.exit(p.wait())`;
     expect(r.stdout.length).toBeGreaterThan(512 * 1024);
     const ids = lines.map((l) => (JSON.parse(l) as { id: number }).id);
     expect(new Set(ids).size).toBe(total);
-    // Byte for byte what the same command writes into a regular file (synchronous writes only):
-    // nothing repeated, lost or reordered where the rest went to node's stream.
+    // The same rows the same command writes into a regular file (synchronous writes only): nothing
+    // repeated, lost or torn where the rest went to node's stream. Compared as sorted lines: a
+    // complete list comes in the order its search finds it, which the timing of the answers moves
+    // between runs (docs/exports.md, "Order"), and each run is a separate run.
     const file = join(home, 'reference.ndjson');
     const fd = openSync(file, 'w');
     try {
@@ -105,7 +107,8 @@ sys.exit(p.wait())`;
     } finally {
       closeSync(fd);
     }
-    expect(r.stdout === readFileSync(file, 'utf8'), 'the piped rows differ from the file\'s').toBe(true);
+    const sorted = (text: string) => text.split('\n').sort().join('\n');
+    expect(sorted(r.stdout) === sorted(readFileSync(file, 'utf8')), 'the piped rows differ from the file\'s').toBe(true);
   }, 90_000);
 
   it('| head -1: the reader closes the pipe early (EPIPE); jobfit itself exits 0 and says nothing of it', async () => {
