@@ -7,6 +7,7 @@
  * complete-list.ts; nothing here sends a request.
  */
 import { JobfitError } from '../core/errors.js';
+import { MemberList } from './seen-table.js';
 import { LIST_CAP_FILTERED } from '../api/limits.js';
 
 /** Characters an email may hold, beyond those seen in the data (lower case: the filter ignores case). */
@@ -22,6 +23,12 @@ export interface SearchCell {
   s: string;
   /** Domain prefix, lower case. */
   p: string;
+}
+
+/** Everyone seen so far (a SeenTable, or a Map of Seen in a test). */
+export interface SeenSoFar {
+  readonly size: number;
+  values(): Iterable<Seen>;
 }
 
 /** An item the search has seen, as the rules need it. */
@@ -74,8 +81,8 @@ export interface Active {
   total: number;
   /** created_at (ms) of the newest item of the answer that gave `total`; +Infinity when it cannot be told. */
   newest: number;
-  /** Items seen so far that lie in the cell (kept up to date as items are seen). */
-  members: Seen[];
+  /** Items seen so far that lie in the cell (kept up to date as items are seen; rows of the search's SeenTable). */
+  members: MemberList;
   /** Members that existed when `total` was counted (created at or before `newest`): what may add up to `total`. */
   counted: number;
 }
@@ -112,7 +119,7 @@ export function nextChar(it: Seen, c: SearchCell, side: Side): string {
 export const child = (c: SearchCell, side: Side, ext: string): SearchCell => (side === 'domain' ? { s: c.s, p: c.p + ext } : { s: ext + c.s, p: c.p });
 
 /** How many of `items` continue cell `c` with each character on `side` ('' for those that end there). */
-export function charCounts(items: Seen[], c: SearchCell, side: Side): Map<string, number> {
+export function charCounts(items: Iterable<Seen>, c: SearchCell, side: Side): Map<string, number> {
   const counts = new Map<string, number>();
   for (const it of items) bump(counts, nextChar(it, c, side));
   return counts;
@@ -188,10 +195,11 @@ export function smallChildren(counts: Map<string, number>, n: number, total: num
 }
 
 /** The longest run of characters every member shares next to cell `c` on `side` (at most 200). */
-export function sharedExtension(members: Seen[], c: SearchCell, side: Side): string {
-  if (members.length === 0) return '';
+export function sharedExtension(members: Seen[] | MemberList, c: SearchCell, side: Side): string {
+  const first = members instanceof MemberList ? members.first() : members[0];
+  if (!first) return '';
   const rest = (it: Seen) => (side === 'domain' ? it.domain.slice(c.p.length) : it.local.slice(0, it.local.length - c.s.length));
-  let ext = rest(members[0]);
+  let ext = rest(first);
   for (const it of members) {
     const r = rest(it);
     if (side === 'domain') {
@@ -221,7 +229,7 @@ export function sharedJump(cell: Active, side: Side, counts: Map<string, number>
 
 /** A cell to refine, of `total` items counted at `newest`, with the members of `pool` that lie in it. */
 export function openCell(c: SearchCell, total: number, newest: number, pool: Iterable<Seen>): Active {
-  const cell: Active = { cell: c, pattern: patternOf(c), total, newest, members: [], counted: 0 };
+  const cell: Active = { cell: c, pattern: patternOf(c), total, newest, members: new MemberList(), counted: 0 };
   for (const it of pool) if (matches(it, c)) join(cell, it);
   return cell;
 }
@@ -258,7 +266,7 @@ export class CharStats {
   }
 
   /** Unseen characters to probe next to `c` on `side`: by position, then by overall frequency, then the alphabet. */
-  probeOrder(c: SearchCell, side: Side, exclude: Set<string>, seen: ReadonlyMap<unknown, Seen>): string[] {
+  probeOrder(c: SearchCell, side: Side, exclude: Set<string>, seen: SeenSoFar): string[] {
     const out: string[] = [];
     const have = new Set(exclude);
     const add = (ch: string) => {
@@ -274,7 +282,7 @@ export class CharStats {
   }
 
   /** Characters seen at the same distance from the `@` on this side, over every item: the best guess for a probe. */
-  private positionalOrder(c: SearchCell, side: Side, seen: ReadonlyMap<unknown, Seen>): string[] {
+  private positionalOrder(c: SearchCell, side: Side, seen: SeenSoFar): string[] {
     const k = side === 'domain' ? c.p.length : c.s.length;
     const key = `${side}${k}`;
     const cached = this.positional.get(key);
@@ -326,12 +334,18 @@ export function requestBudget(total: number): number {
  * were created since; throws, naming what is missing, when they do not add up.
  */
 export function checkComplete(o: { seen: Iterable<Seen>; newest0: number; total: number; unfinished: Unfinished[]; noun: string }): number {
-  const all = [...o.seen];
+  // One pass, nothing kept: `seen` is everyone (a SeenTable's views are made one at a time).
+  let count = 0;
   let created = 0;
-  for (const it of all) if (it.at > o.newest0) created++;
+  let noEmail = 0;
+  for (const it of o.seen) {
+    count++;
+    if (it.at > o.newest0) created++;
+    if (!it.email) noEmail++;
+  }
   // Items created during the run are delivered, and reported, but only those
   // that existed at the first answer must add up to its total_count.
-  const found = all.length - created;
+  const found = count - created;
   if (found === o.total) return created;
   const { total, unfinished, noun } = o;
   const where = unfinished.length
@@ -340,7 +354,6 @@ export function checkComplete(o: { seen: Iterable<Seen>; newest0: number; total:
         .map((u) => `${u.missing} matching email "${u.pattern}"`)
         .join(', ')}${unfinished.length > 5 ? ` and ${unfinished.length - 5} more groups` : ''}.`
     : '';
-  const noEmail = all.filter((s) => !s.email).length;
   const why =
     found < total
       ? `${total - found} of ${total} ${noun} could not be reached through the email filter.${where}${noEmail ? ` ${noEmail} items have no email.` : ''}`

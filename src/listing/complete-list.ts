@@ -51,8 +51,6 @@ import {
   openCell,
   patternOf,
   requestBudget,
-  type Seen,
-  seenItem,
   seenOrder,
   sharedJump,
   type Side,
@@ -60,6 +58,7 @@ import {
   type Unfinished,
 } from './cell-search.js';
 import { InOrder } from './in-order.js';
+import { SeenTable } from './seen-table.js';
 
 export { minimumRequests } from './cell-search.js';
 
@@ -164,8 +163,8 @@ interface Answer {
  * the requests sent. Its methods are the steps of the search; listComplete runs it.
  */
 class PartitionSearch<T> {
-  /** Keyed by the id as a number (itemKey): no string per person kept for the whole listing. */
-  readonly seen = new Map<number, Seen>();
+  /** Everyone seen, by the id as a number (itemKey), flat (seen-table.ts): the one record that grows with the list. */
+  readonly seen = new SeenTable();
   readonly unfinished: Unfinished[] = [];
   requests = 0;
   /**
@@ -202,9 +201,9 @@ class PartitionSearch<T> {
   take(items: T[]): void {
     for (const item of items) {
       const id = itemKey(item, this.noun);
-      if (this.seen.has(id)) continue;
-      const entry = seenItem(createdAt(item), this.emailOf(item));
-      this.seen.set(id, entry);
+      const row = this.seen.add(id, createdAt(item), this.emailOf(item));
+      if (row < 0) continue;
+      const entry = this.seen.view(row);
       if (!(entry.at > this.newest0)) this.oldSeen++;
       this.stats.add(entry);
       for (const a of this.active) if (entry.email.includes(a.pattern)) join(a, entry);
