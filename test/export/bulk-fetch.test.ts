@@ -36,6 +36,29 @@ describe('bulkFetch', () => {
     expect(r.ok).toBe(60 - 6 - 8);
   });
 
+  it('a writer that is slow now and then still gets every outcome once, in order, with outcomes settling while it waits (one hand-over loop at a time)', async () => {
+    const n = 3000;
+    const got: number[] = [];
+    const r = await bulkFetch(
+      IdFeed.of(Array.from({ length: n }, (_, i) => i + 1)),
+      async (id) => {
+        if (id % 3 === 0) await new Promise((res) => setImmediate(res));
+        return id;
+      },
+      {
+        concurrency: 16,
+        onResult: async (id) => {
+          got.push(id);
+          // Every 97th outcome the writer waits (a pipe that is full): the fetches go on meanwhile.
+          if (id % 97 === 0) await new Promise((res) => setTimeout(res, 2));
+          else if (id % 5 === 0) await Promise.resolve();
+        },
+      },
+    );
+    expect(r.ok).toBe(n);
+    expect(got).toEqual(Array.from({ length: n }, (_, i) => i + 1));
+  });
+
   it('drains ids pushed while it runs', async () => {
     const feed = new IdFeed<number>();
     const got: number[] = [];
