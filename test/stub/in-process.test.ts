@@ -114,6 +114,30 @@ describe('the embedded stub, in process', () => {
     await expect(inProcess({ path: '/v2/teams', signal: c.signal })).rejects.toMatchObject({ name: 'AbortError' });
   });
 
+  it('hands raw header bytes that own their memory, not slices of node\'s buffer pool (a kept slice pins a whole slab)', async () => {
+    const raws: Buffer[][] = [];
+    for (const path of ['/v2/teams', '/v2/users', '/v2/score-profiles']) {
+      await new Promise<void>((resolve, reject) => {
+        embedded.dispatcher.dispatch(
+          { origin: new URL(embedded.url).origin, path, method: 'GET', headers: { authorization: `Bearer ${live}` } },
+          {
+            onConnect: () => {},
+            onHeaders: (_status: number, raw: Buffer[]) => {
+              raws.push(raw);
+              return true;
+            },
+            onData: () => true,
+            onComplete: () => resolve(),
+            onError: reject,
+          },
+        );
+      });
+    }
+    const all = raws.flat();
+    expect(all.length).toBeGreaterThan(6);
+    for (const b of all) expect(b.buffer.byteLength, `the bytes of "${b.toString('latin1')}"`).toBe(b.length);
+  });
+
   it('answers nothing once closed', async () => {
     const other = await openEmbeddedStub({ dataDir });
     await other.close();
