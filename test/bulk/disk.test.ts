@@ -72,7 +72,15 @@ describe.skipIf(skipBecause(!TMPFS && 'the full-disk test cannot mount a tmpfs h
       readFileSync(`${outRoom}.journal.ndjson`, 'utf8')
         .split('\n')
         .filter((l) => l.startsWith('{"t":"send"'))
-        .map((l) => JSON.parse(l).row as number),
+        // A line the full disk cut short is skipped, as readJournal skips it: its request was never sent
+        // (a row's "send" line is written before its request). Where the disk fills moves with the timing.
+        .flatMap((l) => {
+          try {
+            return [JSON.parse(l).row as number];
+          } catch {
+            return [];
+          }
+        }),
     );
     const before = await countInvitations(stub.dataDir, 'full');
     expect(before.total).toBeGreaterThan(0);
