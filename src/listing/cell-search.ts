@@ -41,6 +41,8 @@ export interface Seen {
   readonly domain: string;
   /** The character `k` places away from the `@` on `side` (0: next to it), or '' past the end. */
   near(side: Side, k: number): string;
+  /** The email holds `pattern` (a filter's substring match). */
+  contains(pattern: string): boolean;
 }
 
 /**
@@ -70,6 +72,10 @@ class SeenEmail implements Seen {
     const end = this.split < 0 ? this.email.length : this.split;
     if (side === 'domain') return this.split < 0 ? '' : (this.email[this.split + 1 + k] ?? '');
     return end - k - 1 >= 0 ? this.email[end - k - 1] : '';
+  }
+
+  contains(pattern: string): boolean {
+    return this.email.includes(pattern);
   }
 }
 
@@ -108,7 +114,7 @@ export function seenItem(at: number, email: string | null | undefined): Seen {
 }
 
 /** The item lies in cell `c`: the filter `s@p` matches its email. */
-export const matches = (it: Seen, c: SearchCell): boolean => it.email.includes(patternOf(c));
+export const matches = (it: Seen, c: SearchCell): boolean => it.contains(patternOf(c));
 
 /** The character that refines an item of cell `c` on `side`, or '' when it ends there. */
 export function nextChar(it: Seen, c: SearchCell, side: Side): string {

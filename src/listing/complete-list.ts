@@ -206,7 +206,7 @@ class PartitionSearch<T> {
       const entry = this.seen.view(row);
       if (!(entry.at > this.newest0)) this.oldSeen++;
       this.stats.add(entry);
-      for (const a of this.active) if (entry.email.includes(a.pattern)) join(a, entry);
+      for (const a of this.active) if (entry.contains(a.pattern)) join(a, entry);
       this.delivery.add(() => this.onItem(item));
     }
   }

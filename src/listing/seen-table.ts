@@ -7,11 +7,12 @@
  * all of the heap's growth from 10,000 people to 100,000 (issue 47,
  * docs/performance.md, "At scale"). Here: the ids in an open-addressed
  * Float64Array, the created_ats in a Float64Array, where each email splits
- * in an Int32Array, the emails in one array of strings, and a cell's members
+ * in an Int32Array, the emails one after another in bytes (email-arena.ts), and a cell's members
  * as row numbers in an Int32Array. A row is read back as a Seen (SeenRow), a
  * view made when asked and dropped after.
  */
 import type { Seen, Side } from './cell-search.js';
+import { EmailArena } from './email-arena.js';
 
 const grown = <A extends Float64Array | Int32Array>(a: A, make: (n: number) => A, n: number): A => {
   const b = make(n);
@@ -46,20 +47,35 @@ export class SeenRow implements Seen {
   }
 
   near(side: Side, k: number): string {
-    const email = this.email;
     const split = this.table.splitOf(this.row);
-    if (side === 'domain') return split < 0 ? '' : (email[split + 1 + k] ?? '');
-    const end = split < 0 ? email.length : split;
-    return end - k - 1 >= 0 ? email[end - k - 1] : '';
+    if (side === 'domain') return split < 0 ? '' : this.table.charOf(this.row, split + 1 + k);
+    const end = split < 0 ? this.table.lengthOf(this.row) : split;
+    return end - k - 1 >= 0 ? this.table.charOf(this.row, end - k - 1) : '';
+  }
+
+  contains(pattern: string): boolean {
+    return this.table.contains(this.row, pattern);
   }
 }
 
 /** Everyone a search has seen, once each, in the order first seen. */
 export class SeenTable {
   size = 0;
+  /**
+   * One view kept for the table's life, never read. V8 drops an object shape
+   * (hidden class) that no live object has in a memory-reducing collection,
+   * and under --optimize-for-size (core/heap.ts) every collection is one: the
+   * views, made and dropped by the thousand, lost their shape at nearly every
+   * collection, and with it the code optimized for them (180 TurboFan
+   * compiles in an embedded `test-takers list --all` of 100,130 instead of
+   * 31, and the compilers' memory; issue 47, docs/performance.md, "At
+   * scale"). Relies on V8 keeping a shape while an object has it:
+   * test/listing/view-shape.test.ts fails when that changes.
+   */
+  readonly keptView: SeenRow = new SeenRow(this, -1);
   private ats = new Float64Array(1024);
   private splits = new Int32Array(1024);
-  private readonly emails: string[] = [];
+  private readonly emails = new EmailArena();
   /** Open addressing, linear probing; NaN marks an empty slot (ids are finite numbers). */
   private slots = new Float64Array(2048).fill(Number.NaN);
 
@@ -95,7 +111,20 @@ export class SeenTable {
   }
 
   emailOf(row: number): string {
-    return this.emails[row];
+    return this.emails.email(row);
+  }
+
+  lengthOf(row: number): number {
+    return this.emails.length(row);
+  }
+
+  /** The character at `pos` of the row's email, or '' past its end. */
+  charOf(row: number, pos: number): string {
+    return this.emails.charAt(row, pos);
+  }
+
+  contains(row: number, pattern: string): boolean {
+    return this.emails.contains(row, pattern);
   }
 
   splitOf(row: number): number {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MemberList, SeenTable } from '../../src/listing/seen-table.js';
+import { EmailArena } from '../../src/listing/email-arena.js';
 import { charCounts, checkComplete, openCell, seenItem, sharedExtension } from '../../src/listing/cell-search.js';
 
 describe('SeenTable: everyone a search has seen, flat', () => {
@@ -74,5 +75,34 @@ describe('MemberList: a cell\'s members as rows of the table', () => {
     expect(sharedExtension(rows.members, rows.cell, 'domain')).toBe(sharedExtension(objs.members, objs.cell, 'domain'));
     expect(checkComplete({ seen: t.values(), newest0: 30, total: 4, unfinished: [], noun: 'items' })).toBe(1);
     expect(() => checkComplete({ seen: t.values(), newest0: 30, total: 5, unfinished: [], noun: 'items' })).toThrow(/1 of 5 items could not be reached/);
+  });
+});
+
+describe('EmailArena: the emails as bytes', () => {
+  it('reads back every email, its characters and its substrings as the strings would, wide ones included', () => {
+    const emails = ['ann.lee@example.org', '', 'zoë@café.fr', 'δοκιμή@παράδειγμα.ελ', 'a@b@cd', 'x'.repeat(300) + '@y.org', '用户@例子.广告', 'ÿ@ÿ'];
+    const a = new EmailArena();
+    for (let round = 0; round < 3000; round++) for (const e of emails) a.push(e);
+    const patterns = ['', '@', 'e@e', 'ë@c', 'ή@π', '@例', 'ÿ', 'x@y', 'org', 'nope', 'é', 'δ', '\u00e9@'];
+    for (let i = 0; i < 3000 * emails.length; i += 997) {
+      const e = emails[i % emails.length];
+      expect(a.email(i)).toBe(e);
+      expect(a.length(i)).toBe(e.length);
+      for (const pos of [-1, 0, 1, 5, e.length - 1, e.length, 400]) expect(a.charAt(i, pos)).toBe(pos >= 0 ? (e[pos] ?? '') : '');
+      for (const p of patterns) expect(a.contains(i, p)).toBe(e.includes(p));
+    }
+  });
+
+  it('a table row answers contains() and near() from the bytes as a seenItem does from its string', () => {
+    const t = new SeenTable();
+    const emails = ['Ann@Yahoo.com', 'ÉLODIE@ÉCOLE.FR', 'İlker@örnek.com.tr', 'nobody'];
+    emails.forEach((e, i) => t.add(i + 1, 0, e));
+    emails.forEach((e, row) => {
+      const ref = seenItem(0, e);
+      const got = t.view(row);
+      expect([got.email, got.local, got.domain]).toEqual([ref.email, ref.local, ref.domain]);
+      for (const side of ['local', 'domain'] as const) for (let k = 0; k < 8; k++) expect(got.near(side, k)).toBe(ref.near(side, k));
+      for (const p of ['@', 'n@y', 'e@é', 'r@ö', 'i̇lker', 'body', 'xyz']) expect(got.contains(p)).toBe(ref.contains(p));
+    });
   });
 });

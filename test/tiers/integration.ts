@@ -113,6 +113,7 @@ export const integrationFiles = [
   'test/lib/library.test.ts',
   'test/lib/pack.test.ts',
   'test/lint/lockfile.test.ts',
+  'test/listing/view-shape.test.ts',
   'test/mcp/command.test.ts',
   'test/mcp/tools.test.ts',
   'test/mcp/writes.test.ts',
