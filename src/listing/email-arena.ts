@@ -8,7 +8,8 @@
  * without making the string (`charAt`, `contains`); `email` makes it.
  */
 
-const grown = <A extends Uint8Array | Int32Array>(a: A, make: (n: number) => A, n: number): A => {
+/** A copy of typed array `a` in a new one of length `n` (made by `make`). */
+export const grown = <A extends Float64Array | Int32Array | Uint8Array>(a: A, make: (n: number) => A, n: number): A => {
   const b = make(n);
   b.set(a);
   return b;

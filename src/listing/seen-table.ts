@@ -12,13 +12,7 @@
  * view made when asked and dropped after.
  */
 import type { Seen, Side } from './cell-search.js';
-import { EmailArena } from './email-arena.js';
-
-const grown = <A extends Float64Array | Int32Array>(a: A, make: (n: number) => A, n: number): A => {
-  const b = make(n);
-  b.set(a);
-  return b;
-};
+import { EmailArena, grown } from './email-arena.js';
 
 /** Row `row` of a SeenTable, as the rules read an item. */
 export class SeenRow implements Seen {
@@ -32,7 +26,7 @@ export class SeenRow implements Seen {
   }
 
   get email(): string {
-    return this.table.emailOf(this.row);
+    return this.table.emails.email(this.row);
   }
 
   get local(): string {
@@ -48,13 +42,14 @@ export class SeenRow implements Seen {
 
   near(side: Side, k: number): string {
     const split = this.table.splitOf(this.row);
-    if (side === 'domain') return split < 0 ? '' : this.table.charOf(this.row, split + 1 + k);
-    const end = split < 0 ? this.table.lengthOf(this.row) : split;
-    return end - k - 1 >= 0 ? this.table.charOf(this.row, end - k - 1) : '';
+    const emails = this.table.emails;
+    if (side === 'domain') return split < 0 ? '' : emails.charAt(this.row, split + 1 + k);
+    const end = split < 0 ? emails.length(this.row) : split;
+    return end - k - 1 >= 0 ? emails.charAt(this.row, end - k - 1) : '';
   }
 
   contains(pattern: string): boolean {
-    return this.table.contains(this.row, pattern);
+    return this.table.emails.contains(this.row, pattern);
   }
 }
 
@@ -75,7 +70,8 @@ export class SeenTable {
   readonly keptView: SeenRow = new SeenRow(this, -1);
   private ats = new Float64Array(1024);
   private splits = new Int32Array(1024);
-  private readonly emails = new EmailArena();
+  /** The rows' lower-cased emails, by row. */
+  readonly emails = new EmailArena();
   /** Open addressing, linear probing; NaN marks an empty slot (ids are finite numbers). */
   private slots = new Float64Array(2048).fill(Number.NaN);
 
@@ -108,23 +104,6 @@ export class SeenTable {
 
   atOf(row: number): number {
     return this.ats[row];
-  }
-
-  emailOf(row: number): string {
-    return this.emails.email(row);
-  }
-
-  lengthOf(row: number): number {
-    return this.emails.length(row);
-  }
-
-  /** The character at `pos` of the row's email, or '' past its end. */
-  charOf(row: number, pos: number): string {
-    return this.emails.charAt(row, pos);
-  }
-
-  contains(row: number, pattern: string): boolean {
-    return this.emails.contains(row, pattern);
   }
 
   splitOf(row: number): number {
