@@ -235,7 +235,7 @@ export function sharedJump(cell: Active, side: Side, counts: Map<string, number>
 
 /** A cell to refine, of `total` items counted at `newest`, with the members of `pool` that lie in it. */
 export function openCell(c: SearchCell, total: number, newest: number, pool: Iterable<Seen>): Active {
-  const cell: Active = { cell: c, pattern: patternOf(c), total, newest, members: new MemberList(), counted: 0 };
+  const cell: Active = { cell: c, pattern: patternOf(c), total, newest, members: new MemberList(total), counted: 0 };
   for (const it of pool) if (matches(it, c)) join(cell, it);
   return cell;
 }

@@ -85,6 +85,8 @@ export interface ListAllOptions<T> {
   signal?: AbortSignal;
   /** Called after every request (for a -v trace or a progress line). */
   onRequest?: (query: ListPageQuery, answer: { total: number; returned: number; hasMore: boolean }) => void;
+  /** Called once with the `total_count` of the unfiltered query, when its first answer comes: room to make for that many items. */
+  onTotal?: (total: number) => void;
   /** The email the filter matches (default `item.email`). */
   emailOf?: (item: T) => string | null | undefined;
   /** Plural noun for messages ("test takers"). */
@@ -190,7 +192,7 @@ class PartitionSearch<T> {
     private readonly fetchPage: FetchPage<T>,
     readonly base: BaseFilter,
     private readonly onItem: (item: T) => void | Promise<void>,
-    private readonly opts: ListAllOptions<T>,
+    readonly opts: ListAllOptions<T>,
   ) {
     this.noun = opts.noun ?? 'items';
     this.emailOf = opts.emailOf ?? ((it: T) => (it as { email?: string | null }).email);
@@ -350,6 +352,8 @@ async function searchAll<T>(search: PartitionSearch<T>): Promise<ListAllResult> 
   const first = await search.query(undefined);
   const total = first.total;
   search.total0 = total;
+  search.seen.reserve(total);
+  search.opts.onTotal?.(total);
   search.newest0 = first.newest;
   search.budget = requestBudget(total);
   if (first.hasMore) {

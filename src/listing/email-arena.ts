@@ -15,6 +15,9 @@ export const grown = <A extends Float64Array | Int32Array | Uint8Array>(a: A, ma
   return b;
 };
 
+/** What `reserve` allows an email: more than most (pages never written cost no memory). */
+const BYTES_AN_EMAIL = 40;
+
 export class EmailArena {
   private bytes = new Uint8Array(16 * 1024);
   /** The same memory, for decoding (remade when `bytes` grows). */
@@ -25,6 +28,19 @@ export class EmailArena {
   private count = 0;
   /** Emails with a character past U+00FF, by number. */
   private readonly wide = new Map<number, string>();
+
+  /**
+   * Room for `n` emails of about `BYTES_AN_EMAIL` characters, made at once
+   * (see SeenTable.reserve).
+   */
+  reserve(n: number): void {
+    if (n > this.ends.length) this.ends = grown(this.ends, (m) => new Int32Array(m), n);
+    const bytes = n * BYTES_AN_EMAIL;
+    if (bytes > this.bytes.length) {
+      this.bytes = grown(this.bytes, (m) => new Uint8Array(m), bytes);
+      this.view = Buffer.from(this.bytes.buffer, 0, this.bytes.byteLength);
+    }
+  }
 
   /** Appends `lc` (already lower-cased) as email number `count`. */
   push(lc: string): void {

@@ -93,6 +93,26 @@ export class SeenTable {
     return row;
   }
 
+  /**
+   * Room for `n` rows, made at once: for a list whose total_count is known.
+   * Grown by doubling, a table of 100,000 made and freed buffers of up to a
+   * few MB; glibc's malloc then raises its mmap and trim thresholds to the
+   * largest such buffer freed and keeps up to twice that unreturned for the
+   * rest of the run (about 7 MB in a `report` of 100,130; issue 47,
+   * docs/performance.md, "At scale"). Made once, at their size, they are
+   * freed once, with the table.
+   */
+  reserve(n: number): void {
+    const rows = Math.ceil(n * RESERVE_SLACK) + 1024;
+    if (rows <= this.ats.length) return;
+    this.ats = grown(this.ats, (m) => new Float64Array(m), rows);
+    this.splits = grown(this.splits, (m) => new Int32Array(m), rows);
+    this.emails.reserve(rows);
+    let size = this.slots.length;
+    while (2 * rows > size) size *= 2;
+    if (size > this.slots.length) this.rehash(size);
+  }
+
   has(id: number): boolean {
     const mask = this.slots.length - 1;
     for (let i = slotOf(id, mask); ; i = (i + 1) & mask) {
@@ -131,9 +151,9 @@ export class SeenTable {
     return true;
   }
 
-  private rehash(): void {
+  private rehash(size = this.slots.length * 2): void {
     const old = this.slots;
-    this.slots = new Float64Array(old.length * 2).fill(Number.NaN);
+    this.slots = new Float64Array(size).fill(Number.NaN);
     const mask = this.slots.length - 1;
     for (const id of old) {
       if (Number.isNaN(id)) continue;
@@ -143,6 +163,9 @@ export class SeenTable {
     }
   }
 }
+
+/** What `reserve` adds to a total: items created while a list is read. */
+const RESERVE_SLACK = 1.125;
 
 /** A slot for `id`: its bits mixed (ids are often consecutive), masked. */
 function slotOf(id: number, mask: number): number {
@@ -157,10 +180,15 @@ function slotOf(id: number, mask: number): number {
  * any other Seen (a test's, or a mix) as the object.
  */
 export class MemberList implements Iterable<Seen> {
-  private rows = new Int32Array(16);
+  private rows: Int32Array;
   private count = 0;
   private table: SeenTable | undefined;
   private objects: Seen[] | undefined;
+
+  /** `capacity`: the members expected (a cell's total), room made at once (see SeenTable.reserve). */
+  constructor(capacity = 16) {
+    this.rows = new Int32Array(Math.max(16, Math.ceil(capacity * RESERVE_SLACK)));
+  }
 
   get length(): number {
     return this.objects ? this.objects.length : this.count;

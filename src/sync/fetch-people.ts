@@ -31,6 +31,7 @@ export async function changeFeed(s: RunState): Promise<ListedItems> {
     await listComplete(fetchPage, {}, (it) => take(obj(it)), {
       signal: s.signal,
       noun: 'invitations',
+      onTotal: (n) => items.reserve(n),
       concurrency: Math.min(8, s.o.concurrency),
       onRequest: (q, a) => s.ctx.debug(`  list: ${JSON.stringify(q)} → ${a.returned} of ${a.total}${a.hasMore ? ' (capped)' : ''}`),
     });

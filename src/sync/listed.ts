@@ -83,15 +83,46 @@ export class ListedItems implements Iterable<Listed> {
     const n = this.length;
     const ids = this.ids;
     const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => ids[a] - ids[b] || a - b);
-    const pick = <A extends Float64Array | Uint32Array>(a: A, make: (n: number) => A, width = 1): A => {
-      const b = make(a.length);
-      for (let i = 0; i < n; i++) for (let k = 0; k < width; k++) b[width * i + k] = a[width * order[i] + k];
-      return b;
-    };
-    this.ids = pick(this.ids, (m) => new Float64Array(m));
-    this.takers = pick(this.takers, (m) => new Float64Array(m));
-    this.teams = pick(this.teams, (m) => new Float64Array(m));
-    this.hashes = pick(this.hashes, (m) => new Uint32Array(m), 2);
+    // In place, a cycle of the permutation at a time: new arrays and the old ones freed would
+    // raise malloc's thresholds for the rest of the run (SeenTable.reserve says how).
+    const done = new Uint8Array(n);
+    for (let start = 0; start < n; start++) {
+      if (done[start]) continue;
+      const kept = this.row(start);
+      let to = start;
+      for (let from = order[to]; from !== start; to = from, from = order[to]) {
+        this.move(from, to);
+        done[to] = 1;
+      }
+      this.put(to, kept);
+      done[to] = 1;
+    }
+  }
+
+  /**
+   * Room for `n` items, made at once: for a list whose total_count is known
+   * (SeenTable.reserve says why).
+   */
+  reserve(n: number): void {
+    const size = Math.ceil(n * 1.125) + 1024;
+    if (size <= this.ids.length) return;
+    this.resize(size);
+  }
+
+  private row(i: number): [number, number, number, number, number] {
+    return [this.ids[i], this.takers[i], this.teams[i], this.hashes[2 * i], this.hashes[2 * i + 1]];
+  }
+
+  private put(i: number, r: [number, number, number, number, number]): void {
+    [this.ids[i], this.takers[i], this.teams[i], this.hashes[2 * i], this.hashes[2 * i + 1]] = r;
+  }
+
+  private move(from: number, to: number): void {
+    this.ids[to] = this.ids[from];
+    this.takers[to] = this.takers[from];
+    this.teams[to] = this.teams[from];
+    this.hashes[2 * to] = this.hashes[2 * from];
+    this.hashes[2 * to + 1] = this.hashes[2 * from + 1];
   }
 
   *[Symbol.iterator](): Iterator<Listed> {
@@ -99,15 +130,19 @@ export class ListedItems implements Iterable<Listed> {
   }
 
   private grow(): void {
-    const twice = <A extends Float64Array | Uint32Array>(a: A, make: (n: number) => A): A => {
-      const b = make(a.length * 2);
+    this.resize(this.ids.length * 2);
+  }
+
+  private resize(size: number): void {
+    const to = <A extends Float64Array | Uint32Array>(a: A, make: (n: number) => A, width = 1): A => {
+      const b = make(size * width);
       b.set(a);
       return b;
     };
-    this.ids = twice(this.ids, (n) => new Float64Array(n));
-    this.takers = twice(this.takers, (n) => new Float64Array(n));
-    this.teams = twice(this.teams, (n) => new Float64Array(n));
-    this.hashes = twice(this.hashes, (n) => new Uint32Array(n));
+    this.ids = to(this.ids, (n) => new Float64Array(n));
+    this.takers = to(this.takers, (n) => new Float64Array(n));
+    this.teams = to(this.teams, (n) => new Float64Array(n));
+    this.hashes = to(this.hashes, (n) => new Uint32Array(n), 2);
   }
 }
 

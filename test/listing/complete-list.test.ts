@@ -32,6 +32,15 @@ describe('listComplete (partition search on an in-memory list with the service r
     expect(result).toEqual({ items: 30, requests: 1, total: 30, minimum: 1, created: 0 });
   });
 
+  it('onTotal hears the base total_count once, before the search goes on', async () => {
+    const list = items(Array.from({ length: 2000 }, (_, i) => `p${i}@x${i % 13}.org`));
+    const { fetchPage, calls } = fakeList(list);
+    const heard: Array<[number, number]> = [];
+    const result = await listComplete(fetchPage, {}, () => {}, { onTotal: (n) => heard.push([n, calls.length]) });
+    expect(heard).toEqual([[2000, 1]]);
+    expect(result.items).toBe(2000);
+  });
+
   it('two requests between 51 and 150 (the "@" filter raises the cap)', async () => {
     const list = items(Array.from({ length: 140 }, (_, i) => `p${i}@x.org`));
     const { got, result, calls } = await collect(list);

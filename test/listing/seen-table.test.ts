@@ -35,6 +35,20 @@ describe('SeenTable: everyone a search has seen, flat', () => {
     expect(t.has(2 ** 40 + 1)).toBe(false);
   });
 
+  it('reserve keeps what was added, and every row and id added past the room it made reads back', () => {
+    const t = new SeenTable();
+    t.add(7, 70, 'First@Example.org');
+    t.reserve(1000);
+    t.reserve(10);
+    for (let i = 0; i < 3000; i++) t.add(100 + i, i, `p${i}@x${i % 7}.example`);
+    expect(t.size).toBe(3001);
+    expect([t.view(0).email, t.view(0).at, t.view(0).domain]).toEqual(['first@example.org', 70, 'example.org']);
+    expect([t.view(3000).email, t.view(3000).at, t.view(3000).local]).toEqual(['p2999@x3.example', 2999, 'p2999']);
+    for (let i = 0; i < 3000; i++) if (!t.has(100 + i) || t.add(100 + i, 0, '') !== -1) throw new Error(`id ${100 + i} lost`);
+    expect(t.has(7)).toBe(true);
+    expect(t.has(99)).toBe(false);
+  });
+
   it('refuses an id that is not a finite number', () => {
     expect(() => new SeenTable().add(Number.NaN, 0, 'a@b')).toThrow(/not an id/);
   });

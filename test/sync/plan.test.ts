@@ -118,6 +118,21 @@ describe('ListedItems: the list items a run holds', () => {
     expect(items.at(2100)).toEqual(given[0]);
   });
 
+  it('sortById in place after a reserve: every item once, in id order, with its own fields', () => {
+    const given: Listed[] = Array.from({ length: 5000 }, (_, i) => ({
+      id: (i * 7919) % 5003,
+      listHash: listHash({ id: i }),
+      takerId: i % 4 === 0 ? null : i,
+      teamId: i % 6 === 0 ? null : i % 11,
+    }));
+    const items = new ListedItems();
+    items.push(given[0]);
+    items.reserve(given.length);
+    for (const g of given.slice(1)) items.push(g);
+    items.sortById();
+    expect([...items]).toEqual([...given].sort((a, b) => a.id - b.id));
+  });
+
   it('keeps hashes with leading zeros, and refuses what is not a list hash', () => {
     const items = ListedItems.of([{ id: 1, listHash: '00000000000000ff', takerId: null, teamId: null }]);
     expect(items.at(0).listHash).toBe('00000000000000ff');
