@@ -192,7 +192,7 @@ class PartitionSearch<T> {
     private readonly fetchPage: FetchPage<T>,
     readonly base: BaseFilter,
     private readonly onItem: (item: T) => void | Promise<void>,
-    readonly opts: ListAllOptions<T>,
+    private readonly opts: ListAllOptions<T>,
   ) {
     this.noun = opts.noun ?? 'items';
     this.emailOf = opts.emailOf ?? ((it: T) => (it as { email?: string | null }).email);
@@ -225,6 +225,13 @@ class PartitionSearch<T> {
   }
 
   /** One request: the base filter, narrowed to `email` when given. */
+  /** The base query's total_count, known: room made for that many (SeenTable.reserve), and the caller told. */
+  sized(total: number): void {
+    this.total0 = total;
+    this.seen.reserve(total);
+    this.opts.onTotal?.(total);
+  }
+
   async query(email: string | undefined): Promise<Answer> {
     const signal = this.opts.signal;
     const q: ListPageQuery = { ...this.base };
@@ -351,9 +358,7 @@ export async function listComplete<T>(
 async function searchAll<T>(search: PartitionSearch<T>): Promise<ListAllResult> {
   const first = await search.query(undefined);
   const total = first.total;
-  search.total0 = total;
-  search.seen.reserve(total);
-  search.opts.onTotal?.(total);
+  search.sized(total);
   search.newest0 = first.newest;
   search.budget = requestBudget(total);
   if (first.hasMore) {

@@ -7,13 +7,7 @@
  * heap (issue 47, docs/performance.md, "At scale"). A character is read
  * without making the string (`charAt`, `contains`); `email` makes it.
  */
-
-/** A copy of typed array `a` in a new one of length `n` (made by `make`). */
-export const grown = <A extends Float64Array | Int32Array | Uint8Array>(a: A, make: (n: number) => A, n: number): A => {
-  const b = make(n);
-  b.set(a);
-  return b;
-};
+import { grown } from '../core/typed-room.js';
 
 /** What `reserve` allows an email: more than most (pages never written cost no memory). */
 const BYTES_AN_EMAIL = 40;

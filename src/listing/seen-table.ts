@@ -12,7 +12,8 @@
  * view made when asked and dropped after.
  */
 import type { Seen, Side } from './cell-search.js';
-import { EmailArena, grown } from './email-arena.js';
+import { grown, ROOM_SLACK, roomFor } from '../core/typed-room.js';
+import { EmailArena } from './email-arena.js';
 
 /** Row `row` of a SeenTable, as the rules read an item. */
 export class SeenRow implements Seen {
@@ -103,7 +104,7 @@ export class SeenTable {
    * freed once, with the table.
    */
   reserve(n: number): void {
-    const rows = Math.ceil(n * RESERVE_SLACK) + 1024;
+    const rows = roomFor(n);
     if (rows <= this.ats.length) return;
     this.ats = grown(this.ats, (m) => new Float64Array(m), rows);
     this.splits = grown(this.splits, (m) => new Int32Array(m), rows);
@@ -164,9 +165,6 @@ export class SeenTable {
   }
 }
 
-/** What `reserve` adds to a total: items created while a list is read. */
-const RESERVE_SLACK = 1.125;
-
 /** A slot for `id`: its bits mixed (ids are often consecutive), masked. */
 function slotOf(id: number, mask: number): number {
   const lo = id | 0;
@@ -187,7 +185,7 @@ export class MemberList implements Iterable<Seen> {
 
   /** `capacity`: the members expected (a cell's total), room made at once (see SeenTable.reserve). */
   constructor(capacity = 16) {
-    this.rows = new Int32Array(Math.max(16, Math.ceil(capacity * RESERVE_SLACK)));
+    this.rows = new Int32Array(Math.max(16, Math.ceil(capacity * ROOM_SLACK)));
   }
 
   get length(): number {

@@ -6,6 +6,7 @@
  */
 import { readId } from '../api/ids.js';
 import { type Json, listHash, optId, refId } from './rows.js';
+import { grown, roomFor } from '../core/typed-room.js';
 
 /** What a sync keeps of an invitation list item: its id, what the list says of it, its test taker and team. */
 export interface Listed {
@@ -104,7 +105,7 @@ export class ListedItems implements Iterable<Listed> {
    * (SeenTable.reserve says why).
    */
   reserve(n: number): void {
-    const size = Math.ceil(n * 1.125) + 1024;
+    const size = roomFor(n);
     if (size <= this.ids.length) return;
     this.resize(size);
   }
@@ -134,15 +135,10 @@ export class ListedItems implements Iterable<Listed> {
   }
 
   private resize(size: number): void {
-    const to = <A extends Float64Array | Uint32Array>(a: A, make: (n: number) => A, width = 1): A => {
-      const b = make(size * width);
-      b.set(a);
-      return b;
-    };
-    this.ids = to(this.ids, (n) => new Float64Array(n));
-    this.takers = to(this.takers, (n) => new Float64Array(n));
-    this.teams = to(this.teams, (n) => new Float64Array(n));
-    this.hashes = to(this.hashes, (n) => new Uint32Array(n), 2);
+    this.ids = grown(this.ids, (n) => new Float64Array(n), size);
+    this.takers = grown(this.takers, (n) => new Float64Array(n), size);
+    this.teams = grown(this.teams, (n) => new Float64Array(n), size);
+    this.hashes = grown(this.hashes, (n) => new Uint32Array(n), size * 2);
   }
 }
 
