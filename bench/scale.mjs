@@ -16,7 +16,7 @@
 // and on a `--minimal-fields` stub, `test-takers list --all` for its requests.
 // Per command: wall seconds (process start-up included), people per second
 // (the account's test takers ÷ seconds), peak RSS of the CLI's process
-// (process.resourceUsage().maxRSS via bench/invite/maxrss.cjs; the embedded
+// (its own high-water mark, VmHWM, via bench/invite/maxrss.cjs and bench/peak-rss.cjs; the embedded
 // stub is in that process), requests of `--all` beside the minimum
 // (ceil(test takers / 150)). The table puts the last size beside the first:
 // the rate's ratio (goal ≥ 0.8) and the peak's ratio (goal ≤ 1.2, and ≤ 150 MB).

@@ -8,7 +8,7 @@
 // `--minimal-fields` with --minimal). Then `jobfit scorecard --all --sp
 // sales-rep -o csv --out FILE` RUNS times: the median rows per second (wall
 // clock, process start-up included) and the peak resident memory of the CLI
-// (process.resourceUsage().maxRSS, via bench/invite/maxrss.cjs), which must
+// (VmHWM, via bench/invite/maxrss.cjs and bench/peak-rss.cjs), which must
 // stay flat as N grows; then one run with -v for the requests sent beside the
 // minimum (one scorecard per test taker plus ceil(N / 150) list requests), and
 // `test-takers list --all` for its list requests beside ceil(N / 150).

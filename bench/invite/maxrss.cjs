@@ -1,4 +1,6 @@
-// Preloaded with `node --require` to report the process's peak resident memory on exit.
+// Preloaded with `node --require` to report the process's peak resident memory on exit (bench/peak-rss.cjs).
+const { peakKb } = require('../peak-rss.cjs');
+
 process.on('exit', () => {
-  process.stderr.write(`MAXRSS_KB=${process.resourceUsage().maxRSS}\n`);
+  process.stderr.write(`MAXRSS_KB=${peakKb()}\n`);
 });

@@ -7,7 +7,7 @@
 // (half of them complete), then a first `jobfit sync --sp
 // sales-rep,software-engineer` into a new SQLite file with each of --bins
 // (default: this tree's bin/jobfit.js), the bins alternating, ROUNDS times.
-// Each run reports its peak RSS and CPU time (process.resourceUsage() on
+// Each run reports its peak RSS (VmHWM) and CPU time (on
 // exit, bench/export/usage.cjs) and its wall time; medians per bin. Give the
 // bin of another tree (a build of the commit before a change, its own
 // node_modules beside it) to measure before and after in the same go.

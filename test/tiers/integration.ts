@@ -28,6 +28,7 @@ export const integrationFiles = [
   'test/bulk/xlsx-numfmt.test.ts',
   'test/bulk/xlsx.test.ts',
   'test/cli/code-cache.test.ts',
+  'test/lint/bench-peak.test.ts',
   'test/cli/help-examples.test.ts',
   'test/cli/json-errors.test.ts',
   'test/cli/main.test.ts',
