@@ -301,7 +301,7 @@ describe('a person looked at', () => {
 
 describe('what the service no longer has', () => {
   it('the listed test takers include those accepted after the list was read', () => {
-    const p = present([accepted, pending], [20]);
+    const p = present(ListedItems.of([{ ...accepted, listHash: P }, pending]), [20]);
     expect([1, 2, 3, 10, 20].map((id) => p.invitations.has(id))).toEqual([true, true, false, false, false]);
     expect([1, 10, 20, 30].map((id) => p.testTakers.has(id))).toEqual([false, true, true, false]);
     expect([p.invitations.size, p.testTakers.size]).toEqual([2, 2]);
@@ -314,6 +314,17 @@ describe('what the service no longer has', () => {
     expect(ids.every((id) => set.has(id))).toBe(true);
     expect([0, 5_000_000_001, ids[10] + 1].some((id) => set.has(id))).toBe(false);
     expect(new IdSet([]).has(1)).toBe(false);
+  });
+
+  it("a list's ids and test takers go to an IdSet in typed arrays of their own (the list stays as it was)", () => {
+    const items = ListedItems.of([pending, { ...accepted, listHash: P }, { ...accepted, listHash: P, id: 3, takerId: 5 }]);
+    const ids = items.idList();
+    expect(ids).toBeInstanceOf(Float64Array);
+    expect(new IdSet(ids).size).toBe(3);
+    expect([...ids]).toEqual([1, 2, 3]);
+    expect([...items.takerList([7])]).toEqual([10, 5, 7]);
+    expect([...items].map((x) => x.id)).toEqual([2, 1, 3]);
+    expect(present(items, []).testTakers.has(7)).toBe(false);
   });
 
   it('rows not listed are marked gone once; rows listed again come back', () => {
