@@ -19,6 +19,6 @@ function peakKb() {
     // No /proc (macOS, Windows): the rusage figure.
   }
   return process.resourceUsage().maxRSS;
-};
+}
 
 module.exports = { peakKb };
