@@ -228,6 +228,12 @@ export class PostgresStore implements SyncStore {
     return (await this.q(sql)).rows as T[];
   }
 
+  async allIn<T>(select: string, column: string, keys: readonly number[] | readonly string[]): Promise<T[]> {
+    if (keys.length === 0) return [];
+    const type = typeof keys[0] === 'number' ? 'bigint' : 'text';
+    return (await this.q(`${select} WHERE ${column} = ANY($1::${type}[])`, [keys])).rows as T[];
+  }
+
   async startRun(startedAt: string, full: boolean): Promise<number> {
     const r = await this.q<{ id: number }>(`INSERT INTO sync_runs (started_at, status, full_sync) VALUES ($1, 'running', $2) RETURNING id`, [startedAt, full ? 1 : 0]);
     return r.rows[0].id;

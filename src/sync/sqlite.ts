@@ -316,6 +316,12 @@ export class SqliteStore implements SyncStore, Writer {
     return this.db.prepare(sql).all() as T[];
   }
 
+  async allIn<T>(select: string, column: string, keys: readonly number[] | readonly string[]): Promise<T[]> {
+    if (keys.length === 0) return [];
+    // The keys as one JSON array: json_each gives integers back as INTEGER and strings as TEXT, as the keys are stored.
+    return this.stmt(`${select} WHERE ${column} IN (SELECT value FROM json_each(?))`).all(JSON.stringify(keys)) as T[];
+  }
+
   // ------------------------------------------------------------------ runs
 
   async startRun(startedAt: string, full: boolean): Promise<number> {

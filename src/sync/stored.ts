@@ -41,18 +41,12 @@ export interface Stored {
 /** Items a slice holds: what one lookup of each table asks for (an `IN` list of this many keys). */
 export const SLICE = 500;
 
-/** Integers as an SQL list (ids are read as safe integers: src/api/ids.ts). */
-const intList = (ids: Iterable<number>) => [...ids].map((id) => String(Math.trunc(id))).join(',');
-
-/** Strings as an SQL list of literals (a quote doubled, the standard's escape in SQLite and PostgreSQL). */
-const textList = (values: Iterable<string>) => [...values].map((v) => `'${v.replaceAll("'", "''")}'`).join(',');
-
 /**
  * What the database holds for these list items (at most SLICE of them): their
  * invitations, their test takers, those test takers' results and career
  * navigation profiles. Nothing is read for an empty slice.
  */
-export async function storedFor(db: Pick<SyncStore, 'all'>, items: Iterable<Listed>): Promise<Stored> {
+export async function storedFor(db: Pick<SyncStore, 'allIn'>, items: Iterable<Listed>): Promise<Stored> {
   const invIds = new Set<number>();
   const takerIds = new Set<number>();
   for (const item of items) {
@@ -61,24 +55,26 @@ export async function storedFor(db: Pick<SyncStore, 'all'>, items: Iterable<List
   }
   const stored: Stored = { invitations: new Map(), takers: new Map(), cards: new Map(), reports: new Map(), profiles: new Set() };
   if (invIds.size > 0) {
-    for (const r of await db.all<StoredInvitation>(`SELECT id, list_hash, basis, gone_at FROM invitations WHERE id IN (${intList(invIds)})`)) {
+    for (const r of await db.allIn<StoredInvitation>('SELECT id, list_hash, basis, gone_at FROM invitations', 'id', [...invIds])) {
       stored.invitations.set(r.id, { id: r.id, list_hash: r.list_hash, basis: r.basis, gone_at: r.gone_at });
     }
   }
   if (takerIds.size === 0) return stored;
-  const takers = intList(takerIds);
+  const takers = [...takerIds];
   const profileIds = new Set<string>();
-  for (const r of await db.all<StoredTestTaker>(
-    `SELECT id, list_hash, basis, completed_tests, assessments_open, career_navigation_profile_id, gone_at FROM test_takers WHERE id IN (${takers})`,
+  for (const r of await db.allIn<StoredTestTaker>(
+    'SELECT id, list_hash, basis, completed_tests, assessments_open, career_navigation_profile_id, gone_at FROM test_takers',
+    'id',
+    takers,
   )) {
     stored.takers.set(r.id, r);
     if (r.career_navigation_profile_id !== null) profileIds.add(r.career_navigation_profile_id);
   }
-  for (const r of await db.all<{ id: number; sp: string; basis: string }>(`SELECT test_taker_id AS id, score_profile AS sp, basis FROM scorecards WHERE test_taker_id IN (${takers})`)) {
+  for (const r of await db.allIn<{ id: number; sp: string; basis: string }>('SELECT test_taker_id AS id, score_profile AS sp, basis FROM scorecards', 'test_taker_id', takers)) {
     stored.cards.set(`${r.id}/${r.sp}`, r.basis);
   }
-  for (const r of await db.all<{ id: number; basis: string }>(`SELECT test_taker_id AS id, basis FROM job_fit_reports WHERE test_taker_id IN (${takers})`)) stored.reports.set(r.id, r.basis);
-  if (profileIds.size > 0) for (const r of await db.all<{ id: string }>(`SELECT id FROM career_navigation_profiles WHERE id IN (${textList(profileIds)})`)) stored.profiles.add(r.id);
+  for (const r of await db.allIn<{ id: number; basis: string }>('SELECT test_taker_id AS id, basis FROM job_fit_reports', 'test_taker_id', takers)) stored.reports.set(r.id, r.basis);
+  if (profileIds.size > 0) for (const r of await db.allIn<{ id: string }>('SELECT id FROM career_navigation_profiles', 'id', [...profileIds])) stored.profiles.add(r.id);
   return stored;
 }
 

@@ -154,19 +154,18 @@ describe('storedFor: what the plan compares, read for a slice of the list by key
       career_navigation_profiles: [{ id: 'cnp-1' }, { id: "o'neil" }, { id: 'cnp-12' }],
     };
     const asked: string[] = [];
-    // A database that answers `WHERE <key> IN (...)` as SQL would: only the rows named.
+    // A database that answers allIn as SQL would: only the rows whose key is one of those named.
     const db = {
-      all: async (sql: string) => {
-        asked.push(sql);
-        const table = /FROM (\w+)/.exec(sql)![1];
-        const list = /IN \((.*)\)$/.exec(sql)![1];
-        const keys = new Set(list.split(',').map((k) => (k.startsWith("'") ? k.slice(1, -1).replaceAll("''", "'") : Number(k))));
-        return rows[table].filter((r) => keys.has((r as { id: never }).id));
+      allIn: async (select: string, column: string, keys: ReadonlyArray<number | string>) => {
+        asked.push(`${select} WHERE ${column}`);
+        const table = /FROM (\w+)/.exec(select)![1];
+        const want = new Set<unknown>(keys);
+        return rows[table].filter((r) => want.has((r as { id: never }).id));
       },
     } as unknown as SyncStore;
     const slice: Listed[] = [accepted, { id: 2, listHash: P, takerId: 11, teamId: null }];
     const s = await storedFor(db, slice);
-    expect(asked.every((q) => / WHERE (id|test_taker_id) IN \(/.test(q))).toBe(true);
+    expect(asked.every((q) => / WHERE (id|test_taker_id)$/.test(q))).toBe(true);
     expect([...s.takers.keys()]).toEqual([10, 11]);
     expect(s.takers.get(11)).toEqual(taker(11, { basis: 'k.c', completed_tests: '', career_navigation_profile_id: "o'neil" }));
     expect([...s.invitations.values()]).toEqual([
