@@ -190,6 +190,11 @@ export class IdSet {
 /** What a complete list says is there: every invitation it names, and their test takers (with those accepted since it was read). */
 export function present(items: ListedItems, accepted: Iterable<number>): { invitations: IdSet; testTakers: IdSet } {
   // Straight from the typed arrays: no array of numbers per person on the way (issue 47).
-  return { invitations: new IdSet(items.idList()), testTakers: new IdSet(items.takerList(accepted)) };
+  return { invitations: new IdSet(items.idList()), testTakers: namedTakers(items, accepted) };
+}
+
+/** The test takers a list names (and `accepted`), without the set of its invitations that present() also makes. */
+export function namedTakers(items: ListedItems, accepted: Iterable<number> = []): IdSet {
+  return new IdSet(items.takerList(accepted));
 }
 

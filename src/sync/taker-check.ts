@@ -8,7 +8,7 @@
 import type { JobfitError } from '../core/errors.js';
 import { errorText } from '../export/error-sink.js';
 import { type FetchPage, listComplete } from '../listing/complete-list.js';
-import { ListedItems, listed, present } from './listed.js';
+import { ListedItems, listed, namedTakers } from './listed.js';
 import { droppedError, sinceVerdict, takerListCheck, unnamedTakers } from './plan.js';
 import { type Json, obj, optId } from './rows.js';
 import type { RunState } from './run-state.js';
@@ -34,7 +34,7 @@ export interface Reading {
  * accepted after the test-taker list was read, and it would not count them.
  */
 export async function checkTakerList(s: RunState, first: Reading, takerList: Json): Promise<void> {
-  const named = present(first.items, []).testTakers;
+  const named = namedTakers(first.items);
   const pair = takerListCheck(takerList, named);
   const say = () => s.ctx.debug(`sync: ${pair.since} test takers accepted after the invitation list was read (the next run syncs them)`);
   if (pair.error) {
@@ -76,7 +76,7 @@ async function recheckTakers(s: RunState, first: JobfitError): Promise<void> {
   const answer = obj(await s.req('test_taker_list_recheck', () => s.client.listTestTakers({}, s.signal)));
   // An item the first reading read and this one cannot names no test taker: nothing decided, the first answer stands.
   if (unreadable) throw first;
-  const namedAgain = present(again, []).testTakers;
+  const namedAgain = namedTakers(again);
   const pair = takerListCheck(answer, namedAgain);
   if (pair.error) throw pair.error;
   await checkSince(s, { items: again, clock, accepted: new Set() }, unnamedTakers(answer, namedAgain));
