@@ -79,3 +79,15 @@ export function asStructured(stdout: string): unknown {
   const v = JSON.parse(stdout) as unknown;
   return Array.isArray(v) ? { data: v } : v;
 }
+
+/**
+ * Items sorted by id (a scorecard by its test_taker_id): an --all list comes in the order its
+ * search finds the items, which can change from run to run (docs/exports.md, "Order").
+ */
+export function byId(items: unknown[]): unknown[] {
+  const key = (x: unknown) => {
+    const o = x as { id?: unknown; test_taker_id?: unknown };
+    return Number(o.id ?? o.test_taker_id);
+  };
+  return [...items].sort((a, b) => key(a) - key(b));
+}

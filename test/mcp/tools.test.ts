@@ -5,7 +5,7 @@
  * first test, so a new tool cannot go unchecked.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allPages, asStructured, type Harness, inProcess } from './harness.js';
+import { allPages, asStructured, byId, type Harness, inProcess } from './harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -75,10 +75,7 @@ describe('each tool equals its command', () => {
 });
 
 describe('complete lists, in pages', () => {
-  // An --all list comes in the order its search finds the items, which can change from run to run
-  // (docs/exports.md, "Order"): the same rows, compared sorted by id.
-  const key = (x: unknown) => Number((x as { id?: unknown; test_taker_id?: unknown }).id ?? (x as { test_taker_id?: unknown }).test_taker_id);
-  const byId = (xs: unknown[]) => [...xs].sort((a, b) => key(a) - key(b));
+  // The same rows, compared sorted by id (byId says why).
   it('test_takers_list all: the pages add up to `test-takers list --all -o json`', async () => {
     const whole = JSON.parse(await json(['test-takers', 'list', '--all'])) as { data: unknown[]; total_count: number };
     expect(whole.data.length).toBeGreaterThan(50);
